@@ -1,0 +1,79 @@
+// User-facing configuration: what a TOML file says, parsed and validated once.
+// Derived, internal parameters (widths, port maps) live in the topology and
+// design models, never here (DESIGN.md section 8).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rlroute {
+
+enum class TopologyKind { Torus, Mesh, Dragonfly };
+enum class RoutingAlgorithm { Dor, Star, Dqn, Min, Valg, Valn, UgalG, UgalN, UgalLe, Par, QAdaptive };
+
+const char* to_string(TopologyKind kind);
+const char* to_string(RoutingAlgorithm algorithm);
+
+// Every configuration error is one line: "file:line:column: key = value: rule".
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Default traffic settings for `rlroute sim`; command-line flags override them.
+struct SimDefaults {
+  std::string pattern = "uniform";
+  double load = 0.1;           // offered load, flits/node/cycle
+  int packet_flits = 0;        // 0 = router.max_packet_flits
+  int packet_flits_min = 0;    // >0 with packet_flits_max: uniform size distribution
+  int packet_flits_max = 0;
+  std::int64_t cycles = 10000;  // measurement cycles
+  std::int64_t warmup = 2000;
+  std::int64_t drain = 20000;   // max cycles to wait for measured packets after measurement
+  std::uint64_t seed = 1;
+  double hotspot_fraction = 0.2;  // share of traffic to the hotspot node
+  int hotspot_node = 0;
+};
+
+struct Config {
+  std::string path;  // file the config came from (as given)
+  std::string name;  // [design] name, default: file stem with non [A-Za-z0-9_] replaced by '_'
+
+  // [topology]
+  TopologyKind kind = TopologyKind::Torus;
+  std::vector<int> dims;   // torus / mesh radix per dimension, dimension 0 first
+  int link_latency = 1;    // cycles, router output register to next router input
+  int credit_latency = 1;  // cycles, credit register to upstream router input
+
+  // [router]
+  int vcs = 2;
+  int buffer_flits = 8;  // per VC
+  int flit_bits = 64;
+  int max_packet_flits = 4;  // head + payload + footer
+  int nodes_per_router = 1;
+
+  // [routing]
+  RoutingAlgorithm algorithm = RoutingAlgorithm::Dor;
+  std::uint64_t seed = 1;  // hardware LFSR seed (adaptive algorithms)
+
+  SimDefaults sim;
+
+  // "file:line:column" of a key such as "router.vcs"; "file" alone if the key
+  // was not written (its default was used).
+  std::string where(const std::string& dotted_key) const;
+  std::map<std::string, std::string> locations;  // dotted key -> "file:line:column"
+};
+
+// Parses and validates a TOML file. Throws ConfigError with a one-line message.
+Config load_config(const std::string& path);
+// Same, from a string (for tests); `path` is only used in messages.
+Config parse_config(const std::string& toml_text, const std::string& path);
+
+// Throws ConfigError "where: key = value: rule".
+[[noreturn]] void config_fail(const Config& cfg, const std::string& dotted_key,
+                              const std::string& value, const std::string& rule);
+
+}  // namespace rlroute

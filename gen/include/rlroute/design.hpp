@@ -1,0 +1,62 @@
+// Derived, internal parameters of one design: widths, port maps, the header
+// flit layout. Derived once from a validated Config; the emitter and the test
+// bench read only this.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rlroute/bits.hpp"
+#include "rlroute/config.hpp"
+#include "rlroute/topology.hpp"
+
+namespace rlroute {
+
+struct Field {
+  int lsb = 0;
+  int width = 0;
+};
+
+// Header flit fields, LSB first (DESIGN.md section 4).
+struct HeaderLayout {
+  Field dst, src, vc_class, hops, type, pdor, req_ack, mode, length, packet_id, timestamp;
+};
+
+enum class PacketType : std::uint8_t { Regular = 0, Ack = 1 };
+
+struct Header {
+  unsigned dst = 0;  // address (Topology::address_of)
+  unsigned src = 0;
+  unsigned vc_class = 0;
+  unsigned hops = 0;
+  PacketType type = PacketType::Regular;
+  bool pdor = false;
+  bool req_ack = false;
+  unsigned mode = 0;
+  unsigned length = 0;  // flits, head and footer included
+  unsigned packet_id = 0;
+  std::uint64_t timestamp = 0;  // injection cycle modulo 2^width
+};
+
+struct Design {
+  Config cfg;
+  Topology topo;
+  HeaderLayout header;
+  int ports;         // per router
+  int vcs;
+  int vc_bits;       // width of a VC id
+  int port_bits;     // width of a port id
+  int link_bits;     // {data, vc, tail, head, valid}
+  int credit_bits;   // {vc, valid}
+  int flit_bits;
+  int buffer_flits;
+
+  std::string module(const std::string& suffix) const { return cfg.name + "_" + suffix; }
+  FlitData encode(const Header& h) const;
+  Header decode(const FlitData& flit) const;
+};
+
+// Throws ConfigError (reported on router.flit_bits) when the header does not fit.
+Design derive_design(const Config& cfg);
+
+}  // namespace rlroute

@@ -1,0 +1,87 @@
+#include "rlroute/design.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace rlroute {
+
+namespace {
+constexpr int kHopBits = 6;
+constexpr int kPacketIdBits = 16;
+constexpr int kMinTimestampBits = 8;
+constexpr int kMaxTimestampBits = 32;
+}  // namespace
+
+Design derive_design(const Config& cfg) {
+  Design d{.cfg = cfg, .topo = Topology(cfg), .header = {}, .ports = 0, .vcs = cfg.vcs,
+           .vc_bits = 0, .port_bits = 0, .link_bits = 0, .credit_bits = 0,
+           .flit_bits = cfg.flit_bits, .buffer_flits = cfg.buffer_flits};
+  d.ports = d.topo.num_ports();
+  d.vc_bits = std::max(1, bits_for(d.vcs));
+  d.port_bits = std::max(1, bits_for(d.ports));
+  d.link_bits = 3 + d.vc_bits + d.flit_bits;
+  d.credit_bits = 1 + d.vc_bits;
+
+  int next = 0;
+  auto take = [&next](int width) {
+    Field f{next, width};
+    next += width;
+    return f;
+  };
+  HeaderLayout& h = d.header;
+  const int address_bits = std::max(1, d.topo.address_bits());
+  h.dst = take(address_bits);
+  h.src = take(address_bits);
+  h.vc_class = take(2);
+  h.hops = take(kHopBits);
+  h.type = take(1);
+  h.pdor = take(1);
+  h.req_ack = take(1);
+  h.mode = take(2);
+  h.length = take(bits_for(cfg.max_packet_flits + 1));
+  h.packet_id = take(kPacketIdBits);
+  const int left = cfg.flit_bits - next;
+  if (left < kMinTimestampBits) {
+    config_fail(cfg, "router.flit_bits", std::to_string(cfg.flit_bits),
+                fmt::format("the header flit needs {} bits for {} nodes (addresses of {} bits) plus "
+                            "a timestamp of at least {} bits",
+                            next + kMinTimestampBits, d.topo.num_nodes(), address_bits,
+                            kMinTimestampBits));
+  }
+  h.timestamp = take(std::min(left, kMaxTimestampBits));
+  return d;
+}
+
+FlitData Design::encode(const Header& v) const {
+  FlitData f;
+  f.set(header.dst.lsb, header.dst.width, v.dst);
+  f.set(header.src.lsb, header.src.width, v.src);
+  f.set(header.vc_class.lsb, header.vc_class.width, v.vc_class);
+  f.set(header.hops.lsb, header.hops.width, v.hops);
+  f.set(header.type.lsb, header.type.width, static_cast<unsigned>(v.type));
+  f.set(header.pdor.lsb, header.pdor.width, v.pdor);
+  f.set(header.req_ack.lsb, header.req_ack.width, v.req_ack);
+  f.set(header.mode.lsb, header.mode.width, v.mode);
+  f.set(header.length.lsb, header.length.width, v.length);
+  f.set(header.packet_id.lsb, header.packet_id.width, v.packet_id);
+  f.set(header.timestamp.lsb, header.timestamp.width, v.timestamp);
+  return f;
+}
+
+Header Design::decode(const FlitData& f) const {
+  Header v;
+  v.dst = static_cast<unsigned>(f.get(header.dst.lsb, header.dst.width));
+  v.src = static_cast<unsigned>(f.get(header.src.lsb, header.src.width));
+  v.vc_class = static_cast<unsigned>(f.get(header.vc_class.lsb, header.vc_class.width));
+  v.hops = static_cast<unsigned>(f.get(header.hops.lsb, header.hops.width));
+  v.type = static_cast<PacketType>(f.get(header.type.lsb, header.type.width));
+  v.pdor = f.get(header.pdor.lsb, 1) != 0;
+  v.req_ack = f.get(header.req_ack.lsb, 1) != 0;
+  v.mode = static_cast<unsigned>(f.get(header.mode.lsb, header.mode.width));
+  v.length = static_cast<unsigned>(f.get(header.length.lsb, header.length.width));
+  v.packet_id = static_cast<unsigned>(f.get(header.packet_id.lsb, header.packet_id.width));
+  v.timestamp = f.get(header.timestamp.lsb, header.timestamp.width);
+  return v;
+}
+
+}  // namespace rlroute

@@ -1,0 +1,58 @@
+// Dimension-order routing; the RTL twin is rtl/rr_route_dor.sv. Keep the two
+// in step: the test bench's route checker fails any hop where they differ.
+#include "rlroute/routing.hpp"
+
+namespace rlroute {
+
+DorRouting::DorRouting(const Design& design)
+    : design_(design), all_vcs_((design.vcs >= 32) ? ~0u : ((1u << design.vcs) - 1)) {}
+
+std::uint32_t DorRouting::class_vcs(int vc_class) const {
+  if (design_.vcs < 2) return all_vcs_;
+  std::uint32_t mask = 0;
+  for (int v = 0; v < design_.vcs; ++v) {
+    if (v % 2 == vc_class) mask |= 1u << v;
+  }
+  return mask;
+}
+
+std::vector<RouteOption> DorRouting::next_hops(int router, int in_port, int in_vc,
+                                               int dst_node) const {
+  const Topology& t = design_.topo;
+  const std::vector<int> here = t.coords(router);
+  const std::vector<int> dest = t.coords(t.router_of_node(dst_node));
+  for (int d = 0; d < t.num_dims(); ++d) {
+    if (here[d] == dest[d]) continue;
+    const int k = t.radix(d);
+    if (!t.torus()) {
+      return {{dest[d] > here[d] ? t.plus_port(d) : t.minus_port(d), all_vcs_}};
+    }
+    const int forward = ((dest[d] - here[d]) % k + k) % k;
+    const bool plus = forward <= k / 2;  // ties go +
+    const bool wraps = plus ? here[d] == k - 1 : here[d] == 0;
+    const bool continuing = t.port_dim(in_port) == d;
+    const int in_class = design_.vcs > 1 ? in_vc % 2 : 0;
+    const int vc_class = ((continuing && in_class == 1) || wraps) ? 1 : 0;
+    return {{plus ? t.plus_port(d) : t.minus_port(d), class_vcs(vc_class)}};
+  }
+  return {{t.local_of_node(dst_node), all_vcs_}};
+}
+
+int DorRouting::hop_bound() const {
+  const Topology& t = design_.topo;
+  int bound = 0;
+  for (int d = 0; d < t.num_dims(); ++d) bound += t.torus() ? t.radix(d) / 2 : t.radix(d) - 1;
+  return bound;
+}
+
+std::unique_ptr<RoutingRelation> make_routing_relation(const Design& design) {
+  switch (design.cfg.algorithm) {
+    case RoutingAlgorithm::Dor:
+      return std::make_unique<DorRouting>(design);
+    default:
+      config_fail(design.cfg, "routing.algorithm", to_string(design.cfg.algorithm),
+                  "not implemented yet; implemented: dor");
+  }
+}
+
+}  // namespace rlroute

@@ -1,0 +1,177 @@
+// One router input port: a FIFO per virtual channel and the per-VC packet state
+// machine IDLE -> VA -> ACTIVE -> IDLE.
+//   IDLE   : a head flit at the FIFO front asks the port's route-compute unit
+//            (one per port, shared round-robin by its VCs) for an output port
+//            and the set of output VCs the routing relation allows.
+//   VA     : the packet asks the VC allocator for one of those output VCs; it
+//            is granted only when that VC is free and has credits for the whole
+//            packet (virtual cut-through).
+//   ACTIVE : every flit asks the switch allocator; the tail returns the VC to IDLE.
+// A credit for the VC goes upstream (registered) for every flit popped.
+module rr_input_port #(
+  parameter int unsigned P = 5,        // router ports (width of out-port ids)
+  parameter int unsigned V = 2,        // virtual channels
+  parameter int unsigned B = 8,        // flits per VC buffer
+  parameter int unsigned W = 64,       // flit data bits
+  parameter int unsigned LEN_LSB = 0,  // packet-length field in the header flit
+  parameter int unsigned LEN_W = 3,
+  localparam int unsigned VCW = (V > 1) ? $clog2(V) : 1,
+  localparam int unsigned PW = (P > 1) ? $clog2(P) : 1,
+  localparam int unsigned LW = 3 + VCW + W,  // link flit: {data, vc, tail, head, valid}
+  localparam int unsigned CRW = 1 + VCW      // credit: {vc, valid}
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // link
+  input  logic [LW-1:0]    flit_i,
+  output logic [CRW-1:0]   credit_o,
+  // route compute (combinational round trip through the route unit)
+  output logic             rc_valid_o,
+  output logic [W-1:0]     rc_hdr_o,
+  output logic [VCW-1:0]   rc_in_vc_o,
+  input  logic [PW-1:0]    rc_out_port_i,
+  input  logic [V-1:0]     rc_out_vcs_i,
+  // VC allocation, one request per VC
+  output logic [V-1:0]     va_req_o,
+  output logic [V*PW-1:0]  va_port_o,
+  output logic [V*V-1:0]   va_vcs_o,
+  output logic [V*LEN_W-1:0] va_len_o,
+  input  logic [V-1:0]     va_gnt_i,
+  input  logic [V*VCW-1:0] va_vc_i,
+  // switch allocation, one request per VC, at most one grant
+  output logic [V-1:0]     sa_req_o,
+  output logic [V*PW-1:0]  sa_port_o,
+  input  logic [V-1:0]     sa_gnt_i,
+  // the flit leaving through the crossbar (valid in the cycle of the grant)
+  output logic [W-1:0]     xb_data_o,
+  output logic             xb_head_o,
+  output logic             xb_tail_o,
+  output logic [VCW-1:0]   xb_vc_o
+);
+  typedef enum logic [1:0] {VC_IDLE, VC_VA, VC_ACTIVE} vc_state_e;
+
+  logic           in_valid, in_head, in_tail;
+  logic [VCW-1:0] in_vc;
+  logic [W-1:0]   in_data;
+  assign in_valid = flit_i[0];
+  assign in_head  = flit_i[1];
+  assign in_tail  = flit_i[2];
+  assign in_vc    = flit_i[3+:VCW];
+  assign in_data  = flit_i[3+VCW+:W];
+
+  vc_state_e      state_q  [V];
+  logic [PW-1:0]  port_q   [V];
+  logic [V-1:0]   vcs_q    [V];
+  logic [VCW-1:0] out_vc_q [V];
+
+  logic [W+1:0]   front    [V];  // {tail, head, data}
+  logic [V-1:0]   empty, push, pop, rc_req, rc_gnt;
+
+  for (genvar v = 0; v < V; v++) begin : gen_vc
+    logic [$clog2(B+1)-1:0] unused_count;
+    logic                   unused_full;
+
+    assign push[v] = in_valid && (in_vc == VCW'(v));
+    assign pop[v]  = sa_gnt_i[v];
+
+    rr_fifo #(.WIDTH(W + 2), .DEPTH(B)) i_fifo (
+      .clk_i, .rst_ni,
+      .push_i (push[v]),
+      .data_i ({in_tail, in_head, in_data}),
+      .pop_i  (pop[v]),
+      .data_o (front[v]),
+      .empty_o(empty[v]),
+      .full_o (unused_full),
+      .count_o(unused_count)
+    );
+
+    assign rc_req[v] = (state_q[v] == VC_IDLE) && !empty[v];
+
+    assign va_req_o[v]              = (state_q[v] == VC_VA);
+    assign va_port_o[v*PW+:PW]      = port_q[v];
+    assign va_vcs_o[v*V+:V]         = vcs_q[v];
+    assign va_len_o[v*LEN_W+:LEN_W] = front[v][LEN_LSB+:LEN_W];
+
+    assign sa_req_o[v]         = (state_q[v] == VC_ACTIVE) && !empty[v];
+    assign sa_port_o[v*PW+:PW] = port_q[v];
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        state_q[v]  <= VC_IDLE;
+        port_q[v]   <= '0;
+        vcs_q[v]    <= '0;
+        out_vc_q[v] <= '0;
+      end else begin
+        case (state_q[v])
+          VC_IDLE: if (rc_gnt[v]) begin
+            state_q[v] <= VC_VA;
+            port_q[v]  <= rc_out_port_i;
+            vcs_q[v]   <= rc_out_vcs_i;
+          end
+          VC_VA: if (va_gnt_i[v]) begin
+            state_q[v]  <= VC_ACTIVE;
+            out_vc_q[v] <= va_vc_i[v*VCW+:VCW];
+          end
+          VC_ACTIVE: if (pop[v] && front[v][W+1]) state_q[v] <= VC_IDLE;
+          default: state_q[v] <= VC_IDLE;
+        endcase
+      end
+    end
+  end
+
+  // Route compute: one VC per cycle, round-robin.
+  rr_arbiter_rr #(.N(V)) i_rc_arb (
+    .clk_i, .rst_ni,
+    .req_i    (rc_req),
+    .advance_i(1'b1),
+    .gnt_o    (rc_gnt)
+  );
+
+  always_comb begin
+    rc_hdr_o   = '0;
+    rc_in_vc_o = '0;
+    for (int unsigned v = 0; v < V; v++) begin
+      if (rc_gnt[v]) begin
+        rc_hdr_o   = front[v][W-1:0];
+        rc_in_vc_o = VCW'(v);
+      end
+    end
+  end
+  assign rc_valid_o = |rc_req;
+
+  // Crossbar input: the flit of the VC the switch allocator granted.
+  always_comb begin
+    xb_data_o = '0;
+    xb_head_o = 1'b0;
+    xb_tail_o = 1'b0;
+    xb_vc_o   = '0;
+    for (int unsigned v = 0; v < V; v++) begin
+      if (sa_gnt_i[v]) begin
+        xb_data_o = front[v][W-1:0];
+        xb_head_o = front[v][W];
+        xb_tail_o = front[v][W+1];
+        xb_vc_o   = out_vc_q[v];
+      end
+    end
+  end
+
+  // One credit per popped flit, registered.
+  logic           credit_valid_q;
+  logic [VCW-1:0] credit_vc_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      credit_valid_q <= 1'b0;
+      credit_vc_q    <= '0;
+    end else begin
+      credit_valid_q <= |pop;
+      credit_vc_q    <= '0;
+      for (int unsigned v = 0; v < V; v++) begin
+        if (pop[v]) credit_vc_q <= VCW'(v);
+      end
+    end
+  end
+  assign credit_o = {credit_vc_q, credit_valid_q};
+
+  // The head flag is implied by the VC state; the length field only matters
+  // while the head is at the front (VA).
+endmodule

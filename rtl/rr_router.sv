@@ -1,0 +1,158 @@
+// Input-queued virtual cut-through router core (DESIGN.md section 4).
+// Pipeline of a head flit at zero load, one stage per cycle:
+//   buffer write -> route compute -> VC allocation -> switch allocation and
+//   traversal into the output register.
+// Route compute sits outside the core (rc_* ports) so that one core serves
+// every topology and routing algorithm; the generated router top wires one
+// route-compute unit per input port.
+module rr_router #(
+  parameter int unsigned P = 5,          // ports: NUM_NI NI ports first, then network ports
+  parameter int unsigned NUM_NI = 1,
+  parameter int unsigned V = 2,
+  parameter int unsigned B = 8,
+  parameter int unsigned W = 64,
+  parameter int unsigned LEN_LSB = 0,
+  parameter int unsigned LEN_W = 3,
+  parameter int unsigned HOPS_LSB = 0,
+  parameter int unsigned HOPS_W = 6,
+  localparam int unsigned VCW = (V > 1) ? $clog2(V) : 1,
+  localparam int unsigned PW = (P > 1) ? $clog2(P) : 1,
+  localparam int unsigned CW = $clog2(B + 1),
+  localparam int unsigned LW = 3 + VCW + W,
+  localparam int unsigned CRW = 1 + VCW
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic [P*LW-1:0]   flit_i,
+  output logic [P*LW-1:0]   flit_o,
+  input  logic [P*CRW-1:0]  credit_i,
+  output logic [P*CRW-1:0]  credit_o,
+  // route compute, one request per input port
+  output logic [P-1:0]      rc_valid_o,
+  output logic [P*W-1:0]    rc_hdr_o,
+  output logic [P*VCW-1:0]  rc_in_vc_o,
+  input  logic [P*PW-1:0]   rc_out_port_i,
+  input  logic [P*V-1:0]    rc_out_vcs_i,
+  // observability: free-running cycle counter, per output port flits sent and
+  // cycles in which a packet waited for the port but nothing was sent
+  output logic [31:0]       cycle_o,
+  output logic [P*32-1:0]   stat_flits_o,
+  output logic [P*32-1:0]   stat_stall_o
+);
+  localparam int unsigned R = P * V;
+
+  logic [R-1:0]       va_req, va_gnt, sa_req, sa_gnt, out_busy, out_alloc;
+  logic [R*PW-1:0]    va_port, sa_port;
+  logic [R*V-1:0]     va_vcs;
+  logic [R*LEN_W-1:0] va_len;
+  logic [R*VCW-1:0]   va_vc;
+  logic [R*CW-1:0]    out_credits;
+
+  logic [W-1:0]       xb_data [P];
+  logic               xb_head [P];
+  logic               xb_tail [P];
+  logic [VCW-1:0]     xb_vc   [P];
+  logic [P-1:0]       sw_valid;
+  logic [P*PW-1:0]    sw_sel;
+
+  for (genvar p = 0; p < P; p++) begin : gen_in
+    rr_input_port #(
+      .P(P), .V(V), .B(B), .W(W), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W)
+    ) i_input (
+      .clk_i, .rst_ni,
+      .flit_i       (flit_i[p*LW+:LW]),
+      .credit_o     (credit_o[p*CRW+:CRW]),
+      .rc_valid_o   (rc_valid_o[p]),
+      .rc_hdr_o     (rc_hdr_o[p*W+:W]),
+      .rc_in_vc_o   (rc_in_vc_o[p*VCW+:VCW]),
+      .rc_out_port_i(rc_out_port_i[p*PW+:PW]),
+      .rc_out_vcs_i (rc_out_vcs_i[p*V+:V]),
+      .va_req_o     (va_req[p*V+:V]),
+      .va_port_o    (va_port[p*V*PW+:V*PW]),
+      .va_vcs_o     (va_vcs[p*V*V+:V*V]),
+      .va_len_o     (va_len[p*V*LEN_W+:V*LEN_W]),
+      .va_gnt_i     (va_gnt[p*V+:V]),
+      .va_vc_i      (va_vc[p*V*VCW+:V*VCW]),
+      .sa_req_o     (sa_req[p*V+:V]),
+      .sa_port_o    (sa_port[p*V*PW+:V*PW]),
+      .sa_gnt_i     (sa_gnt[p*V+:V]),
+      .xb_data_o    (xb_data[p]),
+      .xb_head_o    (xb_head[p]),
+      .xb_tail_o    (xb_tail[p]),
+      .xb_vc_o      (xb_vc[p])
+    );
+  end
+
+  rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CW(CW)) i_vc_alloc (
+    .clk_i, .rst_ni,
+    .req_i    (va_req),
+    .port_i   (va_port),
+    .vcs_i    (va_vcs),
+    .len_i    (va_len),
+    .busy_i   (out_busy),
+    .credits_i(out_credits),
+    .gnt_o    (va_gnt),
+    .gnt_vc_o (va_vc),
+    .alloc_o  (out_alloc)
+  );
+
+  rr_sw_alloc #(.P(P), .V(V)) i_sw_alloc (
+    .clk_i, .rst_ni,
+    .req_i      (sa_req),
+    .port_i     (sa_port),
+    .gnt_o      (sa_gnt),
+    .out_valid_o(sw_valid),
+    .out_sel_o  (sw_sel)
+  );
+
+  for (genvar o = 0; o < P; o++) begin : gen_out
+    logic [PW-1:0] sel;
+    assign sel = sw_sel[o*PW+:PW];
+
+    rr_output_port #(
+      .V(V), .B(B), .W(W), .COUNT_HOP(o >= NUM_NI), .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W)
+    ) i_output (
+      .clk_i, .rst_ni,
+      .send_i   (sw_valid[o]),
+      .data_i   (xb_data[sel]),
+      .head_i   (xb_head[sel]),
+      .tail_i   (xb_tail[sel]),
+      .vc_i     (xb_vc[sel]),
+      .alloc_i  (out_alloc[o*V+:V]),
+      .flit_o   (flit_o[o*LW+:LW]),
+      .credit_i (credit_i[o*CRW+:CRW]),
+      .busy_o   (out_busy[o*V+:V]),
+      .credits_o(out_credits[o*V*CW+:V*CW])
+    );
+
+    // A request for this port is pending: a packet in VA or a flit in SA.
+    logic wanted;
+    always_comb begin
+      wanted = 1'b0;
+      for (int unsigned r = 0; r < R; r++) begin
+        if ((va_req[r] && va_port[r*PW+:PW] == PW'(o)) ||
+            (sa_req[r] && sa_port[r*PW+:PW] == PW'(o))) wanted = 1'b1;
+      end
+    end
+
+    logic [31:0] flits_q, stall_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        flits_q <= '0;
+        stall_q <= '0;
+      end else begin
+        if (sw_valid[o]) flits_q <= flits_q + 1'b1;
+        else if (wanted) stall_q <= stall_q + 1'b1;
+      end
+    end
+    assign stat_flits_o[o*32+:32] = flits_q;
+    assign stat_stall_o[o*32+:32] = stall_q;
+  end
+
+  logic [31:0] cycle_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cycle_q <= '0;
+    else cycle_q <= cycle_q + 1'b1;
+  end
+  assign cycle_o = cycle_q;
+endmodule

@@ -1,0 +1,72 @@
+// RouterModel over the Verilated router top (verilator --prefix Vrouter).
+#include <memory>
+
+#include "Vrouter.h"
+#include "port_bits.hpp"
+
+namespace rlroute::adapter {
+
+class VerilatedRouter final : public RouterModel {
+ public:
+  explicit VerilatedRouter(const ModelShape& shape)
+      : shape_(shape), context_(std::make_unique<VerilatedContext>()),
+        top_(std::make_unique<Vrouter>(context_.get())) {
+    link_bits_ = 3 + shape.vc_bits + shape.flit_bits;
+    credit_bits_ = 1 + shape.vc_bits;
+  }
+  ~VerilatedRouter() override { top_->final(); }
+
+  void set_coords(std::uint64_t packed) override { set_field(top_->coord_i, 0, shape_.coord_bits, packed); }
+  void set_flit_in(int port, const LinkFlit& f) override {
+    write_flit(top_->flit_i, port * link_bits_, shape_.vc_bits, shape_.flit_bits, f);
+  }
+  void set_credit_in(int port, const LinkCredit& c) override {
+    write_credit(top_->credit_i, port * credit_bits_, shape_.vc_bits, c);
+  }
+  LinkFlit flit_out(int port) const override {
+    return read_flit(top_->flit_o, port * link_bits_, shape_.vc_bits, shape_.flit_bits);
+  }
+  LinkCredit credit_out(int port) const override {
+    return read_credit(top_->credit_o, port * credit_bits_, shape_.vc_bits);
+  }
+  std::uint32_t stat_flits(int port) const override {
+    return static_cast<std::uint32_t>(get_field(top_->stat_flits_o, port * 32, 32));
+  }
+  std::uint32_t stat_stall(int port) const override {
+    return static_cast<std::uint32_t>(get_field(top_->stat_stall_o, port * 32, 32));
+  }
+  std::uint32_t cycle() const override { return top_->cycle_o; }
+
+  void reset() override {
+    for (int p = 0; p < shape_.ports; ++p) {
+      set_flit_in(p, {});
+      set_credit_in(p, {});
+    }
+    top_->clk_i = 0;
+    top_->rst_ni = 0;
+    top_->eval();
+    tick();
+    tick();
+    top_->rst_ni = 1;
+    top_->eval();
+  }
+  void tick() override {
+    top_->clk_i = 1;
+    top_->eval();
+    top_->clk_i = 0;
+    top_->eval();
+  }
+
+ private:
+  ModelShape shape_;
+  int link_bits_;
+  int credit_bits_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Vrouter> top_;
+};
+
+}  // namespace rlroute::adapter
+
+extern "C" rlroute::RouterModel* rlroute_new_router(const rlroute::ModelShape* shape) {
+  return new rlroute::adapter::VerilatedRouter(*shape);
+}

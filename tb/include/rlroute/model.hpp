@@ -1,0 +1,72 @@
+// The boundary between the C++ test bench and a Verilated model. A model is a
+// shared library built per design (tb/adapter/*.cpp + Verilator output) and
+// loaded at run time, so one rlroute binary simulates any design.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rlroute/bits.hpp"
+
+namespace rlroute {
+
+struct LinkFlit {
+  bool valid = false;
+  bool head = false;
+  bool tail = false;
+  int vc = 0;
+  FlitData data;
+};
+
+struct LinkCredit {
+  bool valid = false;
+  int vc = 0;
+};
+
+struct ModelShape {
+  int ports;      // router model: ports; network model: nodes
+  int vc_bits;
+  int flit_bits;
+  int coord_bits;  // total width of coord_i (router model)
+};
+
+// One Verilated router top. Outputs are registered: reading them never
+// depends on inputs set in the same cycle.
+class RouterModel {
+ public:
+  virtual ~RouterModel() = default;
+  virtual void set_coords(std::uint64_t packed) = 0;
+  virtual void set_flit_in(int port, const LinkFlit& flit) = 0;
+  virtual void set_credit_in(int port, const LinkCredit& credit) = 0;
+  virtual LinkFlit flit_out(int port) const = 0;
+  virtual LinkCredit credit_out(int port) const = 0;
+  virtual std::uint32_t stat_flits(int port) const = 0;
+  virtual std::uint32_t stat_stall(int port) const = 0;
+  virtual std::uint32_t cycle() const = 0;
+  virtual void reset() = 0;  // reset asserted for two cycles, inputs idle
+  virtual void tick() = 0;   // one rising clock edge
+};
+
+// The Verilated network top: every router and link; NI ports per node.
+class NetworkModel {
+ public:
+  virtual ~NetworkModel() = default;
+  virtual void set_flit_in(int node, const LinkFlit& flit) = 0;
+  virtual void set_credit_in(int node, const LinkCredit& credit) = 0;
+  virtual LinkFlit flit_out(int node) const = 0;
+  virtual LinkCredit credit_out(int node) const = 0;
+  virtual void reset() = 0;
+  virtual void tick() = 0;
+  // FST waveform of the whole network; only cycles with tracing on are dumped.
+  virtual void open_trace(const std::string& path) = 0;
+  virtual void set_tracing(bool on) = 0;
+  virtual void close_trace() = 0;
+};
+
+}  // namespace rlroute
+
+// Entry points of the model libraries.
+extern "C" {
+rlroute::RouterModel* rlroute_new_router(const rlroute::ModelShape* shape);
+rlroute::NetworkModel* rlroute_new_network(const rlroute::ModelShape* shape);
+}

@@ -1,0 +1,72 @@
+// Network interface model: Bernoulli packet source with an unbounded queue,
+// virtual cut-through injection with credits, and the ejection side that
+// reassembles packets per VC and hands them to the scoreboard.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "rlroute/design.hpp"
+#include "rlroute/model.hpp"
+#include "rlroute/scoreboard.hpp"
+#include "rlroute/traffic.hpp"
+
+namespace rlroute {
+
+struct NicSettings {
+  double load = 0.1;         // offered flits/node/cycle
+  int packet_flits_min = 4;  // sizes uniform in [min, max]
+  int packet_flits_max = 4;
+  std::uint32_t injection_vcs = 1;
+};
+
+class Nic {
+ public:
+  Nic(int node, const Design& design, const TrafficPattern& pattern, const NicSettings& settings,
+      std::uint64_t seed, Scoreboard& scoreboard);
+
+  // Maybe creates a packet this cycle (Bernoulli trial).
+  void generate(std::int64_t cycle, bool measured);
+  // Adds one packet to the queue now (tests, single-packet probes).
+  void enqueue(int dst, int length, std::int64_t cycle, bool measured);
+  // The flit to drive into the router's NI input this cycle.
+  LinkFlit inject(std::int64_t cycle);
+  void credit_from_router(const LinkCredit& credit);
+  // A flit arriving from the router; returns the credit to send this cycle
+  // (for the flit of the previous cycle: the NIC frees a slot after one cycle).
+  LinkCredit eject(const LinkFlit& flit, std::int64_t cycle);
+  // Drops queued packets that have not started injection; returns how many.
+  std::int64_t drop_queue();
+  bool idle() const { return queue_.empty() && sending_ == nullptr; }
+  std::size_t queued() const { return queue_.size(); }
+
+ private:
+  struct Pending {
+    int dst, length;
+    std::int64_t created;
+    bool measured;
+  };
+  struct Sending {
+    Pending packet;
+    unsigned id;
+    int vc;
+    int next_flit = 0;
+    std::int64_t head_cycle;
+  };
+  int node_;
+  const Design& design_;
+  const TrafficPattern& pattern_;
+  NicSettings settings_;
+  Rng rng_;
+  Scoreboard& scoreboard_;
+  std::deque<Pending> queue_;
+  std::unique_ptr<Sending> sending_;
+  std::vector<int> credits_;
+  int next_vc_ = 0;
+  unsigned next_id_ = 0;
+  std::vector<std::vector<FlitData>> reassembly_;  // per VC
+  LinkCredit pending_credit_;
+};
+
+}  // namespace rlroute

@@ -1,0 +1,63 @@
+// Scoreboard: every packet that entered the network is delivered exactly
+// once, to the right node, with payload and CRC intact.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "rlroute/design.hpp"
+
+namespace rlroute {
+
+// Deterministic payload of flit `index` (0 = first payload flit) of a packet.
+FlitData payload_flit(const Design& design, unsigned src_address, unsigned packet_id, int index);
+// Footer: CRC-32 (zlib polynomial) of the payload flits' bytes in bits 0..31.
+FlitData footer_flit(const Design& design, const std::vector<FlitData>& payload);
+std::uint32_t payload_crc(const Design& design, const std::vector<FlitData>& payload);
+
+struct DeliveredPacket {
+  int src, dst, length, hops;
+  std::int64_t created, injected, ejected;
+  bool measured;
+};
+
+class Scoreboard {
+ public:
+  explicit Scoreboard(const Design& design) : design_(design) {}
+  void injected(int src, int dst, unsigned packet_id, int length, std::int64_t created, std::int64_t injected,
+                bool measured);
+  // Checks a reassembled packet (head, payload..., footer) arriving at `node`.
+  // Returns the key of the delivered packet, or nothing if it was bad.
+  void delivered(int node, const std::vector<FlitData>& flits, std::int64_t cycle);
+
+  std::int64_t injected_count() const { return injected_; }
+  std::int64_t delivered_count() const { return delivered_; }
+  std::int64_t corrupted_count() const { return corrupted_; }
+  std::int64_t duplicated_count() const { return duplicated_; }
+  std::int64_t misrouted_count() const { return misrouted_; }
+  std::int64_t in_flight() const { return static_cast<std::int64_t>(in_flight_.size()); }
+  std::int64_t measured_in_flight() const { return measured_in_flight_; }
+  std::int64_t measured_injected() const { return measured_injected_; }
+  const std::vector<std::string>& errors() const { return errors_; }
+  const std::vector<DeliveredPacket>& log() const { return log_; }
+  std::string describe_in_flight(std::size_t limit) const;
+
+ private:
+  struct Record {
+    int src, dst, length;
+    std::int64_t created, injected;
+    bool measured;
+  };
+  void error(const std::string& message);
+  const Design& design_;
+  std::unordered_map<unsigned, Record> in_flight_;
+  std::vector<DeliveredPacket> log_;
+  std::vector<std::string> errors_;
+  std::int64_t injected_ = 0, delivered_ = 0, corrupted_ = 0, duplicated_ = 0, misrouted_ = 0;
+  std::int64_t measured_in_flight_ = 0;
+  std::int64_t measured_injected_ = 0;
+};
+
+}  // namespace rlroute

@@ -1,0 +1,73 @@
+// One simulation run: warmup, measurement and drain phases over a fabric,
+// with NICs, scoreboard, deadlock watchdog and statistics.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "rlroute/design.hpp"
+#include "rlroute/fabric.hpp"
+#include "rlroute/routing.hpp"
+#include "rlroute/scoreboard.hpp"
+
+namespace rlroute {
+
+struct SimOptions {
+  std::string pattern = "uniform";
+  double load = 0.1;
+  int packet_flits_min = 4;
+  int packet_flits_max = 4;
+  std::int64_t warmup = 2000;
+  std::int64_t cycles = 10000;  // measurement window
+  std::int64_t drain = 20000;   // cap on waiting for measured packets
+  std::uint64_t seed = 1;
+  double hotspot_fraction = 0.2;
+  int hotspot_node = 0;
+  std::int64_t watchdog = 5000;  // cycles with packets in flight and nothing moving
+  // FST trace window (network-top fabric only).
+  std::int64_t trace_from = -1;
+  std::int64_t trace_to = -1;
+};
+
+struct LatencySummary {
+  double avg = 0;
+  double p50 = 0, p95 = 0, p99 = 0, max = 0;
+  std::int64_t count = 0;
+};
+
+struct SimResult {
+  double offered_load = 0;   // requested, flits/node/cycle
+  double generated_load = 0; // measured at the sources
+  double accepted_load = 0;  // ejected in the window, flits/node/cycle
+  std::int64_t packets_injected = 0;
+  std::int64_t packets_delivered = 0;
+  std::int64_t packets_lost = 0;
+  std::int64_t packets_corrupted = 0;
+  std::int64_t packets_duplicated = 0;
+  std::int64_t packets_misrouted = 0;
+  std::int64_t packets_not_injected = 0;  // still queued at the sources at the end
+  bool deadlock = false;
+  bool drained = true;  // every measured packet arrived within the drain cap
+  std::string failure;  // empty on success; else what went wrong, with a dump
+  LatencySummary latency, total_latency;
+  double avg_hops = 0;
+  std::vector<std::int64_t> hop_histogram;
+  std::int64_t cycles = 0;  // simulated cycles in all
+  double router_cycles_per_second = 0;
+  double wall_seconds = 0;
+  double link_utilisation = 0;  // flits per router-to-router link per cycle
+  std::vector<DeliveredPacket> packets;  // every delivered packet (for tests)
+
+  bool ok() const { return failure.empty(); }
+  nlohmann::ordered_json to_json() const;
+};
+
+// Runs the phases. The fabric must be fresh (it is reset here).
+SimResult run_simulation(const Design& design, const RoutingRelation& relation, Fabric& fabric,
+                         const SimOptions& options);
+
+LatencySummary summarize(std::vector<double> samples);
+
+}  // namespace rlroute

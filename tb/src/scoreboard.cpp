@@ -1,0 +1,114 @@
+#include "rlroute/scoreboard.hpp"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include "rlroute/fabric.hpp"
+
+namespace rlroute {
+
+namespace {
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+FlitData payload_flit(const Design& design, unsigned src_address, unsigned packet_id, int index) {
+  FlitData f;
+  const std::uint64_t base = (static_cast<std::uint64_t>(src_address) << 40) ^
+                             (static_cast<std::uint64_t>(packet_id) << 20) ^ static_cast<std::uint64_t>(index);
+  for (int i = 0; i < design.flit_bits; i += 64) {
+    f.set(i, std::min(64, design.flit_bits - i), splitmix64(base * 31 + static_cast<std::uint64_t>(i)));
+  }
+  return f;
+}
+
+std::uint32_t payload_crc(const Design& design, const std::vector<FlitData>& payload) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  for (const FlitData& f : payload) {
+    for (int byte = 0; byte < design.flit_bits / 8; ++byte) {
+      const auto b = static_cast<Bytef>(f.get(byte * 8, 8));
+      crc = crc32(crc, &b, 1);
+    }
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+FlitData footer_flit(const Design& design, const std::vector<FlitData>& payload) {
+  FlitData f;
+  f.set(0, 32, payload_crc(design, payload));
+  return f;
+}
+
+void Scoreboard::error(const std::string& message) {
+  if (errors_.size() < 20) errors_.push_back(message);
+}
+
+void Scoreboard::injected(int src, int dst, unsigned packet_id, int length, std::int64_t created,
+                          std::int64_t injected, bool measured) {
+  const unsigned key = packet_key(design_.topo.address_of(src), packet_id);
+  if (in_flight_.count(key)) error(fmt::format("node {} reused packet id {} while it was in flight", src, packet_id));
+  in_flight_[key] = Record{src, dst, length, created, injected, measured};
+  ++injected_;
+  if (measured) {
+    ++measured_in_flight_;
+    ++measured_injected_;
+  }
+}
+
+void Scoreboard::delivered(int node, const std::vector<FlitData>& flits, std::int64_t cycle) {
+  const Header h = design_.decode(flits.front());
+  const unsigned key = packet_key(h.src, h.packet_id);
+  auto it = in_flight_.find(key);
+  if (it == in_flight_.end()) {
+    ++duplicated_;
+    error(fmt::format("cycle {}: node {} received packet {:#x} (src address {:#x}, id {}) that is not in flight "
+                      "(duplicate or forged)", cycle, node, key, h.src, h.packet_id));
+    return;
+  }
+  const Record r = it->second;
+  bool ok = true;
+  if (r.dst != node) {
+    ++misrouted_;
+    ok = false;
+    error(fmt::format("cycle {}: packet {:#x} from node {} for node {} arrived at node {}", cycle, key, r.src, r.dst, node));
+  }
+  std::vector<FlitData> payload(flits.begin() + 1, flits.end() - 1);
+  bool intact = static_cast<int>(flits.size()) == r.length && h.length == static_cast<unsigned>(r.length);
+  for (size_t i = 0; intact && i < payload.size(); ++i) {
+    intact = payload[i] == payload_flit(design_, h.src, h.packet_id, static_cast<int>(i));
+  }
+  const std::uint32_t crc = static_cast<std::uint32_t>(flits.back().get(0, 32));
+  if (!intact || crc != payload_crc(design_, payload)) {
+    ++corrupted_;
+    ok = false;
+    error(fmt::format("cycle {}: packet {:#x} from node {} arrived at node {} corrupted ({} of {} flits, CRC {:08x} "
+                      "expected {:08x})", cycle, key, r.src, node, flits.size(), r.length, crc,
+                      payload_crc(design_, payload)));
+  }
+  in_flight_.erase(it);
+  if (r.measured) --measured_in_flight_;
+  if (!ok) return;
+  ++delivered_;
+  log_.push_back(DeliveredPacket{r.src, r.dst, r.length, static_cast<int>(h.hops), r.created, r.injected, cycle,
+                                 r.measured});
+}
+
+std::string Scoreboard::describe_in_flight(std::size_t limit) const {
+  std::string s;
+  std::size_t n = 0;
+  for (const auto& [key, r] : in_flight_) {
+    if (n++ == limit) {
+      s += fmt::format("  ... {} more\n", in_flight_.size() - limit);
+      break;
+    }
+    s += fmt::format("  packet {:#x}: node {} -> node {}, {} flits, injected at cycle {}\n", key, r.src, r.dst,
+                     r.length, r.injected);
+  }
+  return s;
+}
+
+}  // namespace rlroute

@@ -1,0 +1,198 @@
+#include "rlroute/simulation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "rlroute/nic.hpp"
+#include "rlroute/traffic.hpp"
+
+namespace rlroute {
+
+LatencySummary summarize(std::vector<double> v) {
+  LatencySummary s;
+  s.count = static_cast<std::int64_t>(v.size());
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  s.avg = sum / static_cast<double>(v.size());
+  // Nearest-rank percentiles.
+  auto rank = [&v](double q) {
+    const auto idx = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1;
+    return v[std::min(idx, v.size() - 1)];
+  };
+  s.p50 = rank(0.50);
+  s.p95 = rank(0.95);
+  s.p99 = rank(0.99);
+  s.max = v.back();
+  return s;
+}
+
+nlohmann::ordered_json SimResult::to_json() const {
+  auto lat = [](const LatencySummary& l) {
+    return nlohmann::ordered_json{{"avg", l.avg}, {"p50", l.p50}, {"p95", l.p95}, {"p99", l.p99}, {"max", l.max}};
+  };
+  nlohmann::ordered_json j;
+  j["offered_load"] = offered_load;
+  j["generated_load"] = generated_load;
+  j["accepted_load"] = accepted_load;
+  j["packets_injected"] = packets_injected;
+  j["packets_delivered"] = packets_delivered;
+  j["packets_lost"] = packets_lost;
+  j["packets_corrupted"] = packets_corrupted;
+  j["packets_duplicated"] = packets_duplicated;
+  j["packets_misrouted"] = packets_misrouted;
+  j["packets_not_injected"] = packets_not_injected;
+  j["deadlock"] = deadlock;
+  j["drained"] = drained;
+  j["latency"] = lat(latency);
+  j["total_latency"] = lat(total_latency);
+  j["measured_packets"] = latency.count;
+  j["avg_hops"] = avg_hops;
+  j["hop_histogram"] = hop_histogram;
+  j["link_utilisation"] = link_utilisation;
+  j["cycles"] = cycles;
+  j["router_cycles_per_second"] = router_cycles_per_second;
+  j["wall_seconds"] = wall_seconds;
+  j["failure"] = failure;
+  return j;
+}
+
+SimResult run_simulation(const Design& design, const RoutingRelation& relation, Fabric& fabric,
+                         const SimOptions& o) {
+  const Topology& t = design.topo;
+  const auto pattern = make_traffic_pattern(o.pattern, t, o.seed, o.hotspot_fraction, o.hotspot_node);
+  Scoreboard scoreboard(design);
+  NicSettings settings{o.load, o.packet_flits_min, o.packet_flits_max, relation.injection_vcs()};
+  std::vector<Nic> nics;
+  nics.reserve(static_cast<size_t>(t.num_nodes()));
+  for (int n = 0; n < t.num_nodes(); ++n) nics.emplace_back(n, design, *pattern, settings, o.seed, scoreboard);
+
+  auto* network = dynamic_cast<NetworkTopFabric*>(&fabric);
+  fabric.reset();
+  SimResult r;
+  r.offered_load = o.load;
+  const auto start = std::chrono::steady_clock::now();
+  const std::int64_t measure_end = o.warmup + o.cycles;
+  std::int64_t cycle = 0, last_move = 0, generated_flits = 0, accepted_flits = 0;
+  std::int64_t drain_end = measure_end + o.drain;
+  bool generating = true;
+  std::int64_t measured_generated = 0;
+
+  // One cycle of the whole system; returns false on a violation or deadlock.
+  auto one_cycle = [&]() {
+    if (network && o.trace_from >= 0) network->model().set_tracing(cycle >= o.trace_from && cycle <= o.trace_to);
+    bool moved = false;
+    for (int n = 0; n < t.num_nodes(); ++n) {
+      Nic& nic = nics[n];
+      const LinkFlit out = fabric.ni_flit_out(n);
+      if (out.valid) {
+        moved = true;
+        if (cycle >= o.warmup && cycle < measure_end) ++accepted_flits;
+      }
+      fabric.set_ni_credit_in(n, nic.eject(out, cycle));
+      nic.credit_from_router(fabric.ni_credit_out(n));
+      if (generating) {
+        const std::size_t before = nic.queued();
+        nic.generate(cycle, cycle >= o.warmup && cycle < measure_end);
+        if (nic.queued() > before && cycle >= o.warmup && cycle < measure_end) {
+          generated_flits += (o.packet_flits_min + o.packet_flits_max) / 2;
+          ++measured_generated;
+        }
+      }
+      const LinkFlit in = nic.inject(cycle);
+      moved = moved || in.valid;
+      fabric.set_ni_flit_in(n, in);
+    }
+    fabric.step();
+    moved = moved || fabric.moved_inside();
+    ++cycle;
+    if (moved || scoreboard.in_flight() == 0) last_move = cycle;
+    if (!fabric.violation().empty()) {
+      r.failure = fabric.violation();
+      return false;
+    }
+    if (!scoreboard.errors().empty()) {
+      r.failure = scoreboard.errors().front();
+      return false;
+    }
+    if (cycle - last_move >= o.watchdog) {
+      r.deadlock = true;
+      r.failure = fmt::format(
+          "deadlock: no flit moved for {} cycles at cycle {} with {} packets in flight.\n"
+          "occupied VCs:\n{}packets in flight:\n{}",
+          o.watchdog, cycle, scoreboard.in_flight(), fabric.dump_occupied(), scoreboard.describe_in_flight(40));
+      return false;
+    }
+    return true;
+  };
+
+  bool ok = true;
+  // Warmup and measurement, then drain: keep offering load until every
+  // packet created in the measurement window is delivered (or the drain cap).
+  auto measured_outstanding = [&]() {
+    return measured_generated - (scoreboard.measured_injected() - scoreboard.measured_in_flight());
+  };
+  while (ok && cycle < drain_end) {
+    if (cycle >= measure_end && measured_outstanding() == 0) break;
+    ok = one_cycle();
+  }
+  r.drained = measured_outstanding() == 0;
+  // Flush: stop generating, drop what never entered the network, and run
+  // until every injected packet is out (the watchdog catches deadlock).
+  generating = false;
+  for (Nic& nic : nics) r.packets_not_injected += nic.drop_queue();
+  const std::int64_t flush_cap = cycle + 200000;
+  while (ok && cycle < flush_cap) {
+    bool busy = scoreboard.in_flight() > 0;
+    for (const Nic& nic : nics) busy = busy || !nic.idle();
+    if (!busy) break;
+    ok = one_cycle();
+  }
+  if (ok && scoreboard.in_flight() > 0) {
+    r.failure = fmt::format("{} packets still in flight {} cycles after injection stopped although flits moved "
+                            "(livelock or starvation).\noccupied VCs:\n{}packets in flight:\n{}",
+                            scoreboard.in_flight(), 200000, fabric.dump_occupied(), scoreboard.describe_in_flight(40));
+  }
+  // A few idle cycles so that trailing credits settle.
+  for (int i = 0; ok && i < 8; ++i) ok = one_cycle();
+
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.cycles = cycle;
+  r.router_cycles_per_second =
+      r.wall_seconds > 0 ? static_cast<double>(cycle) * t.num_routers() / r.wall_seconds : 0;
+  r.packets_injected = scoreboard.injected_count();
+  r.packets_delivered = scoreboard.delivered_count();
+  r.packets_corrupted = scoreboard.corrupted_count();
+  r.packets_duplicated = scoreboard.duplicated_count();
+  r.packets_misrouted = scoreboard.misrouted_count();
+  r.packets_lost = scoreboard.in_flight();
+  r.generated_load = static_cast<double>(generated_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
+  r.accepted_load = static_cast<double>(accepted_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
+
+  std::vector<double> net, total;
+  double hops = 0;
+  for (const DeliveredPacket& p : scoreboard.log()) {
+    if (!p.measured) continue;
+    net.push_back(static_cast<double>(p.ejected - p.injected));
+    total.push_back(static_cast<double>(p.ejected - p.created));
+    hops += p.hops;
+    if (static_cast<size_t>(p.hops) >= r.hop_histogram.size()) r.hop_histogram.resize(static_cast<size_t>(p.hops) + 1);
+    ++r.hop_histogram[static_cast<size_t>(p.hops)];
+  }
+  r.latency = summarize(net);
+  r.total_latency = summarize(total);
+  r.avg_hops = net.empty() ? 0 : hops / static_cast<double>(net.size());
+  int links = 0;
+  for (int rt = 0; rt < t.num_routers(); ++rt)
+    for (int p = 0; p < design.ports; ++p) links += t.neighbor(rt, p) ? 1 : 0;
+  r.link_utilisation = links && cycle ? static_cast<double>(fabric.network_link_flits()) / (links * static_cast<double>(cycle)) : 0;
+  r.packets = scoreboard.log();
+  if (r.failure.empty() && !scoreboard.errors().empty()) r.failure = scoreboard.errors().front();
+  return r;
+}
+
+}  // namespace rlroute

@@ -1,0 +1,498 @@
+// Unit tests for the TOML config parser and validator (gen/src/config.cpp).
+// Error tests compare whole messages: "file:line:column: key = value: rule".
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "rlroute/config.hpp"
+
+namespace rlroute {
+namespace {
+
+// The smallest valid config; tests append sections after it.
+constexpr const char* kMinimal =
+    "[topology]\n"        // line 1
+    "kind = \"torus\"\n"  // line 2
+    "dims = [4, 4]\n";    // line 3
+
+// The message of the ConfigError that parsing `text` throws, or "" (and a
+// test failure) if it does not throw.
+std::string error_of(const std::string& text, const std::string& path = "t.toml") {
+  try {
+    parse_config(text, path);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ConfigError for:\n" << text;
+  return "";
+}
+
+// ---------------------------------------------------------------------------
+// Valid configs
+
+TEST(Config, MinimalConfigUsesDefaults) {
+  const Config cfg = parse_config(kMinimal, "t.toml");
+  EXPECT_EQ(cfg.path, "t.toml");
+  EXPECT_EQ(cfg.name, "t");
+  EXPECT_EQ(cfg.kind, TopologyKind::Torus);
+  EXPECT_EQ(cfg.dims, (std::vector<int>{4, 4}));
+  EXPECT_EQ(cfg.link_latency, 1);
+  EXPECT_EQ(cfg.credit_latency, 1);
+  EXPECT_EQ(cfg.vcs, 2);
+  EXPECT_EQ(cfg.buffer_flits, 8);
+  EXPECT_EQ(cfg.flit_bits, 64);
+  EXPECT_EQ(cfg.max_packet_flits, 4);
+  EXPECT_EQ(cfg.nodes_per_router, 1);
+  EXPECT_EQ(cfg.algorithm, RoutingAlgorithm::Dor);
+  EXPECT_EQ(cfg.seed, 1u);
+  EXPECT_EQ(cfg.sim.pattern, "uniform");
+  EXPECT_DOUBLE_EQ(cfg.sim.load, 0.1);
+  EXPECT_EQ(cfg.sim.packet_flits, 0);
+  EXPECT_EQ(cfg.sim.packet_flits_min, 0);
+  EXPECT_EQ(cfg.sim.packet_flits_max, 0);
+  EXPECT_EQ(cfg.sim.cycles, 10000);
+  EXPECT_EQ(cfg.sim.warmup, 2000);
+  EXPECT_EQ(cfg.sim.drain, 20000);
+  EXPECT_EQ(cfg.sim.seed, 1u);
+  EXPECT_DOUBLE_EQ(cfg.sim.hotspot_fraction, 0.2);
+  EXPECT_EQ(cfg.sim.hotspot_node, 0);
+}
+
+TEST(Config, EveryKeyRoundTrips) {
+  const Config cfg = parse_config(
+      "[design]\n"
+      "name = \"big_mesh\"\n"
+      "[topology]\n"
+      "kind = \"mesh\"\n"
+      "dims = [3, 5, 2]\n"
+      "link_latency = 3\n"
+      "credit_latency = 2\n"
+      "[router]\n"
+      "vcs = 4\n"
+      "buffer_flits = 16\n"
+      "flit_bits = 128\n"
+      "max_packet_flits = 9\n"
+      "nodes_per_router = 2\n"
+      "[routing]\n"
+      "algorithm = \"dor\"\n"
+      "seed = 77\n"
+      "[sim]\n"
+      "pattern = \"hotspot\"\n"
+      "load = 1\n"
+      "packet_flits_min = 3\n"
+      "packet_flits_max = 7\n"
+      "cycles = 5000000000\n"
+      "warmup = 0\n"
+      "drain = 123\n"
+      "seed = 42\n"
+      "hotspot_fraction = 0.5\n"
+      "hotspot_node = 59\n",
+      "t.toml");
+  EXPECT_EQ(cfg.name, "big_mesh");
+  EXPECT_EQ(cfg.kind, TopologyKind::Mesh);
+  EXPECT_EQ(cfg.dims, (std::vector<int>{3, 5, 2}));
+  EXPECT_EQ(cfg.link_latency, 3);
+  EXPECT_EQ(cfg.credit_latency, 2);
+  EXPECT_EQ(cfg.vcs, 4);
+  EXPECT_EQ(cfg.buffer_flits, 16);
+  EXPECT_EQ(cfg.flit_bits, 128);
+  EXPECT_EQ(cfg.max_packet_flits, 9);
+  EXPECT_EQ(cfg.nodes_per_router, 2);
+  EXPECT_EQ(cfg.algorithm, RoutingAlgorithm::Dor);
+  EXPECT_EQ(cfg.seed, 77u);
+  EXPECT_EQ(cfg.sim.pattern, "hotspot");
+  EXPECT_DOUBLE_EQ(cfg.sim.load, 1.0);
+  EXPECT_EQ(cfg.sim.packet_flits, 0);
+  EXPECT_EQ(cfg.sim.packet_flits_min, 3);
+  EXPECT_EQ(cfg.sim.packet_flits_max, 7);
+  EXPECT_EQ(cfg.sim.cycles, 5000000000);
+  EXPECT_EQ(cfg.sim.warmup, 0);
+  EXPECT_EQ(cfg.sim.drain, 123);
+  EXPECT_EQ(cfg.sim.seed, 42u);
+  EXPECT_DOUBLE_EQ(cfg.sim.hotspot_fraction, 0.5);
+  EXPECT_EQ(cfg.sim.hotspot_node, 59);  // 3 * 5 * 2 routers * 2 nodes = 60 nodes
+
+  EXPECT_EQ(cfg.where("design.name"), "t.toml:2:1");
+  EXPECT_EQ(cfg.where("topology.dims"), "t.toml:5:1");
+  EXPECT_EQ(cfg.where("router.vcs"), "t.toml:9:1");
+  EXPECT_EQ(cfg.where("sim.hotspot_node"), "t.toml:27:1");
+  EXPECT_EQ(cfg.where("router"), "t.toml:8:1");
+}
+
+TEST(Config, FixedPacketSizeAndFloatLoad) {
+  const Config cfg = parse_config(std::string(kMinimal) + "[sim]\npacket_flits = 2\nload = 0.25\n", "t.toml");
+  EXPECT_EQ(cfg.sim.packet_flits, 2);
+  EXPECT_DOUBLE_EQ(cfg.sim.load, 0.25);
+}
+
+TEST(Config, InlineTablesAndDottedKeys) {
+  const Config cfg =
+      parse_config("topology = { kind = \"mesh\", dims = [2, 3] }\nrouter.vcs = 5\n", "t.toml");
+  EXPECT_EQ(cfg.kind, TopologyKind::Mesh);
+  EXPECT_EQ(cfg.dims, (std::vector<int>{2, 3}));
+  EXPECT_EQ(cfg.vcs, 5);
+  EXPECT_EQ(cfg.where("topology"), "t.toml:1:1");
+  EXPECT_EQ(cfg.where("topology.kind"), "t.toml:1:14");
+  EXPECT_EQ(cfg.where("router.vcs"), "t.toml:2:8");
+  EXPECT_EQ(error_of("topology = { kind = \"mesh\", dims = [2, 1] }\n"),
+            "t.toml:1:29: topology.dims = [2, 1]: every dimension must be at least 2 "
+            "(a ring or line of 1 router has no links)");
+}
+
+TEST(Config, WhereFallsBackToFileForDefaults) {
+  const Config cfg = parse_config(kMinimal, "dir/t.toml");
+  EXPECT_EQ(cfg.where("topology.kind"), "dir/t.toml:2:1");
+  EXPECT_EQ(cfg.where("router.vcs"), "dir/t.toml");
+}
+
+TEST(Config, NameDerivedFromFileStem) {
+  EXPECT_EQ(parse_config(kMinimal, "examples/torus_4x4.toml").name, "torus_4x4");
+  EXPECT_EQ(parse_config(kMinimal, "examples/my-torus.v2.toml").name, "my_torus_v2");
+  EXPECT_EQ(parse_config(kMinimal, "examples/4x4-torus.toml").name, "c_4x4_torus");
+  EXPECT_EQ(parse_config(kMinimal, "_hidden.toml").name, "c__hidden");
+  EXPECT_EQ(parse_config(kMinimal, std::string(60, 'a') + ".toml").name, std::string(41, 'a'));
+  // An explicit name wins over the file name.
+  EXPECT_EQ(parse_config(std::string(kMinimal) + "[design]\nname = \"net\"\n", "4x4.toml").name, "net");
+}
+
+TEST(Config, EnumSpellings) {
+  EXPECT_STREQ(to_string(TopologyKind::Torus), "torus");
+  EXPECT_STREQ(to_string(TopologyKind::Mesh), "mesh");
+  EXPECT_STREQ(to_string(TopologyKind::Dragonfly), "dragonfly");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::Dor), "dor");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::Star), "star");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::Dqn), "dqn");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::Min), "min");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::Valg), "valg");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::Valn), "valn");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::UgalG), "ugal_g");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::UgalN), "ugal_n");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::UgalLe), "ugal_le");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::Par), "par");
+  EXPECT_STREQ(to_string(RoutingAlgorithm::QAdaptive), "q_adaptive");
+}
+
+TEST(Config, ConfigFailFormatsOneLine) {
+  Config cfg;
+  cfg.path = "x.toml";
+  cfg.locations["router.vcs"] = "x.toml:7:1";
+  try {
+    config_fail(cfg, "router.vcs", "3", "needs 4 VCs for this routing relation");
+    FAIL() << "config_fail returned";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "x.toml:7:1: router.vcs = 3: needs 4 VCs for this routing relation");
+  }
+  try {
+    config_fail(cfg, "router.flit_bits", "32", "header fields need 40 bits");
+    FAIL() << "config_fail returned";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "x.toml: router.flit_bits = 32: header fields need 40 bits");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Files
+
+TEST(Config, LoadConfigReadsFile) {
+  const auto path = std::filesystem::temp_directory_path() / "rlroute-test-config-4x4.toml";
+  {
+    std::ofstream out(path);
+    out << kMinimal << "[router]\nvcs = 3\n";
+  }
+  const Config cfg = load_config(path.string());
+  std::filesystem::remove(path);
+  EXPECT_EQ(cfg.path, path.string());
+  EXPECT_EQ(cfg.name, "rlroute_test_config_4x4");
+  EXPECT_EQ(cfg.vcs, 3);
+  EXPECT_EQ(cfg.where("router.vcs"), path.string() + ":5:1");
+}
+
+TEST(Config, MissingFile) {
+  try {
+    load_config("/nonexistent/dir/none.toml");
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/dir/none.toml: cannot read config file: No such file or directory");
+  }
+}
+
+TEST(Config, DirectoryIsNotAFile) {
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  try {
+    load_config(dir);
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), dir + ": cannot read config file: Is a directory");
+  }
+}
+
+TEST(Config, TomlSyntaxError) {
+  const std::string message = error_of("[router]\nvcs = 2\nvcs = 3\n");
+  EXPECT_EQ(message.rfind("t.toml:3:", 0), 0u) << message;
+  EXPECT_NE(message.find(": TOML syntax error: "), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+TEST(Config, IntegerBeyond64BitsIsASyntaxError) {
+  const std::string message = error_of(std::string(kMinimal) + "[sim]\ncycles = 99999999999999999999\n");
+  EXPECT_EQ(message.rfind("t.toml:5:", 0), 0u) << message;
+  EXPECT_NE(message.find("TOML syntax error"), std::string::npos) << message;
+}
+
+// ---------------------------------------------------------------------------
+// Structure errors
+
+TEST(ConfigError, UnknownKey) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nvcs = 2\nbuffers = 8\n"),
+            "t.toml:6:1: router.buffers = 8: unknown key; valid keys in [router] are: "
+            "vcs, buffer_flits, flit_bits, max_packet_flits, nodes_per_router");
+}
+
+TEST(ConfigError, UnknownSubTable) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[topology.extra]\nx = 1\n"),
+            "t.toml:4:1: topology.extra = { x = 1 }: unknown key; valid keys in [topology] are: "
+            "kind, dims, link_latency, credit_latency, p, a, h, g");
+}
+
+TEST(ConfigError, UnknownSection) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "\n[routers]\nvcs = 2\n"),
+            "t.toml:5:1: [routers]: unknown section; valid sections are: "
+            "[design], [topology], [router], [routing], [sim]");
+}
+
+TEST(ConfigError, TopLevelKey) {
+  EXPECT_EQ(error_of(std::string("vcs = 2\n") + kMinimal),
+            "t.toml:1:1: vcs = 2: unknown key; keys belong in one of the sections "
+            "[design], [topology], [router], [routing], [sim]");
+}
+
+TEST(ConfigError, SectionThatIsNotATable) {
+  EXPECT_EQ(error_of(std::string("router = 4\n") + kMinimal),
+            "t.toml:1:1: router = 4: must be a table (the [router] section)");
+}
+
+TEST(ConfigError, FirstStructureErrorInFileOrderWins) {
+  // "zzz" sorts after "aaa" but comes first in the file.
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nzzz = 1\naaa = 2\n")
+                .rfind("t.toml:5:1: sim.zzz = 1: unknown key", 0),
+            0u);
+}
+
+// ---------------------------------------------------------------------------
+// Type and range errors
+
+TEST(ConfigError, WrongTypeString) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nvcs = \"two\"\n"),
+            "t.toml:5:1: router.vcs = \"two\": must be an integer in 1..16");
+}
+
+TEST(ConfigError, WrongTypeFloatForInteger) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nvcs = 2.0\n"),
+            "t.toml:5:1: router.vcs = 2.0: must be an integer in 1..16");
+}
+
+TEST(ConfigError, DimsNotAnArray) {
+  EXPECT_EQ(error_of("[topology]\nkind = \"torus\"\ndims = 4\n"),
+            "t.toml:3:1: topology.dims = 4: must be an array of integers, e.g. [4, 4]");
+}
+
+TEST(ConfigError, DimsWithNonInteger) {
+  EXPECT_EQ(error_of("[topology]\nkind = \"torus\"\ndims = [4, \"a\\\"b\"]\n"),
+            "t.toml:3:1: topology.dims = [4, \"a\\\"b\"]: must be an array of integers, e.g. [4, 4]");
+}
+
+TEST(ConfigError, OutOfRange) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\n\nvcs = 0\n"),
+            "t.toml:6:1: router.vcs = 0: must be an integer in 1..16");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nvcs = 17\n"),
+            "t.toml:5:1: router.vcs = 17: must be an integer in 1..16");
+  EXPECT_EQ(error_of("[topology]\nkind = \"mesh\"\ndims = [2]\nlink_latency = 65\n"),
+            "t.toml:4:1: topology.link_latency = 65: must be an integer in 1..64");
+}
+
+TEST(ConfigError, IntegerTooLargeForIntIsOutOfRange) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nbuffer_flits = 4294967304\n"),
+            "t.toml:5:1: router.buffer_flits = 4294967304: must be an integer in 1..256");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nhotspot_node = -9223372036854775808\n"),
+            "t.toml:5:1: sim.hotspot_node = -9223372036854775808: must be an integer in 0..15 (the network "
+            "has 16 nodes)");
+}
+
+TEST(ConfigError, FlitBitsMultipleOfEight) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nflit_bits = 36\n"),
+            "t.toml:5:1: router.flit_bits = 36: must be an integer in 32..256 and a multiple of 8");
+}
+
+TEST(ConfigError, InvalidDesignName) {
+  const std::string rule =
+      "must be a string matching ^[A-Za-z][A-Za-z0-9_]{0,40}$ (it becomes a SystemVerilog identifier prefix)";
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[design]\nname = \"9lives\"\n"),
+            "t.toml:5:1: design.name = \"9lives\": " + rule);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[design]\nname = \"" + std::string(42, 'a') + "\"\n"),
+            "t.toml:5:1: design.name = \"" + std::string(42, 'a') + "\": " + rule);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[design]\nname = 5\n"), "t.toml:5:1: design.name = 5: " + rule);
+}
+
+// ---------------------------------------------------------------------------
+// Topology
+
+TEST(ConfigError, KindMissing) {
+  EXPECT_EQ(error_of("[router]\nvcs = 2\n"),
+            "t.toml:1:1: topology.kind: required key is missing; set it to one of \"torus\", \"mesh\", "
+            "\"dragonfly\"");
+  // With a [topology] section, the location is its header.
+  EXPECT_EQ(error_of("[router]\nvcs = 2\n[topology]\ndims = [4]\n"),
+            "t.toml:3:1: topology.kind: required key is missing; set it to one of \"torus\", \"mesh\", "
+            "\"dragonfly\"");
+}
+
+TEST(ConfigError, KindUnknown) {
+  EXPECT_EQ(error_of("[topology]\nkind = \"ring\"\ndims = [4]\n"),
+            "t.toml:2:1: topology.kind = \"ring\": must be one of \"torus\", \"mesh\", \"dragonfly\"");
+}
+
+TEST(ConfigError, DragonflyNotImplemented) {
+  EXPECT_EQ(
+      error_of("[topology]\nkind = \"dragonfly\"\np = 2\na = 4\nh = 2\ng = 9\n"),
+      "t.toml:2:1: topology.kind = \"dragonfly\": dragonfly topologies are not implemented yet (issue 3)");
+}
+
+TEST(ConfigError, DragonflyKeyOnTorus) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "p = 2\n"),
+            "t.toml:4:1: topology.p = 2: only valid for kind = \"dragonfly\"");
+}
+
+TEST(ConfigError, DimsMissing) {
+  EXPECT_EQ(error_of("[topology]\nkind = \"mesh\"\n"),
+            "t.toml:1:1: topology.dims: required key is missing for kind = \"mesh\"; "
+            "give one radix per dimension, e.g. dims = [4, 4]");
+}
+
+TEST(ConfigError, DimsCount) {
+  const std::string rule = "must have 1..3 entries (one radix per dimension)";
+  EXPECT_EQ(error_of("[topology]\nkind = \"torus\"\ndims = []\n"), "t.toml:3:1: topology.dims = []: " + rule);
+  EXPECT_EQ(error_of("[topology]\nkind = \"torus\"\ndims = [2, 2, 2, 2]\n"),
+            "t.toml:3:1: topology.dims = [2, 2, 2, 2]: " + rule);
+}
+
+TEST(ConfigError, DimensionOfOne) {
+  EXPECT_EQ(error_of("[topology]\nkind = \"torus\"\n  dims = [4, 1]\n"),
+            "t.toml:3:3: topology.dims = [4, 1]: every dimension must be at least 2 "
+            "(a ring or line of 1 router has no links)");
+  // A multi-line array is reported on one line, at the key.
+  EXPECT_EQ(error_of("[topology]\nkind = \"mesh\"\ndims = [\n  0,\n  4,\n]\n"),
+            "t.toml:3:1: topology.dims = [0, 4]: every dimension must be at least 2 "
+            "(a ring or line of 1 router has no links)");
+}
+
+TEST(ConfigError, DimensionTooLarge) {
+  EXPECT_EQ(error_of("[topology]\nkind = \"torus\"\ndims = [17]\n"),
+            "t.toml:3:1: topology.dims = [17]: every dimension must be in 2..16");
+}
+
+// ---------------------------------------------------------------------------
+// Router and routing
+
+TEST(ConfigError, VirtualCutThroughBuffer) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nbuffer_flits = 4\nmax_packet_flits = 6\n"),
+            "t.toml:5:1: router.buffer_flits = 4: virtual cut-through needs a VC buffer of at least "
+            "router.max_packet_flits = 6 flits");
+  // Reported on buffer_flits even when it was left at its default.
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmax_packet_flits = 9\n"),
+            "t.toml: router.buffer_flits = 8: virtual cut-through needs a VC buffer of at least "
+            "router.max_packet_flits = 9 flits");
+}
+
+TEST(ConfigError, UnknownAlgorithm) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\nalgorithm = \"xy\"\n"),
+            "t.toml:5:1: routing.algorithm = \"xy\": must be one of \"dor\", \"star\", \"dqn\", \"min\", "
+            "\"valg\", \"valn\", \"ugal_g\", \"ugal_n\", \"ugal_le\", \"par\", \"q_adaptive\"");
+}
+
+TEST(ConfigError, AlgorithmNotImplemented) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\nalgorithm = \"star\"\n"),
+            "t.toml:5:1: routing.algorithm = \"star\": not implemented yet; implemented: dor");
+}
+
+TEST(ConfigError, AlgorithmForAnotherTopology) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\nalgorithm = \"ugal_le\"\n"),
+            "t.toml:5:1: routing.algorithm = \"ugal_le\": is not an algorithm for topology.kind = \"torus\"; "
+            "torus supports: dor, star, dqn");
+}
+
+TEST(ConfigError, NegativeSeed) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\nseed = -1\n"),
+            "t.toml:5:1: routing.seed = -1: must be an integer >= 0");
+}
+
+// ---------------------------------------------------------------------------
+// Simulation defaults
+
+TEST(ConfigError, UnknownPattern) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npattern = 'shuffle'\n"),
+            "t.toml:5:1: sim.pattern = \"shuffle\": must be one of \"uniform\", \"transpose\", \"bitcomp\", "
+            "\"bitrev\", \"tornado\", \"neighbor\", \"hotspot\", \"randperm\"");
+}
+
+TEST(ConfigError, LoadRange) {
+  const std::string rule = "must be a number with 0 < load <= 1 (flits/node/cycle)";
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nload = 0\n"), "t.toml:5:1: sim.load = 0: " + rule);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nload = 1.5\n"), "t.toml:5:1: sim.load = 1.5: " + rule);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nload = nan\n"), "t.toml:5:1: sim.load = nan: " + rule);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nload = \"high\"\n"),
+            "t.toml:5:1: sim.load = \"high\": " + rule);
+}
+
+TEST(ConfigError, PacketFlitsRange) {
+  const std::string rule = "must be 0 or an integer in 2..router.max_packet_flits = 4";
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npacket_flits = 1\n"),
+            "t.toml:5:1: sim.packet_flits = 1: " + rule);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npacket_flits = 5\n"),
+            "t.toml:5:1: sim.packet_flits = 5: " + rule);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npacket_flits_max = 5\npacket_flits_min = 2\n"),
+            "t.toml:5:1: sim.packet_flits_max = 5: " + rule);
+}
+
+TEST(ConfigError, PacketFlitsRangeIncomplete) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npacket_flits_min = 2\n"),
+            "t.toml:5:1: sim.packet_flits_min = 2: must be set together with sim.packet_flits_max "
+            "(both 0, or both set)");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npacket_flits_min = 0\npacket_flits_max = 3\n"),
+            "t.toml:6:1: sim.packet_flits_max = 3: must be set together with sim.packet_flits_min "
+            "(both 0, or both set)");
+}
+
+TEST(ConfigError, PacketFlitsRangeReversed) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npacket_flits_min = 4\npacket_flits_max = 3\n"),
+            "t.toml:6:1: sim.packet_flits_max = 3: must be at least sim.packet_flits_min = 4");
+}
+
+TEST(ConfigError, FixedPacketSizeAndRange) {
+  EXPECT_EQ(error_of(std::string(kMinimal) +
+                     "[sim]\npacket_flits = 3\npacket_flits_min = 2\npacket_flits_max = 4\n"),
+            "t.toml:5:1: sim.packet_flits = 3: conflicts with sim.packet_flits_min/max; "
+            "give a fixed size or a range, not both");
+}
+
+TEST(ConfigError, SimCounts) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\ncycles = 0\n"),
+            "t.toml:5:1: sim.cycles = 0: must be an integer >= 1");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nwarmup = -1\n"),
+            "t.toml:5:1: sim.warmup = -1: must be an integer >= 0");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\ndrain = true\n"),
+            "t.toml:5:1: sim.drain = true: must be an integer >= 0");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nseed = -5\n"),
+            "t.toml:5:1: sim.seed = -5: must be an integer >= 0");
+}
+
+TEST(ConfigError, Hotspot) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nhotspot_fraction = 1.01\n"),
+            "t.toml:5:1: sim.hotspot_fraction = 1.01: must be a number in 0..1");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nhotspot_node = 16\n"),
+            "t.toml:5:1: sim.hotspot_node = 16: must be an integer in 0..15 (the network has 16 nodes)");
+}
+
+}  // namespace
+}  // namespace rlroute
