@@ -1,0 +1,159 @@
+// Block test for rtl/rr_fifo.sv against a std::deque reference model.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <deque>
+
+#include "Vrr_fifo_d1.h"
+#include "Vrr_fifo_d3.h"
+#include "Vrr_fifo_d8.h"
+#include "vtb.hpp"
+
+namespace {
+
+using rtltest::Dut;
+using rtltest::Rng;
+
+template <class M, unsigned D, unsigned W>
+struct FifoCfg {
+  using Model = M;
+  static constexpr unsigned kDepth = D;
+  static constexpr unsigned kWidth = W;
+  static constexpr const char* kName = D == 1 ? "Depth1" : D == 3 ? "Depth3" : "Depth8";
+};
+
+using FifoCfgs = ::testing::Types<FifoCfg<Vrr_fifo_d1, 1, 8>, FifoCfg<Vrr_fifo_d3, 3, 16>,
+                                  FifoCfg<Vrr_fifo_d8, 8, 32>>;
+
+template <class Cfg>
+class FifoTest : public ::testing::Test {
+ protected:
+  static constexpr unsigned kDepth = Cfg::kDepth;
+  static constexpr std::uint64_t kDataMask = rtltest::mask(Cfg::kWidth);
+
+  FifoTest() { dut_.reset(); }
+
+  // Checks the outputs against the model (before the clock edge).
+  void check_outputs() {
+    dut_.eval();
+    ASSERT_EQ(dut_->count_o, model_.size()) << "cycle " << dut_.cycle();
+    ASSERT_EQ(dut_->empty_o, model_.empty()) << "cycle " << dut_.cycle();
+    ASSERT_EQ(dut_->full_o, model_.size() == kDepth) << "cycle " << dut_.cycle();
+    if (!model_.empty()) {
+      ASSERT_EQ(dut_->data_o, model_.front()) << "cycle " << dut_.cycle();
+    }
+  }
+
+  // Drives one cycle: checks outputs, applies push/pop, clocks, updates model.
+  void step(bool push, std::uint64_t data, bool pop) {
+    ASSERT_FALSE(pop && model_.empty()) << "test bug: pop when empty";
+    ASSERT_FALSE(push && !pop && model_.size() == kDepth) << "test bug: push when full";
+    data &= kDataMask;
+    dut_->push_i = push;
+    rtltest::put(dut_->data_i, data);
+    dut_->pop_i = pop;
+    ASSERT_NO_FATAL_FAILURE(check_outputs());
+    dut_.tick();
+    if (pop) model_.pop_front();
+    if (push) model_.push_back(data);
+    dut_->push_i = 0;
+    dut_->pop_i = 0;
+  }
+
+  Dut<typename Cfg::Model> dut_;
+  std::deque<std::uint64_t> model_;
+  std::uint64_t next_data_ = 1;
+};
+
+TYPED_TEST_SUITE(FifoTest, FifoCfgs, rtltest::ConfigName);
+
+TYPED_TEST(FifoTest, ResetState) {
+  this->dut_.eval();
+  EXPECT_EQ(this->dut_->count_o, 0u);
+  EXPECT_EQ(this->dut_->empty_o, 1u);
+  EXPECT_EQ(this->dut_->full_o, 0u);
+}
+
+TYPED_TEST(FifoTest, FillAndDrainKeepsOrder) {
+  constexpr unsigned D = TestFixture::kDepth;
+  // Several rounds so the pointers start at every offset and wrap around.
+  for (unsigned round = 0; round < 2 * D + 2; ++round) {
+    for (unsigned i = 0; i < D; ++i) ASSERT_NO_FATAL_FAILURE(this->step(true, 0x5A00 + round * 16 + i, false));
+    ASSERT_NO_FATAL_FAILURE(this->check_outputs());
+    EXPECT_EQ(this->dut_->full_o, 1u);
+    // Partial drain then refill moves the read/write pointers apart.
+    const unsigned drain = (round % D) + 1;
+    for (unsigned i = 0; i < drain; ++i) ASSERT_NO_FATAL_FAILURE(this->step(false, 0, true));
+    for (unsigned i = 0; i + 1 < drain; ++i) ASSERT_NO_FATAL_FAILURE(this->step(true, 0xA500 + i, false));
+    while (!this->model_.empty()) ASSERT_NO_FATAL_FAILURE(this->step(false, 0, true));
+    ASSERT_NO_FATAL_FAILURE(this->check_outputs());
+    EXPECT_EQ(this->dut_->empty_o, 1u);
+  }
+}
+
+TYPED_TEST(FifoTest, PushPopSameCycle) {
+  constexpr unsigned D = TestFixture::kDepth;
+  // At every occupancy 1..D, push and pop together for a while: the count
+  // stays and the data stream stays in order (at D this includes the write
+  // into the slot that is being read in the same cycle).
+  for (unsigned occ = 1; occ <= D; ++occ) {
+    while (this->model_.size() < occ) ASSERT_NO_FATAL_FAILURE(this->step(true, this->next_data_++, false));
+    for (unsigned i = 0; i < 2 * D + 3; ++i) {
+      ASSERT_NO_FATAL_FAILURE(this->step(true, this->next_data_++, true));
+      ASSERT_NO_FATAL_FAILURE(this->check_outputs());
+      EXPECT_EQ(this->dut_->count_o, occ);
+    }
+  }
+  while (!this->model_.empty()) ASSERT_NO_FATAL_FAILURE(this->step(false, 0, true));
+  ASSERT_NO_FATAL_FAILURE(this->check_outputs());
+}
+
+TYPED_TEST(FifoTest, FirstWordFallThrough) {
+  // The word pushed into an empty FIFO is on data_o right after the edge.
+  ASSERT_NO_FATAL_FAILURE(this->step(true, 0x3C, false));
+  this->dut_.eval();
+  EXPECT_EQ(this->dut_->empty_o, 0u);
+  EXPECT_EQ(this->dut_->data_o, 0x3Cu);
+}
+
+TYPED_TEST(FifoTest, RandomAgainstModel) {
+  constexpr unsigned D = TestFixture::kDepth;
+  Rng rng(0xF1F0 + D);
+  unsigned full_cycles = 0, empty_cycles = 0, both_cycles = 0, both_full = 0, wraps = 0;
+  for (unsigned c = 0; c < 20000; ++c) {
+    // The push bias changes every 97 cycles so the FIFO visits empty and full.
+    const unsigned bias = (c / 97) % 3 == 0 ? 25 : (c / 97) % 3 == 1 ? 50 : 80;
+    const bool full = this->model_.size() == D;
+    const bool pop = !this->model_.empty() && rng.chance(100 - bias);
+    const bool push = (!full || pop) && rng.chance(bias);
+    full_cycles += full;
+    empty_cycles += this->model_.empty();
+    both_cycles += push && pop;
+    both_full += push && pop && full;
+    if (push) wraps += (this->next_data_ % D) == 0;
+    ASSERT_NO_FATAL_FAILURE(this->step(push, rng.bits(TypeParam::kWidth), pop));
+    if (push) ++this->next_data_;
+  }
+  ASSERT_NO_FATAL_FAILURE(this->check_outputs());
+  // The stimulus reached the interesting states.
+  EXPECT_GT(full_cycles, 100u);
+  EXPECT_GT(empty_cycles, 100u);
+  EXPECT_GT(both_cycles, 100u);
+  EXPECT_GT(both_full, 10u);
+  EXPECT_GT(wraps, 100u);
+}
+
+TYPED_TEST(FifoTest, ResetEmptiesFifo) {
+  constexpr unsigned D = TestFixture::kDepth;
+  for (unsigned i = 0; i < D; ++i) ASSERT_NO_FATAL_FAILURE(this->step(true, 0x10 + i, false));
+  ASSERT_NO_FATAL_FAILURE(this->step(false, 0, true));
+  this->dut_.reset();
+  this->model_.clear();
+  ASSERT_NO_FATAL_FAILURE(this->check_outputs());
+  // After reset the FIFO works from scratch.
+  for (unsigned i = 0; i < D; ++i) ASSERT_NO_FATAL_FAILURE(this->step(true, 0x20 + i, false));
+  for (unsigned i = 0; i < D; ++i) ASSERT_NO_FATAL_FAILURE(this->step(false, 0, true));
+  ASSERT_NO_FATAL_FAILURE(this->check_outputs());
+}
+
+}  // namespace
