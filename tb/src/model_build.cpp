@@ -114,6 +114,10 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
   inputs["model.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "model.hpp");
   inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "bits.hpp");
   inputs["kind"] = prefix;
+  // The network top is one large flat model: -O1 compiles it several times
+  // faster and it is only used for small networks and traces.
+  const std::string opt = router ? "-O2" : "-O1";
+  inputs["opt"] = opt;
   const std::string key = content_hash(inputs);
   const fs::path entry = model_cache_dir() / (design.cfg.name + "-" + key);
   const fs::path lib_path = entry / (prefix + ".so");
@@ -131,7 +135,8 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
       write_design(emitted, entry / "rtl");
       const fs::path obj = entry / (prefix + "_obj");
       const std::string top = router ? emitted.router_top : emitted.network_top;
-      const std::string cflags = fmt::format("-fPIC -std=c++20 -O2 -I{} -I{}", (tb_dir() / "include").string(),
+      const std::string cflags = fmt::format("-fPIC -std=c++20 {} -I{} -I{}", opt,
+                                             (tb_dir() / "include").string(),
                                              fs::path(RLROUTE_GEN_INCLUDE_DIR).string());
       std::string cmd = fmt::format(
           "verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal {} "

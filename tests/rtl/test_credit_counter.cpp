@@ -8,21 +8,29 @@
 #include "Vrr_credit_counter_d8.h"
 #include "vtb.hpp"
 
-namespace {
-
-using rtltest::Dut;
-using rtltest::Rng;
+// Parameter sets (one Verilated model each); the struct names appear in the
+// CTest test names.
+namespace cfg {
 
 // DEPTH 7 fills its 3-bit counter exactly; DEPTH 8 needs a 4th bit.
 template <class M, unsigned D>
 struct CreditCfg {
   using Model = M;
   static constexpr unsigned kDepth = D;
-  static constexpr const char* kName = D == 1 ? "Depth1" : D == 7 ? "Depth7" : "Depth8";
 };
 
-using CreditCfgs = ::testing::Types<CreditCfg<Vrr_credit_counter_d1, 1>, CreditCfg<Vrr_credit_counter_d7, 7>,
-                                    CreditCfg<Vrr_credit_counter_d8, 8>>;
+struct Depth1 : CreditCfg<Vrr_credit_counter_d1, 1> {};
+struct Depth7 : CreditCfg<Vrr_credit_counter_d7, 7> {};
+struct Depth8 : CreditCfg<Vrr_credit_counter_d8, 8> {};
+
+}  // namespace cfg
+
+namespace {
+
+using CreditCfgs = ::testing::Types<cfg::Depth1, cfg::Depth7, cfg::Depth8>;
+
+using rtltest::Dut;
+using rtltest::Rng;
 
 template <class Cfg>
 class CreditCounterTest : public ::testing::Test {
@@ -50,7 +58,7 @@ class CreditCounterTest : public ::testing::Test {
   unsigned credits_ = kDepth;
 };
 
-TYPED_TEST_SUITE(CreditCounterTest, CreditCfgs, rtltest::ConfigName);
+TYPED_TEST_SUITE(CreditCounterTest, CreditCfgs);
 
 TYPED_TEST(CreditCounterTest, StartsFull) {
   this->dut_.eval();
@@ -106,7 +114,9 @@ TYPED_TEST(CreditCounterTest, RandomAgainstModel) {
   }
   EXPECT_GT(at_zero, 50u);
   EXPECT_GT(at_full, 50u);
-  if (D > 1) EXPECT_GT(both, 50u);
+  if (D > 1) {
+    EXPECT_GT(both, 50u);
+  }
 }
 
 TYPED_TEST(CreditCounterTest, ResetRestoresDepth) {

@@ -9,13 +9,9 @@
 #include "Vrr_sw_alloc_p5v2.h"
 #include "vtb.hpp"
 
-namespace {
-
-using rtltest::bit;
-using rtltest::Dut;
-using rtltest::field;
-using rtltest::Rng;
-using rtltest::set_field;
+// Parameter sets (one Verilated model each); the struct names appear in the
+// CTest test names.
+namespace cfg {
 
 constexpr unsigned clog2(unsigned n) {
   unsigned w = 0;
@@ -28,10 +24,22 @@ struct SaCfg {
   using Model = M;
   static constexpr unsigned P = P_, V = V_;
   static constexpr unsigned PW = P > 1 ? clog2(P) : 1;
-  static constexpr const char* kName = P == 4 ? "P4V3" : "P5V2";
 };
 
-using SaCfgs = ::testing::Types<SaCfg<Vrr_sw_alloc_p4v3, 4, 3>, SaCfg<Vrr_sw_alloc_p5v2, 5, 2>>;
+struct P4V3 : SaCfg<Vrr_sw_alloc_p4v3, 4, 3> {};
+struct P5V2 : SaCfg<Vrr_sw_alloc_p5v2, 5, 2> {};
+
+}  // namespace cfg
+
+namespace {
+
+using SaCfgs = ::testing::Types<cfg::P4V3, cfg::P5V2>;
+
+using rtltest::bit;
+using rtltest::Dut;
+using rtltest::field;
+using rtltest::Rng;
+using rtltest::set_field;
 
 // Inputs of one cycle, per input VC i = port*V + vc.
 struct SaIn {
@@ -190,7 +198,9 @@ class SwAllocTest : public ::testing::Test {
     EXPECT_EQ(out.gnt, exp.gnt) << "cycle " << dut_.cycle();
     EXPECT_EQ(out.out_valid, exp.out_valid) << "cycle " << dut_.cycle();
     for (unsigned o = 0; o < P; ++o) {
-      if (bit(exp.out_valid, o)) EXPECT_EQ(out.out_sel[o], exp.out_sel[o]) << "out_sel " << o;
+      if (bit(exp.out_valid, o)) {
+        EXPECT_EQ(out.out_sel[o], exp.out_sel[o]) << "out_sel " << o;
+      }
     }
     dut_.tick();
     model_.clock(in);
@@ -202,7 +212,7 @@ class SwAllocTest : public ::testing::Test {
   unsigned uncontested_ = 0;
 };
 
-TYPED_TEST_SUITE(SwAllocTest, SaCfgs, rtltest::ConfigName);
+TYPED_TEST_SUITE(SwAllocTest, SaCfgs);
 
 TYPED_TEST(SwAllocTest, IdleNoGrant) {
   constexpr unsigned N = TestFixture::N;
@@ -230,7 +240,9 @@ TYPED_TEST(SwAllocTest, AllVcsOnOneOutputShareFairly) {
     const unsigned p = c % P, v = (c / P) % V;
     EXPECT_EQ(out.gnt, std::uint64_t{1} << (p * V + v)) << "cycle " << c;
     const auto i = static_cast<unsigned>(__builtin_ctzll(out.gnt));
-    if (last[i] >= 0) EXPECT_EQ(c - static_cast<unsigned>(last[i]), N) << "VC " << i << " waited the wrong time";
+    if (last[i] >= 0) {
+      EXPECT_EQ(c - static_cast<unsigned>(last[i]), N) << "VC " << i << " waited the wrong time";
+    }
     last[i] = static_cast<int>(c);
     ++count[i];
   }

@@ -9,13 +9,9 @@
 #include "Vrr_vc_alloc_p5v3.h"
 #include "vtb.hpp"
 
-namespace {
-
-using rtltest::bit;
-using rtltest::Dut;
-using rtltest::field;
-using rtltest::Rng;
-using rtltest::set_field;
+// Parameter sets (one Verilated model each); the struct names appear in the
+// CTest test names.
+namespace cfg {
 
 constexpr unsigned clog2(unsigned n) {
   unsigned w = 0;
@@ -30,10 +26,22 @@ struct VaCfg {
   static constexpr unsigned R = P * V;
   static constexpr unsigned PW = P > 1 ? clog2(P) : 1;
   static constexpr unsigned VCW = V > 1 ? clog2(V) : 1;
-  static constexpr const char* kName = P == 3 ? "P3V2" : "P5V3";
 };
 
-using VaCfgs = ::testing::Types<VaCfg<Vrr_vc_alloc_p3v2, 3, 2, 3, 4>, VaCfg<Vrr_vc_alloc_p5v3, 5, 3, 3, 4>>;
+struct P3V2 : VaCfg<Vrr_vc_alloc_p3v2, 3, 2, 3, 4> {};
+struct P5V3 : VaCfg<Vrr_vc_alloc_p5v3, 5, 3, 3, 4> {};
+
+}  // namespace cfg
+
+namespace {
+
+using VaCfgs = ::testing::Types<cfg::P3V2, cfg::P5V3>;
+
+using rtltest::bit;
+using rtltest::Dut;
+using rtltest::field;
+using rtltest::Rng;
+using rtltest::set_field;
 
 // Inputs of one cycle. Indices: input VC r (0..R-1); output VC o = port*V + vc.
 struct VaIn {
@@ -183,7 +191,9 @@ class VcAllocTest : public ::testing::Test {
     // Every output VC that some input bids for (its lowest eligible VC) is allocated.
     for (unsigned r = 0; r < R; ++r) {
       const int o = VaModel<Cfg>::pick(in, r);
-      if (o >= 0) EXPECT_TRUE(bit(out.alloc, static_cast<unsigned>(o))) << "output VC " << o << " idle, cycle " << cyc;
+      if (o >= 0) {
+        EXPECT_TRUE(bit(out.alloc, static_cast<unsigned>(o))) << "output VC " << o << " idle, cycle " << cyc;
+      }
     }
   }
 
@@ -196,7 +206,9 @@ class VcAllocTest : public ::testing::Test {
     EXPECT_EQ(out.gnt, exp.gnt) << "cycle " << dut_.cycle();
     EXPECT_EQ(out.alloc, exp.alloc) << "cycle " << dut_.cycle();
     for (unsigned r = 0; r < R; ++r) {
-      if (bit(exp.gnt, r)) EXPECT_EQ(out.gnt_vc[r], exp.gnt_vc[r]) << "gnt_vc of input " << r;
+      if (bit(exp.gnt, r)) {
+        EXPECT_EQ(out.gnt_vc[r], exp.gnt_vc[r]) << "gnt_vc of input " << r;
+      }
     }
     dut_.tick();
     model_.clock(in);
@@ -222,7 +234,7 @@ class VcAllocTest : public ::testing::Test {
   VaModel<Cfg> model_;
 };
 
-TYPED_TEST_SUITE(VcAllocTest, VaCfgs, rtltest::ConfigName);
+TYPED_TEST_SUITE(VcAllocTest, VaCfgs);
 
 TYPED_TEST(VcAllocTest, CreditsMustCoverWholePacket) {
   constexpr unsigned V = TestFixture::V;

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <memory>
 #include <random>
-#include <string>
 
 #include <verilated.h>
 
@@ -100,14 +99,6 @@ class Rng {
 
  private:
   std::mt19937_64 gen_;
-};
-
-// Name generator for typed test suites whose configs have a kName member.
-struct ConfigName {
-  template <class T>
-  static std::string GetName(int) {
-    return T::kName;
-  }
 };
 
 }  // namespace rtltest

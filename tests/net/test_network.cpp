@@ -1,0 +1,264 @@
+// Network regressions: Verilated routers in the C++ harness (and the
+// Verilated network top) under real traffic, with scoreboard, route checker
+// and deadlock watchdog.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "rlroute/design.hpp"
+#include "rlroute/emit.hpp"
+#include "rlroute/fabric.hpp"
+#include "rlroute/model_build.hpp"
+#include "rlroute/routing.hpp"
+#include "rlroute/simulation.hpp"
+
+using namespace rlroute;
+
+namespace {
+
+struct Bench {
+  Design design;
+  EmittedDesign emitted;
+  std::unique_ptr<RoutingRelation> relation;
+  explicit Bench(const std::string& toml)
+      : design(derive_design(parse_config(toml, "test.toml"))),
+        emitted(emit_design(design)),
+        relation(make_routing_relation(design)) {}
+
+  SimResult run(const SimOptions& o, ModelKind kind = ModelKind::Router) {
+    const ModelFactory factory = load_model(design, emitted, kind);
+    if (kind == ModelKind::Network) {
+      NetworkTopFabric fabric(design, factory);
+      return run_simulation(design, *relation, fabric, o);
+    }
+    HarnessFabric fabric(design, *relation, factory);
+    return run_simulation(design, *relation, fabric, o);
+  }
+};
+
+const char* kTorus4x4 = R"(
+[design]
+name = "net_torus4x4"
+[topology]
+kind = "torus"
+dims = [4, 4]
+[router]
+vcs = 2
+buffer_flits = 8
+flit_bits = 64
+max_packet_flits = 4
+)";
+
+// Documented in docs/architecture.md: H router-to-router hops, link latency L,
+// packet of Lp flits.
+int zero_load_latency(int hops, int link_latency, int packet_flits) {
+  return hops * (3 + link_latency) + packet_flits + 3;
+}
+
+void expect_clean(const SimResult& r) {
+  EXPECT_TRUE(r.ok()) << r.failure;
+  EXPECT_FALSE(r.deadlock);
+  EXPECT_EQ(r.packets_lost, 0);
+  EXPECT_EQ(r.packets_corrupted, 0);
+  EXPECT_EQ(r.packets_duplicated, 0);
+  EXPECT_EQ(r.packets_misrouted, 0);
+  EXPECT_EQ(r.packets_delivered, r.packets_injected);
+}
+
+}  // namespace
+
+TEST(Network, Torus4x4LowLoadDeliversEverythingAtTheZeroLoadLatency) {
+  Bench b(kTorus4x4);
+  SimOptions o;
+  o.load = 0.01;
+  o.warmup = 200;
+  o.cycles = 20000;
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  ASSERT_GT(r.packets.size(), 500u);
+  std::map<int, int> fastest;  // hops -> lowest latency seen
+  int exact = 0;
+  for (const DeliveredPacket& p : r.packets) {
+    const int expected = zero_load_latency(p.hops, 1, p.length);
+    const auto latency = static_cast<int>(p.ejected - p.injected);
+    EXPECT_GE(latency, expected) << "faster than the pipeline allows: " << p.src << "->" << p.dst;
+    EXPECT_EQ(p.hops, b.design.topo.min_hops(p.src, p.dst)) << "DOR is minimal";
+    exact += latency == expected;
+    auto [it, fresh] = fastest.emplace(p.hops, latency);
+    if (!fresh) it->second = std::min(it->second, latency);
+  }
+  for (const auto& [hops, latency] : fastest) EXPECT_EQ(latency, zero_load_latency(hops, 1, 4)) << hops << " hops";
+  EXPECT_GT(exact, static_cast<int>(r.packets.size() * 9 / 10)) << "at 1% load almost no packet meets another";
+}
+
+TEST(Network, Torus4x4AtTwiceSaturationNeitherDeadlocksNorLosesPackets) {
+  // Saturation of this network under uniform traffic is about 0.45
+  // flits/node/cycle (docs/results.md); offer 1.0 for 20,000 cycles.
+  Bench b(kTorus4x4);
+  SimOptions o;
+  o.load = 1.0;
+  o.warmup = 0;
+  o.cycles = 20000;
+  o.drain = 0;
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  EXPECT_GT(r.accepted_load, 0.3);
+  EXPECT_LT(r.accepted_load, 0.9) << "the network must be saturated for this test to mean anything";
+  EXPECT_GT(r.packets_not_injected, 0) << "sources must have backed up";
+}
+
+TEST(Network, LongerLinksAddTheirLatencyPerHop) {
+  Bench b(R"(
+[design]
+name = "net_ring6_l3"
+[topology]
+kind = "torus"
+dims = [6]
+link_latency = 3
+credit_latency = 2
+[router]
+vcs = 2
+buffer_flits = 8
+max_packet_flits = 5
+)");
+  SimOptions o;
+  o.load = 0.01;
+  o.warmup = 100;
+  o.cycles = 20000;
+  o.packet_flits_min = 2;
+  o.packet_flits_max = 5;
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  std::map<std::pair<int, int>, int> fastest;
+  for (const DeliveredPacket& p : r.packets) {
+    const auto latency = static_cast<int>(p.ejected - p.injected);
+    EXPECT_GE(latency, zero_load_latency(p.hops, 3, p.length));
+    auto [it, fresh] = fastest.emplace(std::make_pair(p.hops, p.length), latency);
+    if (!fresh) it->second = std::min(it->second, latency);
+  }
+  for (const auto& [key, latency] : fastest) EXPECT_EQ(latency, zero_load_latency(key.first, 3, key.second));
+}
+
+TEST(Network, MeshWithTwoNodesPerRouterUnderEveryPattern) {
+  Bench b(R"(
+[design]
+name = "net_mesh4x2x2"
+[topology]
+kind = "mesh"
+dims = [4, 2]
+[router]
+vcs = 1
+buffer_flits = 4
+max_packet_flits = 4
+nodes_per_router = 2
+)");
+  for (const std::string pattern : {"uniform", "transpose", "bitcomp", "bitrev", "tornado", "neighbor", "hotspot",
+                                    "randperm"}) {
+    SimOptions o;
+    o.pattern = pattern;
+    o.load = 0.3;
+    o.warmup = 200;
+    o.cycles = 2000;
+    o.drain = 2000;
+    const SimResult r = b.run(o);
+    expect_clean(r);
+    EXPECT_GT(r.packets_delivered, 100) << pattern;
+  }
+}
+
+TEST(Network, Torus3x3x3DeliversUnderOverload) {
+  Bench b(R"(
+[design]
+name = "net_torus3x3x3"
+[topology]
+kind = "torus"
+dims = [3, 3, 3]
+[router]
+vcs = 3
+buffer_flits = 6
+flit_bits = 128
+max_packet_flits = 6
+)");
+  SimOptions o;
+  o.load = 0.9;
+  o.warmup = 0;
+  o.cycles = 5000;
+  o.drain = 0;
+  o.packet_flits_min = 2;
+  o.packet_flits_max = 6;
+  expect_clean(b.run(o));
+}
+
+TEST(Network, HarnessAndGeneratedNetworkTopAgreeCycleForCycle) {
+  Bench b(R"(
+[design]
+name = "net_torus3x2"
+[topology]
+kind = "torus"
+dims = [3, 2]
+link_latency = 2
+[router]
+vcs = 2
+buffer_flits = 5
+max_packet_flits = 4
+)");
+  SimOptions o;
+  o.load = 0.6;  // enough contention to exercise arbitration
+  o.warmup = 100;
+  o.cycles = 3000;
+  o.packet_flits_min = 2;
+  o.packet_flits_max = 4;
+  const SimResult harness = b.run(o, ModelKind::Router);
+  const SimResult network = b.run(o, ModelKind::Network);
+  expect_clean(harness);
+  expect_clean(network);
+  ASSERT_EQ(harness.packets.size(), network.packets.size());
+  for (size_t i = 0; i < harness.packets.size(); ++i) {
+    const DeliveredPacket& a = harness.packets[i];
+    const DeliveredPacket& n = network.packets[i];
+    ASSERT_EQ(std::tie(a.src, a.dst, a.length, a.hops, a.injected, a.ejected),
+              std::tie(n.src, n.dst, n.length, n.hops, n.injected, n.ejected))
+        << "packet " << i << " differs";
+  }
+  EXPECT_EQ(harness.cycles, network.cycles);
+}
+
+// A fabric whose NIs never return ejection credits: the network must fill and
+// stop, and the watchdog must call it a deadlock and dump the occupied VCs.
+class CreditSwallowingFabric : public HarnessFabric {
+ public:
+  using HarnessFabric::HarnessFabric;
+  void set_ni_credit_in(int node, const LinkCredit&) override { HarnessFabric::set_ni_credit_in(node, {}); }
+};
+
+TEST(Network, WatchdogReportsDeadlockWithADumpOfOccupiedVcs) {
+  Bench b(kTorus4x4);
+  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Router);
+  CreditSwallowingFabric fabric(b.design, *b.relation, factory);
+  SimOptions o;
+  o.load = 0.5;
+  o.warmup = 0;
+  o.cycles = 3000;
+  o.watchdog = 500;
+  const SimResult r = run_simulation(b.design, *b.relation, fabric, o);
+  EXPECT_TRUE(r.deadlock);
+  EXPECT_NE(r.failure.find("deadlock: no flit moved for 500 cycles"), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find("input port"), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find("packets in flight"), std::string::npos) << r.failure;
+}
+
+TEST(Network, SaturationIsNotMistakenForDeadlock) {
+  // Hotspot traffic saturates one ejection port; flits still move, so the
+  // watchdog (short here) must stay quiet.
+  Bench b(kTorus4x4);
+  SimOptions o;
+  o.pattern = "hotspot";
+  o.hotspot_fraction = 0.9;
+  o.load = 0.8;
+  o.warmup = 0;
+  o.cycles = 4000;
+  o.drain = 0;
+  o.watchdog = 200;
+  const SimResult r = b.run(o);
+  expect_clean(r);
+}
