@@ -45,6 +45,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 
@@ -57,7 +58,8 @@ CSV_FIELDS = [
     "router_cycles_per_second",
     # extras, after the fixed columns
     "generated_load", "total_lat_p99", "packets_not_injected",
-    "link_utilisation", "cycles", "wall_seconds",
+    "link_utilisation", "cycles", "wall_seconds", "process_cpu_seconds",
+    "cpu_router_cycles_per_second",
 ]
 
 KNEE_FACTOR = 3.0
@@ -99,6 +101,15 @@ def parse_loads(text):
     return loads
 
 
+def nice_ceil(x):
+    """Smallest 1-2-5 step value >= x (for the latency axis cut)."""
+    mag = 10 ** math.floor(math.log10(x))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * mag >= x - 1e-9:
+            return m * mag
+    return 10 * mag
+
+
 def find_rlroute(path):
     for cand in (path, os.path.join(REPO, path)):
         if os.path.isfile(cand) and os.access(cand, os.X_OK):
@@ -128,6 +139,19 @@ def read_config(path):
 
 def run_one(args, rlroute, config, load, runs_dir, stem):
     out_json = os.path.join(runs_dir, f"{stem}_{args.pattern}_load{fmt_load(load)}.json")
+    if args.replot:
+        try:
+            with open(out_json) as f:
+                res = json.load(f)
+        except (OSError, ValueError) as e:
+            raise SweepError(f"--replot: cannot read {out_json}: {e}")
+        res = res[0] if isinstance(res, list) else res
+        try:
+            with open(proc_json_of(out_json)) as f:
+                res["_process"] = json.load(f)
+        except (OSError, ValueError):
+            pass
+        return res
     cmd = [rlroute, "sim", config, "--pattern", args.pattern, "--load", fmt_load(load),
            "--quiet", "--json", out_json]
     for flag, val in (("--cycles", args.cycles), ("--warmup", args.warmup), ("--drain", args.drain),
@@ -136,13 +160,22 @@ def run_one(args, rlroute, config, load, runs_dir, stem):
             cmd += [flag, str(val)]
     if os.path.exists(out_json):
         os.remove(out_json)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        detail = (proc.stderr.strip() or proc.stdout.strip() or "(no output)")
+    # Popen + wait4 rather than subprocess.run, to get the child's CPU time.
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t_start = time.monotonic()
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        proc_wall = time.monotonic() - t_start
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if child.returncode != 0:
+        detail = (stderr.strip() or stdout.strip() or "(no output)")
         lines = detail.splitlines()
         if len(lines) > 60:
             detail = "\n".join(lines[:60] + [f"... ({len(lines) - 60} more lines)"])
-        raise SweepError(f"rlroute exited with status {proc.returncode} at load {fmt_load(load)} "
+        raise SweepError(f"rlroute exited with status {child.returncode} at load {fmt_load(load)} "
                          f"for {config}\ncommand: {shlex.join(cmd)}\n{detail}")
     try:
         with open(out_json) as f:
@@ -160,7 +193,16 @@ def run_one(args, rlroute, config, load, runs_dir, stem):
     for key in ("packets_corrupted", "packets_duplicated", "packets_misrouted"):
         if res.get(key, 0):
             raise SweepError(f"{key}={res[key]} at load {fmt_load(load)}: {shlex.join(cmd)}")
+    proc = {"cpu_seconds": usage.ru_utime + usage.ru_stime, "wall_seconds": proc_wall, "command": shlex.join(cmd)}
+    with open(proc_json_of(out_json), "w") as f:
+        json.dump(proc, f, indent=2)
+        f.write("\n")
+    res["_process"] = proc
     return res
+
+
+def proc_json_of(out_json):
+    return out_json[:-len(".json")] + ".process.json"
 
 
 def row_of(res, pattern):
@@ -177,7 +219,20 @@ def row_of(res, pattern):
         "packets_not_injected": res.get("packets_not_injected"),
         "link_utilisation": res.get("link_utilisation"), "cycles": res.get("cycles"),
         "wall_seconds": res.get("wall_seconds"),
+        "process_cpu_seconds": res.get("_process", {}).get("cpu_seconds"),
+        "cpu_router_cycles_per_second": cpu_speed(res),
     }
+
+
+def cpu_speed(res):
+    """Simulated cycles x routers per CPU second of the whole rlroute process
+    (start-up and loading the cached model included): a conservative speed
+    that other load on the machine does not lower."""
+    cpu = res.get("_process", {}).get("cpu_seconds")
+    if not cpu or not res.get("cycles") or not res.get("wall_seconds"):
+        return None
+    routers = round(res["router_cycles_per_second"] * res["wall_seconds"] / res["cycles"])
+    return res["cycles"] * routers / cpu
 
 
 def sweep_config(args, rlroute, config, loads, runs_dir):
@@ -253,6 +308,9 @@ def summarize(rows, cfg, args, seconds):
         "router_cycles_per_second_median": statistics.median(r["router_cycles_per_second"] for r in rows),
         "router_cycles_per_second_min": min(r["router_cycles_per_second"] for r in rows),
         "router_cycles_per_second_max": max(r["router_cycles_per_second"] for r in rows),
+        "cpu_router_cycles_per_second_median": (
+            statistics.median(r["cpu_router_cycles_per_second"] for r in rows)
+            if all(r["cpu_router_cycles_per_second"] for r in rows) else None),
         "not_drained_loads": [r["offered_load"] for r in rows if not r["drained"]],
         "sweep_seconds": seconds,
     }
@@ -266,7 +324,8 @@ def write_csv(path, rows):
             out = dict(r)
             out["drained"] = "true" if r["drained"] else "false"
             for k in ("accepted_load", "generated_load", "lat_avg", "total_lat_avg", "avg_hops",
-                      "link_utilisation", "router_cycles_per_second", "wall_seconds"):
+                      "link_utilisation", "router_cycles_per_second", "wall_seconds",
+                      "process_cpu_seconds", "cpu_router_cycles_per_second"):
                 if isinstance(out.get(k), float):
                     out[k] = f"{out[k]:.6g}"
             out["offered_load"] = fmt_load(r["offered_load"])
@@ -277,10 +336,11 @@ def plot(path, by_config, summaries, args):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     fig, (ax_l, ax_t) = plt.subplots(1, 2, figsize=(12, 4.8))
     zero = max(s["zero_load_latency"] for s in summaries)
-    lat_max = args.lat_max or 10 * zero
+    lat_max = args.lat_max or nice_ceil(10 * zero)
     all_lat = [r[k] for rows in by_config.values() for r in rows for k in ("lat_avg", "total_lat_avg")]
     lat_min = min(all_lat)
     use_log = args.log_y == "on" or (args.log_y == "auto" and min(max(all_lat), lat_max) / lat_min > 8)
@@ -310,6 +370,10 @@ def plot(path, by_config, summaries, args):
     ax_t.plot([0, xmax], [0, xmax], color="0.6", lw=1, label="accepted = offered")
     if use_log:
         ax_l.set_yscale("log")
+        ticks = [t * 10 ** e for e in range(0, 7) for t in (1, 2, 5)]
+        ax_l.set_yticks([t for t in ticks if lat_min * 0.8 <= t <= lat_max])
+        ax_l.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax_l.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax_l.set_ylim(lat_min * 0.8 if use_log else 0, lat_max)
     ax_l.set_xlim(0, xmax * 1.02)
     ax_t.set_xlim(0, xmax * 1.02)
@@ -322,11 +386,15 @@ def plot(path, by_config, summaries, args):
     ax_t.set_title("Throughput (dotted: saturation = max accepted)")
     for ax in (ax_l, ax_t):
         ax.grid(True, which="both", alpha=0.3)
-    ax_l.legend(fontsize=8, loc="upper left")
+    ax_l.legend(fontsize=8, loc="lower right")
     ax_t.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def fmt_opt(x):
+    return "n/a" if x is None else f"{x:,.0f}"
 
 
 def write_summary_md(path, summaries, by_config, args, command, total_seconds):
@@ -341,10 +409,13 @@ def write_summary_md(path, summaries, by_config, args, command, total_seconds):
         "at the lowest offered load; saturation throughput = maximum accepted load over the sweep; "
         f"latency knee = lowest offered load whose average total latency (source queueing included) "
         f"exceeds {KNEE_FACTOR:g}x the total latency at the lowest load; simulator speed = median "
-        "router-cycles per second over the sweep. Loads in flits/node/cycle, latencies in cycles.",
+        "router-cycles per second over the sweep (wall clock of the simulation loop, as rlroute reports it); "
+        "CPU speed = median of simulated router-cycles per CPU second of the whole rlroute process "
+        "(start-up included; not lowered by other load on the machine). "
+        "Loads in flits/node/cycle, latencies in cycles.",
         "",
-        "| config | zero-load latency (at load) | model H(3+L)+Lp+3 | avg hops | saturation throughput (at offered) | latency knee | speed, router-cycles/s (min-max) |",
-        "|---|---|---|---|---|---|---|",
+        "| config | zero-load latency (at load) | model H(3+L)+Lp+3 | avg hops | saturation throughput (at offered) | latency knee | speed, router-cycles/s (min-max) | CPU speed, router-cycles/CPU-s |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
         knee = fmt_load(s["latency_knee_offered"]) if s["latency_knee_offered"] is not None else "none"
@@ -353,7 +424,8 @@ def write_summary_md(path, summaries, by_config, args, command, total_seconds):
             f"| {s['zero_load_model']:.2f} | {s['zero_load_avg_hops']:.3f} "
             f"| {s['saturation_throughput']:.4f} ({fmt_load(s['saturation_throughput_at_offered'])}) "
             f"| {knee} | {s['router_cycles_per_second_median']:,.0f} "
-            f"({s['router_cycles_per_second_min']:,.0f}-{s['router_cycles_per_second_max']:,.0f}) |")
+            f"({s['router_cycles_per_second_min']:,.0f}-{s['router_cycles_per_second_max']:,.0f}) "
+            f"| {fmt_opt(s['cpu_router_cycles_per_second_median'])} |")
     for name, rows in by_config.items():
         lines += ["", f"## {name}", "",
                   "| offered | accepted | lat avg | p50 | p95 | p99 | max | total avg | hops | delivered | drained | router-cycles/s |",
@@ -389,11 +461,13 @@ def main(argv=None):
     ap.add_argument("--log-y", choices=("auto", "on", "off"), default="auto",
                     help="log latency axis (auto: when the plotted range spans more than 8x)")
     ap.add_argument("--out", default="out/sweep", help="output directory (default: out/sweep)")
+    ap.add_argument("--replot", action="store_true",
+                    help="do not run rlroute: rebuild CSV, plot and summaries from OUT/runs/*.json of an earlier sweep")
     args = ap.parse_args(argv)
 
     try:
         loads = parse_loads(args.loads)
-        rlroute = find_rlroute(args.rlroute)
+        rlroute = None if args.replot else find_rlroute(args.rlroute)
         for c in args.configs:
             if not os.path.isfile(c):
                 raise SweepError(f"config not found: {c}")
@@ -417,6 +491,17 @@ def main(argv=None):
             s["router"] = {k: cfg[k] for k in ("vcs", "buffer_flits", "flit_bits")}
             summaries.append(s)
         total = time.monotonic() - t0
+        if args.replot:
+            # keep the timings of the sweep that produced the runs
+            try:
+                with open(os.path.join(args.out, "summary.json")) as f:
+                    prev = json.load(f)
+                total = prev["total_seconds"]
+                secs_of = {c["config"]: c["sweep_seconds"] for c in prev["configs"]}
+                for s in summaries:
+                    s["sweep_seconds"] = secs_of.get(s["config"], s["sweep_seconds"])
+            except (OSError, ValueError, KeyError):
+                pass
     except SweepError as e:
         print(f"sweep.py: error: {e}", file=sys.stderr)
         return 1
@@ -432,7 +517,8 @@ def main(argv=None):
                        "zero_load_latency": "average network latency (head injected -> tail ejected) at the lowest offered load",
                        "saturation_throughput": "maximum accepted load over the sweep, flits/node/cycle",
                        "latency_knee_offered": f"lowest offered load whose average total latency exceeds {KNEE_FACTOR:g}x the total latency at the lowest load",
-                       "router_cycles_per_second_median": "median over the sweep of simulated cycles x routers / wall seconds",
+                       "router_cycles_per_second_median": "median over the sweep of simulated cycles x routers / wall seconds of the simulation loop (rlroute's router_cycles_per_second)",
+                       "cpu_router_cycles_per_second_median": "median over the sweep of simulated cycles x routers / CPU seconds (user+sys) of the whole rlroute process",
                    },
                    "configs": summaries}, f, indent=2)
         f.write("\n")
@@ -446,7 +532,8 @@ def main(argv=None):
               f" (model {s['zero_load_model_formula']} = {s['zero_load_model']:.2f})")
         print(f"  saturation throughput {s['saturation_throughput']:.4f} flits/node/cycle (max accepted, at offered "
               f"{fmt_load(s['saturation_throughput_at_offered'])}); latency knee (total > {KNEE_FACTOR:g}x) at {knee}")
-        print(f"  simulator speed       {s['router_cycles_per_second_median']:,.0f} router-cycles/s (median)")
+        print(f"  simulator speed       {s['router_cycles_per_second_median']:,.0f} router-cycles/s (median; "
+              f"{fmt_opt(s['cpu_router_cycles_per_second_median'])} per CPU second)")
         if s["not_drained_loads"]:
             print(f"  not drained at        {', '.join(fmt_load(x) for x in s['not_drained_loads'])}")
     print(f"\nwrote {csv_path}, {png_path}, {os.path.join(args.out, 'summary.json')}, "
