@@ -310,6 +310,7 @@ TYPED_TEST(VcAllocTest, AllInputsOnOneOutputVcRotate) {
 TYPED_TEST(VcAllocTest, NothingEligibleNoGrant) {
   constexpr unsigned R = TestFixture::R, V = TestFixture::V;
   Rng rng(0x7A11);
+  unsigned tested = 0;
   for (unsigned c = 0; c < 500; ++c) {
     VaIn in = this->random_in(rng, 80, 0, -1);
     // Every VC an input may use is either busy or short of credits.
@@ -325,11 +326,13 @@ TYPED_TEST(VcAllocTest, NothingEligibleNoGrant) {
     bool any = false;
     for (unsigned r = 0; r < R; ++r) any |= VaModel<TypeParam>::pick(in, r) >= 0;
     if (any) continue;
+    ++tested;
     const VaOut out = this->step(in);
     EXPECT_EQ(out.gnt, 0u);
     EXPECT_EQ(out.alloc, 0u);
     if (::testing::Test::HasFailure()) return;
   }
+  EXPECT_EQ(tested, 500u);
 }
 
 TYPED_TEST(VcAllocTest, RandomAgainstModel) {
