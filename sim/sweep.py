@@ -5,6 +5,7 @@ For every config and every offered load this runs one `rlroute sim` process
 (`--quiet --json`), keeps each run's JSON, and writes:
 
   OUT/runs/<config>_<pattern>_load<L>.json  raw result of each run
+  OUT/runs/<...>_load<L>.process.json       its command, wall and CPU seconds
   OUT/sweep.csv                             one row per (config, load)
   OUT/sweep.png                             latency and accepted load vs offered load
   OUT/summary.json, OUT/summary.md          per-config zero-load latency,
@@ -22,6 +23,9 @@ Definitions (all loads in flits/node/cycle, latencies in cycles):
   simulator speed        median router_cycles_per_second over the sweep
                          (simulated cycles x routers / wall seconds of the
                          simulation loop; the model build is not included).
+                         Also reported: the median per CPU second of the
+                         whole rlroute process, which other load on a shared
+                         machine does not lower.
 
 A run that exits non-zero (deadlock, protocol violation, lost packets, bad
 arguments, ...) stops the sweep with an error: a deadlock is a bug, not a data

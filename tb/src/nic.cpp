@@ -26,7 +26,7 @@ void Nic::enqueue(int dst, int length, std::int64_t cycle, bool measured) {
 
 LinkFlit Nic::inject(std::int64_t cycle) {
   if (!sending_ && !queue_.empty()) {
-    const Pending& next = queue_.front();
+    const Pending next = queue_.front();  // a copy: pop_front() below frees the original
     // Virtual cut-through at injection too: start only on a VC with room for
     // the whole packet. Round-robin over the VCs the relation allows.
     for (int i = 0; i < design_.vcs; ++i) {
