@@ -1,7 +1,10 @@
 // Synchronous FIFO with an asynchronous read port (first-word fall-through).
 // The storage has no reset so synthesis can map it to RAM (LUT-RAM on FPGAs).
-// Pushing when full or popping when empty is a protocol error: credit-based
-// flow control guarantees neither happens, and the test bench checks credits.
+// Popping when empty, or pushing when full without popping in the same cycle,
+// is a protocol error: credit-based flow control guarantees neither happens
+// (a credit goes upstream only after the pop), and the test bench checks
+// credits. Push and pop of a full FIFO in one cycle is legal: the pop reads
+// the old front before the write lands.
 module rr_fifo #(
   parameter int unsigned WIDTH = 8,
   parameter int unsigned DEPTH = 4,

@@ -1,12 +1,15 @@
-// One router input port: a FIFO per virtual channel and the per-VC packet state
-// machine IDLE -> VA -> ACTIVE -> IDLE.
-//   IDLE   : a head flit at the FIFO front asks the port's route-compute unit
-//            (one per port, shared round-robin by its VCs) for an output port
-//            and the set of output VCs the routing relation allows.
-//   VA     : the packet asks the VC allocator for one of those output VCs; it
-//            is granted only when that VC is free and has credits for the whole
-//            packet (virtual cut-through).
-//   ACTIVE : every flit asks the switch allocator; the tail returns the VC to IDLE.
+// One router input port: a FIFO per virtual channel, a route FIFO per VC and
+// the per-VC packet state (WAITING or ACTIVE).
+//   Route compute happens at buffer write: the head flit on the link input is
+//   sent to the port's route-compute unit (combinational) and its result
+//   {length, allowed output VCs, output port} is pushed into the VC's route
+//   FIFO in the same cycle as the flit enters the flit FIFO. A VC buffer of B
+//   flits holds at most B/2 whole packets that have not been allocated yet
+//   (a packet has at least a head and a footer flit), so B/2 routes suffice.
+//   WAITING: the oldest routed packet asks the VC allocator for one of its
+//            allowed output VCs; it is granted only when that VC is free and
+//            has credits for the whole packet (virtual cut-through).
+//   ACTIVE : every flit asks the switch allocator; the tail returns to WAITING.
 // A credit for the VC goes upstream (registered) for every flit popped.
 module rr_input_port #(
   parameter int unsigned P = 5,        // router ports (width of out-port ids)
@@ -25,7 +28,8 @@ module rr_input_port #(
   // link
   input  logic [LW-1:0]    flit_i,
   output logic [CRW-1:0]   credit_o,
-  // route compute (combinational round trip through the route unit)
+  // route compute of the arriving head flit (combinational round trip
+  // through the route unit; rc_valid_o marks a head flit on the link)
   output logic             rc_valid_o,
   output logic [W-1:0]     rc_hdr_o,
   output logic [VCW-1:0]   rc_in_vc_o,
@@ -48,7 +52,8 @@ module rr_input_port #(
   output logic             xb_tail_o,
   output logic [VCW-1:0]   xb_vc_o
 );
-  typedef enum logic [1:0] {VC_IDLE, VC_VA, VC_ACTIVE} vc_state_e;
+  localparam int unsigned RD = (B / 2 > 0) ? B / 2 : 1;  // routes per VC
+  localparam int unsigned RTW = LEN_W + V + PW;          // {len, vcs, port}
 
   logic           in_valid, in_head, in_tail;
   logic [VCW-1:0] in_vc;
@@ -59,20 +64,29 @@ module rr_input_port #(
   assign in_vc    = flit_i[3+:VCW];
   assign in_data  = flit_i[3+VCW+:W];
 
-  vc_state_e      state_q  [V];
+  assign rc_valid_o = in_valid && in_head;
+  assign rc_hdr_o   = in_data;
+  assign rc_in_vc_o = in_vc;
+
+  logic [RTW-1:0] route_in;
+  assign route_in = {in_data[LEN_LSB+:LEN_W], rc_out_vcs_i, rc_out_port_i};
+
+  logic [V-1:0]   active_q;
   logic [PW-1:0]  port_q   [V];
-  logic [V-1:0]   vcs_q    [V];
   logic [VCW-1:0] out_vc_q [V];
 
   logic [W+1:0]   front    [V];  // {tail, head, data}
-  logic [V-1:0]   empty, push, pop, rc_req, rc_gnt;
+  logic [RTW-1:0] route    [V];  // {len, vcs, port} of the oldest unallocated packet
+  logic [V-1:0]   empty, push, pop, route_empty, route_push;
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
-    logic [$clog2(B+1)-1:0] unused_count;
-    logic                   unused_full;
+    logic [$clog2(B+1)-1:0]  unused_count;
+    logic [$clog2(RD+1)-1:0] unused_route_count;
+    logic                    unused_full, unused_route_full;
 
-    assign push[v] = in_valid && (in_vc == VCW'(v));
-    assign pop[v]  = sa_gnt_i[v];
+    assign push[v]       = in_valid && (in_vc == VCW'(v));
+    assign route_push[v] = push[v] && in_head;
+    assign pop[v]        = sa_gnt_i[v];
 
     rr_fifo #(.WIDTH(W + 2), .DEPTH(B)) i_fifo (
       .clk_i, .rst_ni,
@@ -85,59 +99,41 @@ module rr_input_port #(
       .count_o(unused_count)
     );
 
-    assign rc_req[v] = (state_q[v] == VC_IDLE) && !empty[v];
+    rr_fifo #(.WIDTH(RTW), .DEPTH(RD)) i_route_fifo (
+      .clk_i, .rst_ni,
+      .push_i (route_push[v]),
+      .data_i (route_in),
+      .pop_i  (va_gnt_i[v]),
+      .data_o (route[v]),
+      .empty_o(route_empty[v]),
+      .full_o (unused_route_full),
+      .count_o(unused_route_count)
+    );
 
-    assign va_req_o[v]              = (state_q[v] == VC_VA);
-    assign va_port_o[v*PW+:PW]      = port_q[v];
-    assign va_vcs_o[v*V+:V]         = vcs_q[v];
-    assign va_len_o[v*LEN_W+:LEN_W] = front[v][LEN_LSB+:LEN_W];
+    assign va_req_o[v]              = !active_q[v] && !route_empty[v];
+    assign va_port_o[v*PW+:PW]      = route[v][0+:PW];
+    assign va_vcs_o[v*V+:V]         = route[v][PW+:V];
+    assign va_len_o[v*LEN_W+:LEN_W] = route[v][PW+V+:LEN_W];
 
-    assign sa_req_o[v]         = (state_q[v] == VC_ACTIVE) && !empty[v];
+    assign sa_req_o[v]         = active_q[v] && !empty[v];
     assign sa_port_o[v*PW+:PW] = port_q[v];
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        state_q[v]  <= VC_IDLE;
+        active_q[v] <= 1'b0;
         port_q[v]   <= '0;
-        vcs_q[v]    <= '0;
         out_vc_q[v] <= '0;
-      end else begin
-        case (state_q[v])
-          VC_IDLE: if (rc_gnt[v]) begin
-            state_q[v] <= VC_VA;
-            port_q[v]  <= rc_out_port_i;
-            vcs_q[v]   <= rc_out_vcs_i;
-          end
-          VC_VA: if (va_gnt_i[v]) begin
-            state_q[v]  <= VC_ACTIVE;
-            out_vc_q[v] <= va_vc_i[v*VCW+:VCW];
-          end
-          VC_ACTIVE: if (pop[v] && front[v][W+1]) state_q[v] <= VC_IDLE;
-          default: state_q[v] <= VC_IDLE;
-        endcase
+      end else if (!active_q[v]) begin
+        if (va_gnt_i[v]) begin
+          active_q[v] <= 1'b1;
+          port_q[v]   <= route[v][0+:PW];
+          out_vc_q[v] <= va_vc_i[v*VCW+:VCW];
+        end
+      end else if (pop[v] && front[v][W+1]) begin
+        active_q[v] <= 1'b0;
       end
     end
   end
-
-  // Route compute: one VC per cycle, round-robin.
-  rr_arbiter_rr #(.N(V)) i_rc_arb (
-    .clk_i, .rst_ni,
-    .req_i    (rc_req),
-    .advance_i(1'b1),
-    .gnt_o    (rc_gnt)
-  );
-
-  always_comb begin
-    rc_hdr_o   = '0;
-    rc_in_vc_o = '0;
-    for (int unsigned v = 0; v < V; v++) begin
-      if (rc_gnt[v]) begin
-        rc_hdr_o   = front[v][W-1:0];
-        rc_in_vc_o = VCW'(v);
-      end
-    end
-  end
-  assign rc_valid_o = |rc_req;
 
   // Crossbar input: the flit of the VC the switch allocator granted.
   always_comb begin
@@ -171,7 +167,4 @@ module rr_input_port #(
     end
   end
   assign credit_o = {credit_vc_q, credit_valid_q};
-
-  // The head flag is implied by the VC state; the length field only matters
-  // while the head is at the front (VA).
 endmodule

@@ -4,9 +4,11 @@
 // hop against.
 //   - Correct dimension 0 first, then 1, then 2; eject when all coordinates match.
 //   - Torus: take the shorter way round; a tie (k even, distance k/2) goes +.
-//     Dateline VC classes: a packet enters each dimension in class 0 and moves
-//     to class 1 on the hop that wraps (k-1 -> 0 going +, 0 -> k-1 going -);
-//     class c may use the VCs v with v % 2 == c.
+//     Dateline VC classes, class c = the VCs v with v % 2 == c: a packet whose
+//     path in a dimension takes the wrap link (k-1 -> 0 going +, 0 -> k-1
+//     going -) uses class 0 before that hop and class 1 from it on; a packet
+//     whose path in the dimension never wraps may use every VC, but stays in
+//     class 1 once it has entered it (class 1 is sticky within a dimension).
 //   - Mesh: any VC (DOR on a mesh has an acyclic channel dependency graph).
 // Port numbering: NUM_NI NI ports, then for every dimension d the + side
 // (NUM_NI + 2d) and the - side (NUM_NI + 2d + 1).
@@ -53,7 +55,7 @@ module rr_route_dor #(
   assign in_class = (V > 1) ? in_vc_i[0] : 1'b0;
 
   always_comb begin
-    logic          done, plus, wraps, cont, cls;
+    logic          done, plus, wraps, cont, cls, ahead;
     logic [CW-1:0] here, dest;
     logic [CW:0]   delta;
     out_port_o = local_port;
@@ -63,6 +65,7 @@ module rr_route_dor #(
     wraps      = 1'b0;
     cont       = 1'b0;
     cls        = 1'b0;
+    ahead      = 1'b0;
     delta      = '0;
     for (int unsigned d = 0; d < NUM_DIMS; d++) begin
       here = coord_i[d*CW+:CW];
@@ -76,10 +79,13 @@ module rr_route_dor #(
           plus  = (delta <= (CW+1)'(radix(d) / 2));
           wraps = plus ? (here == CW'(radix(d) - 1)) : (here == '0);
           cont  = (in_port_i == PW'(NUM_NI + 2 * d)) || (in_port_i == PW'(NUM_NI + 2 * d + 1));
+          ahead = plus ? (dest < here) : (dest > here);
           cls   = (cont && in_class) || wraps;
           // With one VC there are no classes to separate (such a torus config
           // is rejected by the generator's deadlock check, never emitted).
-          if (V > 1) begin
+          // Class 1 from the wrap hop on, class 0 while the wrap lies ahead,
+          // every VC for a path that never wraps in this dimension.
+          if (V > 1 && (cls || ahead)) begin
             for (int unsigned v = 0; v < V; v++) out_vcs_o[v] = ((v % 2) == 1) == cls;
           end
         end else begin

@@ -1,10 +1,10 @@
 // Input-queued virtual cut-through router core (DESIGN.md section 4).
 // Pipeline of a head flit at zero load, one stage per cycle:
-//   buffer write -> route compute -> VC allocation -> switch allocation and
+//   buffer write + route compute -> VC allocation -> switch allocation and
 //   traversal into the output register.
 // Route compute sits outside the core (rc_* ports) so that one core serves
 // every topology and routing algorithm; the generated router top wires one
-// route-compute unit per input port.
+// route-compute unit per input port, fed by the head flit on the link input.
 module rr_router #(
   parameter int unsigned P = 5,          // ports: NUM_NI NI ports first, then network ports
   parameter int unsigned NUM_NI = 1,
@@ -27,7 +27,7 @@ module rr_router #(
   output logic [P*LW-1:0]   flit_o,
   input  logic [P*CRW-1:0]  credit_i,
   output logic [P*CRW-1:0]  credit_o,
-  // route compute, one request per input port
+  // route compute of the head flit arriving on each input port
   output logic [P-1:0]      rc_valid_o,
   output logic [P*W-1:0]    rc_hdr_o,
   output logic [P*VCW-1:0]  rc_in_vc_o,

@@ -32,8 +32,17 @@ std::vector<RouteOption> DorRouting::next_hops(int router, int in_port, int in_v
     const bool wraps = plus ? here[d] == k - 1 : here[d] == 0;
     const bool continuing = t.port_dim(in_port) == d;
     const int in_class = design_.vcs > 1 ? in_vc % 2 : 0;
-    const int vc_class = ((continuing && in_class == 1) || wraps) ? 1 : 0;
-    return {{plus ? t.plus_port(d) : t.minus_port(d), class_vcs(vc_class)}};
+    // Class 1 from the wrap hop on (sticky while the packet stays in this
+    // dimension); class 0 while the wrap still lies ahead; a packet whose path
+    // in this dimension never wraps may use every VC (see docs/routing_dor.md).
+    const bool wrap_ahead = plus ? dest[d] < here[d] : dest[d] > here[d];
+    std::uint32_t vcs = all_vcs_;
+    if (wraps || (continuing && in_class == 1)) {
+      vcs = class_vcs(1);
+    } else if (wrap_ahead) {
+      vcs = class_vcs(0);
+    }
+    return {{plus ? t.plus_port(d) : t.minus_port(d), vcs}};
   }
   return {{t.local_of_node(dst_node), all_vcs_}};
 }

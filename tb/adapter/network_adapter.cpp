@@ -45,6 +45,7 @@ class VerilatedNetwork final : public NetworkModel {
     tick();
     top_->rst_ni = 1;
     top_->eval();
+    time_ = 0;  // waveform time 10*C is the rising edge that ends cycle C
   }
   void tick() override {
     top_->clk_i = 1;

@@ -47,5 +47,25 @@ done
 "$rlroute" sim "$examples/torus4x4_dor.toml" --pattern nosuch --quiet 2> "$work/err.txt"
 check "unknown pattern is an error" grep -q 'unknown traffic pattern "nosuch"' "$work/err.txt"
 
+# --trace: an FST waveform of the network top for cycles 100..200 (10 time
+# units per cycle; the FST header holds the first and last dumped time).
+cat > "$work/mesh2x2.toml" <<'EOF'
+[design]
+name = "mesh2x2"
+[topology]
+kind = "mesh"
+dims = [2, 2]
+EOF
+"$rlroute" sim "$work/mesh2x2.toml" --load 0.2 --cycles 300 --warmup 50 --quiet \
+  --trace "$work/w.fst" --trace-from 100 --trace-to 200
+check "sim --trace exits 0" test $? -eq 0
+fst_times() { od -An -tu1 -N25 "$1" | tr -s ' \n' ' ' | awk '{
+  if ($1 != 0) { print "not-fst"; exit }
+  s = 0; e = 0; for (i = 10; i <= 17; i++) s = s * 256 + $i; for (i = 18; i <= 25; i++) e = e * 256 + $i
+  print s, e }'; }
+check "--trace writes an FST file covering cycles 100..200" test "$(fst_times "$work/w.fst")" = "1000 2005"
+"$rlroute" sim "$work/mesh2x2.toml" --quiet --trace "$work/x.fst" --trace-from 50 --trace-to 10 2> "$work/err.txt"
+check "--trace-to before --trace-from is an error" grep -q 'trace-to must not be before --trace-from' "$work/err.txt"
+
 echo "$fails failed"
 test $fails -eq 0

@@ -52,7 +52,7 @@ max_packet_flits = 4
 // Documented in docs/architecture.md: H router-to-router hops, link latency L,
 // packet of Lp flits.
 int zero_load_latency(int hops, int link_latency, int packet_flits) {
-  return hops * (3 + link_latency) + packet_flits + 3;
+  return hops * (2 + link_latency) + packet_flits + 2;
 }
 
 void expect_clean(const SimResult& r) {
