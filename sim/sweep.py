@@ -292,7 +292,7 @@ def summarize(rows, cfg, args, seconds):
     best = max(rows, key=lambda r: r["accepted_load"])
     lp = packet_flits(args, cfg)
     link = cfg["link_latency"]
-    model = low["avg_hops"] * (3 + link) + lp + 3
+    model = low["avg_hops"] * (2 + link) + lp + 2  # docs/architecture.md
     dims = cfg["dims"] or []
     return {
         "config": low["config"],
@@ -304,7 +304,7 @@ def summarize(rows, cfg, args, seconds):
         "zero_load_total_latency": zero_total,
         "zero_load_avg_hops": low["avg_hops"],
         "zero_load_model": model,
-        "zero_load_model_formula": f"H*(3+L)+Lp+3 with H={low['avg_hops']:.3f}, L={link}, Lp={lp:g}",
+        "zero_load_model_formula": f"H*(2+L)+Lp+2 with H={low['avg_hops']:.3f}, L={link}, Lp={lp:g}",
         "saturation_throughput": best["accepted_load"],
         "saturation_throughput_at_offered": best["offered_load"],
         "latency_knee_offered": knee,
@@ -418,7 +418,7 @@ def write_summary_md(path, summaries, by_config, args, command, total_seconds):
         "(start-up included; not lowered by other load on the machine). "
         "Loads in flits/node/cycle, latencies in cycles.",
         "",
-        "| config | zero-load latency (at load) | model H(3+L)+Lp+3 | avg hops | saturation throughput (at offered) | latency knee | speed, router-cycles/s (min-max) | CPU speed, router-cycles/CPU-s |",
+        "| config | zero-load latency (at load) | model H(2+L)+Lp+2 | avg hops | saturation throughput (at offered) | latency knee | speed, router-cycles/s (min-max) | CPU speed, router-cycles/CPU-s |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:

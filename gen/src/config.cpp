@@ -6,9 +6,12 @@
 //      order is reported) and every written key's location is recorded;
 //   2. values: sections in a fixed order (design, topology, router, routing,
 //      sim), so checks that depend on other keys (buffer size against packet
-//      size, packet sizes against router.max_packet_flits, the hotspot node
-//      against the node count) see already validated values.
+//      size and link round trips, routing algorithms against the topology,
+//      packet sizes against router.max_packet_flits, the hotspot node against
+//      the node count) see already validated values.
+// Findings that do not stop the tool are collected in Config::warnings.
 #include "rlroute/config.hpp"
+#include "rlroute/traffic_spec.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -46,6 +49,11 @@ constexpr std::array<Spelling<TopologyKind>, 3> kTopologyKinds{{
     {TopologyKind::Dragonfly, "dragonfly"},
 }};
 
+constexpr std::array<Spelling<GlobalArrangement>, 2> kArrangements{{
+    {GlobalArrangement::Absolute, "absolute"},
+    {GlobalArrangement::Palmtree, "palmtree"},
+}};
+
 constexpr std::array<Spelling<RoutingAlgorithm>, 11> kAlgorithms{{
     {RoutingAlgorithm::Dor, "dor"},
     {RoutingAlgorithm::Star, "star"},
@@ -60,24 +68,65 @@ constexpr std::array<Spelling<RoutingAlgorithm>, 11> kAlgorithms{{
     {RoutingAlgorithm::QAdaptive, "q_adaptive"},
 }};
 
-constexpr std::array<const char*, 8> kPatterns{
-    "uniform", "transpose", "bitcomp", "bitrev", "tornado", "neighbor", "hotspot", "randperm",
+// Routing algorithms that have an implementation behind them.
+constexpr std::array<RoutingAlgorithm, 8> kImplementedAlgorithms{
+    RoutingAlgorithm::Dor,   RoutingAlgorithm::Min,   RoutingAlgorithm::Valg,   RoutingAlgorithm::Valn,
+    RoutingAlgorithm::UgalG, RoutingAlgorithm::UgalN, RoutingAlgorithm::UgalLe, RoutingAlgorithm::Par,
 };
 
-// Routing algorithms that have an implementation behind them.
-constexpr std::array<RoutingAlgorithm, 1> kImplementedAlgorithms{RoutingAlgorithm::Dor};
+// Dragonfly algorithms whose non-minimal paths go through an intermediate
+// group (neither the source nor the destination group): they need g >= 3.
+constexpr std::array<RoutingAlgorithm, 6> kIntermediateGroupAlgorithms{
+    RoutingAlgorithm::Valg,  RoutingAlgorithm::Valn,   RoutingAlgorithm::UgalG,
+    RoutingAlgorithm::UgalN, RoutingAlgorithm::UgalLe, RoutingAlgorithm::Par,
+};
+// Algorithms that compare a minimal and a non-minimal candidate with a bias.
+constexpr std::array<RoutingAlgorithm, 4> kBiasedAlgorithms{
+    RoutingAlgorithm::UgalG,
+    RoutingAlgorithm::UgalN,
+    RoutingAlgorithm::UgalLe,
+    RoutingAlgorithm::Par,
+};
+
+// Credit round trip of a link, in cycles: link latency + credit latency + this
+// many cycles of the router's own registers in the loop (docs/config.md).
+constexpr int kCreditLoopRegisterCycles = 2;
 
 constexpr std::array<std::string_view, 1> kDesignKeys{"name"};
-// p, a, h, g are the dragonfly parameters (DESIGN.md section 7); they are
-// known keys so that a dragonfly config reports "not implemented" rather
-// than "unknown key".
-constexpr std::array<std::string_view, 8> kTopologyKeys{
-    "kind", "dims", "link_latency", "credit_latency", "p", "a", "h", "g",
+// dims, link_latency, credit_latency: torus and mesh; the rest after them:
+// dragonfly dfly(p, a, h, g) (DESIGN.md section 7).
+constexpr std::array<std::string_view, 13> kTopologyKeys{
+    "kind",
+    "dims",
+    "link_latency",
+    "credit_latency",
+    "p",
+    "a",
+    "h",
+    "g",
+    "arrangement",
+    "local_link_latency",
+    "global_link_latency",
+    "local_credit_latency",
+    "global_credit_latency",
+};
+constexpr std::array<std::string_view, 9> kDragonflyOnlyKeys{
+    "p",
+    "a",
+    "h",
+    "g",
+    "arrangement",
+    "local_link_latency",
+    "global_link_latency",
+    "local_credit_latency",
+    "global_credit_latency",
 };
 constexpr std::array<std::string_view, 5> kRouterKeys{
     "vcs", "buffer_flits", "flit_bits", "max_packet_flits", "nodes_per_router",
 };
-constexpr std::array<std::string_view, 2> kRoutingKeys{"algorithm", "seed"};
+constexpr std::array<std::string_view, 5> kRoutingKeys{
+    "algorithm", "seed", "ugal_bias", "contention_window", "contention_threshold",
+};
 constexpr std::array<std::string_view, 11> kSimKeys{
     "pattern", "load",  "packet_flits", "packet_flits_min", "packet_flits_max", "cycles",
     "warmup",  "drain", "seed",         "hotspot_fraction", "hotspot_node",
@@ -404,10 +453,13 @@ class Parser {
     }
     cfg_.kind = kTopologyKinds[kind->one_of(names_of(kTopologyKinds))].first;
     if (cfg_.kind == TopologyKind::Dragonfly) {
-      kind->fail("dragonfly topologies are not implemented yet (issue 3)");
+      parse_dragonfly();
+    } else {
+      parse_torus_or_mesh();
     }
+  }
 
-    // Torus or mesh from here on.
+  void parse_torus_or_mesh() {
     const auto dims = field("topology", "dims");
     if (!dims) {
       fail_missing("topology", "dims",
@@ -425,11 +477,70 @@ class Parser {
     }
     cfg_.dims.assign(radices.begin(), radices.end());
 
-    for (const std::string_view key : {"p", "a", "h", "g"}) {
+    for (const std::string_view key : kDragonflyOnlyKeys) {
       if (const auto f = field("topology", key)) f->fail("only valid for kind = \"dragonfly\"");
     }
     if (const auto f = field("topology", "link_latency")) cfg_.link_latency = f->int_in(1, 64);
     if (const auto f = field("topology", "credit_latency")) cfg_.credit_latency = f->int_in(1, 64);
+  }
+
+  // dfly(p, a, h, g): p terminals, a-1 local and h global ports per router,
+  // a routers per fully connected group, g groups, l = a*h/(g-1) global links
+  // between every pair of groups.
+  void parse_dragonfly() {
+    cfg_.p = required_dragonfly_key("p", "terminals per router", 2).int_in(1, 16);
+    cfg_.a = required_dragonfly_key("a", "routers per group", 4).int_in(2, 32);
+    cfg_.h = required_dragonfly_key("h", "global ports per router", 2).int_in(1, 16);
+    const Field g = required_dragonfly_key("g", "groups", 9);
+    const std::int64_t groups = g.int_at_least(2);
+    const int ends = cfg_.a * cfg_.h;  // global link ends of one group
+    if (groups > ends + 1) {
+      g.fail(fmt::format("at most a*h + 1 = {} groups: every group has a*h = {} global link ends", ends + 1,
+                         ends));
+    }
+    cfg_.g = static_cast<int>(groups);
+    if (ends % (cfg_.g - 1) != 0) {
+      g.fail(
+          fmt::format("the a*h = {} global link ends of a group must split evenly over the g - 1 = {} other "
+                      "groups (l = a*h/(g-1) links per group pair)",
+                      ends, cfg_.g - 1));
+    }
+    cfg_.nodes_per_router = cfg_.p;
+
+    // Torus and mesh keys, with what a dragonfly uses instead.
+    const std::array<std::pair<std::string_view, std::string_view>, 3> torus_keys{{
+        {"dims", "topology.p, topology.a, topology.h and topology.g"},
+        {"link_latency", "topology.local_link_latency and topology.global_link_latency"},
+        {"credit_latency", "topology.local_credit_latency and topology.global_credit_latency"},
+    }};
+    for (const auto& [key, instead] : torus_keys) {
+      if (const auto f = field("topology", key)) {
+        f->fail(fmt::format("not valid for kind = \"dragonfly\"; use {}", instead));
+      }
+    }
+
+    if (const auto f = field("topology", "arrangement")) {
+      cfg_.arrangement = kArrangements[f->one_of(names_of(kArrangements))].first;
+    }
+    if (const auto f = field("topology", "local_link_latency")) cfg_.local_link_latency = f->int_in(1, 256);
+    if (const auto f = field("topology", "global_link_latency")) cfg_.global_link_latency = f->int_in(1, 256);
+    if (const auto f = field("topology", "local_credit_latency")) {
+      cfg_.local_credit_latency = f->int_in(1, 256);
+    }
+    if (const auto f = field("topology", "global_credit_latency")) {
+      cfg_.global_credit_latency = f->int_in(1, 256);
+    }
+  }
+
+  // A required dragonfly parameter; `example` is its value in dfly(2, 4, 2, 9).
+  Field required_dragonfly_key(std::string_view key, std::string_view meaning, int example) const {
+    auto f = field("topology", key);
+    if (!f) {
+      fail_missing("topology", key,
+                   fmt::format("required key is missing for kind = \"dragonfly\"; give {} ({}), e.g. {} = {}",
+                               key, meaning, key, example));
+    }
+    return *f;
   }
 
   void parse_router() {
@@ -441,7 +552,10 @@ class Parser {
       if (cfg_.flit_bits % 8 != 0) f->fail(rule);
     }
     if (const auto f = field("router", "max_packet_flits")) cfg_.max_packet_flits = f->int_in(2, 63);
-    if (const auto f = field("router", "nodes_per_router")) cfg_.nodes_per_router = f->int_in(1, 8);
+    if (const auto f = field("router", "nodes_per_router")) {
+      if (cfg_.kind == TopologyKind::Dragonfly) f->fail("not valid for kind = \"dragonfly\"; use topology.p");
+      cfg_.nodes_per_router = f->int_in(1, 8);
+    }
 
     // Virtual cut-through: a head flit may only advance when the downstream VC
     // can take the whole packet, so a VC must hold the largest packet.
@@ -451,9 +565,35 @@ class Parser {
                               "router.max_packet_flits = {} flits",
                               cfg_.max_packet_flits));
     }
+
+    // A VC can only keep a link busy if its buffer covers the link's credit
+    // round trip; below that it stalls for credits (a warning: more VCs or
+    // more packets in flight may still fill the link).
+    if (cfg_.kind == TopologyKind::Dragonfly) {
+      warn_credit_round_trip("a local link", "local_link_latency", cfg_.local_link_latency,
+                             "local_credit_latency", cfg_.local_credit_latency);
+      warn_credit_round_trip("a global link", "global_link_latency", cfg_.global_link_latency,
+                             "global_credit_latency", cfg_.global_credit_latency);
+    } else {
+      warn_credit_round_trip("a link", "link_latency", cfg_.link_latency, "credit_latency",
+                             cfg_.credit_latency);
+    }
+  }
+
+  void warn_credit_round_trip(std::string_view link, std::string_view link_key, int link_latency,
+                              std::string_view credit_key, int credit_latency) {
+    const int round_trip = link_latency + credit_latency + kCreditLoopRegisterCycles;
+    if (cfg_.buffer_flits >= round_trip) return;
+    cfg_.warnings.push_back(message(
+        cfg_.where("router.buffer_flits"), "router.buffer_flits", std::to_string(cfg_.buffer_flits),
+        fmt::format("smaller than the credit round trip of {} (topology.{} + topology.{} + {} = {} cycles), "
+                    "so one VC cannot keep that link busy",
+                    link, link_key, credit_key, kCreditLoopRegisterCycles, round_trip)));
   }
 
   void parse_routing() {
+    // The default algorithm is the first of the topology family: dor or min.
+    cfg_.algorithm = algorithms_for_kind(cfg_.kind).front();
     if (const auto f = field("routing", "algorithm")) {
       cfg_.algorithm = kAlgorithms[f->one_of(names_of(kAlgorithms))].first;
       if (!supports(cfg_.kind, cfg_.algorithm)) {
@@ -461,19 +601,59 @@ class Parser {
                             to_string(cfg_.kind), to_string(cfg_.kind),
                             fmt::join(algorithms_for(cfg_.kind), ", ")));
       }
-      if (std::find(kImplementedAlgorithms.begin(), kImplementedAlgorithms.end(), cfg_.algorithm) ==
-          kImplementedAlgorithms.end()) {
+      if (!contains(kImplementedAlgorithms, cfg_.algorithm)) {
         std::vector<const char*> implemented;
-        for (const RoutingAlgorithm a : kImplementedAlgorithms) implemented.push_back(to_string(a));
+        for (const RoutingAlgorithm a : algorithms_for_kind(cfg_.kind)) {
+          if (contains(kImplementedAlgorithms, a)) implemented.push_back(to_string(a));
+        }
         f->fail(fmt::format("not implemented yet; implemented: {}", fmt::join(implemented, ", ")));
+      }
+      if (contains(kIntermediateGroupAlgorithms, cfg_.algorithm) && cfg_.g < 3) {
+        f->fail(
+            fmt::format("needs an intermediate group that is neither the source nor the destination "
+                        "group, so topology.g >= 3 (here g = {})",
+                        cfg_.g));
       }
     }
     if (const auto f = field("routing", "seed")) cfg_.seed = static_cast<std::uint64_t>(f->int_at_least(0));
+
+    if (const auto f = field("routing", "ugal_bias")) {
+      if (!contains(kBiasedAlgorithms, cfg_.algorithm)) {
+        f->fail("only valid for routing.algorithm = ugal_g, ugal_n, ugal_le or par");
+      }
+      cfg_.ugal_bias = f->int_in(-1024, 1024);
+    }
+    const auto window = field("routing", "contention_window");
+    const auto threshold = field("routing", "contention_threshold");
+    for (const auto& f : {window, threshold}) {
+      if (f && cfg_.algorithm != RoutingAlgorithm::UgalLe) {
+        f->fail("only valid for routing.algorithm = ugal_le");
+      }
+    }
+    if (window) cfg_.contention_window = window->int_in(1, 65535);
+    if (threshold) cfg_.contention_threshold = threshold->int_in(0, 65535);
+    // Reported on the threshold even when it was left at its default.
+    if (cfg_.contention_threshold >= cfg_.contention_window) {
+      config_fail(cfg_, "routing.contention_threshold", std::to_string(cfg_.contention_threshold),
+                  fmt::format("must be less than routing.contention_window = {}", cfg_.contention_window));
+    }
+  }
+
+  template <std::size_t N>
+  static bool contains(const std::array<RoutingAlgorithm, N>& algorithms, RoutingAlgorithm algorithm) {
+    return std::find(algorithms.begin(), algorithms.end(), algorithm) != algorithms.end();
   }
 
   void parse_sim() {
     SimDefaults& sim = cfg_.sim;
-    if (const auto f = field("sim", "pattern")) sim.pattern = kPatterns[f->one_of(kPatterns)];
+    if (const auto f = field("sim", "pattern")) {
+      sim.pattern = f->text("must be a string naming a traffic pattern");
+      try {
+        parse_traffic_spec(sim.pattern);
+      } catch (const std::invalid_argument& e) {
+        f->fail(e.what());
+      }
+    }
     if (const auto f = field("sim", "load")) {
       const std::string rule = "must be a number with 0 < load <= 1 (flits/node/cycle)";
       sim.load = f->number(rule);
@@ -527,7 +707,11 @@ class Parser {
 
   int node_count() const {
     int routers = 1;
-    for (const int radix : cfg_.dims) routers *= radix;
+    if (cfg_.kind == TopologyKind::Dragonfly) {
+      routers = cfg_.a * cfg_.g;
+    } else {
+      for (const int radix : cfg_.dims) routers *= radix;
+    }
     return routers * cfg_.nodes_per_router;
   }
 
@@ -556,6 +740,7 @@ class Parser {
 
 const char* to_string(TopologyKind kind) { return spelling_of(kTopologyKinds, kind); }
 const char* to_string(RoutingAlgorithm algorithm) { return spelling_of(kAlgorithms, algorithm); }
+const char* to_string(GlobalArrangement arrangement) { return spelling_of(kArrangements, arrangement); }
 
 std::string Config::where(const std::string& dotted_key) const {
   const auto it = locations.find(dotted_key);

@@ -12,6 +12,27 @@ constexpr int kMinTimestampBits = 8;
 constexpr int kMaxTimestampBits = 32;
 }  // namespace
 
+bool uses_intermediate(RoutingAlgorithm algorithm) {
+  switch (algorithm) {
+    case RoutingAlgorithm::Valg:
+    case RoutingAlgorithm::Valn:
+    case RoutingAlgorithm::UgalG:
+    case RoutingAlgorithm::UgalN:
+    case RoutingAlgorithm::UgalLe:
+    case RoutingAlgorithm::Par:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::vector<std::pair<std::string, Field>> HeaderLayout::named() const {
+  return {{"dst", dst},         {"src", src},       {"vc_class", vc_class}, {"hops", hops},
+          {"type", type},       {"pdor", pdor},     {"req_ack", req_ack},   {"mode", mode},
+          {"phase", phase},     {"inter", inter},   {"length", length},     {"packet_id", packet_id},
+          {"timestamp", timestamp}};
+}
+
 Design derive_design(const Config& cfg) {
   Design d{.cfg = cfg, .topo = Topology(cfg), .header = {}, .ports = 0, .vcs = cfg.vcs,
            .vc_bits = 0, .port_bits = 0, .link_bits = 0, .credit_bits = 0,
@@ -38,6 +59,9 @@ Design derive_design(const Config& cfg) {
   h.pdor = take(1);
   h.req_ack = take(1);
   h.mode = take(2);
+  const bool nonminimal = uses_intermediate(cfg.algorithm);
+  h.phase = take(nonminimal ? 2 : 0);
+  h.inter = take(nonminimal ? d.topo.router_id_bits() : 0);
   h.length = take(bits_for(cfg.max_packet_flits + 1));
   h.packet_id = take(kPacketIdBits);
   const int left = cfg.flit_bits - next;
@@ -62,6 +86,8 @@ FlitData Design::encode(const Header& v) const {
   f.set(header.pdor.lsb, header.pdor.width, v.pdor);
   f.set(header.req_ack.lsb, header.req_ack.width, v.req_ack);
   f.set(header.mode.lsb, header.mode.width, v.mode);
+  f.set(header.phase.lsb, header.phase.width, v.phase);
+  f.set(header.inter.lsb, header.inter.width, v.inter);
   f.set(header.length.lsb, header.length.width, v.length);
   f.set(header.packet_id.lsb, header.packet_id.width, v.packet_id);
   f.set(header.timestamp.lsb, header.timestamp.width, v.timestamp);
@@ -78,6 +104,8 @@ Header Design::decode(const FlitData& f) const {
   v.pdor = f.get(header.pdor.lsb, 1) != 0;
   v.req_ack = f.get(header.req_ack.lsb, 1) != 0;
   v.mode = static_cast<unsigned>(f.get(header.mode.lsb, header.mode.width));
+  v.phase = static_cast<unsigned>(f.get(header.phase.lsb, header.phase.width));
+  v.inter = static_cast<unsigned>(f.get(header.inter.lsb, header.inter.width));
   v.length = static_cast<unsigned>(f.get(header.length.lsb, header.length.width));
   v.packet_id = static_cast<unsigned>(f.get(header.packet_id.lsb, header.packet_id.width));
   v.timestamp = f.get(header.timestamp.lsb, header.timestamp.width);

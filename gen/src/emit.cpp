@@ -1,5 +1,6 @@
 #include "rlroute/emit.hpp"
 
+#include <cctype>
 #include <fmt/format.h>
 
 #include <fstream>
@@ -73,11 +74,9 @@ std::string emit_package(const Design& d) {
   param("LINK_LATENCY", d.cfg.link_latency, "topology.link_latency");
   param("CREDIT_LATENCY", d.cfg.credit_latency, "topology.credit_latency");
   s += "  // Header flit fields: LSB and width.\n";
-  const std::vector<std::pair<std::string, Field>> fields = {
-      {"DST", h.dst},   {"SRC", h.src},       {"VC_CLASS", h.vc_class}, {"HOPS", h.hops},
-      {"TYPE", h.type}, {"PDOR", h.pdor},     {"REQ_ACK", h.req_ack},   {"MODE", h.mode},
-      {"LEN", h.length}, {"PKT_ID", h.packet_id}, {"TIMESTAMP", h.timestamp}};
-  for (const auto& [name, f] : fields) {
+  for (const auto& [lower, f] : h.named()) {
+    std::string name = lower == "length" ? "len" : lower == "packet_id" ? "pkt_id" : lower;
+    for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     s += fmt::format("  localparam int unsigned HDR_{}_LSB = {};\n", name, f.lsb);
     s += fmt::format("  localparam int unsigned HDR_{}_W = {};\n", name, f.width);
   }
@@ -277,6 +276,10 @@ std::string content_hash(const std::map<std::string, std::string>& files) {
 EmittedDesign emit_design(const Design& d) {
   const std::unique_ptr<RoutingRelation> relation = make_routing_relation(d);
   check_routing(d, *relation);
+  if (d.topo.dragonfly()) {
+    config_fail(d.cfg, "topology.kind", "\"dragonfly\"",
+                "the routing relation checks pass, but emitting dragonfly RTL is not implemented yet (issue 3)");
+  }
 
   EmittedDesign e;
   e.router_top = d.module("router");
@@ -319,13 +322,7 @@ EmittedDesign emit_design(const Design& d) {
   m["filelist"] = e.filelist;
   m["files"] = order;
   nlohmann::ordered_json hdr;
-  const HeaderLayout& h = d.header;
-  for (const auto& [name, fld] : std::vector<std::pair<std::string, Field>>{
-           {"dst", h.dst}, {"src", h.src}, {"vc_class", h.vc_class}, {"hops", h.hops},
-           {"type", h.type}, {"pdor", h.pdor}, {"req_ack", h.req_ack}, {"mode", h.mode},
-           {"length", h.length}, {"packet_id", h.packet_id}, {"timestamp", h.timestamp}}) {
-    hdr[name] = {{"lsb", fld.lsb}, {"width", fld.width}};
-  }
+  for (const auto& [name, fld] : d.header.named()) hdr[name] = {{"lsb", fld.lsb}, {"width", fld.width}};
   m["header"] = hdr;
   m["rtl_hash"] = content_hash(e.files);  // over everything but the manifest
   e.hash = m["rtl_hash"];

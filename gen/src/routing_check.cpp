@@ -4,12 +4,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <unordered_map>
 
 namespace rlroute {
 
 namespace {
 
-// Input-side state of a head flit: which router, input port and VC.
+// Input-side channel of a head flit: which router, input port and VC.
 struct State {
   int router;
   int port;
@@ -20,37 +21,23 @@ int state_index(const Design& d, const State& s) {
   return (s.router * d.ports + s.port) * d.vcs + s.vc;
 }
 
-std::string port_name(const Topology& t, int port) {
-  if (t.is_ni_port(port)) return fmt::format("ni{}", port);
-  static const char* axes = "xyz";
-  const int dim = t.port_dim(port);
-  return fmt::format("{}{}", axes[dim], port == t.plus_port(dim) ? '+' : '-');
-}
-
-std::string router_name(const Topology& t, int router) {
-  const std::vector<int> c = t.coords(router);
-  std::string s = fmt::format("R{}(", router);
-  for (size_t i = 0; i < c.size(); ++i) s += fmt::format("{}{}", i ? "," : "", c[i]);
-  return s + ")";
-}
-
 }  // namespace
 
 std::string describe_channel(const Design& design, const Channel& c) {
-  return fmt::format("{}.{}.vc{}", router_name(design.topo, c.router),
-                     port_name(design.topo, c.port), c.vc);
+  return fmt::format("{}.{}.vc{}", design.topo.router_name(c.router), design.topo.port_name(c.router, c.port), c.vc);
 }
 
 namespace {
 
 // Walks every path the relation allows, from every source to every
-// destination, one destination at a time (states already expanded for that
-// destination are not expanded again). Records the first failure and the
-// dependencies between consecutive network channels: only dependencies some
-// packet can really create enter the channel dependency graph.
+// destination, one destination at a time (a (channel, route state) already
+// expanded for that destination is not expanded again). Records the first
+// failure and the dependencies between consecutive network channels: only
+// dependencies some packet can really create enter the channel dependency
+// graph.
 struct Analysis {
   std::optional<std::string> failure;
-  std::vector<std::vector<int>> edges;  // state -> next states (network channels only)
+  std::vector<std::vector<int>> edges;  // channel state -> next channel states (network channels only)
 };
 
 Analysis analyze(const Design& design, const RoutingRelation& relation) {
@@ -59,65 +46,73 @@ Analysis analyze(const Design& design, const RoutingRelation& relation) {
   const int num_states = t.num_routers() * design.ports * design.vcs;
   Analysis a;
   a.edges.resize(static_cast<size_t>(num_states));
-  // For one destination: the longest hop count from each state (-1 = unknown).
-  std::vector<int> hops(static_cast<size_t>(num_states));
-  std::vector<char> on_path(static_cast<size_t>(num_states));
   std::optional<std::string>& failure = a.failure;
+  // Per destination: longest hop count from (channel, canonical route state);
+  // -1 while the state is on the current path (a loop).
+  std::unordered_map<std::uint64_t, int> hops;
+  const std::uint64_t routers = static_cast<std::uint64_t>(t.num_routers()) + 1;
+  const std::uint64_t nodes = static_cast<std::uint64_t>(t.num_nodes());
+  auto key_of = [&](int idx, const RouteState& c) {
+    const std::uint64_t k = (static_cast<std::uint64_t>(idx) * routers + static_cast<std::uint64_t>(c.inter + 1)) * 3 +
+                            static_cast<std::uint64_t>(c.mode);
+    return k * nodes + static_cast<std::uint64_t>(c.src);
+  };
 
   for (int dst = 0; dst < t.num_nodes() && !failure; ++dst) {
-    std::fill(hops.begin(), hops.end(), -1);
-    std::fill(on_path.begin(), on_path.end(), 0);
+    hops.clear();
     const int dst_router = t.router_of_node(dst);
 
-    std::function<int(const State&)> visit = [&](const State& s) -> int {
+    std::function<int(const State&, const RouteState&)> visit = [&](const State& s, const RouteState& rs) -> int {
       const int idx = state_index(design, s);
-      if (hops[idx] >= 0) return hops[idx];
-      if (on_path[idx]) {
-        failure = fmt::format("packets to node {} can loop forever through {} port {} vc{}", dst,
-                              router_name(t, s.router), port_name(t, s.port), s.vc);
-        return 0;
+      const std::uint64_t key = key_of(idx, relation.canonical(rs));
+      if (const auto it = hops.find(key); it != hops.end()) {
+        if (it->second < 0) {
+          failure = fmt::format("packets ({}) can loop forever through {} port {} vc{}", describe(design, rs),
+                                t.router_name(s.router), t.port_name(s.router, s.port), s.vc);
+          return 0;
+        }
+        return it->second;
       }
-      on_path[idx] = 1;
-      const std::vector<RouteOption> options = relation.next_hops(s.router, s.port, s.vc, dst);
+      hops[key] = -1;
+      const std::vector<RouteOption> options = relation.next_hops(s.router, s.port, s.vc, rs);
       int longest = 0;
       if (options.empty()) {
-        failure = fmt::format("no route from {} to node {}", router_name(t, s.router), dst);
+        failure = fmt::format("no route from {} for a packet ({})", t.router_name(s.router), describe(design, rs));
       }
       for (const RouteOption& o : options) {
         if (failure) break;
         if (o.vc_mask == 0) {
-          failure = fmt::format("no VC allowed from {} towards node {}", router_name(t, s.router), dst);
+          failure = fmt::format("no VC allowed from {} for a packet ({})", t.router_name(s.router), describe(design, rs));
           break;
         }
         if (t.is_ni_port(o.out_port)) {
           if (s.router != dst_router || o.out_port != t.local_of_node(dst)) {
-            failure = fmt::format("packet to node {} ejected at {} port {}", dst,
-                                  router_name(t, s.router), port_name(t, o.out_port));
+            failure = fmt::format("packet ({}) ejected at {} port {}", describe(design, rs),
+                                  t.router_name(s.router), t.port_name(s.router, o.out_port));
           }
           continue;
         }
         const std::optional<PortRef> next = t.neighbor(s.router, o.out_port);
         if (!next) {
-          failure = fmt::format("packet to node {} sent out of unconnected port {} of {}", dst,
-                                port_name(t, o.out_port), router_name(t, s.router));
+          failure = fmt::format("packet ({}) sent out of unconnected port {} of {}", describe(design, rs),
+                                t.port_name(s.router, o.out_port), t.router_name(s.router));
           break;
         }
         for (int vc = 0; vc < design.vcs && !failure; ++vc) {
           if (!(o.vc_mask & (1u << vc))) continue;
           const State n{next->router, next->port, vc};
           if (!t.is_ni_port(s.port)) a.edges[static_cast<size_t>(idx)].push_back(state_index(design, n));
-          longest = std::max(longest, 1 + visit(n));
+          longest = std::max(longest, 1 + visit(n, o.next));
         }
       }
-      on_path[idx] = 0;
-      hops[idx] = longest;
+      hops[key] = longest;
       return longest;
     };
 
     for (int src = 0; src < t.num_nodes() && !failure; ++src) {
       for (int vc = 0; vc < design.vcs && !failure; ++vc) {
         if (!(relation.injection_vcs() & (1u << vc))) continue;
-        const int h = visit({t.router_of_node(src), t.local_of_node(src), vc});
+        const int h = visit({t.router_of_node(src), t.local_of_node(src), vc}, RouteState{dst, src, -1, RouteMode::Minimal});
         if (!failure && h > bound) {
           failure = fmt::format("a packet from node {} to node {} can take {} hops, more than the bound {}",
                                 src, dst, h, bound);
@@ -148,9 +143,10 @@ std::optional<std::string> check_connectivity(const Design& design, const Routin
   return analyze(design, relation).failure;
 }
 
-std::optional<std::vector<Channel>> find_escape_cycle(const Design& design,
-                                                      const RoutingRelation& relation) {
-  const Analysis a = analyze(design, relation);
+namespace {
+
+std::optional<std::vector<Channel>> escape_cycle(const Design& design, const RoutingRelation& relation,
+                                                 const Analysis& a) {
   const std::uint32_t escape = relation.escape_vcs();
   const int num_states = static_cast<int>(a.edges.size());
   auto is_escape = [&](int state) { return (escape >> (state % design.vcs)) & 1u; };
@@ -189,12 +185,19 @@ std::optional<std::vector<Channel>> find_escape_cycle(const Design& design,
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<std::vector<Channel>> find_escape_cycle(const Design& design, const RoutingRelation& relation) {
+  return escape_cycle(design, relation, analyze(design, relation));
+}
+
 void check_routing(const Design& design, const RoutingRelation& relation) {
-  if (std::optional<std::string> failure = check_connectivity(design, relation)) {
+  const Analysis analysis = analyze(design, relation);
+  if (const std::optional<std::string>& failure = analysis.failure) {
     config_fail(design.cfg, "routing.algorithm", fmt::format("\"{}\"", relation.name()),
                 "routing relation check failed: " + *failure);
   }
-  if (std::optional<std::vector<Channel>> cycle = find_escape_cycle(design, relation)) {
+  if (std::optional<std::vector<Channel>> cycle = escape_cycle(design, relation, analysis)) {
     std::string path;
     const size_t shown = std::min<size_t>(cycle->size(), 12);
     for (size_t i = 0; i < shown; ++i) path += (i ? " -> " : "") + describe_channel(design, (*cycle)[i]);

@@ -1,11 +1,11 @@
 // Dimension-order routing; the RTL twin is rtl/rr_route_dor.sv. Keep the two
 // in step: the test bench's route checker fails any hop where they differ.
-#include "rlroute/routing.hpp"
+#include "rlroute/routing_dor.hpp"
 
 namespace rlroute {
 
 DorRouting::DorRouting(const Design& design)
-    : design_(design), all_vcs_((design.vcs >= 32) ? ~0u : ((1u << design.vcs) - 1)) {}
+    : design_(design), all_vcs_(all_vcs_mask(design.vcs)) {}
 
 std::uint32_t DorRouting::class_vcs(int vc_class) const {
   if (design_.vcs < 2) return all_vcs_;
@@ -17,7 +17,8 @@ std::uint32_t DorRouting::class_vcs(int vc_class) const {
 }
 
 std::vector<RouteOption> DorRouting::next_hops(int router, int in_port, int in_vc,
-                                               int dst_node) const {
+                                               const RouteState& state) const {
+  const int dst_node = state.dst;
   const Topology& t = design_.topo;
   const std::vector<int> here = t.coords(router);
   const std::vector<int> dest = t.coords(t.router_of_node(dst_node));
@@ -25,7 +26,7 @@ std::vector<RouteOption> DorRouting::next_hops(int router, int in_port, int in_v
     if (here[d] == dest[d]) continue;
     const int k = t.radix(d);
     if (!t.torus()) {
-      return {{dest[d] > here[d] ? t.plus_port(d) : t.minus_port(d), all_vcs_}};
+      return {{dest[d] > here[d] ? t.plus_port(d) : t.minus_port(d), all_vcs_, state}};
     }
     const int forward = ((dest[d] - here[d]) % k + k) % k;
     const bool plus = forward <= k / 2;  // ties go +
@@ -42,9 +43,9 @@ std::vector<RouteOption> DorRouting::next_hops(int router, int in_port, int in_v
     } else if (wrap_ahead) {
       vcs = class_vcs(0);
     }
-    return {{plus ? t.plus_port(d) : t.minus_port(d), vcs}};
+    return {{plus ? t.plus_port(d) : t.minus_port(d), vcs, state}};
   }
-  return {{t.local_of_node(dst_node), all_vcs_}};
+  return {{t.local_of_node(dst_node), all_vcs_, state}};
 }
 
 int DorRouting::hop_bound() const {
@@ -52,16 +53,6 @@ int DorRouting::hop_bound() const {
   int bound = 0;
   for (int d = 0; d < t.num_dims(); ++d) bound += t.torus() ? t.radix(d) / 2 : t.radix(d) - 1;
   return bound;
-}
-
-std::unique_ptr<RoutingRelation> make_routing_relation(const Design& design) {
-  switch (design.cfg.algorithm) {
-    case RoutingAlgorithm::Dor:
-      return std::make_unique<DorRouting>(design);
-    default:
-      config_fail(design.cfg, "routing.algorithm", to_string(design.cfg.algorithm),
-                  "not implemented yet; implemented: dor");
-  }
 }
 
 }  // namespace rlroute

@@ -71,7 +71,7 @@ void HarnessFabric::observe_input(int router, int port, const LinkFlit& flit) {
     const Header h = design_.decode(flit.data);
     const unsigned key = packet_key(h.src, h.packet_id);
     ivc.packets.push_back(key);
-    heads_in_router_[router][key] = {port, flit.vc};
+    heads_in_router_[router][key] = {port, flit.vc, route_state_of(design_, h)};
   }
 }
 
@@ -95,26 +95,27 @@ void HarnessFabric::observe_output(int router, int port, const LinkFlit& flit) {
     fail(fmt::format("router {} port {}: head of packet {:#x} left without having entered", router, port, key));
     return;
   }
-  const auto [in_port, in_vc] = it->second;
+  const HeadIn in = it->second;
   heads_in_router_[router].erase(it);
-  std::deque<unsigned>& queue = input_vc(router, in_port, in_vc).packets;
+  std::deque<unsigned>& queue = input_vc(router, in.port, in.vc).packets;
   if (!queue.empty() && queue.front() == key) queue.pop_front();
 
-  const int dst = t.node_of_address(h.dst);
-  if (dst < 0) {
+  const RouteState out_state = route_state_of(design_, h);
+  if (in.state.dst < 0 || out_state.dst < 0) {
     fail(fmt::format("router {}: packet {:#x} has an invalid destination address {:#x}", router, key, h.dst));
     return;
   }
   bool allowed = false;
   std::string options;
-  for (const RouteOption& o : relation_.next_hops(router, in_port, in_vc, dst)) {
-    options += fmt::format(" port {} vcs {:#b};", o.out_port, o.vc_mask);
-    if (o.out_port == port && (o.vc_mask & (1u << flit.vc))) allowed = true;
+  for (const RouteOption& o : relation_.next_hops(router, in.port, in.vc, in.state)) {
+    if (o.out_port == port && (o.vc_mask & (1u << flit.vc)) && o.next == out_state) allowed = true;
+    if (options.size() < 400) options += fmt::format(" port {} vcs {:#b} ({});", o.out_port, o.vc_mask, describe(design_, o.next));
   }
   if (!allowed) {
-    fail(fmt::format("route checker: router {} sent packet {:#x} (to node {}) from input port {} vc{} to port {} "
-                     "vc{}; the {} relation allows:{}",
-                     router, key, dst, in_port, in_vc, port, flit.vc, relation_.name(), options));
+    fail(fmt::format("route checker: router {} sent packet {:#x} ({}) from input port {} vc{} to port {} vc{} as ({}); "
+                     "the {} relation allows:{}",
+                     router, key, describe(design_, in.state), in.port, in.vc, port, flit.vc, describe(design_, out_state),
+                     relation_.name(), options));
   }
   if (!t.is_ni_port(port)) {
     const int hops = ++hops_[key];

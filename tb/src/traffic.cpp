@@ -1,3 +1,6 @@
+// The factory and the classic patterns (uniform, bit permutations, tornado,
+// neighbor, hotspot, randperm). Dragonfly group patterns are in
+// traffic_dragonfly.cpp, the application patterns in traffic_app.cpp.
 #include "rlroute/traffic.hpp"
 
 #include <fmt/format.h>
@@ -6,15 +9,32 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "traffic_patterns.hpp"
+
 namespace rlroute {
 
-namespace {
+namespace traffic_detail {
 
 int uniform_other(int src, int n, Rng& rng) {
   if (n < 2) return -1;
   const int pick = static_cast<int>(std::uniform_int_distribution<int>(0, n - 2)(rng));
   return pick >= src ? pick + 1 : pick;
 }
+
+std::vector<int> random_permutation(int n, std::uint64_t seed) {
+  std::vector<int> map(static_cast<size_t>(n));
+  std::iota(map.begin(), map.end(), 0);
+  Rng rng(seed ^ 0x5eedba5eull);
+  std::shuffle(map.begin(), map.end(), rng);
+  return map;
+}
+
+}  // namespace traffic_detail
+
+namespace {
+
+using traffic_detail::Permutation;
+using traffic_detail::uniform_other;
 
 class Uniform : public TrafficPattern {
  public:
@@ -23,16 +43,6 @@ class Uniform : public TrafficPattern {
 
  private:
   int n_;
-};
-
-// A fixed map src -> dst; fixed points send nothing.
-class Permutation : public TrafficPattern {
- public:
-  explicit Permutation(std::vector<int> map) : map_(std::move(map)) {}
-  int destination(int src, Rng&) const override { return map_[src] == src ? -1 : map_[src]; }
-
- private:
-  std::vector<int> map_;
 };
 
 class Hotspot : public TrafficPattern {
@@ -90,19 +100,24 @@ std::vector<int> coordinate_map(const Topology& t, int (*offset)(int k)) {
 
 }  // namespace
 
-const std::vector<std::string>& traffic_pattern_names() {
-  static const std::vector<std::string> names = {"uniform", "transpose", "bitcomp", "bitrev",
-                                                 "tornado", "neighbor",  "hotspot", "randperm"};
-  return names;
-}
-
 std::unique_ptr<TrafficPattern> make_traffic_pattern(const std::string& name, const Topology& t,
                                                      std::uint64_t seed, double hotspot_fraction,
                                                      int hotspot_node) {
+  return make_traffic_pattern(parse_traffic_spec(name), t, seed, hotspot_fraction, hotspot_node);
+}
+
+std::unique_ptr<TrafficPattern> make_traffic_pattern(const TrafficSpec& spec, const Topology& t,
+                                                     std::uint64_t seed, double hotspot_fraction,
+                                                     int hotspot_node) {
+  const std::string& name = spec.name;
   const int n = t.num_nodes();
   if (name == "uniform") return std::make_unique<Uniform>(n);
   if (name == "transpose" || name == "bitcomp" || name == "bitrev") {
     return std::make_unique<Permutation>(bit_map(name, n));
+  }
+  if ((name == "tornado" || name == "neighbor") && t.dragonfly()) {
+    traffic_spec_fail(spec.text, fmt::format("needs a torus or mesh (router coordinates); this network is {}",
+                                             t.describe()));
   }
   // Tornado: halfway round minus one in every dimension (Dally & Towles).
   if (name == "tornado") return std::make_unique<Permutation>(coordinate_map(t, [](int k) { return (k + 1) / 2 - 1; }));
@@ -113,13 +128,13 @@ std::unique_ptr<TrafficPattern> make_traffic_pattern(const std::string& name, co
     }
     return std::make_unique<Hotspot>(n, hotspot_fraction, hotspot_node);
   }
-  if (name == "randperm") {
-    std::vector<int> map(static_cast<size_t>(n));
-    std::iota(map.begin(), map.end(), 0);
-    Rng rng(seed ^ 0x5eedba5eull);
-    std::shuffle(map.begin(), map.end(), rng);
-    return std::make_unique<Permutation>(map);
-  }
+  if (name == "randperm") return std::make_unique<Permutation>(traffic_detail::random_permutation(n, seed));
+  if (name == "adv") return traffic_detail::make_adv(spec, t);
+  if (name == "shift") return traffic_detail::make_shift(spec, t);
+  if (name == "mixed") return traffic_detail::make_mixed(spec, t, seed);
+  if (name == "stencil3d") return traffic_detail::make_stencil3d(spec, t);
+  if (name == "many2many") return traffic_detail::make_many2many(spec, t);
+  if (name == "randneighbors") return traffic_detail::make_randneighbors(spec, t, seed);
   throw std::invalid_argument(fmt::format("unknown traffic pattern \"{}\"; valid: {}", name,
                                           fmt::join(traffic_pattern_names(), ", ")));
 }

@@ -7,6 +7,7 @@
 #include "rlroute/design.hpp"
 #include "rlroute/emit.hpp"
 #include "rlroute/routing.hpp"
+#include "rlroute/routing_dor.hpp"
 #include "rlroute/routing_check.hpp"
 
 using namespace rlroute;
@@ -32,7 +33,7 @@ std::vector<Hop> walk(const Design& d, const RoutingRelation& rel, int src, int 
   std::vector<Hop> path;
   int router = d.topo.router_of_node(src), port = d.topo.local_of_node(src), vc = 0;
   for (int guard = 0; guard < 100; ++guard) {
-    const auto options = rel.next_hops(router, port, vc, dst);
+    const auto options = rel.next_hops(router, port, vc, RouteState{dst, src, -1, RouteMode::Minimal});
     EXPECT_EQ(options.size(), 1u);
     const RouteOption o = options.front();
     int out_vc = highest_vc ? 31 : 0;
@@ -87,7 +88,7 @@ TEST(DorRouting, TorusPathsAreMinimalDimensionOrderedAndUseDatelineClasses) {
 TEST(DorRouting, TorusTieGoesPlus) {
   const Design d = derive_design(grid(TopologyKind::Torus, {4}));
   const DorRouting rel(d);
-  const auto o = rel.next_hops(0, 0, 0, 2);
+  const auto o = rel.next_hops(0, 0, 0, RouteState{2, 0, -1, RouteMode::Minimal});
   ASSERT_EQ(o.size(), 1u);
   EXPECT_EQ(o[0].out_port, d.topo.plus_port(0));
 }

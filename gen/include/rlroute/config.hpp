@@ -12,10 +12,13 @@
 namespace rlroute {
 
 enum class TopologyKind { Torus, Mesh, Dragonfly };
+// How a dragonfly's global links are laid out (docs/topology_dragonfly.md).
+enum class GlobalArrangement { Absolute, Palmtree };
 enum class RoutingAlgorithm { Dor, Star, Dqn, Min, Valg, Valn, UgalG, UgalN, UgalLe, Par, QAdaptive };
 
 const char* to_string(TopologyKind kind);
 const char* to_string(RoutingAlgorithm algorithm);
+const char* to_string(GlobalArrangement arrangement);
 
 // Every configuration error is one line: "file:line:column: key = value: rule".
 class ConfigError : public std::runtime_error {
@@ -47,6 +50,12 @@ struct Config {
   std::vector<int> dims;   // torus / mesh radix per dimension, dimension 0 first
   int link_latency = 1;    // cycles, router output register to next router input
   int credit_latency = 1;  // cycles, credit register to upstream router input
+  // dragonfly dfly(p, a, h, g): p terminals (= nodes_per_router), a routers
+  // per group, h global ports per router, g groups
+  int p = 0, a = 0, h = 0, g = 0;
+  GlobalArrangement arrangement = GlobalArrangement::Absolute;
+  int local_link_latency = 1, global_link_latency = 10;
+  int local_credit_latency = 1, global_credit_latency = 10;
 
   // [router]
   int vcs = 2;
@@ -58,6 +67,9 @@ struct Config {
   // [routing]
   RoutingAlgorithm algorithm = RoutingAlgorithm::Dor;
   std::uint64_t seed = 1;  // hardware LFSR seed (adaptive algorithms)
+  int ugal_bias = 0;               // b of UGAL-L / UGAL-LE, in flits x hops
+  int contention_window = 500;     // UGAL-LE counter window, cycles
+  int contention_threshold = 5;    // UGAL-LE: a flow is active above this many packets per window
 
   SimDefaults sim;
 
@@ -65,6 +77,8 @@ struct Config {
   // was not written (its default was used).
   std::string where(const std::string& dotted_key) const;
   std::map<std::string, std::string> locations;  // dotted key -> "file:line:column"
+  // Non-fatal findings ("file:line:column: key = value: warning"), printed by the CLI.
+  std::vector<std::string> warnings;
 };
 
 // Parses and validates a TOML file. Throws ConfigError with a one-line message.

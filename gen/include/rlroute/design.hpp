@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "rlroute/bits.hpp"
 #include "rlroute/config.hpp"
@@ -17,9 +19,13 @@ struct Field {
   int width = 0;
 };
 
-// Header flit fields, LSB first (DESIGN.md section 4).
+// Header flit fields, LSB first (DESIGN.md section 4). `phase` and `inter`
+// carry the non-minimal (Valiant) routing state of dragonfly algorithms; they
+// have width 0 when the algorithm never routes non-minimally.
 struct HeaderLayout {
-  Field dst, src, vc_class, hops, type, pdor, req_ack, mode, length, packet_id, timestamp;
+  Field dst, src, vc_class, hops, type, pdor, req_ack, mode, phase, inter, length, packet_id, timestamp;
+  // Every field with its name (lower case), LSB first.
+  std::vector<std::pair<std::string, Field>> named() const;
 };
 
 enum class PacketType : std::uint8_t { Regular = 0, Ack = 1 };
@@ -33,6 +39,8 @@ struct Header {
   bool pdor = false;
   bool req_ack = false;
   unsigned mode = 0;
+  unsigned phase = 0;  // RouteMode of routing.hpp
+  unsigned inter = 0;  // router id (Topology::router_id) of the intermediate
   unsigned length = 0;  // flits, head and footer included
   unsigned packet_id = 0;
   std::uint64_t timestamp = 0;  // injection cycle modulo 2^width
@@ -55,6 +63,9 @@ struct Design {
   FlitData encode(const Header& h) const;
   Header decode(const FlitData& flit) const;
 };
+
+// Whether packets of `algorithm` carry an intermediate destination (Valiant).
+bool uses_intermediate(RoutingAlgorithm algorithm);
 
 // Throws ConfigError (reported on router.flit_bits) when the header does not fit.
 Design derive_design(const Config& cfg);

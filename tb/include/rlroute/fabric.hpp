@@ -95,7 +95,13 @@ class HarnessFabric : public Fabric {
   std::vector<Link> links_;
   std::vector<InputVc> input_vcs_;
   // Packet key -> (input port, input VC) of the head in each router it is in.
-  std::vector<std::map<unsigned, std::pair<int, int>>> heads_in_router_;
+  // Per router: packet key -> where its head entered and its route state then.
+  struct HeadIn {
+    int port;
+    int vc;
+    RouteState state;
+  };
+  std::vector<std::map<unsigned, HeadIn>> heads_in_router_;
   std::map<unsigned, int> hops_;  // packet key -> router-to-router hops seen
   // Per router output port and VC: key of the packet that owns it (-1 none).
   std::vector<long> output_owner_;

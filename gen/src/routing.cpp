@@ -1,0 +1,57 @@
+// What every routing relation shares: the route state in the header, and the
+// choice of relation for a config.
+#include "rlroute/routing.hpp"
+
+#include <fmt/format.h>
+
+#include "rlroute/routing_dor.hpp"
+#include "rlroute/routing_dragonfly.hpp"
+
+namespace rlroute {
+
+std::uint32_t all_vcs_mask(int vcs) { return vcs >= 32 ? ~0u : ((1u << vcs) - 1); }
+
+RouteState route_state_of(const Design& design, const Header& header) {
+  const Topology& t = design.topo;
+  RouteState s;
+  s.dst = t.node_of_address(header.dst);
+  s.src = t.node_of_address(header.src);
+  s.mode = static_cast<RouteMode>(header.phase);
+  s.inter = s.mode == RouteMode::Minimal ? -1 : t.router_of_id(header.inter);
+  return s;
+}
+
+void set_route_state(const Design& design, const RouteState& state, Header& header) {
+  const Topology& t = design.topo;
+  header.dst = t.address_of(state.dst);
+  header.src = t.address_of(state.src);
+  header.phase = static_cast<unsigned>(state.mode);
+  header.inter = state.inter < 0 ? 0u : t.router_id(state.inter);
+}
+
+std::string describe(const Design& design, const RouteState& state) {
+  static const char* modes[] = {"minimal", "to intermediate", "from intermediate"};
+  std::string s = fmt::format("node {} -> node {}, {}", state.src, state.dst, modes[static_cast<int>(state.mode)]);
+  if (state.inter >= 0) s += " " + design.topo.router_name(state.inter);
+  return s;
+}
+
+std::unique_ptr<RoutingRelation> make_routing_relation(const Design& design) {
+  switch (design.cfg.algorithm) {
+    case RoutingAlgorithm::Dor:
+      return std::make_unique<DorRouting>(design);
+    case RoutingAlgorithm::Min:
+    case RoutingAlgorithm::Valg:
+    case RoutingAlgorithm::Valn:
+    case RoutingAlgorithm::UgalG:
+    case RoutingAlgorithm::UgalN:
+    case RoutingAlgorithm::UgalLe:
+    case RoutingAlgorithm::Par:
+      return std::make_unique<DragonflyRouting>(design);
+    default:
+      config_fail(design.cfg, "routing.algorithm", fmt::format("\"{}\"", to_string(design.cfg.algorithm)),
+                  "has no routing relation yet; implemented: dor, min, valg, valn, ugal_g, ugal_n, ugal_le, par");
+  }
+}
+
+}  // namespace rlroute

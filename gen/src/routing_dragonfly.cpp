@@ -1,0 +1,185 @@
+// Dragonfly routing relations; the rule of each algorithm and its deadlock
+// argument are in docs/routing_dragonfly.md.
+#include "rlroute/routing_dragonfly.hpp"
+
+#include <algorithm>
+
+namespace rlroute {
+
+namespace {
+
+bool is_valiant(RoutingAlgorithm a) { return a == RoutingAlgorithm::Valg || a == RoutingAlgorithm::Valn; }
+bool is_ugal(RoutingAlgorithm a) {
+  return a == RoutingAlgorithm::UgalG || a == RoutingAlgorithm::UgalN || a == RoutingAlgorithm::UgalLe ||
+         a == RoutingAlgorithm::Par;
+}
+
+}  // namespace
+
+DragonflyRouting::DragonflyRouting(const Design& design)
+    : design_(design), topo_(design.topo), algorithm_(design.cfg.algorithm) {}
+
+std::string DragonflyRouting::name() const { return to_string(algorithm_); }
+
+bool DragonflyRouting::intermediate_is_group() const {
+  return algorithm_ == RoutingAlgorithm::Valg || algorithm_ == RoutingAlgorithm::UgalG;
+}
+
+int DragonflyRouting::levels() const {
+  switch (algorithm_) {
+    case RoutingAlgorithm::Min:
+      return 2;
+    case RoutingAlgorithm::Valg:
+    case RoutingAlgorithm::UgalG:
+      return 3;
+    case RoutingAlgorithm::Par:
+      return 5;
+    default:  // valn, ugal_n, ugal_le
+      return 4;
+  }
+}
+
+int DragonflyRouting::hop_bound() const {
+  switch (algorithm_) {
+    case RoutingAlgorithm::Min:
+      return 3;
+    case RoutingAlgorithm::Valg:
+    case RoutingAlgorithm::UgalG:
+      return 5;
+    case RoutingAlgorithm::Par:
+      return 7;
+    default:
+      return 6;
+  }
+}
+
+std::uint32_t DragonflyRouting::level_vcs(int level) const {
+  const int vcs = design_.vcs;
+  const int groups = std::min(levels(), vcs);
+  const int g = std::min(level, groups - 1);
+  std::uint32_t mask = 0;
+  for (int v = g * vcs / groups; v < (g + 1) * vcs / groups; ++v) mask |= 1u << v;
+  return mask;
+}
+
+int DragonflyRouting::level_of(int vc) const {
+  const int groups = std::min(levels(), design_.vcs);
+  for (int g = 0; g < groups; ++g) {
+    if (level_vcs(g) & (1u << vc)) return g;
+  }
+  return groups - 1;
+}
+
+int DragonflyRouting::next_level(int in_port, int in_vc, int out_port) const {
+  if (topo_.is_ni_port(in_port)) return 0;
+  const int level = level_of(in_vc);
+  if (topo_.is_global_port(in_port)) return level + 1;
+  return topo_.is_local_port(out_port) ? level + 1 : level;
+}
+
+RouteOption DragonflyRouting::hop(int in_port, int in_vc, int out_port, const RouteState& next) const {
+  if (topo_.is_ni_port(out_port)) return {out_port, all_vcs_mask(design_.vcs), next};
+  return {out_port, level_vcs(next_level(in_port, in_vc, out_port)), next};
+}
+
+int DragonflyRouting::min_port_to_group(int router, int group) const {
+  const std::vector<PortRef> links = topo_.global_links(topo_.group_of(router), group);
+  for (const PortRef& link : links) {
+    if (link.router == router) return link.port;
+  }
+  const int index = topo_.index_in_group(router);
+  const PortRef& gateway = links[static_cast<size_t>(index % topo_.links_per_group_pair())];
+  return topo_.local_port_to(index, topo_.index_in_group(gateway.router));
+}
+
+int DragonflyRouting::min_port_to_router(int router, int target) const {
+  if (topo_.group_of(router) == topo_.group_of(target)) {
+    return topo_.local_port_to(topo_.index_in_group(router), topo_.index_in_group(target));
+  }
+  return min_port_to_group(router, topo_.group_of(target));
+}
+
+std::vector<int> DragonflyRouting::intermediates(int from_group, int dst) const {
+  const int dst_group = topo_.group_of(topo_.router_of_node(dst));
+  std::vector<int> inter;
+  for (int g = 0; g < topo_.num_groups(); ++g) {
+    if (g == from_group || g == dst_group) continue;
+    if (intermediate_is_group()) {
+      inter.push_back(topo_.router_in_group(g, 0));
+    } else {
+      for (int i = 0; i < topo_.group_size(); ++i) inter.push_back(topo_.router_in_group(g, i));
+    }
+  }
+  return inter;
+}
+
+bool DragonflyRouting::at_intermediate(int router, int inter) const {
+  return intermediate_is_group() ? topo_.group_of(router) == topo_.group_of(inter) : router == inter;
+}
+
+RouteState DragonflyRouting::canonical(const RouteState& state) const {
+  RouteState c = state;
+  // Only PAR reads the source (its group); keep the group's first node.
+  c.src = algorithm_ == RoutingAlgorithm::Par
+              ? topo_.node_at(topo_.router_in_group(topo_.group_of(topo_.router_of_node(state.src)), 0), 0)
+              : 0;
+  return c;
+}
+
+std::vector<RouteOption> DragonflyRouting::minimal(int router, int in_port, int in_vc, const RouteState& s) const {
+  const int dst_router = topo_.router_of_node(s.dst);
+  const int port = router == dst_router ? topo_.local_of_node(s.dst) : min_port_to_router(router, dst_router);
+  return {hop(in_port, in_vc, port, s)};
+}
+
+// Non-minimal options from a decision point: one per intermediate.
+std::vector<RouteOption> DragonflyRouting::valiant(int router, int in_port, int in_vc, const RouteState& s) const {
+  std::vector<RouteOption> options;
+  const bool group = intermediate_is_group();
+  for (const int inter : intermediates(topo_.group_of(router), s.dst)) {
+    RouteState next = s;
+    next.inter = inter;
+    next.mode = RouteMode::ToIntermediate;
+    const int port = group ? min_port_to_group(router, topo_.group_of(inter)) : min_port_to_router(router, inter);
+    options.push_back(hop(in_port, in_vc, port, next));
+  }
+  return options;
+}
+
+std::vector<RouteOption> DragonflyRouting::next_hops(int router, int in_port, int in_vc,
+                                                     const RouteState& s) const {
+  const int dst_router = topo_.router_of_node(s.dst);
+  switch (s.mode) {
+    case RouteMode::Minimal: {
+      if (router == dst_router || algorithm_ == RoutingAlgorithm::Min) return minimal(router, in_port, in_vc, s);
+      const bool at_source = topo_.is_ni_port(in_port);
+      // PAR: a minimally routed packet may still divert at the next router of
+      // its source group (it got there over a local link).
+      const bool par_divert = algorithm_ == RoutingAlgorithm::Par && topo_.is_local_port(in_port) &&
+                              topo_.group_of(router) == topo_.group_of(topo_.router_of_node(s.src));
+      if (at_source && is_valiant(algorithm_)) return valiant(router, in_port, in_vc, s);
+      std::vector<RouteOption> options = minimal(router, in_port, in_vc, s);
+      if ((at_source && is_ugal(algorithm_)) || par_divert) {
+        const std::vector<RouteOption> v = valiant(router, in_port, in_vc, s);
+        options.insert(options.end(), v.begin(), v.end());
+      }
+      return options;
+    }
+    case RouteMode::ToIntermediate: {
+      if (s.inter < 0 || s.inter >= topo_.num_routers()) return {};
+      if (at_intermediate(router, s.inter)) {
+        RouteState next = s;
+        next.mode = RouteMode::FromIntermediate;
+        return minimal(router, in_port, in_vc, next);
+      }
+      const int port = intermediate_is_group() ? min_port_to_group(router, topo_.group_of(s.inter))
+                                               : min_port_to_router(router, s.inter);
+      return {hop(in_port, in_vc, port, s)};
+    }
+    case RouteMode::FromIntermediate:
+      return minimal(router, in_port, in_vc, s);
+  }
+  return {};
+}
+
+}  // namespace rlroute
