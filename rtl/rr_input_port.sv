@@ -3,7 +3,9 @@
 //   Route compute happens at buffer write: the head flit on the link input is
 //   sent to the port's route-compute unit (combinational) and its result
 //   {length, allowed output VCs, output port} is pushed into the VC's route
-//   FIFO in the same cycle as the flit enters the flit FIFO. A VC buffer of B
+//   FIFO in the same cycle as the flit enters the flit FIFO (the head is
+//   stored as the route unit rewrote it: non-minimal algorithms record their
+//   intermediate destination in the header). A VC buffer of B
 //   flits holds at most B/2 whole packets that have not been allocated yet
 //   (a packet has at least a head and a footer flit), so B/2 routes suffice.
 //   WAITING: the oldest routed packet asks the VC allocator for one of its
@@ -35,6 +37,7 @@ module rr_input_port #(
   output logic [VCW-1:0]   rc_in_vc_o,
   input  logic [PW-1:0]    rc_out_port_i,
   input  logic [V-1:0]     rc_out_vcs_i,
+  input  logic [W-1:0]     rc_hdr_i,      // the head flit as the route unit rewrote it
   // VC allocation, one request per VC
   output logic [V-1:0]     va_req_o,
   output logic [V*PW-1:0]  va_port_o,
@@ -91,7 +94,7 @@ module rr_input_port #(
     rr_fifo #(.WIDTH(W + 2), .DEPTH(B)) i_fifo (
       .clk_i, .rst_ni,
       .push_i (push[v]),
-      .data_i ({in_tail, in_head, in_data}),
+      .data_i ({in_tail, in_head, in_head ? rc_hdr_i : in_data}),
       .pop_i  (pop[v]),
       .data_o (front[v]),
       .empty_o(empty[v]),

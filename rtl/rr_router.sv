@@ -19,7 +19,8 @@ module rr_router #(
   localparam int unsigned PW = (P > 1) ? $clog2(P) : 1,
   localparam int unsigned CW = $clog2(B + 1),
   localparam int unsigned LW = 3 + VCW + W,
-  localparam int unsigned CRW = 1 + VCW
+  localparam int unsigned CRW = 1 + VCW,
+  localparam int unsigned OW = $clog2(V * B + 1)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -33,6 +34,10 @@ module rr_router #(
   output logic [P*VCW-1:0]  rc_in_vc_o,
   input  logic [P*PW-1:0]   rc_out_port_i,
   input  logic [P*V-1:0]    rc_out_vcs_i,
+  input  logic [P*W-1:0]    rc_hdr_i,
+  // per output port: credits in use over all its VCs (downstream occupancy),
+  // for adaptive route units
+  output logic [P*OW-1:0]   occ_o,
   // observability: free-running cycle counter, per output port flits sent and
   // cycles in which a packet waited for the port but nothing was sent
   output logic [31:0]       cycle_o,
@@ -67,6 +72,7 @@ module rr_router #(
       .rc_in_vc_o   (rc_in_vc_o[p*VCW+:VCW]),
       .rc_out_port_i(rc_out_port_i[p*PW+:PW]),
       .rc_out_vcs_i (rc_out_vcs_i[p*V+:V]),
+      .rc_hdr_i     (rc_hdr_i[p*W+:W]),
       .va_req_o     (va_req[p*V+:V]),
       .va_port_o    (va_port[p*V*PW+:V*PW]),
       .va_vcs_o     (va_vcs[p*V*V+:V*V]),
@@ -124,6 +130,13 @@ module rr_router #(
       .busy_o   (out_busy[o*V+:V]),
       .credits_o(out_credits[o*V*CW+:V*CW])
     );
+
+    always_comb begin
+      occ_o[o*OW+:OW] = '0;
+      for (int unsigned w = 0; w < V; w++) begin
+        occ_o[o*OW+:OW] = occ_o[o*OW+:OW] + OW'(B) - OW'(out_credits[(o*V+w)*CW+:CW]);
+      end
+    end
 
     // A request for this port is pending: a packet in VA or a flit in SA.
     logic wanted;

@@ -93,8 +93,20 @@ int DragonflyRouting::min_port_to_group(int router, int group) const {
 }
 
 int DragonflyRouting::min_port_to_router(int router, int target) const {
+  const int index = topo_.index_in_group(router);
   if (topo_.group_of(router) == topo_.group_of(target)) {
-    return topo_.local_port_to(topo_.index_in_group(router), topo_.index_in_group(target));
+    return topo_.local_port_to(index, topo_.index_in_group(target));
+  }
+  // Own link first; else a link that lands on the target (one hop less than
+  // the default copy); else the default copy (min_port_to_group).
+  const std::vector<PortRef> links = topo_.global_links(topo_.group_of(router), topo_.group_of(target));
+  for (const PortRef& link : links) {
+    if (link.router == router) return link.port;
+  }
+  for (const PortRef& link : links) {
+    if (topo_.neighbor(link.router, link.port)->router == target) {
+      return topo_.local_port_to(index, topo_.index_in_group(link.router));
+    }
   }
   return min_port_to_group(router, topo_.group_of(target));
 }

@@ -16,7 +16,7 @@ class VerilatedRouter final : public RouterModel {
   }
   ~VerilatedRouter() override { top_->final(); }
 
-  void set_coords(std::uint64_t packed) override { set_field(top_->coord_i, 0, shape_.coord_bits, packed); }
+  void set_router_id(std::uint64_t id) override { set_field(top_->id_i, 0, shape_.id_bits, id); }
   void set_flit_in(int port, const LinkFlit& f) override {
     write_flit(top_->flit_i, port * link_bits_, shape_.vc_bits, shape_.flit_bits, f);
   }

@@ -12,13 +12,14 @@ HarnessFabric::HarnessFabric(const Design& design, const RoutingRelation& relati
     routers_.push_back(factory.new_router());
     for (int p = 0; p < design.ports; ++p) {
       if (const std::optional<PortRef> far = t.neighbor(r, p)) {
-        links_.push_back(Link{r, p, far->router, far->port, DelayLine<LinkFlit>(design.cfg.link_latency),
-                              DelayLine<LinkCredit>(design.cfg.credit_latency)});
+        links_.push_back(Link{r, p, far->router, far->port, DelayLine<LinkFlit>(t.link_latency(p)),
+                              DelayLine<LinkCredit>(t.credit_latency(p))});
       }
     }
   }
   input_vcs_.resize(static_cast<size_t>(t.num_routers() * design.ports * design.vcs));
   output_owner_.assign(input_vcs_.size(), -1);
+  port_flits_.assign(static_cast<size_t>(t.num_routers() * design.ports), 0);
   heads_in_router_.resize(static_cast<size_t>(t.num_routers()));
 }
 
@@ -29,10 +30,7 @@ HarnessFabric::InputVc& HarnessFabric::input_vc(int router, int port, int vc) {
 void HarnessFabric::reset() {
   const Topology& t = design_.topo;
   for (int r = 0; r < t.num_routers(); ++r) {
-    std::uint64_t packed = 0;
-    const std::vector<int> c = t.coords(r);
-    for (int d = 0; d < t.num_dims(); ++d) packed |= static_cast<std::uint64_t>(c[d]) << (d * t.coord_bits());
-    routers_[r]->set_coords(packed);
+    routers_[r]->set_router_id(t.router_id(r));
     routers_[r]->reset();
   }
 }
@@ -123,6 +121,8 @@ void HarnessFabric::observe_output(int router, int port, const LinkFlit& flit) {
       fail(fmt::format("router {}: packet {:#x} header hop count {} but the harness counted {}", router, key,
                        h.hops, hops));
     }
+  } else {
+    hops_.erase(key);  // ejected: its source may reuse the packet id after 2^16 packets
   }
 }
 
@@ -140,6 +140,7 @@ void HarnessFabric::step() {
         if (!t.is_ni_port(p)) {
           moved_ = true;
           ++link_flits_;
+          ++port_flits_[static_cast<size_t>(r * design_.ports + p)];
         }
       }
       const LinkCredit c = credits_out[static_cast<size_t>(r * design_.ports + p)] = routers_[r]->credit_out(p);

@@ -81,7 +81,7 @@ fs::path model_cache_dir() {
 
 ModelFactory::ModelFactory(const Design& d, ModelKind kind, std::shared_ptr<ModelLibrary> lib)
     : shape_{kind == ModelKind::Router ? d.ports : d.topo.num_nodes(), d.vc_bits, d.flit_bits,
-             d.topo.num_dims() * d.topo.coord_bits()},
+             d.topo.router_id_bits()},
       kind_(kind), lib_(std::move(lib)) {}
 
 std::unique_ptr<RouterModel> ModelFactory::new_router() const {

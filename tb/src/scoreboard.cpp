@@ -94,7 +94,7 @@ void Scoreboard::delivered(int node, const std::vector<FlitData>& flits, std::in
   if (!ok) return;
   ++delivered_;
   log_.push_back(DeliveredPacket{r.src, r.dst, r.length, static_cast<int>(h.hops), r.created, r.injected, cycle,
-                                 r.measured});
+                                 r.measured, static_cast<RouteMode>(h.phase)});
 }
 
 std::string Scoreboard::describe_in_flight(std::size_t limit) const {

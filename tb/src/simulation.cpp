@@ -31,6 +31,74 @@ LatencySummary summarize(std::vector<double> v) {
   return s;
 }
 
+PacketStats measured_packet_stats(const std::vector<DeliveredPacket>& packets) {
+  PacketStats s;
+  std::int64_t hops = 0;
+  for (const DeliveredPacket& p : packets) {
+    if (!p.measured) continue;
+    ++s.delivered;
+    if (p.minimal()) {
+      ++s.minimal;
+    } else {
+      ++s.nonminimal;
+    }
+    hops += p.hops;
+    const auto h = static_cast<size_t>(p.hops);
+    if (h >= s.hop_histogram.size()) s.hop_histogram.resize(h + 1);
+    ++s.hop_histogram[h];
+  }
+  if (s.delivered > 0) {
+    s.minimal_share = static_cast<double>(s.minimal) / static_cast<double>(s.delivered);
+    s.avg_hops = static_cast<double>(hops) / static_cast<double>(s.delivered);
+  }
+  return s;
+}
+
+LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<std::uint64_t>& at_start,
+                                         const std::vector<std::uint64_t>& at_end, std::int64_t cycles) {
+  struct Count {
+    std::uint64_t flits = 0;
+    std::int64_t links = 0;
+  };
+  Count all;
+  std::map<PortClass, Count> by_class;
+  const int ports = t.num_ports();
+  const bool counted = !at_end.empty() && at_start.size() == at_end.size();
+  for (int r = 0; r < t.num_routers(); ++r) {
+    for (int p = 0; p < ports; ++p) {
+      if (!t.neighbor(r, p)) continue;
+      const auto i = static_cast<size_t>(r * ports + p);
+      const std::uint64_t flits = counted && i < at_end.size() ? at_end[i] - at_start[i] : 0;
+      for (Count* c : {&all, &by_class[t.port_class(p)]}) {
+        c->flits += flits;
+        ++c->links;
+      }
+    }
+  }
+  auto per_link_cycle = [cycles](const Count& c) {
+    if (c.links == 0 || cycles <= 0) return 0.0;
+    return static_cast<double>(c.flits) / (static_cast<double>(c.links) * static_cast<double>(cycles));
+  };
+  LinkUtilisation u;
+  u.all = per_link_cycle(all);
+  for (const auto& [cls, c] : by_class) u.by_class[cls] = per_link_cycle(c);
+  return u;
+}
+
+std::string link_class_key(PortClass c) {
+  switch (c) {
+    case PortClass::Terminal:
+      return "terminal";
+    case PortClass::Dimension:
+      return "dimension";
+    case PortClass::Local:
+      return "local";
+    case PortClass::Global:
+      return "global";
+  }
+  return "unknown";
+}
+
 nlohmann::ordered_json SimResult::to_json() const {
   auto lat = [](const LatencySummary& l) {
     return nlohmann::ordered_json{{"avg", l.avg}, {"p50", l.p50}, {"p95", l.p95}, {"p99", l.p99}, {"max", l.max}};
@@ -41,6 +109,7 @@ nlohmann::ordered_json SimResult::to_json() const {
   j["accepted_load"] = accepted_load;
   j["packets_injected"] = packets_injected;
   j["packets_delivered"] = packets_delivered;
+  j["packets_delivered_measured"] = packets_delivered_measured;
   j["packets_lost"] = packets_lost;
   j["packets_corrupted"] = packets_corrupted;
   j["packets_duplicated"] = packets_duplicated;
@@ -53,7 +122,15 @@ nlohmann::ordered_json SimResult::to_json() const {
   j["measured_packets"] = latency.count;
   j["avg_hops"] = avg_hops;
   j["hop_histogram"] = hop_histogram;
+  j["minimal_share"] = minimal_share;
+  j["packets_minimal"] = packets_minimal;
+  j["packets_nonminimal"] = packets_nonminimal;
   j["link_utilisation"] = link_utilisation;
+  if (links_observed) {  // absent where the fabric cannot see its links (network top)
+    nlohmann::ordered_json by_class = nlohmann::ordered_json::object();
+    for (const auto& [cls, u] : link_utilisation_by_class) by_class[link_class_key(cls)] = u;
+    j["link_utilisation_by_class"] = by_class;
+  }
   j["cycles"] = cycles;
   j["router_cycles_per_second"] = router_cycles_per_second;
   j["wall_seconds"] = wall_seconds;
@@ -81,9 +158,18 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   std::int64_t drain_end = measure_end + o.drain;
   bool generating = true;
   std::int64_t measured_generated = 0;
+  // Per-port link flit counters at the start and the end of the measurement
+  // window (read before the step of cycle warmup and of cycle measure_end).
+  std::vector<std::uint64_t> links_at_start, links_at_end;
+  bool window_closed = false;
 
   // One cycle of the whole system; returns false on a violation or deadlock.
   auto one_cycle = [&]() {
+    if (cycle == o.warmup) links_at_start = fabric.link_flits();
+    if (cycle == measure_end) {
+      links_at_end = fabric.link_flits();
+      window_closed = true;
+    }
     if (network && o.trace_from >= 0) network->model().set_tracing(cycle >= o.trace_from && cycle <= o.trace_to);
     bool moved = false;
     for (int n = 0; n < t.num_nodes(); ++n) {
@@ -174,22 +260,32 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   r.accepted_load = static_cast<double>(accepted_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
 
   std::vector<double> net, total;
-  double hops = 0;
   for (const DeliveredPacket& p : scoreboard.log()) {
     if (!p.measured) continue;
     net.push_back(static_cast<double>(p.ejected - p.injected));
     total.push_back(static_cast<double>(p.ejected - p.created));
-    hops += p.hops;
-    if (static_cast<size_t>(p.hops) >= r.hop_histogram.size()) r.hop_histogram.resize(static_cast<size_t>(p.hops) + 1);
-    ++r.hop_histogram[static_cast<size_t>(p.hops)];
   }
   r.latency = summarize(net);
   r.total_latency = summarize(total);
-  r.avg_hops = net.empty() ? 0 : hops / static_cast<double>(net.size());
-  int links = 0;
-  for (int rt = 0; rt < t.num_routers(); ++rt)
-    for (int p = 0; p < design.ports; ++p) links += t.neighbor(rt, p) ? 1 : 0;
-  r.link_utilisation = links && cycle ? static_cast<double>(fabric.network_link_flits()) / (links * static_cast<double>(cycle)) : 0;
+  const PacketStats ps = measured_packet_stats(scoreboard.log());
+  r.packets_delivered_measured = ps.delivered;
+  r.avg_hops = ps.avg_hops;
+  r.hop_histogram = ps.hop_histogram;
+  r.packets_minimal = ps.minimal;
+  r.packets_nonminimal = ps.nonminimal;
+  r.minimal_share = ps.minimal_share;
+
+  // Link utilisation over the measurement window; a run that failed before
+  // the window closed is measured up to where it stopped.
+  if (!window_closed) links_at_end = fabric.link_flits();
+  if (links_at_start.empty()) links_at_start = links_at_end;  // failed during warmup: empty window
+  const std::int64_t window = std::max<std::int64_t>(0, std::min(cycle, measure_end) - o.warmup);
+  r.links_observed = !links_at_end.empty();
+  if (r.links_observed) {
+    const LinkUtilisation u = measure_link_utilisation(t, links_at_start, links_at_end, window);
+    r.link_utilisation = u.all;
+    r.link_utilisation_by_class = u.by_class;
+  }
   r.packets = scoreboard.log();
   if (r.failure.empty() && !scoreboard.errors().empty()) r.failure = scoreboard.errors().front();
   return r;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <numeric>
 
 #include "rlroute/design.hpp"
 #include "rlroute/emit.hpp"
@@ -221,6 +222,79 @@ max_packet_flits = 4
         << "packet " << i << " differs";
   }
   EXPECT_EQ(harness.cycles, network.cycles);
+  EXPECT_EQ(harness.hop_histogram, network.hop_histogram);
+  EXPECT_EQ(harness.packets_minimal, network.packets_minimal);
+  // The network top hides its links: no link utilisation (documented in docs/results.md).
+  EXPECT_TRUE(harness.links_observed);
+  EXPECT_FALSE(network.links_observed);
+  EXPECT_EQ(network.link_utilisation, 0);
+  EXPECT_FALSE(network.to_json().contains("link_utilisation_by_class"));
+}
+
+// The harness, recording after every cycle how many flits have crossed its
+// router-to-router links so far, to check the measurement window.
+class LinkRecordingFabric : public HarnessFabric {
+ public:
+  using HarnessFabric::HarnessFabric;
+  void step() override {
+    HarnessFabric::step();
+    const std::vector<std::uint64_t> ports = link_flits();
+    flits_after_cycle.push_back(std::accumulate(ports.begin(), ports.end(), std::uint64_t{0}));
+  }
+  std::vector<std::uint64_t> flits_after_cycle;  // [c]: flits sent in cycles 0..c
+};
+
+TEST(Network, Torus4x4StatisticsMinimalShareHopHistogramAndLinkUtilisation) {
+  Bench b(kTorus4x4);
+  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Router);
+  LinkRecordingFabric fabric(b.design, *b.relation, factory);
+  SimOptions o;
+  o.load = 0.05;
+  o.warmup = 500;
+  o.cycles = 3000;
+  const SimResult r = run_simulation(b.design, *b.relation, fabric, o);
+  expect_clean(r);
+
+  // Every measured packet that arrived, with its hops from the header.
+  std::vector<std::int64_t> histogram;
+  std::int64_t measured = 0;
+  for (const DeliveredPacket& p : r.packets) {
+    if (!p.measured) continue;
+    ++measured;
+    EXPECT_TRUE(p.minimal()) << "DOR routes every packet minimally";
+    if (static_cast<size_t>(p.hops) >= histogram.size()) histogram.resize(static_cast<size_t>(p.hops) + 1);
+    ++histogram[static_cast<size_t>(p.hops)];
+  }
+  ASSERT_GT(measured, 300);
+  EXPECT_EQ(r.packets_delivered_measured, measured);
+  EXPECT_EQ(r.packets_delivered_measured, r.latency.count);
+  EXPECT_LT(r.packets_delivered_measured, r.packets_delivered) << "warmup packets are not measured";
+  EXPECT_EQ(r.packets_minimal, measured);
+  EXPECT_EQ(r.packets_nonminimal, 0);
+  EXPECT_EQ(r.minimal_share, 1.0);
+  EXPECT_EQ(r.hop_histogram, histogram);
+  EXPECT_EQ(std::accumulate(r.hop_histogram.begin(), r.hop_histogram.end(), std::int64_t{0}), measured);
+
+  // Link utilisation over the measurement window only: flits sent in cycles
+  // warmup .. warmup+cycles-1 over 64 links.
+  ASSERT_GE(fabric.flits_after_cycle.size(), static_cast<size_t>(o.warmup + o.cycles));
+  const std::uint64_t in_window = fabric.flits_after_cycle[static_cast<size_t>(o.warmup + o.cycles - 1)] -
+                                  fabric.flits_after_cycle[static_cast<size_t>(o.warmup - 1)];
+  EXPECT_TRUE(r.links_observed);
+  EXPECT_DOUBLE_EQ(r.link_utilisation, static_cast<double>(in_window) / (64.0 * static_cast<double>(o.cycles)));
+  EXPECT_GT(r.link_utilisation, 0);
+  ASSERT_EQ(r.link_utilisation_by_class.size(), 1u);
+  EXPECT_EQ(r.link_utilisation_by_class.at(PortClass::Dimension), r.link_utilisation);
+
+  const nlohmann::ordered_json j = r.to_json();
+  for (const char* key : {"packets_delivered", "packets_delivered_measured", "minimal_share", "packets_minimal",
+                          "packets_nonminimal", "hop_histogram", "link_utilisation", "link_utilisation_by_class"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["minimal_share"], 1.0);
+  EXPECT_EQ(j["hop_histogram"].size(), histogram.size());
+  EXPECT_EQ(j["link_utilisation_by_class"].size(), 1u);
+  EXPECT_EQ(j["link_utilisation_by_class"]["dimension"], r.link_utilisation);
 }
 
 // A fabric whose NIs never return ejection credits: the network must fill and

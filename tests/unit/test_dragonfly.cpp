@@ -168,15 +168,17 @@ struct Expect {
 
 }  // namespace
 
-TEST(DragonflyRouting, EveryAlgorithmOnEveryPairOfDfly2429) {
+TEST(DragonflyRouting, EveryAlgorithmOnEveryPair) {
   const std::vector<Expect> expectations = {
       {"min", 2, 3, true, false},    {"valg", 3, 5, false, true},   {"valn", 4, 6, false, true},
       {"ugal_g", 3, 5, true, true},  {"ugal_n", 4, 6, true, true},  {"ugal_le", 4, 6, true, true},
       {"par", 5, 7, true, true},
   };
+  // dfly(2,4,2,9) as the issue asks, and dfly(2,4,2,5) with palmtree links (l = 2).
+  for (const auto& [g, arrangement] : std::vector<std::pair<int, std::string>>{{9, "absolute"}, {5, "palmtree"}})
   for (const Expect& e : expectations) {
-    SCOPED_TRACE(e.algorithm);
-    const Design d = derive_design(dragonfly(2, 4, 2, 9, e.algorithm, e.vcs));
+    SCOPED_TRACE(e.algorithm + " g=" + std::to_string(g));
+    const Design d = derive_design(dragonfly(2, 4, 2, g, e.algorithm, e.vcs, arrangement));
     const DragonflyRouting rel(d);
     const Topology& t = d.topo;
     EXPECT_EQ(rel.levels(), e.vcs);

@@ -38,8 +38,9 @@ class DragonflyRouting : public RoutingRelation {
 
   // Minimal output port of `router` towards router `target` / group `group`
   // (not reached yet). Between groups: the router's own global link to the
-  // group if it has one (lowest port), else the local port to the router of
-  // link copy (index in group mod l) of the group's l links to that group.
+  // group if it has one (lowest copy), else (towards a router) the local port
+  // to the owner of a link that lands on the target, else the local port to
+  // the owner of link copy (index in group mod l) of the l links to the group.
   int min_port_to_router(int router, int target) const;
   int min_port_to_group(int router, int group) const;
   // The intermediates a Valiant path may use from a router in group `from` to

@@ -4,6 +4,7 @@
 // calls step() (one clock edge everywhere).
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
@@ -33,12 +34,18 @@ class Fabric {
   virtual std::string violation() const = 0;
   // Human-readable state of every occupied VC, for deadlock reports.
   virtual std::string dump_occupied() const = 0;
-  // Router-to-router hops the harness saw each packet take, keyed by
-  // (src address << 16 | packet id); -1 if the fabric cannot see it.
+  // Router-to-router hops the harness has seen a packet take so far, keyed by
+  // (src address << 16 | packet id), while its head is in the network (the
+  // count is dropped when the head is ejected, so that packet ids can wrap);
+  // -1 if the fabric cannot see it.
   virtual int observed_hops(unsigned src_address, unsigned packet_id) const = 0;
   virtual void forget_packet(unsigned src_address, unsigned packet_id) = 0;
   // Link utilisation: flits sent on router-to-router links so far.
   virtual std::uint64_t network_link_flits() const = 0;
+  // The same per output port: flits sent so far out of each router port that
+  // leads to another router, indexed router * ports + port (NI ports stay 0).
+  // Empty when the fabric cannot see its links (the network top).
+  virtual std::vector<std::uint64_t> link_flits() const = 0;
 };
 
 // Fixed-latency delay line for link words. latency 1 = no extra register.
@@ -73,6 +80,7 @@ class HarnessFabric : public Fabric {
   int observed_hops(unsigned src_address, unsigned packet_id) const override;
   void forget_packet(unsigned src_address, unsigned packet_id) override;
   std::uint64_t network_link_flits() const override { return link_flits_; }
+  std::vector<std::uint64_t> link_flits() const override { return port_flits_; }
 
  private:
   struct Link {
@@ -107,6 +115,7 @@ class HarnessFabric : public Fabric {
   std::vector<long> output_owner_;
   bool moved_ = false;
   std::uint64_t link_flits_ = 0;
+  std::vector<std::uint64_t> port_flits_;  // [router * ports + port], router-to-router ports only
   std::string violation_;
 };
 
@@ -125,6 +134,7 @@ class NetworkTopFabric : public Fabric {
   int observed_hops(unsigned, unsigned) const override { return -1; }
   void forget_packet(unsigned, unsigned) override {}
   std::uint64_t network_link_flits() const override { return 0; }
+  std::vector<std::uint64_t> link_flits() const override { return {}; }
   NetworkModel& model() { return *net_; }
 
  private:

@@ -27,7 +27,7 @@ struct ModelShape {
   int ports;      // router model: ports; network model: nodes
   int vc_bits;
   int flit_bits;
-  int coord_bits;  // total width of coord_i (router model)
+  int id_bits;  // width of id_i, the router identity (router model)
 };
 
 // One Verilated router top. Outputs are registered: reading them never
@@ -35,7 +35,7 @@ struct ModelShape {
 class RouterModel {
  public:
   virtual ~RouterModel() = default;
-  virtual void set_coords(std::uint64_t packed) = 0;
+  virtual void set_router_id(std::uint64_t id) = 0;  // Topology::router_id
   virtual void set_flit_in(int port, const LinkFlit& flit) = 0;
   virtual void set_credit_in(int port, const LinkCredit& credit) = 0;
   virtual LinkFlit flit_out(int port) const = 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rlroute/design.hpp"
+#include "rlroute/routing.hpp"
 
 namespace rlroute {
 
@@ -18,9 +19,12 @@ FlitData footer_flit(const Design& design, const std::vector<FlitData>& payload)
 std::uint32_t payload_crc(const Design& design, const std::vector<FlitData>& payload);
 
 struct DeliveredPacket {
-  int src, dst, length, hops;
+  int src, dst, length;
+  int hops;  // router-to-router hops: the header's hop count at ejection
   std::int64_t created, injected, ejected;
-  bool measured;
+  bool measured;  // created in the measurement window
+  RouteMode phase = RouteMode::Minimal;  // the header's route phase at ejection
+  bool minimal() const { return phase == RouteMode::Minimal; }
 };
 
 class Scoreboard {

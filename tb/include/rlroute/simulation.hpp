@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -42,7 +43,8 @@ struct SimResult {
   double generated_load = 0; // measured at the sources
   double accepted_load = 0;  // ejected in the window, flits/node/cycle
   std::int64_t packets_injected = 0;
-  std::int64_t packets_delivered = 0;
+  std::int64_t packets_delivered = 0;           // the whole run: warmup, measurement, drain, flush
+  std::int64_t packets_delivered_measured = 0;  // packets created in the measurement window that arrived
   std::int64_t packets_lost = 0;
   std::int64_t packets_corrupted = 0;
   std::int64_t packets_duplicated = 0;
@@ -53,11 +55,20 @@ struct SimResult {
   std::string failure;  // empty on success; else what went wrong, with a dump
   LatencySummary latency, total_latency;
   double avg_hops = 0;
-  std::vector<std::int64_t> hop_histogram;
+  std::vector<std::int64_t> hop_histogram;  // [h]: measured packets that took h router-to-router hops
+  std::int64_t packets_minimal = 0;     // measured packets whose route phase at ejection was Minimal
+  std::int64_t packets_nonminimal = 0;  // the other measured packets
+  double minimal_share = 0;             // packets_minimal / packets_delivered_measured (0 if none)
   std::int64_t cycles = 0;  // simulated cycles in all
   double router_cycles_per_second = 0;
   double wall_seconds = 0;
-  double link_utilisation = 0;  // flits per router-to-router link per cycle
+  // Flits per router-to-router link per cycle over the measurement window, for
+  // all such links and per link class (each router-to-router class the
+  // topology has). Only fabrics that see their links measure them
+  // (links_observed); elsewhere link_utilisation is 0 and the map empty.
+  bool links_observed = false;
+  double link_utilisation = 0;
+  std::map<PortClass, double> link_utilisation_by_class;
   std::vector<DeliveredPacket> packets;  // every delivered packet (for tests)
 
   bool ok() const { return failure.empty(); }
@@ -69,5 +80,29 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
                          const SimOptions& options);
 
 LatencySummary summarize(std::vector<double> samples);
+
+// Hop and route statistics of the measured packets among `packets`.
+struct PacketStats {
+  std::int64_t delivered = 0;  // measured packets
+  std::int64_t minimal = 0;    // ... whose route phase at ejection was Minimal
+  std::int64_t nonminimal = 0;
+  double minimal_share = 0;  // minimal / delivered; 0 when delivered is 0
+  double avg_hops = 0;
+  std::vector<std::int64_t> hop_histogram;  // [h]: packets with h hops; empty when delivered is 0
+};
+PacketStats measured_packet_stats(const std::vector<DeliveredPacket>& packets);
+
+// Flits per link per cycle over a window of `cycles` cycles, from per-port
+// flit counters (Fabric::link_flits()) read at its start and its end. Only
+// ports with a link (Topology::neighbor) count.
+struct LinkUtilisation {
+  double all = 0;                         // every router-to-router link
+  std::map<PortClass, double> by_class;  // every class with at least one link
+};
+LinkUtilisation measure_link_utilisation(const Topology& topo, const std::vector<std::uint64_t>& at_start,
+                                         const std::vector<std::uint64_t>& at_end, std::int64_t cycles);
+
+// JSON key of a link class: "terminal", "dimension", "local", "global".
+std::string link_class_key(PortClass c);
 
 }  // namespace rlroute

@@ -1,0 +1,145 @@
+// The statistics helpers of the simulation (DESIGN.md section 6): minimal
+// share, hop histogram, per-link-class utilisation and their JSON keys, on
+// hand-made packets and link counters (no Verilator model).
+#include <gtest/gtest.h>
+
+#include "rlroute/design.hpp"
+#include "rlroute/simulation.hpp"
+
+using namespace rlroute;
+
+namespace {
+
+Topology topology(const std::string& toml) { return Topology(parse_config(toml, "t.toml")); }
+
+const char* kTorus4x4 = "[topology]\nkind = \"torus\"\ndims = [4, 4]\n";
+const char* kMesh4x2 = "[topology]\nkind = \"mesh\"\ndims = [4, 2]\n";
+const char* kDragonfly = "[topology]\nkind = \"dragonfly\"\np = 2\na = 4\nh = 2\ng = 9\n"
+                         "[router]\nvcs = 2\nbuffer_flits = 24\n[routing]\nalgorithm = \"min\"\n";
+
+DeliveredPacket packet(int hops, bool measured, RouteMode phase = RouteMode::Minimal) {
+  return DeliveredPacket{0, 1, 4, hops, 0, 0, 10, measured, phase};
+}
+
+// Connected (router, port) pairs of a class.
+int links_of(const Topology& t, PortClass cls) {
+  int n = 0;
+  for (int r = 0; r < t.num_routers(); ++r)
+    for (int p = 0; p < t.num_ports(); ++p) n += t.neighbor(r, p) && t.port_class(p) == cls;
+  return n;
+}
+
+}  // namespace
+
+TEST(Stats, PacketStatsCountOnlyMeasuredPackets) {
+  const std::vector<DeliveredPacket> packets = {
+      packet(2, true),  packet(2, true, RouteMode::FromIntermediate), packet(0, true),
+      packet(5, true, RouteMode::ToIntermediate),
+      packet(9, false),  // warmup or drain: ignored
+      packet(1, false, RouteMode::FromIntermediate),
+  };
+  const PacketStats s = measured_packet_stats(packets);
+  EXPECT_EQ(s.delivered, 4);
+  EXPECT_EQ(s.minimal, 2);
+  EXPECT_EQ(s.nonminimal, 2);
+  EXPECT_DOUBLE_EQ(s.minimal_share, 0.5);
+  EXPECT_DOUBLE_EQ(s.avg_hops, 9.0 / 4);
+  EXPECT_EQ(s.hop_histogram, (std::vector<std::int64_t>{1, 0, 2, 0, 0, 1}));
+}
+
+TEST(Stats, PacketStatsOfNoMeasuredPacketAreZero) {
+  const PacketStats s = measured_packet_stats({packet(3, false)});
+  EXPECT_EQ(s.delivered, 0);
+  EXPECT_EQ(s.minimal + s.nonminimal, 0);
+  EXPECT_EQ(s.minimal_share, 0);
+  EXPECT_EQ(s.avg_hops, 0);
+  EXPECT_TRUE(s.hop_histogram.empty());
+}
+
+TEST(Stats, TorusLinksAreAllDimensionLinks) {
+  const Topology t = topology(kTorus4x4);
+  const int ports = t.num_ports();
+  std::vector<std::uint64_t> start(static_cast<size_t>(t.num_routers() * ports), 0), end = start;
+  // 100 flits on every x+ link during the window, 50 before it.
+  for (int r = 0; r < t.num_routers(); ++r) {
+    start[static_cast<size_t>(r * ports + t.plus_port(0))] = 50;
+    end[static_cast<size_t>(r * ports + t.plus_port(0))] = 150;
+  }
+  const LinkUtilisation u = measure_link_utilisation(t, start, end, 1000);
+  ASSERT_EQ(u.by_class.size(), 1u);
+  ASSERT_TRUE(u.by_class.count(PortClass::Dimension));
+  EXPECT_DOUBLE_EQ(u.all, 16 * 100.0 / (64 * 1000));
+  EXPECT_DOUBLE_EQ(u.by_class.at(PortClass::Dimension), u.all);
+}
+
+TEST(Stats, MeshEdgePortsAreNotLinks) {
+  const Topology t = topology(kMesh4x2);
+  ASSERT_EQ(links_of(t, PortClass::Dimension), 2 * (3 * 2 + 4 * 1));
+  const std::vector<std::uint64_t> start(static_cast<size_t>(t.num_routers() * t.num_ports()), 0);
+  std::vector<std::uint64_t> end(start.size(), 7);  // counters of unconnected ports must not count
+  for (int r = 0; r < t.num_routers(); ++r)
+    for (int p = 0; p < t.num_ports(); ++p)
+      if (!t.neighbor(r, p)) end[static_cast<size_t>(r * t.num_ports() + p)] = 1000;
+  const LinkUtilisation u = measure_link_utilisation(t, start, end, 10);
+  EXPECT_DOUBLE_EQ(u.all, 0.7);
+  EXPECT_DOUBLE_EQ(u.by_class.at(PortClass::Dimension), 0.7);
+}
+
+TEST(Stats, DragonflyLinksSplitIntoLocalAndGlobal) {
+  const Topology t = topology(kDragonfly);  // dfly(2,4,2,9): 36 routers, 3 local and 2 global ports each
+  const int ports = t.num_ports();
+  const std::vector<std::uint64_t> start(static_cast<size_t>(t.num_routers() * ports), 0);
+  std::vector<std::uint64_t> end = start;
+  for (int r = 0; r < t.num_routers(); ++r) {
+    for (int p = 0; p < ports; ++p) {
+      const auto i = static_cast<size_t>(r * ports + p);
+      if (t.is_local_port(p)) end[i] = 40;
+      if (t.is_global_port(p)) end[i] = 10;
+    }
+  }
+  const LinkUtilisation u = measure_link_utilisation(t, start, end, 100);
+  ASSERT_EQ(u.by_class.size(), 2u);
+  EXPECT_DOUBLE_EQ(u.by_class.at(PortClass::Local), 0.4);
+  EXPECT_DOUBLE_EQ(u.by_class.at(PortClass::Global), 0.1);
+  EXPECT_DOUBLE_EQ(u.all, (36 * 3 * 40 + 36 * 2 * 10) / (36.0 * 5 * 100));
+  EXPECT_EQ(link_class_key(PortClass::Local), "local");
+  EXPECT_EQ(link_class_key(PortClass::Global), "global");
+  EXPECT_EQ(link_class_key(PortClass::Dimension), "dimension");
+}
+
+TEST(Stats, UnobservedOrEmptyWindowMeasuresZero) {
+  const Topology t = topology(kTorus4x4);
+  const std::vector<std::uint64_t> counters(static_cast<size_t>(t.num_routers() * t.num_ports()), 5);
+  EXPECT_EQ(measure_link_utilisation(t, counters, counters, 0).all, 0);
+  EXPECT_EQ(measure_link_utilisation(t, {}, {}, 100).all, 0);
+}
+
+TEST(Stats, JsonHasTheStatisticsKeys) {
+  SimResult r;
+  r.packets_delivered = 12;
+  r.packets_delivered_measured = 10;
+  r.packets_minimal = 7;
+  r.packets_nonminimal = 3;
+  r.minimal_share = 0.7;
+  r.hop_histogram = {0, 4, 6};
+  r.links_observed = true;
+  r.link_utilisation = 0.25;
+  r.link_utilisation_by_class = {{PortClass::Local, 0.2}, {PortClass::Global, 0.4}};
+  nlohmann::ordered_json j = r.to_json();
+  EXPECT_EQ(j["packets_delivered"], 12);
+  EXPECT_EQ(j["packets_delivered_measured"], 10);
+  EXPECT_EQ(j["packets_minimal"], 7);
+  EXPECT_EQ(j["packets_nonminimal"], 3);
+  EXPECT_EQ(j["minimal_share"], 0.7);
+  EXPECT_EQ(j["hop_histogram"], nlohmann::ordered_json::parse("[0, 4, 6]"));
+  EXPECT_EQ(j["link_utilisation"], 0.25);
+  EXPECT_EQ(j["link_utilisation_by_class"].dump(), R"({"local":0.2,"global":0.4})");
+
+  // A fabric that cannot see its links (the network top): no per-class key.
+  r.links_observed = false;
+  r.link_utilisation = 0;
+  r.link_utilisation_by_class.clear();
+  j = r.to_json();
+  EXPECT_FALSE(j.contains("link_utilisation_by_class"));
+  EXPECT_EQ(j["link_utilisation"], 0);
+}
