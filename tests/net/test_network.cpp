@@ -12,30 +12,12 @@
 #include "rlroute/model_build.hpp"
 #include "rlroute/routing.hpp"
 #include "rlroute/simulation.hpp"
+#include "bench.hpp"
 
 using namespace rlroute;
+using namespace rlroute::test;
 
 namespace {
-
-struct Bench {
-  Design design;
-  EmittedDesign emitted;
-  std::unique_ptr<RoutingRelation> relation;
-  explicit Bench(const std::string& toml)
-      : design(derive_design(parse_config(toml, "test.toml"))),
-        emitted(emit_design(design)),
-        relation(make_routing_relation(design)) {}
-
-  SimResult run(const SimOptions& o, ModelKind kind = ModelKind::Router) {
-    const ModelFactory factory = load_model(design, emitted, kind);
-    if (kind == ModelKind::Network) {
-      NetworkTopFabric fabric(design, factory);
-      return run_simulation(design, *relation, fabric, o);
-    }
-    HarnessFabric fabric(design, *relation, factory);
-    return run_simulation(design, *relation, fabric, o);
-  }
-};
 
 const char* kTorus4x4 = R"(
 [design]
@@ -56,15 +38,6 @@ int zero_load_latency(int hops, int link_latency, int packet_flits) {
   return hops * (2 + link_latency) + packet_flits + 2;
 }
 
-void expect_clean(const SimResult& r) {
-  EXPECT_TRUE(r.ok()) << r.failure;
-  EXPECT_FALSE(r.deadlock);
-  EXPECT_EQ(r.packets_lost, 0);
-  EXPECT_EQ(r.packets_corrupted, 0);
-  EXPECT_EQ(r.packets_duplicated, 0);
-  EXPECT_EQ(r.packets_misrouted, 0);
-  EXPECT_EQ(r.packets_delivered, r.packets_injected);
-}
 
 }  // namespace
 

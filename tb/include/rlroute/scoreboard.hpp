@@ -24,6 +24,7 @@ struct DeliveredPacket {
   std::int64_t created, injected, ejected;
   bool measured;  // created in the measurement window
   RouteMode phase = RouteMode::Minimal;  // the header's route phase at ejection
+  int inter = -1;                        // the header's intermediate router (non-minimal packets)
   bool minimal() const { return phase == RouteMode::Minimal; }
 };
 
