@@ -130,6 +130,7 @@ def read_config(path):
     return {
         "name": cfg.get("design", {}).get("name"),
         "dims": topo.get("dims"),
+        "kind": topo.get("kind", "torus"),
         "link_latency": topo.get("link_latency", 1),
         "max_packet_flits": router.get("max_packet_flits", 4),
         "packet_flits": simc.get("packet_flits", 0),
@@ -285,6 +286,10 @@ def packet_flits(args, cfg):
     return cfg["max_packet_flits"]
 
 
+def fmt_model(value):
+    return "n/a" if value is None else f"{value:.2f}"
+
+
 def summarize(rows, cfg, args, seconds):
     low = rows[0]
     zero_total = low["total_lat_avg"]
@@ -292,7 +297,9 @@ def summarize(rows, cfg, args, seconds):
     best = max(rows, key=lambda r: r["accepted_load"])
     lp = packet_flits(args, cfg)
     link = cfg["link_latency"]
-    model = low["avg_hops"] * (2 + link) + lp + 2  # docs/architecture.md
+    # docs/architecture.md; a dragonfly's links differ in latency, so its
+    # zero-load latency is a per-path sum (docs/routing_dragonfly.md): no model.
+    model = None if cfg["kind"] == "dragonfly" else low["avg_hops"] * (2 + link) + lp + 2
     dims = cfg["dims"] or []
     return {
         "config": low["config"],
@@ -304,7 +311,8 @@ def summarize(rows, cfg, args, seconds):
         "zero_load_total_latency": zero_total,
         "zero_load_avg_hops": low["avg_hops"],
         "zero_load_model": model,
-        "zero_load_model_formula": f"H*(2+L)+Lp+2 with H={low['avg_hops']:.3f}, L={link}, Lp={lp:g}",
+        "zero_load_model_formula": (f"H*(2+L)+Lp+2 with H={low['avg_hops']:.3f}, L={link}, Lp={lp:g}"
+                                    if model is not None else "per path (dragonfly)"),
         "saturation_throughput": best["accepted_load"],
         "saturation_throughput_at_offered": best["offered_load"],
         "latency_knee_offered": knee,
@@ -425,7 +433,7 @@ def write_summary_md(path, summaries, by_config, args, command, total_seconds):
         knee = fmt_load(s["latency_knee_offered"]) if s["latency_knee_offered"] is not None else "none"
         lines.append(
             f"| {s['config']} | {s['zero_load_latency']:.2f} ({fmt_load(s['zero_load_offered'])}) "
-            f"| {s['zero_load_model']:.2f} | {s['zero_load_avg_hops']:.3f} "
+            f"| {fmt_model(s['zero_load_model'])} | {s['zero_load_avg_hops']:.3f} "
             f"| {s['saturation_throughput']:.4f} ({fmt_load(s['saturation_throughput_at_offered'])}) "
             f"| {knee} | {s['router_cycles_per_second_median']:,.0f} "
             f"({s['router_cycles_per_second_min']:,.0f}-{s['router_cycles_per_second_max']:,.0f}) "
@@ -533,7 +541,7 @@ def main(argv=None):
         knee = fmt_load(s["latency_knee_offered"]) if s["latency_knee_offered"] is not None else "none in sweep"
         print(f"{s['config']} ({s['pattern']}):")
         print(f"  zero-load latency     {s['zero_load_latency']:.2f} cycles at load {fmt_load(s['zero_load_offered'])}"
-              f" (model {s['zero_load_model_formula']} = {s['zero_load_model']:.2f})")
+              f" (model {s['zero_load_model_formula']} = {fmt_model(s['zero_load_model'])})")
         print(f"  saturation throughput {s['saturation_throughput']:.4f} flits/node/cycle (max accepted, at offered "
               f"{fmt_load(s['saturation_throughput_at_offered'])}); latency knee (total > {KNEE_FACTOR:g}x) at {knee}")
         print(f"  simulator speed       {s['router_cycles_per_second_median']:,.0f} router-cycles/s (median; "
