@@ -47,8 +47,13 @@ Analysis analyze(const Design& design, const RoutingRelation& relation) {
   Analysis a;
   a.edges.resize(static_cast<size_t>(num_states));
   std::optional<std::string>& failure = a.failure;
-  // Per destination: longest hop count from (channel, canonical route state);
-  // -1 while the state is on the current path (a loop).
+  // Per destination router: longest hop count from (channel, canonical route
+  // state); -1 while the state is on the current path (a loop). Routes differ
+  // between the terminals of one destination router only in the ejection
+  // port, so the key holds the terminal only for states at that router: the
+  // rest of the walk is shared by the router's terminals (their ejection port
+  // is then checked on the walks that reach the destination router afresh;
+  // tests/unit/test_dragonfly.cpp walks every pair in full).
   std::unordered_map<std::uint64_t, int> hops;
   const std::uint64_t routers = static_cast<std::uint64_t>(t.num_routers()) + 1;
   const std::uint64_t nodes = static_cast<std::uint64_t>(t.num_nodes());
@@ -57,14 +62,17 @@ Analysis analyze(const Design& design, const RoutingRelation& relation) {
                             static_cast<std::uint64_t>(c.mode);
     return k * nodes + static_cast<std::uint64_t>(c.src);
   };
+  const std::uint64_t terminals = static_cast<std::uint64_t>(t.nodes_per_router()) + 1;
 
   for (int dst = 0; dst < t.num_nodes() && !failure; ++dst) {
-    hops.clear();
     const int dst_router = t.router_of_node(dst);
+    if (t.local_of_node(dst) == 0) hops.clear();
 
     std::function<int(const State&, const RouteState&)> visit = [&](const State& s, const RouteState& rs) -> int {
       const int idx = state_index(design, s);
-      const std::uint64_t key = key_of(idx, relation.canonical(rs));
+      const std::uint64_t at_dst =
+          s.router == dst_router ? static_cast<std::uint64_t>(t.local_of_node(dst)) + 1 : 0;
+      const std::uint64_t key = key_of(idx, relation.canonical(rs)) * terminals + at_dst;
       if (const auto it = hops.find(key); it != hops.end()) {
         if (it->second < 0) {
           failure = fmt::format("packets ({}) can loop forever through {} port {} vc{}", describe(design, rs),
