@@ -1,0 +1,281 @@
+// Block test for rtl/rr_contention.sv (UGAL-LE contention factors) against a
+// C++ model written from docs/routing_dragonfly.md:
+//  - counters F[i][j]: head flits from router i of this group (this router on
+//    its terminal ports, the upstream router on a local port) to destination
+//    group j; global ports, body flits and idle words are not counted;
+//  - tumbling window of WINDOW cycles: a flow is active when its count is
+//    above THRESHOLD in the current window or was at the end of the previous
+//    one (that verdict is kept for one window); counters saturate at
+//    THRESHOLD + 1;
+//  - C_j = number of routers i with an active flow to group j.
+// Window timing of the model: an arrival is counted at the clock edge that
+// registers it; edge t (t = 1, 2, ... after reset) belongs to window t / WINDOW,
+// so window k >= 1 holds the edges kW .. kW + W - 1 and window 0 the W - 1
+// edges after reset.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "Vrr_contention_a9.h"
+#include "rlroute/config.hpp"
+#include "rlroute/design.hpp"
+#include "rlroute/topology.hpp"
+#include "vtb.hpp"
+
+namespace {
+
+using namespace rlroute;
+using rtltest::Dut;
+using rtltest::Rng;
+
+// -G values of CMakeLists.txt (checked against the Design of the same config).
+struct Cfg {
+  static constexpr unsigned P = 7, NUM_NI = 2, A = 4, NUM_G = 9, GB = 4, IB = 2;
+  static constexpr unsigned LW = 69, DATA_LSB = 5, DST_GROUP_LSB = 3, WINDOW = 20, THRESHOLD = 2;
+  static constexpr unsigned CFW = 3;  // $clog2(A + 1)
+  static constexpr unsigned SAT = THRESHOLD + 1;
+};
+
+const Design& design() {
+  static const Design d = derive_design(parse_config(
+      fmt::format("[design]\nname = \"rtl_contention\"\n"
+                  "[topology]\nkind = \"dragonfly\"\np = {}\na = {}\nh = 2\ng = {}\n"
+                  "[router]\nvcs = 4\nbuffer_flits = 24\nflit_bits = 64\n"
+                  "[routing]\nalgorithm = \"ugal_le\"\ncontention_window = {}\ncontention_threshold = {}\n",
+                  Cfg::NUM_NI, Cfg::A, Cfg::NUM_G, Cfg::WINDOW, Cfg::THRESHOLD),
+      "test_contention.toml"));
+  return d;
+}
+
+// One port's link word {data, vc, tail, head, valid}.
+struct Word {
+  bool valid = false, head = false, tail = false;
+  unsigned vc = 0;
+  std::uint64_t data = 0;
+};
+
+class ContentionModel {
+ public:
+  explicit ContentionModel(const Topology& t, int my_index) : topo_(t), my_(my_index) { reset(); }
+
+  void reset() {
+    edge_ = 0;
+    count_.assign(Cfg::A * Cfg::NUM_G, 0);
+    prev_.assign(Cfg::A * Cfg::NUM_G, false);
+  }
+
+  bool active(unsigned i, unsigned j) const {
+    return prev_[i * Cfg::NUM_G + j] || count_[i * Cfg::NUM_G + j] > Cfg::THRESHOLD;
+  }
+  bool prev(unsigned i, unsigned j) const { return prev_[i * Cfg::NUM_G + j]; }
+  unsigned factor(unsigned j) const {
+    unsigned c = 0;
+    for (unsigned i = 0; i < Cfg::A; ++i) c += active(i, j);
+    return c;
+  }
+
+  // The router index a head on `port` comes from; -1 for a global port.
+  int source(int port) const {
+    if (topo_.is_ni_port(port)) return my_;
+    if (topo_.is_local_port(port)) return topo_.local_port_target(my_, port);
+    return -1;
+  }
+
+  // The clock edge that registers this cycle's words.
+  void edge(const std::vector<Word>& words, const Design& d) {
+    ++edge_;
+    if (edge_ % Cfg::WINDOW == 0) {  // a new window: keep the old one's verdict
+      for (std::size_t k = 0; k < count_.size(); ++k) prev_[k] = count_[k] > Cfg::THRESHOLD;
+      std::fill(count_.begin(), count_.end(), 0u);
+    }
+    for (int port = 0; port < static_cast<int>(Cfg::P); ++port) {
+      const Word& w = words[static_cast<unsigned>(port)];
+      const int i = source(port);
+      if (!w.valid || !w.head || i < 0) continue;
+      FlitData f;
+      f.words[0] = w.data;
+      const int dst_node = topo_.node_of_address(d.decode(f).dst);
+      const unsigned j = static_cast<unsigned>(topo_.group_of(topo_.router_of_node(dst_node)));
+      unsigned& c = count_[static_cast<unsigned>(i) * Cfg::NUM_G + j];
+      c = std::min(c + 1, Cfg::SAT);
+    }
+  }
+
+ private:
+  const Topology& topo_;
+  int my_;
+  unsigned edge_ = 0;
+  std::vector<unsigned> count_;
+  std::vector<bool> prev_;
+};
+
+class ContentionTest : public ::testing::Test {
+ protected:
+  ContentionTest() : d_(design()), topo_(d_.topo) {}
+
+  void drive(unsigned id, const std::vector<Word>& words) {
+    rtltest::put(dut_->id_i, id);
+    std::vector<std::uint32_t> bits((Cfg::P * Cfg::LW + 31) / 32, 0);
+    auto set = [&bits](unsigned lsb, unsigned width, std::uint64_t v) {
+      for (unsigned k = 0; k < width; ++k) {
+        if ((v >> k) & 1u) bits[(lsb + k) / 32] |= 1u << ((lsb + k) % 32);
+      }
+    };
+    for (unsigned p = 0; p < Cfg::P; ++p) {
+      const Word& w = words[p];
+      const unsigned base = p * Cfg::LW;
+      set(base, 1, w.valid);
+      set(base + 1, 1, w.head);
+      set(base + 2, 1, w.tail);
+      set(base + 3, Cfg::DATA_LSB - 3, w.vc);
+      set(base + Cfg::DATA_LSB, 64, w.data);
+    }
+    for (std::size_t k = 0; k < bits.size(); ++k) dut_->flit_i[k] = bits[k];
+    dut_.eval();
+  }
+
+  unsigned factor(unsigned j) {
+    return static_cast<unsigned>(rtltest::field(dut_->contention_o, j * Cfg::CFW, Cfg::CFW));
+  }
+
+  const Design& d_;
+  const Topology& topo_;
+  Dut<Vrr_contention_a9> dut_;
+};
+
+TEST_F(ContentionTest, ParametersMatchDesign) {
+  EXPECT_EQ(d_.ports, static_cast<int>(Cfg::P));
+  EXPECT_EQ(d_.link_bits, static_cast<int>(Cfg::LW));
+  EXPECT_EQ(3 + d_.vc_bits, static_cast<int>(Cfg::DATA_LSB));
+  EXPECT_EQ(d_.header.dst.lsb + topo_.local_bits() + static_cast<int>(Cfg::IB), static_cast<int>(Cfg::DST_GROUP_LSB));
+  EXPECT_EQ(topo_.router_id_bits(), static_cast<int>(Cfg::GB + Cfg::IB));
+  EXPECT_EQ(d_.cfg.contention_window, static_cast<int>(Cfg::WINDOW));
+  EXPECT_EQ(d_.cfg.contention_threshold, static_cast<int>(Cfg::THRESHOLD));
+}
+
+// Random heads, body flits and idle words on every port (global ports too) in
+// bursts and pauses; contention_o is compared with the model every cycle.
+TEST_F(ContentionTest, RandomAgainstModel) {
+  Rng rng(0xC0417);
+  unsigned cycles = 0, counted = 0, prev_only = 0, full = 0, multi = 0, sat_drops = 0;
+  for (unsigned my = 0; my < Cfg::A; ++my) {
+    const int group = static_cast<int>(rng.range(0, Cfg::NUM_G - 1));
+    const int router = topo_.router_in_group(group, static_cast<int>(my));
+    const unsigned id = topo_.router_id(router);
+    ContentionModel model(topo_, static_cast<int>(my));
+    rtltest::put(dut_->id_i, id);
+    dut_.reset();
+    std::vector<Word> words(Cfg::P);
+    // Hot destination groups of this run (more saturated flows).
+    const unsigned hot[2] = {static_cast<unsigned>(rng.range(0, Cfg::NUM_G - 1)),
+                             static_cast<unsigned>(rng.range(0, Cfg::NUM_G - 1))};
+    for (unsigned c = 0; c < 2500; ++c) {
+      // Load changes every 1.5 windows: heavy, light, idle.
+      const unsigned phase = (c / (Cfg::WINDOW * 3 / 2)) % 3;
+      const unsigned pct = phase == 0 ? 60 : phase == 1 ? 12 : 0;
+      for (unsigned p = 0; p < Cfg::P; ++p) {
+        Word& w = words[p];
+        w.valid = rng.chance(pct) || rng.chance(3);
+        w.head = rng.chance(50);
+        w.tail = rng.chance(30);
+        w.vc = static_cast<unsigned>(rng.bits(Cfg::DATA_LSB - 3));
+        if (w.head || rng.chance(50)) {
+          Header h = d_.decode(FlitData{{rng.bits(64), 0, 0, 0}});
+          const unsigned g =
+              rng.chance(70) ? hot[rng.range(0, 1)] : static_cast<unsigned>(rng.range(0, Cfg::NUM_G - 1));
+          const int node =
+              topo_.node_at(topo_.router_in_group(static_cast<int>(g), static_cast<int>(rng.range(0, Cfg::A - 1))),
+                            static_cast<int>(rng.range(0, Cfg::NUM_NI - 1)));
+          h.dst = topo_.address_of(node);
+          w.data = d_.encode(h).words[0];
+        } else {
+          w.data = rng.bits(64);  // body flit: any bits in the destination field
+        }
+      }
+      drive(id, words);
+      ++cycles;
+      for (unsigned j = 0; j < Cfg::NUM_G; ++j) {
+        const unsigned got = factor(j);
+        ASSERT_EQ(got, model.factor(j)) << "C_" << j << " at cycle " << c << " after reset, router "
+                                        << topo_.router_name(router) << " (index " << my << ")";
+        full += got == Cfg::A;
+        bool by_prev = false, by_count = false;
+        for (unsigned i = 0; i < Cfg::A; ++i) {
+          by_prev |= model.prev(i, j);
+          by_count |= model.active(i, j) && !model.prev(i, j);
+        }
+        prev_only += by_prev && !by_count;
+      }
+      // Coverage of what the edge will count.
+      std::vector<unsigned> per_flow(Cfg::A * Cfg::NUM_G, 0);
+      for (int p = 0; p < static_cast<int>(Cfg::P); ++p) {
+        const Word& w = words[static_cast<unsigned>(p)];
+        const int i = model.source(p);
+        if (!w.valid || !w.head || i < 0) continue;
+        ++counted;
+        FlitData f;
+        f.words[0] = w.data;
+        const int j = topo_.group_of(topo_.router_of_node(topo_.node_of_address(d_.decode(f).dst)));
+        ++per_flow[static_cast<unsigned>(i) * Cfg::NUM_G + static_cast<unsigned>(j)];
+      }
+      for (const unsigned n : per_flow) multi += n > 1;
+      for (unsigned k = 0; k < per_flow.size(); ++k) {
+        sat_drops += per_flow[k] > 0 && model.active(k / Cfg::NUM_G, k % Cfg::NUM_G) &&
+                     !model.prev(k / Cfg::NUM_G, k % Cfg::NUM_G);
+      }
+      dut_.tick();
+      model.edge(words, d_);
+    }
+  }
+  std::cout << "[ info ] " << cycles << " cycles, " << counted << " counted heads, " << prev_only
+            << " (cycle, group) pairs active only by the previous window, " << full << " with C = " << Cfg::A << ", "
+            << multi << " flows with two heads in one cycle, " << sat_drops << " heads on saturated flows\n";
+  EXPECT_GT(counted, 3000u);
+  EXPECT_GT(prev_only, 200u);
+  EXPECT_GT(full, 20u);
+  EXPECT_GT(multi, 50u);
+  EXPECT_GT(sat_drops, 500u);
+}
+
+// Directed: threshold, saturation, window boundary and the kept verdict, for
+// a flow from a local port; heads on a global port are never counted.
+TEST_F(ContentionTest, WindowAndThresholdDirected) {
+  const int my = 1;
+  const unsigned id = topo_.router_id(topo_.router_in_group(3, my));
+  ContentionModel model(topo_, my);
+  rtltest::put(dut_->id_i, id);
+  dut_.reset();
+  const unsigned j = 5;
+  Header h;
+  h.dst = topo_.address_of(topo_.node_at(topo_.router_in_group(static_cast<int>(j), 2), 0));
+  const std::uint64_t head = d_.encode(h).words[0];
+  std::vector<Word> idle(Cfg::P);
+  const int local = topo_.first_local_port() + 1;  // from index 2 (index 1's local port 1)
+  const int global = topo_.first_global_port();
+  std::vector<unsigned> seen;
+  for (unsigned c = 0; c < 4 * Cfg::WINDOW; ++c) {
+    std::vector<Word> words = idle;
+    // Cycles 2, 4, 6, 8 after reset: heads from index 2 to group j; a head on a global port every cycle.
+    if (c >= 2 && c <= 8 && c % 2 == 0) words[static_cast<unsigned>(local)] = Word{true, true, false, 0, head};
+    words[static_cast<unsigned>(global)] = Word{true, true, true, 0, head};
+    drive(id, words);
+    seen.push_back(factor(j));
+    ASSERT_EQ(factor(j), model.factor(j)) << "cycle " << c;
+    dut_.tick();
+    model.edge(words, d_);
+  }
+  // Third head registered at the edge ending cycle 6: active from cycle 7 to
+  // the end of window 1 (the kept verdict), i.e. through cycle 2W - 1.
+  for (unsigned c = 0; c < seen.size(); ++c) {
+    const unsigned expect = (c >= 7 && c < 2 * Cfg::WINDOW) ? 1u : 0u;
+    EXPECT_EQ(seen[c], expect) << "cycle " << c;
+  }
+}
+
+}  // namespace
