@@ -353,7 +353,9 @@ def plot(path, by_config, summaries, args):
     fig, (ax_l, ax_t) = plt.subplots(1, 2, figsize=(12, 4.8))
     zero = max(s["zero_load_latency"] for s in summaries)
     lat_max = args.lat_max or nice_ceil(10 * zero)
-    all_lat = [r[k] for rows in by_config.values() for r in rows for k in ("lat_avg", "total_lat_avg")]
+    # A latency of 0 means no measured packet arrived within the drain cap
+    # (far above saturation): no sample, not plotted.
+    all_lat = [r[k] for rows in by_config.values() for r in rows for k in ("lat_avg", "total_lat_avg") if r[k] > 0]
     lat_min = min(all_lat)
     use_log = args.log_y == "on" or (args.log_y == "auto" and min(max(all_lat), lat_max) / lat_min > 8)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -361,9 +363,9 @@ def plot(path, by_config, summaries, args):
         c = colors[i % len(colors)]
         x = [r["offered_load"] for r in rows]
         # network latency, solid; total latency (with source queueing), dashed
-        ax_l.plot(x, [r["lat_avg"] for r in rows], "-", color=c, marker="o", ms=4,
-                  label=f"{name}: network")
-        tot = [(r["offered_load"], r["total_lat_avg"]) for r in rows if r["total_lat_avg"] <= lat_max]
+        ax_l.plot(x, [r["lat_avg"] if r["lat_avg"] > 0 else float("nan") for r in rows], "-", color=c,
+                  marker="o", ms=4, label=f"{name}: network")
+        tot = [(r["offered_load"], r["total_lat_avg"]) for r in rows if 0 < r["total_lat_avg"] <= lat_max]
         # extend the dashed line to the first point above the cut so it leaves the plot
         above = [(r["offered_load"], r["total_lat_avg"]) for r in rows if r["total_lat_avg"] > lat_max]
         ax_l.plot([p[0] for p in tot + above[:1]], [p[1] for p in tot + above[:1]], "--",
@@ -371,7 +373,8 @@ def plot(path, by_config, summaries, args):
         ax_t.plot(x, [r["accepted_load"] for r in rows], "-", color=c, marker="o", ms=4, label=name)
         nd = [r for r in rows if not r["drained"]]
         if nd:
-            ax_l.plot([r["offered_load"] for r in nd], [r["lat_avg"] for r in nd], "x", color="k", ms=7)
+            ax_l.plot([r["offered_load"] for r in nd if r["lat_avg"] > 0], [r["lat_avg"] for r in nd if r["lat_avg"] > 0],
+                      "x", color="k", ms=7)
             ax_t.plot([r["offered_load"] for r in nd], [r["accepted_load"] for r in nd], "x", color="k", ms=7)
         s = next(s for s in summaries if s["config"] == name)
         ax_t.axhline(s["saturation_throughput"], color=c, ls=":", lw=1)
