@@ -60,8 +60,14 @@ std::vector<double> parse_loads(const std::string& text) {
   return loads;
 }
 
+// Non-fatal config findings (e.g. a VC buffer below a link's credit round trip).
+void print_warnings(const Config& cfg) {
+  for (const std::string& w : cfg.warnings) std::cerr << "rlroute: warning: " << w << "\n";
+}
+
 int run_gen(const std::string& config_path, const std::string& out_dir) {
   const Config cfg = load_config(config_path);
+  print_warnings(cfg);
   const Design design = derive_design(cfg);
   const EmittedDesign emitted = emit_design(design);
   write_design(emitted, out_dir);
@@ -72,6 +78,7 @@ int run_gen(const std::string& config_path, const std::string& out_dir) {
 
 int run_sim(const SimArgs& a) {
   const Config cfg = load_config(a.config);
+  print_warnings(cfg);
   const Design design = derive_design(cfg);
   const EmittedDesign emitted = emit_design(design);
   const auto relation = make_routing_relation(design);
@@ -126,8 +133,9 @@ int run_sim(const SimArgs& a) {
     std::cout << fmt::format("{} ({}), {} traffic, {}-{} flit packets, {} fabric\n", cfg.name,
                              design.topo.describe(), o.pattern, o.packet_flits_min, o.packet_flits_max,
                              use_network ? "network-top" : "harness");
-    std::cout << fmt::format("{:>8} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>6} {:>12}\n", "offered", "accepted",
-                             "lat_avg", "lat_p99", "lat_max", "tot_avg", "delivered", "hops", "rcycles/s");
+    std::cout << fmt::format("{:>8} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>6} {:>6} {:>6} {:>12}\n", "offered",
+                             "accepted", "lat_avg", "lat_p99", "lat_max", "tot_avg", "delivered", "hops", "min%",
+                             "link_u", "rcycles/s");
   }
   for (double load : loads) {
     o.load = load;
@@ -141,9 +149,10 @@ int run_sim(const SimArgs& a) {
     }
     const SimResult r = run_simulation(design, *relation, *fabric, o);
     if (!a.quiet) {
-      std::cout << fmt::format("{:>8.3f} {:>9.4f} {:>9.2f} {:>9.0f} {:>8.0f} {:>8.2f} {:>9} {:>6.2f} {:>12.0f}\n",
-                               r.offered_load, r.accepted_load, r.latency.avg, r.latency.p99, r.latency.max,
-                               r.total_latency.avg, r.packets_delivered, r.avg_hops, r.router_cycles_per_second);
+      std::cout << fmt::format(
+          "{:>8.3f} {:>9.4f} {:>9.2f} {:>9.0f} {:>8.0f} {:>8.2f} {:>9} {:>6.2f} {:>6.1f} {:>6.3f} {:>12.0f}\n",
+          r.offered_load, r.accepted_load, r.latency.avg, r.latency.p99, r.latency.max, r.total_latency.avg,
+          r.packets_delivered, r.avg_hops, 100 * r.minimal_share, r.link_utilisation, r.router_cycles_per_second);
     }
     nlohmann::ordered_json j = r.to_json();
     j["config"] = cfg.name;

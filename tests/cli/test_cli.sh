@@ -38,6 +38,13 @@ bad "dimension of 1" $'[topology]\nkind = "torus"\ndims = [4, 1]' 'bad\.toml:3:1
 bad "too few VCs" $'[topology]\nkind = "torus"\ndims = [4, 4]\n[router]\nvcs = 1' 'bad\.toml:5:1: router\.vcs = 1: too few VCs for dor .* channel dependency cycle R0\(0,0\)'
 bad "VCT buffer" $'[topology]\nkind = "mesh"\ndims = [4, 4]\n[router]\nbuffer_flits = 3\nmax_packet_flits = 4' 'router\.buffer_flits = 3: virtual cut-through'
 
+# A VC buffer below a link's credit round trip is a warning, not an error.
+sed 's/^buffer_flits = .*/buffer_flits = 8/' "$examples/dfly_2_4_2_9_min.toml" > "$work/warn.toml"
+"$rlroute" gen "$work/warn.toml" -o "$work/warn" > /dev/null 2> "$work/warn.txt"
+check "buffer below the credit round trip: gen still succeeds" test $? -eq 0
+check "buffer below the credit round trip: one warning line" grep -qE \
+  '^rlroute: warning: .*warn\.toml:[0-9]+:1: router\.buffer_flits = 8: smaller than the credit round trip of a global link' "$work/warn.txt"
+
 "$rlroute" sim "$examples/torus4x4_dor.toml" --load 0.1 --cycles 500 --warmup 100 --quiet --json "$work/r.json"
 check "sim exits 0" test $? -eq 0
 for key in offered_load accepted_load packets_injected packets_delivered packets_lost packets_corrupted deadlock \
