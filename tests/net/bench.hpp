@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "rlroute/design.hpp"
 #include "rlroute/emit.hpp"
@@ -44,6 +46,28 @@ inline void expect_clean(const SimResult& r) {
   EXPECT_EQ(r.packets_duplicated, 0);
   EXPECT_EQ(r.packets_misrouted, 0);
   EXPECT_EQ(r.packets_delivered, r.packets_injected);
+}
+
+// Runs the same traffic on the harness and on the generated network top and
+// checks that every packet is injected and ejected in the same cycle, over the
+// same number of hops, with the same final route state. Returns both results.
+inline std::pair<SimResult, SimResult> expect_harness_matches_network_top(Bench& b, const SimOptions& o) {
+  SimResult harness = b.run(o, ModelKind::Router);
+  SimResult network = b.run(o, ModelKind::Network);
+  expect_clean(harness);
+  expect_clean(network);
+  EXPECT_EQ(harness.packets.size(), network.packets.size());
+  for (size_t i = 0; i < std::min(harness.packets.size(), network.packets.size()); ++i) {
+    const DeliveredPacket& a = harness.packets[i];
+    const DeliveredPacket& n = network.packets[i];
+    if (std::tie(a.src, a.dst, a.length, a.hops, a.injected, a.ejected, a.phase, a.inter) !=
+        std::tie(n.src, n.dst, n.length, n.hops, n.injected, n.ejected, n.phase, n.inter)) {
+      ADD_FAILURE() << "packet " << i << " differs";
+      break;
+    }
+  }
+  EXPECT_EQ(harness.cycles, network.cycles);
+  return {std::move(harness), std::move(network)};
 }
 
 }  // namespace rlroute::test

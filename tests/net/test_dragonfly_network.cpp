@@ -170,18 +170,7 @@ contention_threshold = 2
   o.cycles = 3000;
   o.packet_flits_min = 2;
   o.packet_flits_max = 4;
-  const SimResult harness = b.run(o, ModelKind::Router);
-  const SimResult network = b.run(o, ModelKind::Network);
-  expect_clean(harness);
-  expect_clean(network);
-  ASSERT_EQ(harness.packets.size(), network.packets.size());
-  for (size_t i = 0; i < harness.packets.size(); ++i) {
-    const DeliveredPacket& a = harness.packets[i];
-    const DeliveredPacket& n = network.packets[i];
-    ASSERT_EQ(std::tie(a.src, a.dst, a.length, a.hops, a.injected, a.ejected, a.phase, a.inter),
-              std::tie(n.src, n.dst, n.length, n.hops, n.injected, n.ejected, n.phase, n.inter))
-        << "packet " << i << " differs";
-  }
+  const auto [harness, network] = expect_harness_matches_network_top(b, o);
   EXPECT_GT(harness.packets_nonminimal, 0) << "some packets must have been routed non-minimally";
   EXPECT_GT(harness.packets_minimal, 0);
 }

@@ -182,19 +182,7 @@ max_packet_flits = 4
   o.cycles = 3000;
   o.packet_flits_min = 2;
   o.packet_flits_max = 4;
-  const SimResult harness = b.run(o, ModelKind::Router);
-  const SimResult network = b.run(o, ModelKind::Network);
-  expect_clean(harness);
-  expect_clean(network);
-  ASSERT_EQ(harness.packets.size(), network.packets.size());
-  for (size_t i = 0; i < harness.packets.size(); ++i) {
-    const DeliveredPacket& a = harness.packets[i];
-    const DeliveredPacket& n = network.packets[i];
-    ASSERT_EQ(std::tie(a.src, a.dst, a.length, a.hops, a.injected, a.ejected),
-              std::tie(n.src, n.dst, n.length, n.hops, n.injected, n.ejected))
-        << "packet " << i << " differs";
-  }
-  EXPECT_EQ(harness.cycles, network.cycles);
+  const auto [harness, network] = expect_harness_matches_network_top(b, o);
   EXPECT_EQ(harness.hop_histogram, network.hop_histogram);
   EXPECT_EQ(harness.packets_minimal, network.packets_minimal);
   // The network top hides its links: no link utilisation (documented in docs/results.md).
