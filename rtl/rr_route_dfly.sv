@@ -62,80 +62,122 @@ module rr_route_dfly #(
   localparam int unsigned GROUPS = (LEVELS < V) ? LEVELS : V;  // VC groups
   localparam bit VAL_GROUP = (ALGO == 1) || (ALGO == 3);       // intermediate is a group
   localparam bit ADAPTIVE = (ALGO >= 3);                       // UGAL family and PAR
-  localparam int unsigned CW = 12;                              // width of cost products
+  // Every quantity below is computed at the width it needs, never as a 32-bit
+  // int: a division or modulo by a constant on a 32-bit operand is a 32-bit
+  // divider to Yosys (minutes of opt_expr and thousands of cells per unit).
+  localparam int unsigned NW = $clog2(A * H + 1);              // a global link end in a group: 0..A*H-1
+  localparam int unsigned CPW = (L > 1) ? $clog2(L) : 1;       // a link copy: 0..L-1
+  localparam int unsigned KW = ((IB > CPW) ? IB : CPW) + 1;    // router index mod L
+  localparam int unsigned LVW = 3;                             // a VC level: 0..LEVELS (<= 5)
+  localparam int unsigned HW = 3;                              // hops of a minimal route (<= 3), Valiant (<= 6)
+  localparam int unsigned N_SAME = VAL_GROUP ? NUM_G - 1 : (NUM_G - 1) * A;  // src and dst group equal
+  localparam int unsigned N_DIFF = VAL_GROUP ? NUM_G - 2 : (NUM_G - 2) * A;
+  localparam int unsigned NB = $clog2(N_SAME + 1);             // an intermediate choice: 0..N_SAME-1
+  // UGAL costs: q (OW bits) x hops (<= 6) plus UGAL-LE's q x (C - 1) (C <= A),
+  // compared as signed numbers with the bias (|b| <= 1024, config.cpp).
+  localparam int unsigned SW = ((OW + CFW + 2 > 11) ? OW + CFW + 2 : 11) + 2;
 
   // ---- topology arithmetic (mirrors gen/src/topology_dragonfly.cpp) ----
-  function automatic int unsigned other_group(input int unsigned g, input int unsigned t);
-    if (PALMTREE) other_group = (g + NUM_G - t - 1) % NUM_G;
-    else other_group = (t < g) ? t : t - 1;
+  // Position of group t among group g's other groups (t != g).
+  function automatic logic [GB-1:0] other_group(input logic [GB-1:0] g, input logic [GB-1:0] t);
+    logic [GB:0] x;  // g + NUM_G - t - 1 lies in 0..2*NUM_G-2: one conditional subtract is mod NUM_G
+    x = {1'b0, g} + (GB+1)'(NUM_G - 1) - {1'b0, t};
+    if (x >= (GB+1)'(NUM_G)) x = x - (GB+1)'(NUM_G);
+    if (PALMTREE) other_group = x[GB-1:0];
+    else other_group = (t < g) ? t : t - 1'b1;
   endfunction
 
-  function automatic int unsigned local_to(input int unsigned from, input int unsigned to);
-    local_to = FIRST_LOCAL + ((to < from) ? to : to - 1);
+  // Group g's global link end towards group t over copy c (c < L, a constant).
+  function automatic logic [NW-1:0] link_end(input logic [GB-1:0] g, input logic [GB-1:0] t,
+                                             input int unsigned c);
+    link_end = NW'(other_group(g, t)) + NW'(c * (NUM_G - 1));
+  endfunction
+
+  function automatic logic [IB-1:0] owner(input logic [NW-1:0] n);  // router index holding link end n
+    owner = IB'(n / NW'(H));
+  endfunction
+
+  function automatic logic [PW-1:0] local_to(input logic [IB-1:0] from, input logic [IB-1:0] to);
+    logic [IB-1:0] k;  // local ports skip the router's own index
+    k = (to < from) ? to : to - 1'b1;
+    local_to = PW'(FIRST_LOCAL) + PW'(k);
   endfunction
 
   // The link copy used from router (g, i) towards group t, preferring the
-  // router's own link, then (if want_landing) a link landing on index `land`.
-  function automatic int unsigned copy_to(input int unsigned g, input int unsigned i, input int unsigned t,
-                                          input bit want_landing, input int unsigned land);
-    int unsigned o, far_o, n;
-    bit          own, lands;
-    o = other_group(g, t);
-    far_o = other_group(t, g);
-    copy_to = i % L;
+  // router's own link, then (if want_landing) a link landing on index `land`,
+  // else copy i mod L.
+  function automatic logic [CPW-1:0] copy_to(input logic [GB-1:0] g, input logic [IB-1:0] i,
+                                             input logic [GB-1:0] t, input bit want_landing,
+                                             input logic [IB-1:0] land);
+    bit own, lands;
+    copy_to = CPW'(KW'(i) % KW'(L));
     own = 1'b0;
     lands = 1'b0;
     for (int unsigned c = 0; c < L; c++) begin
-      n = o + c * (NUM_G - 1);
-      if (!own && (n / H == i)) begin
-        copy_to = c;
+      if (!own && owner(link_end(g, t, c)) == i) begin
+        copy_to = CPW'(c);
         own = 1'b1;
-      end else if (!own && !lands && want_landing && ((far_o + c * (NUM_G - 1)) / H == land)) begin
-        copy_to = c;
+      end else if (!own && !lands && want_landing && owner(link_end(t, g, c)) == land) begin
+        copy_to = CPW'(c);
         lands = 1'b1;
       end
     end
   endfunction
 
+  // Link end of copy c (a run-time value) from group g towards group t.
+  function automatic logic [NW-1:0] link_end_of(input logic [GB-1:0] g, input logic [GB-1:0] t,
+                                                input logic [CPW-1:0] c);
+    link_end_of = '0;
+    for (int unsigned k = 0; k < L; k++) begin
+      if (c == CPW'(k)) link_end_of = link_end(g, t, k);
+    end
+  endfunction
+
   // Output port of router (g, i) towards group t (!= g) over copy c.
-  function automatic int unsigned port_over(input int unsigned g, input int unsigned i, input int unsigned t,
-                                            input int unsigned c);
-    int unsigned n;
-    n = other_group(g, t) + c * (NUM_G - 1);
-    if (n / H == i) port_over = FIRST_GLOBAL + n % H;
-    else port_over = local_to(i, n / H);
+  function automatic logic [PW-1:0] port_over(input logic [GB-1:0] g, input logic [IB-1:0] i,
+                                              input logic [GB-1:0] t, input logic [CPW-1:0] c);
+    logic [NW-1:0] n;
+    n = link_end_of(g, t, c);
+    if (owner(n) == i) port_over = PW'(FIRST_GLOBAL) + PW'(n % NW'(H));
+    else port_over = local_to(i, owner(n));
   endfunction
 
   // Index of the router in group t where copy c from group g lands.
-  function automatic int unsigned landing(input int unsigned g, input int unsigned t, input int unsigned c);
-    landing = (other_group(t, g) + c * (NUM_G - 1)) / H;
+  function automatic logic [IB-1:0] landing(input logic [GB-1:0] g, input logic [GB-1:0] t,
+                                            input logic [CPW-1:0] c);
+    landing = owner(link_end_of(t, g, c));
   endfunction
 
   // Hops of the minimal route from router (g, i) to router (t, j).
-  function automatic int unsigned hops_to(input int unsigned g, input int unsigned i, input int unsigned t,
-                                          input int unsigned j);
-    int unsigned c, n;
+  function automatic logic [HW-1:0] hops_to(input logic [GB-1:0] g, input logic [IB-1:0] i,
+                                            input logic [GB-1:0] t, input logic [IB-1:0] j);
+    logic [CPW-1:0] c;
     if (g == t) begin
-      hops_to = (i != j) ? 1 : 0;
+      hops_to = (i != j) ? HW'(1) : HW'(0);
     end else begin
       c = copy_to(g, i, t, 1'b1, j);
-      n = other_group(g, t) + c * (NUM_G - 1);
-      hops_to = ((n / H != i) ? 1 : 0) + 1 + ((landing(g, t, c) != j) ? 1 : 0);
+      hops_to = HW'(1) + ((owner(link_end_of(g, t, c)) != i) ? HW'(1) : HW'(0))
+                + ((landing(g, t, c) != j) ? HW'(1) : HW'(0));
     end
   endfunction
 
   // ---- VC levels ----
-  function automatic int unsigned level_of(input int unsigned vc);
-    level_of = 0;
+  function automatic logic [LVW-1:0] level_of(input logic [VCW-1:0] vc);
+    level_of = '0;
     for (int unsigned l = 1; l < GROUPS; l++) begin
-      if (vc >= l * V / GROUPS) level_of = l;
+      if (32'(vc) >= l * V / GROUPS) level_of = LVW'(l);
     end
   endfunction
 
-  function automatic logic [V-1:0] level_vcs(input int unsigned level);
-    int unsigned l;
-    l = (level < GROUPS) ? level : GROUPS - 1;
-    for (int unsigned v = 0; v < V; v++) level_vcs[v] = (v >= l * V / GROUPS) && (v < (l + 1) * V / GROUPS);
+  function automatic logic [V-1:0] level_vcs(input logic [LVW-1:0] level);
+    for (int unsigned v = 0; v < V; v++) begin
+      level_vcs[v] = 1'b0;
+      for (int unsigned l = 0; l < GROUPS; l++) begin
+        // levels beyond the last VC group share it
+        if ((level == LVW'(l) || (l == GROUPS - 1 && level > LVW'(l)))
+            && v >= l * V / GROUPS && v < (l + 1) * V / GROUPS) level_vcs[v] = 1'b1;
+      end
+    end
   endfunction
 
   // ---- header fields ----
@@ -167,21 +209,39 @@ module rr_route_dfly #(
   assign seed = 16'(SEED) ^ (16'(id_i) * 16'h9E37) ^ 16'(PORT * 32'h7F4B);
   rr_lfsr i_lfsr (.clk_i, .rst_ni, .seed_i(seed), .rand_o(rand_bits));
 
-  localparam int unsigned N_SAME = VAL_GROUP ? NUM_G - 1 : (NUM_G - 1) * A;  // src and dst group equal
-  localparam int unsigned N_DIFF = VAL_GROUP ? NUM_G - 2 : (NUM_G - 2) * A;
+  // Products of a run-time value with a small or constant factor, written as
+  // shift-and-add so that no synthesis path spends a multiplier (a DSP slice
+  // on the FPGA) on a 3-bit factor.
+  function automatic logic [16+NB-1:0] scale_rand(input logic [15:0] r, input int unsigned n);
+    scale_rand = '0;
+    for (int unsigned k = 0; k < NB; k++) begin
+      if (((n >> k) & 1) != 0) scale_rand = scale_rand + ((16+NB)'(r) << k);
+    end
+  endfunction
+
+  function automatic logic signed [SW-1:0] times(input logic signed [SW-1:0] q, input logic [CFW+HW-1:0] f);
+    times = '0;
+    for (int unsigned k = 0; k < CFW + HW; k++) begin
+      if (f[k]) times = times + (q <<< k);
+    end
+  endfunction
+
+  // pick = floor(rand * n / 2^16), uniform over 0..n-1 (n: the candidates).
   logic [GB-1:0] cand_g;
   logic [IB-1:0] cand_i;
   always_comb begin
-    int unsigned n, pick, cg, lo, hi;
-    n = (my_g == dst_g) ? N_SAME : N_DIFF;
-    pick = (32'(rand_bits) * n) >> 16;
-    cg = VAL_GROUP ? pick : pick / A;
-    lo = (my_g < dst_g) ? 32'(my_g) : 32'(dst_g);
-    hi = (my_g < dst_g) ? 32'(dst_g) : 32'(my_g);
-    if (cg >= lo) cg = cg + 1;
-    if ((my_g != dst_g) && (cg >= hi)) cg = cg + 1;
-    cand_g = GB'(cg);
-    cand_i = VAL_GROUP ? '0 : IB'(pick % A);
+    logic [16+NB-1:0] scaled;
+    logic [NB-1:0]    pick;
+    logic [GB-1:0]    cg, lo, hi;
+    scaled = (my_g == dst_g) ? scale_rand(rand_bits, N_SAME) : scale_rand(rand_bits, N_DIFF);
+    pick = NB'(scaled >> 16);
+    cg = VAL_GROUP ? GB'(pick) : GB'(pick / NB'(A));
+    lo = (my_g < dst_g) ? my_g : dst_g;
+    hi = (my_g < dst_g) ? dst_g : my_g;
+    if (cg >= lo) cg = cg + 1'b1;
+    if ((my_g != dst_g) && (cg >= hi)) cg = cg + 1'b1;
+    cand_g = cg;
+    cand_i = VAL_GROUP ? '0 : IB'(pick % NB'(A));
   end
 
   // ---- decision ----
@@ -190,46 +250,59 @@ module rr_route_dfly #(
   assign in_global = in_port_i >= PW'(FIRST_GLOBAL);
   assign in_local = !in_ni && !in_global;
 
+  // Used credits of an output port and the contention factor of a group,
+  // selected AND-OR (indexing by port*OW would be a run-time multiply).
+  function automatic logic [OW-1:0] occ_at(input logic [PW-1:0] port);
+    occ_at = '0;
+    for (int unsigned q = 0; q < P; q++) begin
+      if (port == PW'(q)) occ_at = occ_at | occ_i[q*OW+:OW];
+    end
+  endfunction
+
+  function automatic logic [CFW-1:0] contention_at(input logic [GB-1:0] grp);
+    contention_at = '0;
+    for (int unsigned q = 0; q < NUM_G; q++) begin
+      if (grp == GB'(q)) contention_at = contention_at | contention_i[q*CFW+:CFW];
+    end
+  endfunction
+
   always_comb begin
-    int unsigned min_port, cand_port, port, c, land_i;
-    logic [3:0]  hm, hnm;  // hops: at most 3 + 3
-    logic [1:0]  new_phase;
-    logic [IDW-1:0] new_inter;
-    logic        at_dst, decide, at_inter, own_link, nonmin;
-    logic [CW-1:0] qm, qnm, cf, cf_m1;
-    logic signed [CW+1:0] lhs, rhs;
+    logic [PW-1:0]   min_port, cand_port, port;
+    logic [CPW-1:0]  c;
+    logic [HW-1:0]   hm, hnm;
+    logic [1:0]      new_phase;
+    logic [IDW-1:0]  new_inter;
+    logic            at_dst, decide, at_inter, own_link, nonmin;
+    logic [CFW-1:0]  cf, cf_m1;
+    logic signed [SW-1:0] qm, qnm, lhs, rhs;
 
     at_dst = (my_g == dst_g) && (my_i == dst_i);
-    if (at_dst) min_port = 32'(dst_local);
-    else if (my_g == dst_g) min_port = local_to(32'(my_i), 32'(dst_i));
-    else min_port = port_over(32'(my_g), 32'(my_i), 32'(dst_g),
-                              copy_to(32'(my_g), 32'(my_i), 32'(dst_g), 1'b1, 32'(dst_i)));
+    if (at_dst) min_port = dst_local;
+    else if (my_g == dst_g) min_port = local_to(my_i, dst_i);
+    else min_port = port_over(my_g, my_i, dst_g, copy_to(my_g, my_i, dst_g, 1'b1, dst_i));
 
     // Port towards the candidate intermediate and the candidate's path length.
     if (VAL_GROUP) begin
-      c = copy_to(32'(my_g), 32'(my_i), 32'(cand_g), 1'b0, 0);
-      cand_port = port_over(32'(my_g), 32'(my_i), 32'(cand_g), c);
-      land_i = landing(32'(my_g), 32'(cand_g), c);
-      hnm = 4'(((cand_port >= FIRST_GLOBAL) ? 1 : 2) + hops_to(32'(cand_g), land_i, 32'(dst_g), 32'(dst_i)));
+      c = copy_to(my_g, my_i, cand_g, 1'b0, '0);
+      cand_port = port_over(my_g, my_i, cand_g, c);
+      hnm = ((cand_port >= PW'(FIRST_GLOBAL)) ? HW'(1) : HW'(2)) + hops_to(cand_g, landing(my_g, cand_g, c), dst_g, dst_i);
     end else begin
-      cand_port = port_over(32'(my_g), 32'(my_i), 32'(cand_g),
-                            copy_to(32'(my_g), 32'(my_i), 32'(cand_g), 1'b1, 32'(cand_i)));
-      hnm = 4'(hops_to(32'(my_g), 32'(my_i), 32'(cand_g), 32'(cand_i))
-               + hops_to(32'(cand_g), 32'(cand_i), 32'(dst_g), 32'(dst_i)));
+      cand_port = port_over(my_g, my_i, cand_g, copy_to(my_g, my_i, cand_g, 1'b1, cand_i));
+      hnm = hops_to(my_g, my_i, cand_g, cand_i) + hops_to(cand_g, cand_i, dst_g, dst_i);
     end
-    hm = 4'(hops_to(32'(my_g), 32'(my_i), 32'(dst_g), 32'(dst_i)));
+    hm = hops_to(my_g, my_i, dst_g, dst_i);
 
     // UGAL-L: minimal when q_m * H_m <= q_nm * H_nm + b; UGAL-LE adds
     // q_m * max(C - 1, 0) when this router has no global link to the
     // destination group.
-    qm  = CW'(occ_i[min_port*OW+:OW]);
-    qnm = CW'(occ_i[cand_port*OW+:OW]);
-    own_link = (min_port >= FIRST_GLOBAL);
-    cf = CW'(contention_i[32'(dst_g)*CFW+:CFW]);
-    cf_m1 = cf - CW'(1);
-    lhs = (CW+2)'(qm * CW'(hm));
-    if (ALGO == 5 && my_g != dst_g && !own_link && cf > 1) lhs = lhs + (CW+2)'(qm * cf_m1);
-    rhs = (CW+2)'(qnm * CW'(hnm)) + (CW+2)'(BIAS);
+    qm  = SW'(occ_at(min_port));
+    qnm = SW'(occ_at(cand_port));
+    own_link = (min_port >= PW'(FIRST_GLOBAL));
+    cf = contention_at(dst_g);
+    lhs = times(qm, (CFW+HW)'(hm));
+    cf_m1 = cf - 1'b1;
+    if (ALGO == 5 && my_g != dst_g && !own_link && cf > CFW'(1)) lhs = lhs + times(qm, (CFW+HW)'(cf_m1));
+    rhs = times(qnm, (CFW+HW)'(hnm)) + SW'(BIAS);
     nonmin = (ALGO == 1 || ALGO == 2) ? 1'b1 : (lhs > rhs);
 
     decide = !at_dst && phase == 2'd0 && ALGO != 0
@@ -247,24 +320,23 @@ module rr_route_dfly #(
       if (at_inter) begin
         new_phase = 2'd2;
       end else if (VAL_GROUP) begin
-        port = port_over(32'(my_g), 32'(my_i), 32'(int_g), copy_to(32'(my_g), 32'(my_i), 32'(int_g), 1'b0, 0));
+        port = port_over(my_g, my_i, int_g, copy_to(my_g, my_i, int_g, 1'b0, '0));
       end else if (my_g == int_g) begin
-        port = local_to(32'(my_i), 32'(int_i));
+        port = local_to(my_i, int_i);
       end else begin
-        port = port_over(32'(my_g), 32'(my_i), 32'(int_g),
-                         copy_to(32'(my_g), 32'(my_i), 32'(int_g), 1'b1, 32'(int_i)));
+        port = port_over(my_g, my_i, int_g, copy_to(my_g, my_i, int_g, 1'b1, int_i));
       end
     end
 
-    out_port_o = PW'(port);
-    if (port < NUM_NI) begin
+    out_port_o = port;
+    if (port < PW'(NUM_NI)) begin
       out_vcs_o = '1;  // ejection: any VC
     end else if (in_ni) begin
-      out_vcs_o = level_vcs(0);
-    end else if (in_global || port < FIRST_GLOBAL) begin
-      out_vcs_o = level_vcs(level_of(32'(in_vc_i)) + 1);
+      out_vcs_o = level_vcs('0);
+    end else if (in_global || port < PW'(FIRST_GLOBAL)) begin
+      out_vcs_o = level_vcs(level_of(in_vc_i) + 1'b1);
     end else begin
-      out_vcs_o = level_vcs(level_of(32'(in_vc_i)));
+      out_vcs_o = level_vcs(level_of(in_vc_i));
     end
 
     hdr_o = hdr_i;

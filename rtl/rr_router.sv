@@ -53,10 +53,8 @@ module rr_router #(
   logic [R*VCW-1:0]   va_vc;
   logic [R*CW-1:0]    out_credits;
 
-  logic [W-1:0]       xb_data [P];
-  logic               xb_head [P];
-  logic               xb_tail [P];
-  logic [VCW-1:0]     xb_vc   [P];
+  localparam int unsigned XW = VCW + 2 + W;  // crossbar word {vc, tail, head, data}
+  logic [P*XW-1:0]    xb_in, xb_out;
   logic [P-1:0]       sw_valid;
   logic [P*PW-1:0]    sw_sel;
 
@@ -82,10 +80,10 @@ module rr_router #(
       .sa_req_o     (sa_req[p*V+:V]),
       .sa_port_o    (sa_port[p*V*PW+:V*PW]),
       .sa_gnt_i     (sa_gnt[p*V+:V]),
-      .xb_data_o    (xb_data[p]),
-      .xb_head_o    (xb_head[p]),
-      .xb_tail_o    (xb_tail[p]),
-      .xb_vc_o      (xb_vc[p])
+      .xb_data_o    (xb_in[p*XW+:W]),
+      .xb_head_o    (xb_in[p*XW+W]),
+      .xb_tail_o    (xb_in[p*XW+W+1]),
+      .xb_vc_o      (xb_in[p*XW+W+2+:VCW])
     );
   end
 
@@ -111,19 +109,22 @@ module rr_router #(
     .out_sel_o  (sw_sel)
   );
 
-  for (genvar o = 0; o < P; o++) begin : gen_out
-    logic [PW-1:0] sel;
-    assign sel = sw_sel[o*PW+:PW];
+  rr_crossbar #(.P(P), .XW(XW)) i_crossbar (
+    .in_i (xb_in),
+    .sel_i(sw_sel),
+    .out_o(xb_out)
+  );
 
+  for (genvar o = 0; o < P; o++) begin : gen_out
     rr_output_port #(
       .V(V), .B(B), .W(W), .COUNT_HOP(o >= NUM_NI), .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W)
     ) i_output (
       .clk_i, .rst_ni,
       .send_i   (sw_valid[o]),
-      .data_i   (xb_data[sel]),
-      .head_i   (xb_head[sel]),
-      .tail_i   (xb_tail[sel]),
-      .vc_i     (xb_vc[sel]),
+      .data_i   (xb_out[o*XW+:W]),
+      .head_i   (xb_out[o*XW+W]),
+      .tail_i   (xb_out[o*XW+W+1]),
+      .vc_i     (xb_out[o*XW+W+2+:VCW]),
       .alloc_i  (out_alloc[o*V+:V]),
       .flit_o   (flit_o[o*LW+:LW]),
       .credit_i (credit_i[o*CRW+:CRW]),

@@ -27,7 +27,6 @@ module rr_vc_alloc #(
 );
   // pick[r] is one-hot over output VCs (R bits), zero if nothing eligible.
   logic [R-1:0] pick [R];
-  logic [R-1:0] pick_vc_onehot [R];
   logic [R-1:0] gnt_bits [R];  // [output VC][input VC]
 
   for (genvar r = 0; r < R; r++) begin : gen_in
@@ -36,16 +35,32 @@ module rr_vc_alloc #(
     logic [V-1:0]     first;
     assign port = port_i[r*PW+:PW];
 
+    // The requested port's busy bits and credit counters, selected AND-OR
+    // by a decoded port (indexing by port*V*CW would be a run-time multiply).
+    logic [V-1:0]  port_busy;
+    logic [CW-1:0] port_credits [V];
+    always_comb begin
+      port_busy = '0;
+      for (int unsigned w = 0; w < V; w++) port_credits[w] = '0;
+      for (int unsigned q = 0; q < P; q++) begin
+        if (port == PW'(q)) begin
+          port_busy = port_busy | busy_i[q*V+:V];
+          for (int unsigned w = 0; w < V; w++) port_credits[w] = port_credits[w] | credits_i[(q*V+w)*CW+:CW];
+        end
+      end
+    end
+
     always_comb begin
       for (int unsigned w = 0; w < V; w++) begin
-        eligible[w] = req_i[r] && vcs_i[r*V+w]
-                      && !busy_i[port*V+w]
-                      && (credits_i[(port*V+w)*CW+:CW] >= CW'(len_i[r*LEN_W+:LEN_W]));
+        eligible[w] = req_i[r] && vcs_i[r*V+w] && !port_busy[w]
+                      && (port_credits[w] >= CW'(len_i[r*LEN_W+:LEN_W]));
       end
     end
     assign first = eligible & (~eligible + 1'b1);
-    assign pick_vc_onehot[r] = {{(R-V){1'b0}}, first};
-    assign pick[r] = pick_vc_onehot[r] << (port * V);
+    // Place the picked VC at output VC port*V + w (a decoder, not a shifter).
+    always_comb begin
+      for (int unsigned q = 0; q < P; q++) pick[r][q*V+:V] = (port == PW'(q)) ? first : '0;
+    end
 
     always_comb begin
       gnt_vc_o[r*VCW+:VCW] = '0;

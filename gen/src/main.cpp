@@ -1,4 +1,4 @@
-// rlroute: command-line entry point (gen, sim).
+// rlroute: command-line entry point (gen, sim, synth).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -14,6 +14,7 @@
 #include "rlroute/model_build.hpp"
 #include "rlroute/routing.hpp"
 #include "rlroute/simulation.hpp"
+#include "rlroute/synth.hpp"
 #include "rlroute/traffic.hpp"
 #include "rlroute/version.hpp"
 
@@ -212,6 +213,18 @@ int main(int argc, char** argv) {
   sim->add_option("--watchdog", s.watchdog, "cycles without movement that count as deadlock");
   sim->add_flag("--quiet", s.quiet, "print nothing but errors");
 
+  synth::SynthOptions y;
+  CLI::App* syn = app.add_subcommand("synth", "Cost the router with Yosys and OpenSTA: cells, transistors, "
+                                              "Liberty area, timing/Fmax, FPGA resources, per block");
+  syn->add_option("CONFIG", y.config, "TOML config file")->required();
+  syn->add_option("--liberty", y.liberty, "Liberty library for the standard-cell path (default: synth/rlroute45.lib)");
+  syn->add_option("--clock-ns", y.clock_ns, "target clock period in ns (default: 2.0)");
+  syn->add_option("--json", y.json, "also write the JSON report here");
+  syn->add_option("-o,--out", y.out_dir, "output directory: report, RTL, scripts and tool logs "
+                                         "(default: out/synth/<config name>)");
+  syn->add_option("--paths", y.paths, "synthesis paths to run, comma-separated (default: generic,liberty,fpga)");
+  syn->add_flag("--quiet", y.quiet, "print nothing but errors");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -220,6 +233,7 @@ int main(int argc, char** argv) {
   try {
     if (*gen) return run_gen(gen_config, gen_out);
     if (*sim) return run_sim(s);
+    if (*syn) return synth::synth_command(y);
   } catch (const std::exception& e) {
     std::cerr << "rlroute: error: " << e.what() << "\n";
     return 1;

@@ -1,0 +1,367 @@
+// The `rlroute synth` flow: emit the RTL, run the three synthesis paths with
+// the scripts from synth/, parse their outputs into a SynthReport.
+//
+// Everything is written into a sibling work directory (DIR.rlroute-tmp) that
+// is renamed over the output directory at the end. On an error the output
+// directory receives only design/ and logs/ (the inputs and logs of the run that
+// failed), never a report.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "rlroute/config.hpp"
+#include "rlroute/design.hpp"
+#include "rlroute/emit.hpp"
+#include "rlroute/synth.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rlroute::synth {
+
+namespace {
+
+constexpr const char* kClockPort = "clk_i";  // DESIGN.md section 8 port names
+constexpr const char* kResetPort = "rst_ni";
+constexpr const char* kFpgaFamily = "xcup";
+constexpr const char* kFpgaFamilyName = "Zynq UltraScale+ (UltraScale+ fabric)";
+constexpr double kInputTransitionNs = 0.02;  // SDC: slew at the router's inputs
+constexpr double kOutputLoad = 2.0;          // SDC and ABC: load on every output (library units, fF)
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SynthError(fmt::format("{}: cannot read", path.string()));
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw SynthError(fmt::format("{}: cannot write", path.string()));
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  try {
+    return nlohmann::json::parse(read_file(path));
+  } catch (const nlohmann::json::exception& e) {
+    throw SynthError(fmt::format("{}: cannot parse: {}", path.string(), e.what()));
+  }
+}
+
+// The output directory and its work directory.
+class OutputDir {
+ public:
+  explicit OutputDir(const fs::path& target) : target_(fs::absolute(target).lexically_normal()) {
+    std::error_code ec;
+    if (fs::exists(target_, ec) && !fs::is_directory(target_, ec)) {
+      throw SynthError(fmt::format("-o {}: exists and is not a directory", target_.string()));
+    }
+    if (fs::exists(target_, ec) && !fs::is_empty(target_, ec) && !fs::exists(target_ / "logs", ec)) {
+      throw SynthError(
+          fmt::format("-o {}: directory exists and is not an rlroute synth output (no logs/); "
+                      "not overwriting",
+                      target_.string()));
+    }
+    work_ = target_.parent_path() / (target_.filename().string() + ".rlroute-tmp");
+    fs::create_directories(target_.parent_path());
+    fs::remove_all(work_);
+    fs::create_directories(work_ / "design");
+    fs::create_directories(work_ / "logs");
+  }
+  OutputDir(const OutputDir&) = delete;
+  OutputDir& operator=(const OutputDir&) = delete;
+  ~OutputDir() {
+    std::error_code ec;
+    if (!done_) fs::remove_all(work_, ec);
+  }
+
+  const fs::path& work() const { return work_; }
+  const fs::path& target() const { return target_; }
+
+  void commit() {
+    std::error_code ec;
+    fs::remove_all(target_, ec);
+    fs::rename(work_, target_);
+    done_ = true;
+  }
+
+  // After an error: keep design/ and logs/ only, in the output directory.
+  void commit_logs_only() {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(work_, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name != "design" && name != "logs") fs::remove_all(entry.path(), ec);
+    }
+    fs::remove_all(target_, ec);
+    fs::rename(work_, target_, ec);
+    done_ = true;
+  }
+
+ private:
+  fs::path target_, work_;
+  bool done_ = false;
+};
+
+fs::path require_program(const std::string& name, const std::string& package) {
+  const auto path = find_program(name);
+  if (!path) {
+    throw SynthError(
+        fmt::format("{} not found in PATH (install the Debian package: apt-get install {}; "
+                    "scripts/setup.sh does it)",
+                    name, package));
+  }
+  return *path;
+}
+
+std::string fmt_num(double v) { return fmt::format("{:.4f}", v); }
+
+class Flow {
+ public:
+  Flow(const SynthOptions& options, double clock_ns, const EmittedDesign& emitted, OutputDir& out)
+      : o_(options), clock_ns_(clock_ns), out_(out) {
+    top_ = emitted.router_top;
+    std::stringstream filelist(emitted.files.at(emitted.filelist));
+    std::string line;
+    while (std::getline(filelist, line)) {
+      if (line.empty() || line.rfind("//", 0) == 0) continue;
+      sources_ += (sources_.empty() ? "" : " ") + ("design/" + line);
+    }
+  }
+
+  void log(const std::string& line) const {
+    if (!o_.quiet) std::cerr << "rlroute: " << line << "\n";
+  }
+
+  // Runs a tool in the work directory with its output in logs/<log_name>;
+  // a non-zero exit is an error naming the tool's first error line and log.
+  ProcessResult run_tool(const std::string& what, const std::vector<std::string>& argv, const std::string& log_name) {
+    const ProcessResult r = run_process(argv, out_.work(), out_.work() / "logs" / log_name);
+    if (r.exit_code != 0) {
+      std::string reason = first_line_with(out_.work() / "logs" / log_name, "ERROR:");
+      if (reason.empty()) reason = first_line_with(out_.work() / "logs" / log_name, "Error:");
+      if (reason.empty()) reason = fmt::format("exit code {}", r.exit_code);
+      throw SynthError(
+          fmt::format("{} failed: {} (log: {})", what, reason, (out_.target() / "logs" / log_name).string()));
+    }
+    return r;
+  }
+
+  // Writes logs/<script_name> from its template and runs Yosys on it.
+  ProcessResult run_yosys(const std::string& what, const std::string& script_name,
+                          const std::map<std::string, std::string>& values) {
+    const std::string stem = fs::path(script_name).stem().string();
+    write_file(out_.work() / "logs" / script_name, render_template(script_name, values));
+    return run_tool(what, {"yosys", "-s", "logs/" + script_name}, stem + ".log");
+  }
+
+  std::map<std::string, std::string> common() const {
+    return {{"CONFIG", o_.config}, {"SOURCES", sources_}, {"TOP", top_}};
+  }
+
+  GenericResult generic() {
+    GenericResult g;
+    log("generic path: yosys synth ...");
+    g.seconds += run_yosys("yosys (generic path)", "generic.ys", common()).seconds;
+    const fs::path logs = out_.work() / "logs";
+    g.hierarchy = parse_hierarchy(read_json(logs / "generic_hier.json"), top_);
+    name_modules(g.hierarchy);
+    const auto stat = parse_stat_json(read_file(logs / "generic_stat.json"), "logs/generic_stat.json");
+    const auto cmos = parse_stat_json(read_file(logs / "generic_cmos.json"), "logs/generic_cmos.json");
+    for (const auto& id : g.hierarchy.order()) {
+      const auto it = stat.find(id);
+      if (it == stat.end()) continue;
+      const auto c = cmos.find(id);
+      g.own[id] = generic_metrics(it->second, c == cmos.end() ? nullptr : &c->second, g.hierarchy);
+    }
+    g.total = total_metrics(g.hierarchy, g.own);
+    g.memories = parse_memories(read_json(logs / "memories.json"));
+
+    // Logic depth: one flattened copy per module.
+    std::string blocks;
+    for (const auto& id : g.hierarchy.order()) {
+      blocks += fmt::format(
+          "\n# {}\ndesign -load synthesized\nhierarchy -top {}\nflatten\ntee -q -a logs/depth.txt ltp -noff\n",
+          g.hierarchy.name_of(id), id);
+    }
+    auto values = common();
+    values["PER_MODULE"] = blocks;
+    fs::remove(logs / "depth.txt");
+    g.seconds += run_yosys("yosys (generic path, logic depth)", "depth.ys", values).seconds;
+    g.depth = parse_ltp(read_file(logs / "depth.txt"));
+    g.logs = {"logs/generic.log", "logs/depth.log"};
+    log(fmt::format("generic path: {:.1f} s", g.seconds));
+    return g;
+  }
+
+  LibertyResult liberty(const LibertyLibrary& lib) {
+    LibertyResult r;
+    r.library_name = lib.name;
+    r.library_path = fs::absolute(lib.path).lexically_normal().string();
+    log(fmt::format("standard-cell path: yosys dfflibmap + abc onto {} ...", lib.path.string()));
+    const fs::path logs = out_.work() / "logs";
+    auto values = common();
+    values["LIBERTY"] = r.library_path;
+    values["CLOCK_PS"] = fmt::format("{:.0f}", clock_ns_ * 1000.0);
+    const std::string buffer = lib.buffer();
+    if (!buffer.empty()) {
+      write_file(logs / "abc.constr",
+                 render_template("abc.constr", {{"BUFFER", buffer}, {"LOAD", fmt::format("{}", kOutputLoad)}}));
+      values["ABC"] = fmt::format("abc -D {} -constr logs/abc.constr -liberty {}", values["CLOCK_PS"], r.library_path);
+    } else {
+      values["ABC"] = fmt::format("# no buffer cell in the library: no buffering or sizing\nabc -D {} -liberty {}",
+                                  values["CLOCK_PS"], r.library_path);
+    }
+    const auto hi = lib.tie_high();
+    const auto lo = lib.tie_low();
+    if (!hi.first.empty() && !lo.first.empty()) {
+      values["HILOMAP"] =
+          fmt::format("hilomap -singleton -hicell {} {} -locell {} {}", hi.first, hi.second, lo.first, lo.second);
+    } else {
+      values["HILOMAP"] = "# no tie-high/tie-low cells in the library: constants stay 1'b0/1'b1 in the netlist";
+    }
+    r.yosys_seconds = run_yosys("yosys (standard-cell path)", "liberty.ys", values).seconds;
+    r.hierarchy = parse_hierarchy(read_json(logs / "liberty_hier.json"), top_);
+    name_modules(r.hierarchy);
+    const auto stat = parse_stat_json(read_file(logs / "liberty_stat.json"), "logs/liberty_stat.json");
+    for (const auto& id : r.hierarchy.order()) {
+      const auto it = stat.find(id);
+      if (it != stat.end()) r.own[id] = liberty_metrics(it->second, lib, r.hierarchy, id);
+    }
+    r.total = total_metrics(r.hierarchy, r.own);
+
+    log("standard-cell path: OpenSTA ...");
+    write_file(logs / "constraints.sdc",
+               render_template("constraints.sdc", {{"CONFIG", o_.config},
+                                                   {"TOP", top_},
+                                                   {"CLOCK_NS", fmt_num(clock_ns_)},
+                                                   {"CLOCK_PORT", kClockPort},
+                                                   {"RESET_PORT", kResetPort},
+                                                   {"INPUT_TRANSITION", fmt::format("{}", kInputTransitionNs)},
+                                                   {"OUTPUT_LOAD", fmt::format("{}", kOutputLoad)}}));
+    write_file(logs / "sta.tcl",
+               render_template("sta.tcl", {{"CONFIG", o_.config}, {"TOP", top_}, {"LIBERTY", r.library_path}}));
+    r.sta_seconds = run_tool("OpenSTA", {"sta", "-no_init", "-exit", "logs/sta.tcl"}, "sta.log").seconds;
+    try {
+      r.sta = parse_sta_log(read_file(logs / "sta.log"), clock_ns_);
+    } catch (const SynthError& e) {
+      throw SynthError(fmt::format("{} (log: {})", e.what(), (out_.target() / "logs" / "sta.log").string()));
+    }
+    attribute_path(r.sta, r.hierarchy);
+    r.seconds = r.yosys_seconds + r.sta_seconds;
+    r.logs = {"logs/liberty.log", "logs/sta.log"};
+    log(fmt::format("standard-cell path: {:.1f} s (yosys {:.1f} s, OpenSTA {:.1f} s)", r.seconds, r.yosys_seconds,
+                    r.sta_seconds));
+    return r;
+  }
+
+  FpgaResult fpga() {
+    FpgaResult f;
+    f.family = kFpgaFamily;
+    log(fmt::format("FPGA path: yosys synth_xilinx -family {} ...", kFpgaFamily));
+    auto values = common();
+    values["FAMILY"] = kFpgaFamily;
+    values["FAMILY_NAME"] = kFpgaFamilyName;
+    f.seconds = run_yosys("yosys (FPGA path)", "fpga.ys", values).seconds;
+    const fs::path logs = out_.work() / "logs";
+    f.hierarchy = parse_hierarchy(read_json(logs / "fpga_hier.json"), top_);
+    name_modules(f.hierarchy);
+    const auto stat = parse_stat_json(read_file(logs / "fpga_stat.json"), "logs/fpga_stat.json");
+    for (const auto& id : f.hierarchy.order()) {
+      const auto it = stat.find(id);
+      if (it != stat.end()) f.own[id] = fpga_metrics(it->second, f.hierarchy);
+    }
+    f.total = total_metrics(f.hierarchy, f.own);
+    f.memory_mapping = parse_memory_mapping(read_file(logs / "fpga.log"));
+    f.logs = {"logs/fpga.log"};
+    log(fmt::format("FPGA path: {:.1f} s", f.seconds));
+    return f;
+  }
+
+  std::string version(const std::vector<std::string>& argv, const std::string& log_name) {
+    const ProcessResult r = run_process(argv, out_.work(), out_.work() / "logs" / log_name);
+    if (r.exit_code != 0) return "";
+    std::string text = read_file(out_.work() / "logs" / log_name);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    return text.substr(0, text.find('\n'));
+  }
+
+ private:
+  const SynthOptions& o_;
+  double clock_ns_;
+  OutputDir& out_;
+  std::string top_;
+  std::string sources_;
+};
+
+}  // namespace
+
+const Hierarchy& SynthReport::hierarchy() const {
+  if (generic) return generic->hierarchy;
+  if (liberty) return liberty->hierarchy;
+  if (fpga) return fpga->hierarchy;
+  throw SynthError("no synthesis path ran");
+}
+
+SynthReport run_synth(const SynthOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const double clock_ns = parse_clock_ns(o.clock_ns);
+  const PathSelection paths = parse_paths(o.paths);
+  const Config cfg = load_config(o.config);
+  const Design design = derive_design(cfg);
+  const EmittedDesign emitted = emit_design(design);
+
+  // Check the library and the tools before writing anything.
+  std::optional<LibertyLibrary> lib;
+  if (paths.liberty) {
+    const bool own = !o.liberty.empty();
+    const fs::path lib_path = own ? fs::path(o.liberty) : synth_dir() / "rlroute45.lib";
+    lib = read_liberty(lib_path, own ? "--liberty" : "default library");
+    if (fs::absolute(lib_path).string().find_first_of(" \t\"") != std::string::npos) {
+      throw SynthError(
+          fmt::format("--liberty {}: the Yosys scripts cannot take a path with spaces or quotes", lib_path.string()));
+    }
+    require_program("sta", "opensta");
+  }
+  require_program("yosys", "yosys");
+
+  OutputDir out(o.out_dir.empty() ? fs::path("out") / "synth" / cfg.name : fs::path(o.out_dir));
+  SynthReport report;
+  report.config_name = cfg.name;
+  report.config_file = o.config;
+  report.description = design.topo.describe();
+  report.router_top = emitted.router_top;
+  report.rtl_hash = emitted.hash;
+  report.ports = design.ports;
+  report.vcs = design.vcs;
+  report.buffer_flits = design.buffer_flits;
+  report.flit_bits = design.flit_bits;
+  report.clock_ns = clock_ns;
+  report.out_dir = out.target().string();
+  try {
+    for (const auto& [name, content] : emitted.files) {
+      const fs::path path = out.work() / "design" / name;
+      fs::create_directories(path.parent_path());
+      write_file(path, content);
+    }
+    Flow flow(o, clock_ns, emitted, out);
+    report.yosys_version = flow.version({"yosys", "-V"}, "yosys_version.log");
+    if (paths.liberty) report.sta_version = "OpenSTA " + flow.version({"sta", "-version"}, "sta_version.log");
+    if (paths.generic) report.generic = flow.generic();
+    if (paths.liberty) report.liberty = flow.liberty(*lib);
+    if (paths.fpga) report.fpga = flow.fpga();
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    write_file(out.work() / "synth.json", report_json(report).dump(2) + "\n");
+    write_file(out.work() / "synth.md", report_markdown(report));
+  } catch (...) {
+    out.commit_logs_only();
+    throw;
+  }
+  out.commit();
+  return report;
+}
+
+}  // namespace rlroute::synth

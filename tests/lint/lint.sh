@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Generates an example config and lints its RTL as DESIGN.md section 3 asks:
+# `verilator --lint-only -Wall` with zero warnings on the router top and the
+# network top. (Yosys runs in the synth.example.* tests, tests/synth/.)
+# usage: lint.sh RLROUTE CONFIG WORKDIR
+set -euo pipefail
+rlroute=$1 config=$2 work=$3
+name=$(basename "$config" .toml)
+out="$work/$name"
+rm -rf "$out"
+"$rlroute" gen "$config" -o "$out" > /dev/null
+filelist=$(ls "$out"/*.f)
+router=$(sed -n 's/.*"router": "\(.*\)".*/\1/p' "$out/manifest.json")
+network=$(sed -n 's/.*"network": "\(.*\)".*/\1/p' "$out/manifest.json")
+for top in "$router" "$network"; do
+  if ! verilator --lint-only -Wall -F "$filelist" --top-module "$top" > "$out/lint_$top.log" 2>&1; then
+    echo "FAIL: verilator -Wall on $top:"; cat "$out/lint_$top.log"; exit 1
+  fi
+  if [ -s "$out/lint_$top.log" ]; then
+    echo "FAIL: verilator printed warnings for $top:"; cat "$out/lint_$top.log"; exit 1
+  fi
+done
+echo "ok: $name lints clean ($router, $network)"

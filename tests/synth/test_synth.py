@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `rlroute synth` (CTest labels synth, synth_long).
+
+  test_synth.py example RLROUTE CONFIG WORKDIR   all three paths on one config: no tool error, sane numbers
+  test_synth.py scaling RLROUTE CONFIG WORKDIR   area grows with router.vcs, buffer_flits, flit_bits
+  test_synth.py errors  RLROUTE CONFIG WORKDIR   bad --liberty / --clock-ns / --paths / -o: one-line
+                                                 message, exit code 1, nothing but logs written
+
+Every check prints "ok: ..." or "FAIL: ..."; the exit code is the number of failures (capped at 1).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+FAILS = []
+
+
+def check(name, condition, detail=""):
+    print(("ok: " if condition else "FAIL: ") + name + ("" if condition or not detail else f" ({detail})"))
+    if not condition:
+        FAILS.append(name)
+
+
+def run(argv):
+    return subprocess.run(argv, capture_output=True, text=True)
+
+
+def synth(rlroute, config, out, *extra):
+    p = run([rlroute, "synth", config, "-o", out, "--quiet", *extra])
+    if p.returncode != 0:
+        print(p.stderr)
+    return p
+
+
+def variant(base, path, name, key, value):
+    """Copies BASE with [router] KEY = VALUE and [design] name = NAME."""
+    with open(base) as f:
+        text = f.read()
+    text, n = re.subn(rf"(?m)^{key}\s*=.*$", f"{key} = {value}", text)
+    assert n == 1, f"{base} has no {key}"
+    text = re.sub(r'(?m)^name\s*=.*$', f'name = "{name}"', text)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def router(report, path):
+    return report[path]["router"]
+
+
+def test_example(rlroute, config, work):
+    name = os.path.splitext(os.path.basename(config))[0]
+    out = os.path.join(work, name)
+    shutil.rmtree(out, ignore_errors=True)
+    json_copy = os.path.join(work, name + ".json")
+    p = synth(rlroute, config, out, "--json", json_copy)
+    check(f"{name}: rlroute synth exits 0", p.returncode == 0, p.stderr.strip())
+    if p.returncode != 0:
+        return
+    with open(os.path.join(out, "synth.json")) as f:
+        r = json.load(f)
+    with open(json_copy) as f:
+        check(f"{name}: --json copy equals synth.json", json.load(f) == r)
+    check(f"{name}: synth.md written", os.path.getsize(os.path.join(out, "synth.md")) > 0)
+    for log in ("generic.log", "depth.log", "liberty.log", "sta.log", "fpga.log"):
+        path = os.path.join(out, "logs", log)
+        text = open(path).read() if os.path.exists(path) else None
+        check(f"{name}: logs/{log} kept", text is not None)
+        if text is not None:
+            check(f"{name}: no tool error in logs/{log}", "ERROR:" not in text and "\nError:" not in text)
+
+    g, l, f = router(r, "generic"), router(r, "liberty"), router(r, "fpga")
+    check(f"{name}: generic cells > 0", g["cells"] > 0, g)
+    check(f"{name}: flip-flops > 0", g["flops"] > 0, g)
+    check(f"{name}: transistors > cells", g["transistors"] > g["cells"], g)
+    check(f"{name}: transistor estimate complete", not g["transistors_incomplete"], g)
+    check(f"{name}: logic depth > 0", g.get("depth", 0) > 0, g)
+    check(f"{name}: standard-cell area > 0 um^2", l["area_um2"] > 0, l)
+    check(f"{name}: LUTs and FFs > 0", f["lut"] > 0 and f["ff"] > 0, f)
+    check(f"{name}: FFs on the FPGA = generic flip-flops minus LUTRAM storage", f["ff"] <= g["flops"], (f, g))
+
+    t = r["liberty"]["timing"]
+    check(f"{name}: OpenSTA critical path is not empty",
+          t["startpoint"] != "" and t["endpoint"] != "" and len(t["path"]) >= 3, t["startpoint"])
+    check(f"{name}: Fmax is positive", t["fmax_mhz"] > 0, t["fmax_mhz"])
+    check(f"{name}: Fmax = 1 / (clock - worst slack)",
+          abs(t["fmax_mhz"] - 1000.0 / (r["clock_ns"] - t["worst_slack_ns"])) < 1e-6 * t["fmax_mhz"])
+    last = t["path"][-1]["arrival_ns"]
+    check(f"{name}: path arrival <= critical period", last <= t["critical_path_ns"] + 1e-9, (last, t))
+    check(f"{name}: every path pin is attributed to a block", all(p["block"] for p in t["path"]))
+    check(f"{name}: summary names the critical block", r["summary"].get("critical_path_block", "") != "")
+    check(f"{name}: summary names the area-dominant block", r["summary"].get("area_dominant_block", "") != "")
+
+    names = {m["rtl_module"] for m in r["modules"]}
+    for block in ("rr_input_port", "rr_fifo", "rr_vc_alloc", "rr_sw_alloc", "rr_output_port"):
+        check(f"{name}: module {block} reported", block in names, sorted(names))
+    check(f"{name}: router top is the module list's first", r["modules"][0]["name"] == r["router_top"])
+    # The top-level blocks partition the router: their sums are the router's.
+    for path, key in (("generic", "cells"), ("liberty", "area_um2"), ("fpga", "lut")):
+        total = sum(b[path][key] for b in r["top_blocks"])
+        check(f"{name}: top-level blocks add up to the router ({path} {key})",
+              abs(total - router(r, path)[key]) <= 1e-6 * max(1.0, total), (total, router(r, path)[key]))
+
+    mems = r["memories"]
+    fifo = [m for m in mems if m["memory"] == "mem_q" and m["block"].startswith("rr_fifo")]
+    check(f"{name}: the VC buffer storage (rr_fifo mem_q) is inferred as a memory", len(fifo) > 0, mems)
+    for m in fifo:
+        check(f"{name}: {m['block']} mem_q depth x width matches the config",
+              m["depth"] > 0 and m["width"] > 0)
+        check(f"{name}: {m['block']} mem_q maps to LUTRAM on the FPGA", m.get("fpga", "").startswith("LUTRAM"), m)
+    buffers = [m for m in fifo if m["depth"] == r["router"]["buffer_flits"]
+               and m["width"] >= r["router"]["flit_bits"]]
+    check(f"{name}: a buffer_flits x flit_bits memory is among them", len(buffers) > 0, fifo)
+
+
+def test_scaling(rlroute, config, work):
+    os.makedirs(work, exist_ok=True)
+    base = variant(config, os.path.join(work, "base.toml"), "scale_base", "vcs", 2)
+    with open(config) as f:
+        text = f.read()
+    defaults = {k: int(re.search(rf"(?m)^{k}\s*=\s*(\d+)", text).group(1)) for k in ("vcs", "buffer_flits", "flit_bits")}
+    configs = {
+        "base": base,
+        "vcs": variant(config, os.path.join(work, "vcs.toml"), "scale_vcs", "vcs", defaults["vcs"] + 1),
+        "buffer_flits": variant(config, os.path.join(work, "buffer.toml"), "scale_buffer", "buffer_flits",
+                                defaults["buffer_flits"] * 2),
+        "flit_bits": variant(config, os.path.join(work, "flit.toml"), "scale_flit", "flit_bits",
+                             defaults["flit_bits"] * 2),
+    }
+    reports = {}
+    for key, cfg in configs.items():
+        out = os.path.join(work, key)
+        shutil.rmtree(out, ignore_errors=True)
+        p = synth(rlroute, cfg, out)
+        check(f"scaling: {key} variant synthesizes", p.returncode == 0, p.stderr.strip())
+        if p.returncode != 0:
+            return
+        with open(os.path.join(out, "synth.json")) as f:
+            reports[key] = json.load(f)
+    measures = [("generic", "cells"), ("generic", "transistors"), ("liberty", "area_um2"), ("fpga", "lut")]
+    for key in ("vcs", "buffer_flits", "flit_bits"):
+        for path, m in measures:
+            a, b = router(reports["base"], path)[m], router(reports[key], path)[m]
+            check(f"scaling: {path} {m} grows with router.{key} ({a:g} -> {b:g})", b > a)
+        print(f"  {key}: Fmax {reports['base']['liberty']['timing']['fmax_mhz']:.0f} -> "
+              f"{reports[key]['liberty']['timing']['fmax_mhz']:.0f} MHz")
+
+
+def test_errors(rlroute, config, work):
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    out = os.path.join(work, "out")
+
+    def fails(name, args, pattern, out_dir=out):
+        p = run([rlroute, "synth", config, "-o", out_dir, "--quiet", *args])
+        lines = p.stderr.strip().splitlines()
+        check(f"{name}: exit code 1", p.returncode == 1, p.returncode)
+        check(f"{name}: one-line message", len(lines) == 1, p.stderr)
+        check(f"{name}: message matches /{pattern}/", bool(lines) and re.search(pattern, lines[0]) is not None,
+              p.stderr.strip())
+        return p
+
+    fails("missing --liberty", ["--liberty", "/nonexistent/cells.lib"],
+          r"^rlroute: error: --liberty /nonexistent/cells\.lib: no such file$")
+    check("missing --liberty: nothing written", not os.path.exists(out))
+    fails("--liberty is a directory", ["--liberty", work], r"--liberty .*: not a regular file")
+    garbage = os.path.join(work, "garbage.lib")
+    with open(garbage, "w") as f:
+        f.write("this is not { a liberty file\n")
+    fails("--liberty not Liberty", ["--liberty", garbage], r"--liberty .*garbage\.lib:1: .*not a Liberty file")
+    noflop = os.path.join(work, "noflop.lib")
+    with open(noflop, "w") as f:
+        f.write('library (x) { cell (INV) { area : 1; pin (A) { direction : input; } '
+                'pin (Y) { direction : output; function : "!A"; } } }\n')
+    fails("--liberty without flip-flops", ["--liberty", noflop], r"--liberty .*noflop\.lib: .*no flip-flop")
+    check("bad --liberty: nothing written", not os.path.exists(out))
+
+    for value in ("0", "-1", "abc", "nan", "inf", "2ns", "", "0.001", "5000"):
+        fails(f"--clock-ns '{value}'", ["--clock-ns", value],
+              rf"^rlroute: error: --clock-ns {re.escape(value)}: the clock period must be a positive number "
+              r"of nanoseconds from 0\.01 to 1000$")
+    check("bad --clock-ns: nothing written", not os.path.exists(out))
+    fails("--paths bogus", ["--paths", "generic,asic"], r"--paths generic,asic: unknown path \"asic\"")
+
+    foreign = os.path.join(work, "foreign")
+    os.makedirs(foreign)
+    with open(os.path.join(foreign, "precious.txt"), "w") as f:
+        f.write("keep me\n")
+    fails("-o on a foreign directory", [], r"not an rlroute synth output", out_dir=foreign)
+    check("-o on a foreign directory: untouched", os.listdir(foreign) == ["precious.txt"])
+
+    # A library Yosys cannot use (its only storage cell is a latch): the tool
+    # fails, the message names the path and the log, the log stays.
+    latch = os.path.join(work, "latch.lib")
+    with open(latch, "w") as f:
+        f.write('library (x) {\n'
+                ' cell (INV) { area : 1; pin (A) { direction : input; }\n'
+                '   pin (Y) { direction : output; function : "!A"; } }\n'
+                ' cell (NAND) { area : 1; pin (A) { direction : input; } pin (B) { direction : input; }\n'
+                '   pin (Y) { direction : output; function : "!(A&B)"; } }\n'
+                ' cell (LAT) { area : 4; latch (IQ, IQN) { enable : "G"; data_in : "D"; }\n'
+                '   pin (D) { direction : input; } pin (G) { direction : input; }\n'
+                '   pin (Q) { direction : output; function : "IQ"; } }\n'
+                '}\n')
+    p = fails("Yosys failure", ["--liberty", latch, "--paths", "liberty"],
+              r"^rlroute: error: yosys \(standard-cell path\) failed: ERROR: .*\(log: .*logs/liberty\.log\)$")
+    check("Yosys failure: log kept", os.path.exists(os.path.join(out, "logs", "liberty.log")))
+    check("Yosys failure: no report written", not os.path.exists(os.path.join(out, "synth.json"))
+          and not os.path.exists(os.path.join(out, "synth.md")))
+    check("Yosys failure: only design/ and logs/ remain", sorted(os.listdir(out)) == ["design", "logs"],
+          os.listdir(out))
+    check("Yosys failure: no work directory left", not os.path.exists(out + ".rlroute-tmp"))
+
+
+def main():
+    mode, rlroute, config, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    {"example": test_example, "scaling": test_scaling, "errors": test_errors}[mode](rlroute, config, work)
+    print(f"{len(FAILS)} failed")
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
