@@ -114,19 +114,28 @@ std::string Hierarchy::owner_of(const std::string& flat_name, const std::map<std
 }
 
 std::string Hierarchy::core() const {
-  // Breadth first from the top, so the shallowest candidate wins.
+  // The module that holds the most different kinds of modules (at least
+  // three): rr_router, with its ports, allocators and crossbar, even when the
+  // router top also holds three kinds (route units, contention counters and
+  // the core, for UGAL-LE). Breadth first from the top, so on a tie the
+  // shallowest module wins.
   std::vector<std::string> queue = {top};
   std::set<std::string> seen = {top};
+  std::string best = top;
+  std::size_t best_kinds = 2;
   for (std::size_t i = 0; i < queue.size(); ++i) {
     const NetlistModule& m = at(queue[i]);
     std::set<std::string> kinds;
     for (const auto& [inst, type] : m.instances) kinds.insert(has(type) ? at(type).hdlname : type);
-    if (kinds.size() >= 3) return m.id;
+    if (kinds.size() > best_kinds) {
+      best = m.id;
+      best_kinds = kinds.size();
+    }
     for (const auto& [inst, type] : m.instances) {
       if (has(type) && seen.insert(type).second) queue.push_back(type);
     }
   }
-  return top;
+  return best;
 }
 
 bool Hierarchy::contains_core(const std::string& id) const {

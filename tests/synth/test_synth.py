@@ -99,6 +99,9 @@ def test_example(rlroute, config, work):
     for block in ("rr_input_port", "rr_fifo", "rr_vc_alloc", "rr_sw_alloc", "rr_output_port"):
         check(f"{name}: module {block} reported", block in names, sorted(names))
     check(f"{name}: router top is the module list's first", r["modules"][0]["name"] == r["router_top"])
+    top_names = {b["name"] for b in r["top_blocks"]}
+    for block in ("rr_input_port", "rr_vc_alloc", "rr_sw_alloc", "rr_crossbar", "rr_output_port"):
+        check(f"{name}: the router core is split into blocks: {block} is one", block in top_names, sorted(top_names))
     # The top-level blocks partition the router: their sums are the router's.
     for path, key in (("generic", "cells"), ("liberty", "area_um2"), ("fpga", "lut")):
         total = sum(b[path][key] for b in r["top_blocks"])

@@ -153,6 +153,26 @@ TEST(SynthHierarchy, CountsInstancesAndNamesSpecializations) {
   EXPECT_EQ(h.block_of("gen_rc[1].i_route._1_", paths), "rr_route");
 }
 
+TEST(SynthHierarchy, CoreIsTheModuleWithTheMostKindsEvenIfTheTopHasThree) {
+  // The UGAL-LE router top: route units, contention counters and the core
+  // (three kinds); the core holds four kinds (ports, allocator, crossbar,
+  // output stage).
+  nlohmann::json j = nlohmann::json::parse(kHierarchyJson);
+  j["modules"]["top"]["cells"]["i_contention"] = {{"type", "rr_contention"}};
+  j["modules"]["rr_contention"] = {{"attributes", nlohmann::json::object()}, {"cells", nlohmann::json::object()}};
+  j["modules"]["$paramod$aa\\rr_core"]["cells"]["i_out"] = {{"type", "rr_out"}};
+  j["modules"]["rr_out"] = {{"attributes", nlohmann::json::object()}, {"cells", nlohmann::json::object()}};
+  Hierarchy h = parse_hierarchy(j, "top");
+  name_modules(h);
+  EXPECT_EQ(h.core(), "$paramod$aa\\rr_core");
+  const auto blocks = top_blocks(h);
+  std::set<std::string> names;
+  for (const auto& b : blocks) names.insert(b.name);
+  EXPECT_TRUE(names.count("rr_contention")) << "the contention counters are a block of their own";
+  EXPECT_TRUE(names.count("rr_alloc")) << "the core's children are blocks";
+  EXPECT_FALSE(names.count("rr_core")) << "the core is split into its parts";
+}
+
 TEST(SynthHierarchy, TopLevelBlocksPartitionTheRouter) {
   const Hierarchy h = sample_hierarchy();
   std::map<std::string, Metrics> own;
