@@ -460,7 +460,7 @@ def main(argv=None):
         description="Sweep offered load with `rlroute sim` and plot latency/throughput.",
         epilog="Loads: comma/space-separated numbers and start:stop:step ranges (stop included), "
                "e.g. 0.02,0.05:1.0:0.05. Definitions of the summary metrics: see the module docstring.")
-    ap.add_argument("--rlroute", default="build/gen/rlroute", help="rlroute binary (default: build/gen/rlroute)")
+    ap.add_argument("--rlroute", default="build/rlroute", help="rlroute binary (default: build/rlroute)")
     ap.add_argument("--configs", nargs="+", required=True, metavar="TOML", help="config files to sweep")
     ap.add_argument("--pattern", default="uniform", help="traffic pattern (default: uniform)")
     ap.add_argument("--loads", default="0.02,0.05:1.0:0.05",

@@ -660,13 +660,13 @@ class Parser {
       if (!(sim.load > 0.0 && sim.load <= 1.0)) f->fail(rule);
     }
 
-    // Packet sizes: 0 or 2..router.max_packet_flits.
+    // Packet sizes: 0 or kMinPacketFlits..router.max_packet_flits.
     const int max_flits = cfg_.max_packet_flits;
     const auto packet_size = [max_flits](const Field& f) {
       const std::string rule =
-          fmt::format("must be 0 or an integer in 2..router.max_packet_flits = {}", max_flits);
+          fmt::format("must be 0 or an integer in {}..router.max_packet_flits = {}", kMinPacketFlits, max_flits);
       const auto flits = static_cast<int>(f.integer(0, max_flits, rule));
-      if (flits == 1) f.fail(rule);
+      if (flits > 0 && flits < kMinPacketFlits) f.fail(rule);
       return flits;
     };
     const auto fixed = field("sim", "packet_flits");
@@ -688,9 +688,12 @@ class Parser {
       fixed->fail("conflicts with sim.packet_flits_min/max; give a fixed size or a range, not both");
     }
 
-    if (const auto f = field("sim", "cycles")) sim.cycles = f->int_at_least(1);
-    if (const auto f = field("sim", "warmup")) sim.warmup = f->int_at_least(0);
-    if (const auto f = field("sim", "drain")) sim.drain = f->int_at_least(0);
+    const auto phase_cycles = [](const Field& f, std::int64_t lo) {
+      return f.integer(lo, kMaxSimCycles, fmt::format("must be an integer in {}..2^40 cycles", lo));
+    };
+    if (const auto f = field("sim", "cycles")) sim.cycles = phase_cycles(*f, 1);
+    if (const auto f = field("sim", "warmup")) sim.warmup = phase_cycles(*f, 0);
+    if (const auto f = field("sim", "drain")) sim.drain = phase_cycles(*f, 0);
     if (const auto f = field("sim", "seed")) sim.seed = static_cast<std::uint64_t>(f->int_at_least(0));
     if (const auto f = field("sim", "hotspot_fraction")) {
       const std::string rule = "must be a number in 0..1";

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "emit_parts.hpp"
+#include "rlroute/files.hpp"
 #include "rlroute/routing.hpp"
 #include "rlroute/routing_check.hpp"
 #include "rlroute/version.hpp"
@@ -34,13 +35,10 @@ const std::vector<std::string> kBuildingBlocks = {
 const std::vector<std::string> kTorusBlocks = {"rr_route_dor.sv"};
 const std::vector<std::string> kDragonflyBlocks = {"rr_lfsr.sv", "rr_contention.sv", "rr_route_dfly.sv"};
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot read RTL building block", path.string()));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// RTL building blocks are small; a larger file is not one of ours.
+constexpr std::size_t kMaxRtlFileBytes = 1 << 20;
+
+std::string read_file(const fs::path& path) { return read_regular_file(path, kMaxRtlFileBytes, "RTL building block"); }
 
 std::string emit_package(const Design& d) {
   const HeaderLayout& h = d.header;
@@ -142,7 +140,11 @@ std::string content_hash(const std::map<std::string, std::string>& files) {
 
 EmittedDesign emit_design(const Design& d) {
   const std::unique_ptr<RoutingRelation> relation = make_routing_relation(d);
-  check_routing(d, *relation);
+  return emit_design(d, *relation);
+}
+
+EmittedDesign emit_design(const Design& d, const RoutingRelation& relation) {
+  check_routing(d, relation);
 
   EmittedDesign e;
   e.router_top = d.module("router");
@@ -156,7 +158,7 @@ EmittedDesign emit_design(const Design& d) {
     order.push_back("rtl/" + block);
   }
   e.files[d.module("pkg") + ".sv"] = emit_package(d);
-  e.files[e.router_top + ".sv"] = emit::router_top(d, *relation);
+  e.files[e.router_top + ".sv"] = emit::router_top(d, relation);
   e.files[e.network_top + ".sv"] = emit::network_top(d);
   order.insert(order.begin(), d.module("pkg") + ".sv");
   order.push_back(e.router_top + ".sv");
@@ -196,7 +198,7 @@ EmittedDesign emit_design(const Design& d) {
                  {"buffer_flits", d.buffer_flits}, {"flit_bits", d.flit_bits},
                  {"max_packet_flits", d.cfg.max_packet_flits},
                  {"nodes_per_router", d.cfg.nodes_per_router}};
-  m["routing"] = {{"algorithm", to_string(d.cfg.algorithm)}, {"hop_bound", relation->hop_bound()}};
+  m["routing"] = {{"algorithm", to_string(d.cfg.algorithm)}, {"hop_bound", relation.hop_bound()}};
   m["tops"] = {{"router", e.router_top}, {"network", e.network_top}, {"package", d.module("pkg")}};
   m["filelist"] = e.filelist;
   m["files"] = order;
@@ -209,31 +211,14 @@ EmittedDesign emit_design(const Design& d) {
   return e;
 }
 
+void write_design(const EmittedDesign& e, const OutputDirectory& out, const fs::path& under) {
+  for (const auto& [name, content] : e.files) out.write(under / name, content);
+}
+
 void write_design(const EmittedDesign& e, const fs::path& dir) {
-  const fs::path target = fs::absolute(dir).lexically_normal();
-  const fs::path parent = target.parent_path();
-  fs::create_directories(parent);
-  const fs::path tmp = parent / (target.filename().string() + ".rlroute-tmp");
-  fs::remove_all(tmp);
-  for (const auto& [name, content] : e.files) {
-    const fs::path path = tmp / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary);
-    out << content;
-    if (!out) {
-      fs::remove_all(tmp);
-      throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
-    }
-  }
-  std::error_code ec;
-  if (fs::exists(target) && !fs::is_empty(target) && !fs::exists(target / "manifest.json")) {
-    fs::remove_all(tmp);
-    throw std::runtime_error(fmt::format(
-        "{}: output directory exists and is not an rlroute output (no manifest.json); not overwriting",
-        target.string()));
-  }
-  fs::remove_all(target, ec);
-  fs::rename(tmp, target);
+  OutputDirectory out(dir, "-o");
+  write_design(e, out);
+  out.commit();
 }
 
 }  // namespace rlroute

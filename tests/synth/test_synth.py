@@ -193,7 +193,7 @@ def test_errors(rlroute, config, work):
     os.makedirs(foreign)
     with open(os.path.join(foreign, "precious.txt"), "w") as f:
         f.write("keep me\n")
-    fails("-o on a foreign directory", [], r"not an rlroute synth output", out_dir=foreign)
+    fails("-o on a foreign directory", [], r"is not an rlroute output .*; not overwriting", out_dir=foreign)
     check("-o on a foreign directory: untouched", os.listdir(foreign) == ["precious.txt"])
 
     # A library Yosys cannot use (its only storage cell is a latch): the tool
@@ -214,9 +214,9 @@ def test_errors(rlroute, config, work):
     check("Yosys failure: log kept", os.path.exists(os.path.join(out, "logs", "liberty.log")))
     check("Yosys failure: no report written", not os.path.exists(os.path.join(out, "synth.json"))
           and not os.path.exists(os.path.join(out, "synth.md")))
-    check("Yosys failure: only design/ and logs/ remain", sorted(os.listdir(out)) == ["design", "logs"],
+    check("Yosys failure: only design/ and logs/ remain", sorted(os.listdir(out)) == [".rlroute-output", "design", "logs"],
           os.listdir(out))
-    check("Yosys failure: no work directory left", not os.path.exists(out + ".rlroute-tmp"))
+    check("Yosys failure: no work directory left", not any(".rlroute-" in n for n in os.listdir(os.path.dirname(out))))
 
 
 def main():

@@ -3,7 +3,14 @@
 // sums and the top-level block partition.
 #include <gtest/gtest.h>
 
-#include "rlroute/synth.hpp"
+#include "rlroute/synth/hierarchy.hpp"
+#include "rlroute/synth/liberty.hpp"
+#include "rlroute/synth/metrics.hpp"
+#include "rlroute/synth/options.hpp"
+#include "rlroute/synth/report.hpp"
+#include "rlroute/synth/sta.hpp"
+#include "rlroute/synth/templates.hpp"
+#include "rlroute/synth/yosys.hpp"
 
 using namespace rlroute::synth;
 

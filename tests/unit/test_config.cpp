@@ -821,11 +821,16 @@ TEST(ConfigError, FixedPacketSizeAndRange) {
 
 TEST(ConfigError, SimCounts) {
   EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\ncycles = 0\n"),
-            "t.toml:5:1: sim.cycles = 0: must be an integer >= 1");
+            "t.toml:5:1: sim.cycles = 0: must be an integer in 1..2^40 cycles");
   EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nwarmup = -1\n"),
-            "t.toml:5:1: sim.warmup = -1: must be an integer >= 0");
+            "t.toml:5:1: sim.warmup = -1: must be an integer in 0..2^40 cycles");
   EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\ndrain = true\n"),
-            "t.toml:5:1: sim.drain = true: must be an integer >= 0");
+            "t.toml:5:1: sim.drain = true: must be an integer in 0..2^40 cycles");
+  // Above 2^40 (sums of phases would overflow near 2^63).
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\ncycles = 9223372036854775807\n"),
+            "t.toml:5:1: sim.cycles = 9223372036854775807: must be an integer in 1..2^40 cycles");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nwarmup = 1099511627777\n"),
+            "t.toml:5:1: sim.warmup = 1099511627777: must be an integer in 0..2^40 cycles");
   EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nseed = -5\n"),
             "t.toml:5:1: sim.seed = -5: must be an integer >= 0");
 }

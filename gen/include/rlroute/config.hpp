@@ -26,6 +26,15 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Largest cycle count of a simulation phase (sim.cycles, sim.warmup,
+// sim.drain and their flags): 2^40 cycles, about a month of simulation at a
+// million router-cycles per second, far from the int64 overflow of their sums.
+inline constexpr std::int64_t kMaxSimCycles = std::int64_t{1} << 40;
+
+// The rule for packet sizes in flits (sim.packet_flits*, --packet-flits*):
+// head and footer included, so 2..router.max_packet_flits.
+inline constexpr int kMinPacketFlits = 2;
+
 // Default traffic settings for `rlroute sim`; command-line flags override them.
 struct SimDefaults {
   std::string pattern = "uniform";

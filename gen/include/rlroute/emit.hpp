@@ -6,6 +6,8 @@
 #include <string>
 
 #include "rlroute/design.hpp"
+#include "rlroute/files.hpp"
+#include "rlroute/routing.hpp"
 
 namespace rlroute {
 
@@ -23,10 +25,15 @@ std::filesystem::path rtl_source_dir();
 
 // Runs the routing checks and emits; throws ConfigError on a failed check.
 EmittedDesign emit_design(const Design& design);
+// The same with the design's relation already built (make_routing_relation).
+EmittedDesign emit_design(const Design& design, const RoutingRelation& relation);
 
-// Writes all files into `dir` atomically: a sibling temporary directory is
-// filled and renamed over `dir` only when everything was written.
+// Writes all files into `dir` (an OutputDirectory: filled beside it, moved
+// into place when everything was written; a directory holding files rlroute
+// did not write is refused).
 void write_design(const EmittedDesign& emitted, const std::filesystem::path& dir);
+// Writes all files under `under` in an output directory that is being filled.
+void write_design(const EmittedDesign& emitted, const OutputDirectory& out, const std::filesystem::path& under = {});
 
 std::string content_hash(const std::map<std::string, std::string>& files);
 

@@ -1,14 +1,10 @@
-// `rlroute synth` on the command line: option checks, the run, the output.
+// Options of `rlroute synth`: their checks.
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
-#include <iostream>
 #include <sstream>
 
-#include "rlroute/synth.hpp"
-
-namespace fs = std::filesystem;
+#include "rlroute/synth/options.hpp"
 
 namespace rlroute::synth {
 
@@ -45,31 +41,6 @@ PathSelection parse_paths(const std::string& text) {
   }
   if (!p.generic && !p.liberty && !p.fpga) throw SynthError(fmt::format("--paths {}: name at least one path", text));
   return p;
-}
-
-int synth_command(const SynthOptions& options) {
-  try {
-    const SynthReport report = run_synth(options);
-    if (!options.json.empty()) {
-      const fs::path out = options.json;
-      const fs::path tmp = out.string() + ".tmp";
-      {
-        std::ofstream f(tmp);
-        f << report_json(report).dump(2) << "\n";
-        if (!f) throw SynthError(fmt::format("--json {}: cannot write", out.string()));
-      }
-      fs::rename(tmp, out);
-    }
-    if (!options.quiet) {
-      std::cout << report_markdown(report);
-      std::cerr << fmt::format("rlroute: report in {}/synth.md and synth.json, tool logs in {}/logs ({:.1f} s)\n",
-                               report.out_dir, report.out_dir, report.seconds);
-    }
-    return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "rlroute: error: " << e.what() << "\n";
-    return 1;
-  }
 }
 
 }  // namespace rlroute::synth

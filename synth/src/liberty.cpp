@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "rlroute/synth.hpp"
+#include "rlroute/synth/liberty.hpp"
 
 namespace fs = std::filesystem;
 

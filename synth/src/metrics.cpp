@@ -5,7 +5,7 @@
 #include <functional>
 #include <set>
 
-#include "rlroute/synth.hpp"
+#include "rlroute/synth/metrics.hpp"
 
 namespace rlroute::synth {
 

@@ -5,7 +5,8 @@
 #include <regex>
 #include <sstream>
 
-#include "rlroute/synth.hpp"
+#include "rlroute/synth/hierarchy.hpp"
+#include "rlroute/synth/yosys.hpp"
 
 namespace rlroute::synth {
 

@@ -7,7 +7,8 @@
 #include <functional>
 #include <set>
 
-#include "rlroute/synth.hpp"
+#include "rlroute/synth/hierarchy.hpp"
+#include "rlroute/synth/yosys.hpp"
 
 namespace rlroute::synth {
 

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "rlroute/synth.hpp"
+#include "rlroute/synth/process.hpp"
 
 namespace fs = std::filesystem;
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "rlroute/synth.hpp"
+#include "rlroute/synth/sta.hpp"
 
 namespace rlroute::synth {
 

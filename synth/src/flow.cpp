@@ -15,7 +15,11 @@
 #include "rlroute/config.hpp"
 #include "rlroute/design.hpp"
 #include "rlroute/emit.hpp"
-#include "rlroute/synth.hpp"
+#include "rlroute/files.hpp"
+#include "rlroute/synth/flow.hpp"
+#include "rlroute/synth/liberty.hpp"
+#include "rlroute/synth/process.hpp"
+#include "rlroute/synth/templates.hpp"
 
 namespace fs = std::filesystem;
 
@@ -30,18 +34,15 @@ constexpr const char* kFpgaFamilyName = "Zynq UltraScale+ (UltraScale+ fabric)";
 constexpr double kInputTransitionNs = 0.02;  // SDC: slew at the router's inputs
 constexpr double kOutputLoad = 2.0;          // SDC and ABC: load on every output (library units, fF)
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SynthError(fmt::format("{}: cannot read", path.string()));
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// Tool outputs (netlist JSON, logs) stay well below this.
+constexpr std::size_t kMaxToolOutputBytes = std::size_t{1} << 30;
 
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw SynthError(fmt::format("{}: cannot write", path.string()));
+std::string read_file(const fs::path& path) {
+  try {
+    return read_regular_file(path, kMaxToolOutputBytes, "tool output");
+  } catch (const std::runtime_error& e) {
+    throw SynthError(e.what());
+  }
 }
 
 nlohmann::json read_json(const fs::path& path) {
@@ -52,59 +53,15 @@ nlohmann::json read_json(const fs::path& path) {
   }
 }
 
-// The output directory and its work directory.
-class OutputDir {
- public:
-  explicit OutputDir(const fs::path& target) : target_(fs::absolute(target).lexically_normal()) {
-    std::error_code ec;
-    if (fs::exists(target_, ec) && !fs::is_directory(target_, ec)) {
-      throw SynthError(fmt::format("-o {}: exists and is not a directory", target_.string()));
-    }
-    if (fs::exists(target_, ec) && !fs::is_empty(target_, ec) && !fs::exists(target_ / "logs", ec)) {
-      throw SynthError(
-          fmt::format("-o {}: directory exists and is not an rlroute synth output (no logs/); "
-                      "not overwriting",
-                      target_.string()));
-    }
-    work_ = target_.parent_path() / (target_.filename().string() + ".rlroute-tmp");
-    fs::create_directories(target_.parent_path());
-    fs::remove_all(work_);
-    fs::create_directories(work_ / "design");
-    fs::create_directories(work_ / "logs");
+// After an error the output directory keeps only design/ and logs/ (the
+// inputs and the logs of the run that failed).
+void keep_inputs_and_logs(const OutputDirectory& out) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(out.work(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name != "design" && name != "logs") fs::remove_all(entry.path(), ec);
   }
-  OutputDir(const OutputDir&) = delete;
-  OutputDir& operator=(const OutputDir&) = delete;
-  ~OutputDir() {
-    std::error_code ec;
-    if (!done_) fs::remove_all(work_, ec);
-  }
-
-  const fs::path& work() const { return work_; }
-  const fs::path& target() const { return target_; }
-
-  void commit() {
-    std::error_code ec;
-    fs::remove_all(target_, ec);
-    fs::rename(work_, target_);
-    done_ = true;
-  }
-
-  // After an error: keep design/ and logs/ only, in the output directory.
-  void commit_logs_only() {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(work_, ec)) {
-      const std::string name = entry.path().filename().string();
-      if (name != "design" && name != "logs") fs::remove_all(entry.path(), ec);
-    }
-    fs::remove_all(target_, ec);
-    fs::rename(work_, target_, ec);
-    done_ = true;
-  }
-
- private:
-  fs::path target_, work_;
-  bool done_ = false;
-};
+}
 
 fs::path require_program(const std::string& name, const std::string& package) {
   const auto path = find_program(name);
@@ -121,7 +78,7 @@ std::string fmt_num(double v) { return fmt::format("{:.4f}", v); }
 
 class Flow {
  public:
-  Flow(const SynthOptions& options, double clock_ns, const EmittedDesign& emitted, OutputDir& out)
+  Flow(const SynthOptions& options, double clock_ns, const EmittedDesign& emitted, OutputDirectory& out)
       : o_(options), clock_ns_(clock_ns), out_(out) {
     top_ = emitted.router_top;
     std::stringstream filelist(emitted.files.at(emitted.filelist));
@@ -154,7 +111,7 @@ class Flow {
   ProcessResult run_yosys(const std::string& what, const std::string& script_name,
                           const std::map<std::string, std::string>& values) {
     const std::string stem = fs::path(script_name).stem().string();
-    write_file(out_.work() / "logs" / script_name, render_template(script_name, values));
+    out_.write(fs::path("logs") / script_name, render_template(script_name, values));
     return run_tool(what, {"yosys", "-s", "logs/" + script_name}, stem + ".log");
   }
 
@@ -208,7 +165,7 @@ class Flow {
     values["CLOCK_PS"] = fmt::format("{:.0f}", clock_ns_ * 1000.0);
     const std::string buffer = lib.buffer();
     if (!buffer.empty()) {
-      write_file(logs / "abc.constr",
+      out_.write("logs/abc.constr",
                  render_template("abc.constr", {{"BUFFER", buffer}, {"LOAD", fmt::format("{}", kOutputLoad)}}));
       values["ABC"] = fmt::format("abc -D {} -constr logs/abc.constr -liberty {}", values["CLOCK_PS"], r.library_path);
     } else {
@@ -234,7 +191,7 @@ class Flow {
     r.total = total_metrics(r.hierarchy, r.own);
 
     log("standard-cell path: OpenSTA ...");
-    write_file(logs / "constraints.sdc",
+    out_.write("logs/constraints.sdc",
                render_template("constraints.sdc", {{"CONFIG", o_.config},
                                                    {"TOP", top_},
                                                    {"CLOCK_NS", fmt_num(clock_ns_)},
@@ -242,7 +199,7 @@ class Flow {
                                                    {"RESET_PORT", kResetPort},
                                                    {"INPUT_TRANSITION", fmt::format("{}", kInputTransitionNs)},
                                                    {"OUTPUT_LOAD", fmt::format("{}", kOutputLoad)}}));
-    write_file(logs / "sta.tcl",
+    out_.write("logs/sta.tcl",
                render_template("sta.tcl", {{"CONFIG", o_.config}, {"TOP", top_}, {"LIBERTY", r.library_path}}));
     r.sta_seconds = run_tool("OpenSTA", {"sta", "-no_init", "-exit", "logs/sta.tcl"}, "sta.log").seconds;
     try {
@@ -292,7 +249,7 @@ class Flow {
  private:
   const SynthOptions& o_;
   double clock_ns_;
-  OutputDir& out_;
+  OutputDirectory& out_;
   std::string top_;
   std::string sources_;
 };
@@ -328,7 +285,8 @@ SynthReport run_synth(const SynthOptions& o) {
   }
   require_program("yosys", "yosys");
 
-  OutputDir out(o.out_dir.empty() ? fs::path("out") / "synth" / cfg.name : fs::path(o.out_dir));
+  OutputDirectory out(o.out_dir.empty() ? fs::path("out") / "synth" / cfg.name : fs::path(o.out_dir), "-o");
+  fs::create_directories(out.work() / "logs");
   SynthReport report;
   report.config_name = cfg.name;
   report.config_file = o.config;
@@ -342,11 +300,7 @@ SynthReport run_synth(const SynthOptions& o) {
   report.clock_ns = clock_ns;
   report.out_dir = out.target().string();
   try {
-    for (const auto& [name, content] : emitted.files) {
-      const fs::path path = out.work() / "design" / name;
-      fs::create_directories(path.parent_path());
-      write_file(path, content);
-    }
+    write_design(emitted, out, "design");
     Flow flow(o, clock_ns, emitted, out);
     report.yosys_version = flow.version({"yosys", "-V"}, "yosys_version.log");
     if (paths.liberty) report.sta_version = "OpenSTA " + flow.version({"sta", "-version"}, "sta_version.log");
@@ -354,10 +308,11 @@ SynthReport run_synth(const SynthOptions& o) {
     if (paths.liberty) report.liberty = flow.liberty(*lib);
     if (paths.fpga) report.fpga = flow.fpga();
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    write_file(out.work() / "synth.json", report_json(report).dump(2) + "\n");
-    write_file(out.work() / "synth.md", report_markdown(report));
+    out.write("synth.json", report_json(report).dump(2) + "\n");
+    out.write("synth.md", report_markdown(report));
   } catch (...) {
-    out.commit_logs_only();
+    keep_inputs_and_logs(out);
+    out.commit();
     throw;
   }
   out.commit();

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "rlroute/synth.hpp"
+#include "rlroute/synth/report.hpp"
 #include "rlroute/version.hpp"
 
 namespace rlroute::synth {

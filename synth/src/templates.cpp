@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "rlroute/synth.hpp"
+#include "rlroute/synth/templates.hpp"
 
 namespace fs = std::filesystem;
 
@@ -13,8 +13,7 @@ namespace rlroute::synth {
 
 fs::path synth_dir() {
   if (const char* env = std::getenv("RLROUTE_SYNTH_DIR")) return env;
-  // The build knows where the RTL library lives; synth/ is its sibling.
-  return fs::path(RLROUTE_DEFAULT_RTL_DIR).parent_path() / "synth";
+  return RLROUTE_DEFAULT_SYNTH_DIR;  // this folder of the sources the tool was built from
 }
 
 std::string fill_template(const std::string& text, const std::map<std::string, std::string>& values,

@@ -1,0 +1,27 @@
+// The verbs of the `rlroute` command. Each file of this folder adds one verb
+// to the command line and runs it; the work itself is done by the gen, tb and
+// synth libraries.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rlroute::cli {
+
+// A verb on the command line and what running it does (returns the exit code).
+struct Verb {
+  CLI::App* command = nullptr;
+  std::function<int()> run;
+};
+
+Verb add_gen(CLI::App& app);
+Verb add_sim(CLI::App& app);
+Verb add_synth(CLI::App& app);
+
+// Prints the config's non-fatal findings, one line each, on stderr.
+void print_warnings(const std::vector<std::string>& warnings);
+
+}  // namespace rlroute::cli

@@ -1,0 +1,123 @@
+// rlroute sim CONFIG: build the Verilated model (cached) and simulate the
+// network at one or more offered loads.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "rlroute/config.hpp"
+#include "rlroute/files.hpp"
+#include "rlroute/session.hpp"
+#include "rlroute/sim_options.hpp"
+
+namespace rlroute::cli {
+
+namespace {
+
+struct SimArgs {
+  std::string config;
+  std::string loads;
+  SimOverrides overrides;
+  std::string json;
+  std::string trace;
+  std::optional<std::int64_t> trace_from, trace_to;
+  std::string fabric = "harness";
+  bool quiet = false;
+};
+
+// Default length of an FST window when only --trace-from is given.
+constexpr std::int64_t kDefaultTraceCycles = 1000;
+
+void print_header(const SimSession& s, const SimOptions& o) {
+  std::cout << fmt::format("{} ({}), {} traffic, {}-{} flit packets, {} fabric\n", s.design().cfg.name,
+                           s.design().topo.describe(), o.pattern, o.packet_flits_min, o.packet_flits_max,
+                           s.fabric() == FabricKind::Network ? "network-top" : "harness");
+  std::cout << fmt::format("{:>8} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>6} {:>6} {:>6} {:>12}\n", "offered",
+                           "accepted", "lat_avg", "lat_p99", "lat_max", "tot_avg", "delivered", "hops", "min%",
+                           "link_u", "rcycles/s");
+}
+
+void print_row(const SimResult& r) {
+  std::cout << fmt::format(
+      "{:>8.3f} {:>9.4f} {:>9.2f} {:>9.0f} {:>8.0f} {:>8.2f} {:>9} {:>6.2f} {:>6.1f} {:>6.3f} {:>12.0f}\n",
+      r.offered_load, r.accepted_load, r.latency.avg, r.latency.p99, r.latency.max, r.total_latency.avg,
+      r.packets_delivered, r.avg_hops, 100 * r.minimal_share, r.link_utilisation, r.router_cycles_per_second);
+}
+
+int run_sim(const SimArgs& a) {
+  const Config cfg = load_config(a.config);
+  print_warnings(cfg.warnings);
+  // Everything the user typed is checked before the model is built.
+  const std::vector<double> loads = a.loads.empty() ? std::vector<double>{cfg.sim.load} : parse_loads(a.loads);
+  if (!a.json.empty()) check_output_file(a.json, "--json");
+  const bool tracing = !a.trace.empty();
+  if (tracing) check_output_file(a.trace, "--trace");
+  if (!tracing && (a.trace_from || a.trace_to)) {
+    throw std::invalid_argument("--trace-from/--trace-to: give --trace FILE as well");
+  }
+  const std::int64_t trace_from = a.trace_from.value_or(0);
+  const std::int64_t trace_to = a.trace_to.value_or(trace_from + kDefaultTraceCycles);
+  if (trace_from < 0) throw std::invalid_argument(fmt::format("--trace-from {}: must be >= 0", trace_from));
+  if (trace_to < trace_from) throw std::invalid_argument("--trace-to must not be before --trace-from");
+
+  const auto log = [&a](const std::string& line) {
+    if (!a.quiet) std::cerr << "rlroute: " << line << "\n";
+  };
+  const FabricKind fabric = (a.fabric == "network" || tracing) ? FabricKind::Network : FabricKind::Harness;
+  // Checked against the design before the (possibly long) model build.
+  SimOptions o = resolve_sim_options(derive_design(cfg), a.overrides);
+  if (tracing) {
+    o.trace_from = trace_from;
+    o.trace_to = trace_to;
+  }
+  const SimSession session(cfg, fabric, log);
+  if (session.model().build_seconds() > 0) log(fmt::format("model built in {:.1f} s", session.model().build_seconds()));
+
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  bool failed = false;
+  if (!a.quiet) print_header(session, o);
+  for (const double load : loads) {
+    o.load = load;
+    const SimResult r = session.run(o, a.trace);
+    if (!a.quiet) print_row(r);
+    all.push_back(session.result_json(r, o));
+    if (!r.ok()) {
+      std::cerr << "rlroute: simulation failed at load " << load << ": " << r.failure << "\n";
+      failed = true;
+      break;
+    }
+  }
+  if (!a.json.empty()) write_file_atomically(a.json, (all.size() == 1 ? all[0].dump(2) : all.dump(2)) + "\n", "--json");
+  return failed ? 2 : 0;
+}
+
+}  // namespace
+
+Verb add_sim(CLI::App& app) {
+  auto a = std::make_shared<SimArgs>();
+  SimOverrides& o = a->overrides;
+  CLI::App* sim = app.add_subcommand("sim", "Build the Verilator model (cached) and simulate the network");
+  sim->add_option("CONFIG", a->config, "TOML config file")->required();
+  sim->add_option("--pattern", o.pattern, "traffic pattern (default: [sim] pattern)");
+  sim->add_option("--load", a->loads, "offered load(s) in flits/node/cycle, comma-separated");
+  sim->add_option("--packet-flits", o.packet_flits, "fixed packet size in flits, head and footer included");
+  sim->add_option("--packet-flits-min", o.packet_flits_min, "uniform packet sizes: minimum");
+  sim->add_option("--packet-flits-max", o.packet_flits_max, "uniform packet sizes: maximum");
+  sim->add_option("--cycles", o.cycles, "measurement cycles (1..2^40)");
+  sim->add_option("--warmup", o.warmup, "warmup cycles (0..2^40)");
+  sim->add_option("--drain", o.drain, "cap on cycles to wait for measured packets (0..2^40)");
+  sim->add_option("--seed", o.seed, "traffic seed (>= 0)");
+  sim->add_option("--json", a->json, "write results JSON here (an array for several loads)");
+  sim->add_option("--trace", a->trace, "dump an FST waveform of the network top to this file");
+  sim->add_option("--trace-from", a->trace_from, "first traced cycle");
+  sim->add_option("--trace-to", a->trace_to, "last traced cycle (default: trace-from + 1000)");
+  sim->add_option("--fabric", a->fabric,
+                  "harness (N Verilated routers + C++ links) or network (Verilated network top)")
+      ->check(CLI::IsMember({"harness", "network"}));
+  sim->add_option("--watchdog", o.watchdog, "cycles without movement that count as deadlock (1..2^30, default 5000)");
+  sim->add_flag("--quiet", a->quiet, "print nothing but errors");
+  return {sim, [a] { return run_sim(*a); }};
+}
+
+}  // namespace rlroute::cli

@@ -1,0 +1,166 @@
+#include "rlroute/files.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+namespace rlroute {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fail(std::string_view flag, const fs::path& path, std::string_view reason) {
+  if (flag.empty()) throw std::runtime_error(fmt::format("{}: {}", path.string(), reason));
+  throw std::runtime_error(fmt::format("{} {}: {}", flag, path.string(), reason));
+}
+
+// Absolute, normalized, without a trailing separator ("out/" and "out" are the
+// same target), with symlinks resolved where they exist.
+fs::path resolve(const fs::path& path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+  if (ec) p = fs::absolute(path).lexically_normal();
+  if (!p.has_filename() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
+  return p;
+}
+
+// A name in `dir` that nothing else uses: <stem>.rlroute-<tag>-<pid>.
+fs::path sibling(const fs::path& target, std::string_view tag) {
+  return target.parent_path() / fmt::format("{}.rlroute-{}-{}", target.filename().string(), tag, ::getpid());
+}
+
+void write_plain(const fs::path& path, std::string_view content, std::string_view flag) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.close();
+  if (!out) fail(flag, path, "cannot write");
+}
+
+std::set<std::string> files_under(const fs::path& dir) {
+  std::set<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_directory()) files.insert(fs::relative(entry.path(), dir).generic_string());
+  }
+  return files;
+}
+
+}  // namespace
+
+std::string read_regular_file(const fs::path& path, std::size_t max_bytes, std::string_view what) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) fail("", path, fmt::format("cannot read {}: no such file", what));
+  if (!fs::is_regular_file(st)) fail("", path, fmt::format("cannot read {}: not a regular file", what));
+  const auto size = fs::file_size(path, ec);
+  if (ec) fail("", path, fmt::format("cannot read {}", what));
+  if (size > max_bytes) {
+    fail("", path, fmt::format("{} is {} bytes; the limit is {} bytes", what, size, max_bytes));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("", path, fmt::format("cannot read {}", what));
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (static_cast<std::size_t>(in.gcount()) != size) fail("", path, fmt::format("cannot read {}", what));
+  return text;
+}
+
+void check_output_file(const fs::path& path, std::string_view flag) {
+  if (path.empty()) fail(flag, path, "empty path");
+  const fs::path target = resolve(path);
+  std::error_code ec;
+  const fs::file_status st = fs::status(target, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st)) fail(flag, path, "exists and is not a regular file");
+  const fs::path dir = target.parent_path();
+  if (!fs::is_directory(dir, ec)) fail(flag, path, fmt::format("directory {} does not exist", dir.string()));
+  if (::access(dir.c_str(), W_OK) != 0) fail(flag, path, fmt::format("directory {} is not writable", dir.string()));
+}
+
+void write_file_atomically(const fs::path& path, std::string_view content, std::string_view flag) {
+  check_output_file(path, flag);
+  const fs::path target = resolve(path);
+  const fs::path tmp = sibling(target, "tmp");
+  try {
+    write_plain(tmp, content, flag);
+    fs::rename(tmp, target);
+  } catch (const std::exception&) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    fail(flag, path, "cannot write");
+  }
+}
+
+OutputDirectory::OutputDirectory(const fs::path& target, std::string_view flag)
+    : target_(resolve(target)), flag_(flag) {
+  if (target.empty()) fail(flag_, target, "empty path");
+  std::error_code ec;
+  const fs::file_status st = fs::status(target_, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_directory(st)) fail(flag_, target, "exists and is not a directory");
+    if (target_ == resolve(fs::current_path()) || target_ == target_.root_path()) {
+      fail(flag_, target, "is the current or the root directory; name a directory for the output");
+    }
+    if (!fs::is_empty(target_, ec)) {
+      std::set<std::string> ours;
+      std::ifstream marker(target_ / kMarker);
+      if (!marker) {
+        fail(flag_, target, fmt::format("directory exists and is not an rlroute output (no {}); not overwriting",
+                                        kMarker));
+      }
+      for (std::string line; std::getline(marker, line);) ours.insert(line);
+      for (const std::string& file : files_under(target_)) {
+        if (file != kMarker && !ours.count(file)) {
+          fail(flag_, target, fmt::format("holds {}, which rlroute did not write; not overwriting", file));
+        }
+      }
+    }
+  }
+  const fs::path parent = target_.parent_path();
+  fs::create_directories(parent, ec);
+  if (!fs::is_directory(parent) || ::access(parent.c_str(), W_OK) != 0) {
+    fail(flag_, target, fmt::format("directory {} is not writable", parent.string()));
+  }
+  work_ = sibling(target_, "tmp");
+  fs::remove_all(work_, ec);
+  if (!fs::create_directory(work_, ec)) fail(flag_, target, fmt::format("cannot create {}", work_.string()));
+}
+
+OutputDirectory::~OutputDirectory() {
+  std::error_code ec;
+  if (!committed_) fs::remove_all(work_, ec);
+}
+
+void OutputDirectory::write(const fs::path& relative, std::string_view content) const {
+  const fs::path path = work_ / relative;
+  fs::create_directories(path.parent_path());
+  write_plain(path, content, flag_);
+}
+
+void OutputDirectory::commit() {
+  std::string listing;
+  for (const std::string& file : files_under(work_)) listing += file + "\n";
+  write_plain(work_ / kMarker, listing, flag_);
+  std::error_code ec;
+  fs::path old;
+  if (fs::exists(target_, ec)) {
+    old = sibling(target_, "old");
+    fs::remove_all(old, ec);
+    fs::rename(target_, old, ec);
+    if (ec) fail(flag_, target_, fmt::format("cannot move the previous output aside: {}", ec.message()));
+  }
+  fs::rename(work_, target_, ec);
+  if (ec) {
+    std::error_code ignored;
+    if (!old.empty()) fs::rename(old, target_, ignored);
+    fail(flag_, target_, fmt::format("cannot move the output into place: {}", ec.message()));
+  }
+  committed_ = true;
+  if (!old.empty()) fs::remove_all(old, ec);
+}
+
+}  // namespace rlroute
