@@ -11,161 +11,34 @@
 //      the node count) see already validated values.
 // Findings that do not stop the tool are collected in Config::warnings.
 #include "rlroute/config.hpp"
-#include "rlroute/traffic_spec.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <array>
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
+#include <functional>
 #include <limits>
-#include <memory>
 #include <optional>
-#include <span>
-#include <sstream>
 #include <string_view>
-#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "config_schema.hpp"
+#include "config_toml.hpp"
+#include "rlroute/files.hpp"
+#include "rlroute/pipeline.hpp"
+#include "rlroute/topology.hpp"
+#include "rlroute/traffic_spec.hpp"
 
 namespace rlroute {
 namespace {
 
-// ---------------------------------------------------------------------------
-// Spellings and the key schema
+using namespace config_detail;
 
-template <typename Enum>
-using Spelling = std::pair<Enum, const char*>;
-
-constexpr std::array<Spelling<TopologyKind>, 3> kTopologyKinds{{
-    {TopologyKind::Torus, "torus"},
-    {TopologyKind::Mesh, "mesh"},
-    {TopologyKind::Dragonfly, "dragonfly"},
-}};
-
-constexpr std::array<Spelling<GlobalArrangement>, 2> kArrangements{{
-    {GlobalArrangement::Absolute, "absolute"},
-    {GlobalArrangement::Palmtree, "palmtree"},
-}};
-
-constexpr std::array<Spelling<RoutingAlgorithm>, 11> kAlgorithms{{
-    {RoutingAlgorithm::Dor, "dor"},
-    {RoutingAlgorithm::Star, "star"},
-    {RoutingAlgorithm::Dqn, "dqn"},
-    {RoutingAlgorithm::Min, "min"},
-    {RoutingAlgorithm::Valg, "valg"},
-    {RoutingAlgorithm::Valn, "valn"},
-    {RoutingAlgorithm::UgalG, "ugal_g"},
-    {RoutingAlgorithm::UgalN, "ugal_n"},
-    {RoutingAlgorithm::UgalLe, "ugal_le"},
-    {RoutingAlgorithm::Par, "par"},
-    {RoutingAlgorithm::QAdaptive, "q_adaptive"},
-}};
-
-// Routing algorithms that have an implementation behind them.
-constexpr std::array<RoutingAlgorithm, 8> kImplementedAlgorithms{
-    RoutingAlgorithm::Dor,   RoutingAlgorithm::Min,   RoutingAlgorithm::Valg,   RoutingAlgorithm::Valn,
-    RoutingAlgorithm::UgalG, RoutingAlgorithm::UgalN, RoutingAlgorithm::UgalLe, RoutingAlgorithm::Par,
-};
-
-// Dragonfly algorithms whose non-minimal paths go through an intermediate
-// group (neither the source nor the destination group): they need g >= 3.
-constexpr std::array<RoutingAlgorithm, 6> kIntermediateGroupAlgorithms{
-    RoutingAlgorithm::Valg,  RoutingAlgorithm::Valn,   RoutingAlgorithm::UgalG,
-    RoutingAlgorithm::UgalN, RoutingAlgorithm::UgalLe, RoutingAlgorithm::Par,
-};
-// Algorithms that compare a minimal and a non-minimal candidate with a bias.
-constexpr std::array<RoutingAlgorithm, 4> kBiasedAlgorithms{
-    RoutingAlgorithm::UgalG,
-    RoutingAlgorithm::UgalN,
-    RoutingAlgorithm::UgalLe,
-    RoutingAlgorithm::Par,
-};
-
-// Credit round trip of a link, in cycles: link latency + credit latency + this
-// many cycles of the router's own registers in the loop (docs/config.md).
-constexpr int kCreditLoopRegisterCycles = 2;
-
-constexpr std::array<std::string_view, 1> kDesignKeys{"name"};
-// dims, link_latency, credit_latency: torus and mesh; the rest after them:
-// dragonfly dfly(p, a, h, g) (DESIGN.md section 7).
-constexpr std::array<std::string_view, 13> kTopologyKeys{
-    "kind",
-    "dims",
-    "link_latency",
-    "credit_latency",
-    "p",
-    "a",
-    "h",
-    "g",
-    "arrangement",
-    "local_link_latency",
-    "global_link_latency",
-    "local_credit_latency",
-    "global_credit_latency",
-};
-constexpr std::array<std::string_view, 9> kDragonflyOnlyKeys{
-    "p",
-    "a",
-    "h",
-    "g",
-    "arrangement",
-    "local_link_latency",
-    "global_link_latency",
-    "local_credit_latency",
-    "global_credit_latency",
-};
-constexpr std::array<std::string_view, 5> kRouterKeys{
-    "vcs", "buffer_flits", "flit_bits", "max_packet_flits", "nodes_per_router",
-};
-constexpr std::array<std::string_view, 5> kRoutingKeys{
-    "algorithm", "seed", "ugal_bias", "contention_window", "contention_threshold",
-};
-constexpr std::array<std::string_view, 11> kSimKeys{
-    "pattern", "load",  "packet_flits", "packet_flits_min", "packet_flits_max", "cycles",
-    "warmup",  "drain", "seed",         "hotspot_fraction", "hotspot_node",
-};
-
-struct SectionSpec {
-  std::string_view name;
-  std::span<const std::string_view> keys;
-};
-
-constexpr std::array<SectionSpec, 5> kSections{{
-    {"design", kDesignKeys},
-    {"topology", kTopologyKeys},
-    {"router", kRouterKeys},
-    {"routing", kRoutingKeys},
-    {"sim", kSimKeys},
-}};
-
-constexpr std::size_t kMaxNameLength = 41;
-constexpr const char* kNameRule =
-    "must be a string matching ^[A-Za-z][A-Za-z0-9_]{0,40}$ "
-    "(it becomes a SystemVerilog identifier prefix)";
-
-const SectionSpec* find_section(std::string_view name) {
-  const auto* it =
-      std::find_if(kSections.begin(), kSections.end(), [&](const SectionSpec& s) { return s.name == name; });
-  return it == kSections.end() ? nullptr : &*it;
-}
-
-template <typename Enum, std::size_t N>
-const char* spelling_of(const std::array<Spelling<Enum>, N>& table, Enum value) {
-  for (const auto& [entry, name] : table) {
-    if (entry == value) return name;
-  }
-  return "?";
-}
-
-// ---------------------------------------------------------------------------
-// Rendering values the way a TOML file would spell them
+// A config file is a few hundred bytes; anything near this is not one.
+constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 
 bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 bool is_identifier_char(char c) { return is_letter(c) || (c >= '0' && c <= '9') || c == '_'; }
@@ -175,181 +48,22 @@ bool is_valid_name(std::string_view name) {
          std::all_of(name.begin(), name.end(), is_identifier_char);
 }
 
-std::string quote(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + '"';
-}
-
-std::string render_float(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  std::string text = fmt::format("{}", value);
-  // Keep floats recognisable as floats: "2.0", not "2".
-  if (text.find_first_of(".e") == std::string::npos) text += ".0";
-  return text;
-}
-
-std::string render(const toml::node& node) {
-  return node.visit([](const auto& n) -> std::string {
-    using T = std::remove_cvref_t<decltype(n)>;
-    if constexpr (toml::is_string<T>) {
-      return quote(n.get());
-    } else if constexpr (toml::is_integer<T>) {
-      return fmt::format("{}", n.get());
-    } else if constexpr (toml::is_floating_point<T>) {
-      return render_float(n.get());
-    } else if constexpr (toml::is_boolean<T>) {
-      return n.get() ? "true" : "false";
-    } else if constexpr (toml::is_array<T>) {
-      std::vector<std::string> items;
-      for (const toml::node& item : n) items.push_back(render(item));
-      return fmt::format("[{}]", fmt::join(items, ", "));
-    } else if constexpr (toml::is_table<T>) {
-      std::vector<std::string> items;
-      for (const auto& [key, value] : n) items.push_back(fmt::format("{} = {}", key.str(), render(value)));
-      return items.empty() ? "{}" : fmt::format("{{ {} }}", fmt::join(items, ", "));
-    } else {  // dates and times
-      std::ostringstream out;
-      out << n;
-      return out.str();
-    }
-  });
-}
-
-// ---------------------------------------------------------------------------
-// Messages
-
-std::string location(std::string_view path, const toml::source_position& pos) {
-  return fmt::format("{}:{}:{}", path, pos.line, pos.column);
-}
-
-// Where a key was written: the key itself, or the start of its "[header]"
-// when the key names a table.
-toml::source_position start_of(const toml::key& key, const toml::node& node) {
-  const toml::source_position& node_begin = node.source().begin;
-  return node_begin && node_begin < key.source().begin ? node_begin : key.source().begin;
-}
-
-std::string message(std::string_view where, std::string_view key, std::string_view value,
-                    std::string_view rule) {
-  if (value.empty()) return fmt::format("{}: {}: {}", where, key, rule);
-  return fmt::format("{}: {} = {}: {}", where, key, value, rule);
-}
-
-template <std::size_t N>
-std::string quoted_list(const std::array<const char*, N>& names) {
-  std::vector<std::string> quoted;
-  for (const char* name : names) quoted.push_back(quote(name));
-  return fmt::format("{}", fmt::join(quoted, ", "));
-}
-
-template <typename Enum, std::size_t N>
-std::array<const char*, N> names_of(const std::array<Spelling<Enum>, N>& table) {
-  std::array<const char*, N> names{};
-  std::transform(table.begin(), table.end(), names.begin(), [](const auto& s) { return s.second; });
-  return names;
+// NAME_router, NAME_pkg, ... would collide with the library's rr_* modules.
+bool clashes_with_library(std::string_view name) {
+  return name == kLibraryModulePrefix ||
+         (name.size() > kLibraryModulePrefix.size() && name.substr(0, kLibraryModulePrefix.size()) ==
+                                                           kLibraryModulePrefix &&
+          name[kLibraryModulePrefix.size()] == '_');
 }
 
 std::string name_from_path(const std::string& path) {
   std::string name = std::filesystem::path(path).stem().string();
   std::replace_if(
       name.begin(), name.end(), [](char c) { return !is_identifier_char(c); }, '_');
-  if (name.empty() || !is_letter(name.front())) name = "c_" + name;
+  if (name.empty() || !is_letter(name.front()) || clashes_with_library(name)) name = "c_" + name;
   if (name.size() > kMaxNameLength) name.resize(kMaxNameLength);
   return name;
 }
-
-// ---------------------------------------------------------------------------
-// One written key and the typed reads on it; every failed read throws with
-// the key's location, its value and the rule.
-
-class Field {
- public:
-  Field(const Config& cfg, std::string key, const toml::node& node)
-      : cfg_(cfg), key_(std::move(key)), node_(node) {}
-
-  [[noreturn]] void fail(const std::string& rule) const { config_fail(cfg_, key_, render(node_), rule); }
-
-  std::int64_t integer(std::int64_t lo, std::int64_t hi, const std::string& rule) const {
-    const auto* value = node_.as_integer();
-    if (value == nullptr || value->get() < lo || value->get() > hi) fail(rule);
-    return value->get();
-  }
-
-  int int_in(int lo, int hi) const {
-    return static_cast<int>(integer(lo, hi, fmt::format("must be an integer in {}..{}", lo, hi)));
-  }
-
-  std::int64_t int_at_least(std::int64_t lo) const {
-    return integer(lo, std::numeric_limits<std::int64_t>::max(), fmt::format("must be an integer >= {}", lo));
-  }
-
-  // An integer or a float; the caller checks the range and fails with `rule`.
-  double number(const std::string& rule) const {
-    if (const auto* value = node_.as_integer()) return static_cast<double>(value->get());
-    if (const auto* value = node_.as_floating_point()) return value->get();
-    fail(rule);
-  }
-
-  std::string text(const std::string& rule) const {
-    const auto* value = node_.as_string();
-    if (value == nullptr) fail(rule);
-    return value->get();
-  }
-
-  // Index of the string value in `names`.
-  template <std::size_t N>
-  std::size_t one_of(const std::array<const char*, N>& names) const {
-    if (const auto* value = node_.as_string()) {
-      for (std::size_t i = 0; i < N; ++i) {
-        if (value->get() == names[i]) return i;
-      }
-    }
-    fail("must be one of " + quoted_list(names));
-  }
-
-  std::vector<std::int64_t> integers(const std::string& rule) const {
-    const auto* array = node_.as_array();
-    if (array == nullptr) fail(rule);
-    std::vector<std::int64_t> values;
-    for (const toml::node& item : *array) {
-      const auto* value = item.as_integer();
-      if (value == nullptr) fail(rule);
-      values.push_back(value->get());
-    }
-    return values;
-  }
-
- private:
-  const Config& cfg_;
-  std::string key_;
-  const toml::node& node_;
-};
 
 // ---------------------------------------------------------------------------
 
@@ -388,18 +102,18 @@ class Parser {
       cfg_.locations[name] = location(cfg_.path, pos);
 
       if (section == nullptr && table != nullptr) {
-        problems.push_back({pos, message(cfg_.locations[name], fmt::format("[{}]", name), "",
+        problems.push_back({pos, message(cfg_.locations[name], fmt::format("[{}]", key_text(name)), "",
                                          "unknown section; valid sections are: " + valid_sections)});
         continue;
       }
       if (section == nullptr) {
         problems.push_back(
-            {pos, message(cfg_.locations[name], name, render(node),
+            {pos, message(cfg_.locations[name], key_text(name), render(node),
                           "unknown key; keys belong in one of the sections " + valid_sections)});
         continue;
       }
       if (table == nullptr) {
-        problems.push_back({pos, message(cfg_.locations[name], name, render(node),
+        problems.push_back({pos, message(cfg_.locations[name], key_text(name), render(node),
                                          fmt::format("must be a table (the [{}] section)", name))});
         continue;
       }
@@ -408,7 +122,7 @@ class Parser {
         const toml::source_position sub_pos = start_of(sub_key, sub_node);
         cfg_.locations[dotted] = location(cfg_.path, sub_pos);
         if (std::find(section->keys.begin(), section->keys.end(), sub_key.str()) == section->keys.end()) {
-          problems.push_back({sub_pos, message(cfg_.locations[dotted], dotted, render(sub_node),
+          problems.push_back({sub_pos, message(cfg_.locations[dotted], key_text(dotted), render(sub_node),
                                                fmt::format("unknown key; valid keys in [{}] are: {}", name,
                                                            fmt::join(section->keys, ", ")))});
         }
@@ -440,6 +154,10 @@ class Parser {
     if (const auto f = field("design", "name")) {
       cfg_.name = f->text(kNameRule);
       if (!is_valid_name(cfg_.name)) f->fail(kNameRule);
+      if (clashes_with_library(cfg_.name)) {
+        f->fail(fmt::format("must not be \"{0}\" or start with \"{0}_\": the modules of rtl/ use that prefix",
+                            kLibraryModulePrefix));
+      }
     } else {
       cfg_.name = name_from_path(cfg_.path);
     }
@@ -582,7 +300,7 @@ class Parser {
 
   void warn_credit_round_trip(std::string_view link, std::string_view link_key, int link_latency,
                               std::string_view credit_key, int credit_latency) {
-    const int round_trip = link_latency + credit_latency + kCreditLoopRegisterCycles;
+    const int round_trip = credit_round_trip(link_latency, credit_latency);
     if (cfg_.buffer_flits >= round_trip) return;
     cfg_.warnings.push_back(message(
         cfg_.where("router.buffer_flits"), "router.buffer_flits", std::to_string(cfg_.buffer_flits),
@@ -593,22 +311,18 @@ class Parser {
 
   void parse_routing() {
     // The default algorithm is the first of the topology family: dor or min.
-    cfg_.algorithm = algorithms_for_kind(cfg_.kind).front();
+    cfg_.algorithm = algorithms_for(cfg_.kind, false).front()->id;
     if (const auto f = field("routing", "algorithm")) {
-      cfg_.algorithm = kAlgorithms[f->one_of(names_of(kAlgorithms))].first;
-      if (!supports(cfg_.kind, cfg_.algorithm)) {
+      const AlgorithmTraits& algorithm = kAlgorithms[f->one_of(algorithm_names())];
+      cfg_.algorithm = algorithm.id;
+      if (algorithm.family != family_of(cfg_.kind)) {
         f->fail(fmt::format("is not an algorithm for topology.kind = \"{}\"; {} supports: {}",
-                            to_string(cfg_.kind), to_string(cfg_.kind),
-                            fmt::join(algorithms_for(cfg_.kind), ", ")));
+                            to_string(cfg_.kind), to_string(cfg_.kind), names(algorithms_for(cfg_.kind, false))));
       }
-      if (!contains(kImplementedAlgorithms, cfg_.algorithm)) {
-        std::vector<const char*> implemented;
-        for (const RoutingAlgorithm a : algorithms_for_kind(cfg_.kind)) {
-          if (contains(kImplementedAlgorithms, a)) implemented.push_back(to_string(a));
-        }
-        f->fail(fmt::format("not implemented yet; implemented: {}", fmt::join(implemented, ", ")));
+      if (!algorithm.implemented) {
+        f->fail(fmt::format("not implemented yet; implemented: {}", names(algorithms_for(cfg_.kind, true))));
       }
-      if (contains(kIntermediateGroupAlgorithms, cfg_.algorithm) && cfg_.g < 3) {
+      if (algorithm.nonminimal() && cfg_.g < 3) {
         f->fail(
             fmt::format("needs an intermediate group that is neither the source nor the destination "
                         "group, so topology.g >= 3 (here g = {})",
@@ -618,16 +332,17 @@ class Parser {
     if (const auto f = field("routing", "seed")) cfg_.seed = static_cast<std::uint64_t>(f->int_at_least(0));
 
     if (const auto f = field("routing", "ugal_bias")) {
-      if (!contains(kBiasedAlgorithms, cfg_.algorithm)) {
-        f->fail("only valid for routing.algorithm = ugal_g, ugal_n, ugal_le or par");
+      if (!traits(cfg_.algorithm).biased()) {
+        f->fail(fmt::format("only valid for routing.algorithm = {}", names(algorithms_where(&AlgorithmTraits::biased), " or ")));
       }
       cfg_.ugal_bias = f->int_in(-1024, 1024);
     }
     const auto window = field("routing", "contention_window");
     const auto threshold = field("routing", "contention_threshold");
     for (const auto& f : {window, threshold}) {
-      if (f && cfg_.algorithm != RoutingAlgorithm::UgalLe) {
-        f->fail("only valid for routing.algorithm = ugal_le");
+      if (f && !traits(cfg_.algorithm).contention_counters) {
+        f->fail(fmt::format("only valid for routing.algorithm = {}",
+                            names(algorithms_where([](const AlgorithmTraits& a) { return a.contention_counters; }), " or ")));
       }
     }
     if (window) cfg_.contention_window = window->int_in(1, 65535);
@@ -637,11 +352,6 @@ class Parser {
       config_fail(cfg_, "routing.contention_threshold", std::to_string(cfg_.contention_threshold),
                   fmt::format("must be less than routing.contention_window = {}", cfg_.contention_window));
     }
-  }
-
-  template <std::size_t N>
-  static bool contains(const std::array<RoutingAlgorithm, N>& algorithms, RoutingAlgorithm algorithm) {
-    return std::find(algorithms.begin(), algorithms.end(), algorithm) != algorithms.end();
   }
 
   void parse_sim() {
@@ -708,31 +418,43 @@ class Parser {
     }
   }
 
-  int node_count() const {
-    int routers = 1;
-    if (cfg_.kind == TopologyKind::Dragonfly) {
-      routers = cfg_.a * cfg_.g;
-    } else {
-      for (const int radix : cfg_.dims) routers *= radix;
-    }
-    return routers * cfg_.nodes_per_router;
+  // The topology and router sections are valid by now, so the model can count.
+  int node_count() const { return Topology(cfg_).num_nodes(); }
+
+  static TopologyFamily family_of(TopologyKind kind) {
+    return kind == TopologyKind::Dragonfly ? TopologyFamily::Dragonfly : TopologyFamily::Cube;
   }
 
-  static std::vector<RoutingAlgorithm> algorithms_for_kind(TopologyKind kind) {
-    using enum RoutingAlgorithm;
-    if (kind == TopologyKind::Dragonfly) return {Min, Valg, Valn, UgalG, UgalN, UgalLe, Par, QAdaptive};
-    return {Dor, Star, Dqn};
-  }
-
-  static std::vector<const char*> algorithms_for(TopologyKind kind) {
-    std::vector<const char*> names;
-    for (const RoutingAlgorithm a : algorithms_for_kind(kind)) names.push_back(to_string(a));
+  static constexpr std::array<const char*, kAlgorithms.size()> algorithm_names() {
+    std::array<const char*, kAlgorithms.size()> names{};
+    for (std::size_t i = 0; i < kAlgorithms.size(); ++i) names[i] = kAlgorithms[i].name.data();
     return names;
   }
 
-  static bool supports(TopologyKind kind, RoutingAlgorithm algorithm) {
-    const auto algorithms = algorithms_for_kind(kind);
-    return std::find(algorithms.begin(), algorithms.end(), algorithm) != algorithms.end();
+  template <typename Predicate>
+  static std::vector<const AlgorithmTraits*> algorithms_where(Predicate keep) {
+    std::vector<const AlgorithmTraits*> rows;
+    for (const AlgorithmTraits& a : kAlgorithms) {
+      if (std::invoke(keep, a)) rows.push_back(&a);
+    }
+    return rows;
+  }
+
+  // The algorithms of a topology kind (only the implemented ones if asked).
+  static std::vector<const AlgorithmTraits*> algorithms_for(TopologyKind kind, bool implemented_only) {
+    return algorithms_where([&](const AlgorithmTraits& a) {
+      return a.family == family_of(kind) && (a.implemented || !implemented_only);
+    });
+  }
+
+  // "a, b, c", or "a, b or c" with last = " or ".
+  static std::string names(const std::vector<const AlgorithmTraits*>& rows, std::string_view last = ", ") {
+    std::string out;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      out += i == 0 ? std::string_view() : i + 1 == rows.size() ? last : std::string_view(", ");
+      out += rows[i]->name;
+    }
+    return out;
   }
 
   const toml::table& root_;
@@ -742,7 +464,6 @@ class Parser {
 }  // namespace
 
 const char* to_string(TopologyKind kind) { return spelling_of(kTopologyKinds, kind); }
-const char* to_string(RoutingAlgorithm algorithm) { return spelling_of(kAlgorithms, algorithm); }
 const char* to_string(GlobalArrangement arrangement) { return spelling_of(kArrangements, arrangement); }
 
 std::string Config::where(const std::string& dotted_key) const {
@@ -769,22 +490,12 @@ Config parse_config(const std::string& toml_text, const std::string& path) {
 }
 
 Config load_config(const std::string& path) {
-  const auto cannot_read = [&path](int error) {
-    return ConfigError(fmt::format("{}: cannot read config file: {}", path, std::strerror(error)));
-  };
-  struct Closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  const std::unique_ptr<std::FILE, Closer> file(std::fopen(path.c_str(), "rb"));
-  if (!file) throw cannot_read(errno);
-
   std::string text;
-  std::array<char, 1 << 16> buffer{};
-  std::size_t count = 0;
-  while ((count = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) {
-    text.append(buffer.data(), count);
+  try {
+    text = read_regular_file(path, kMaxConfigBytes, "config file");
+  } catch (const std::runtime_error& e) {
+    throw ConfigError(e.what());
   }
-  if (std::ferror(file.get())) throw cannot_read(errno);
   return parse_config(text, path);
 }
 

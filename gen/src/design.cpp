@@ -12,20 +12,6 @@ constexpr int kMinTimestampBits = 8;
 constexpr int kMaxTimestampBits = 32;
 }  // namespace
 
-bool uses_intermediate(RoutingAlgorithm algorithm) {
-  switch (algorithm) {
-    case RoutingAlgorithm::Valg:
-    case RoutingAlgorithm::Valn:
-    case RoutingAlgorithm::UgalG:
-    case RoutingAlgorithm::UgalN:
-    case RoutingAlgorithm::UgalLe:
-    case RoutingAlgorithm::Par:
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::vector<std::pair<std::string, Field>> HeaderLayout::named() const {
   return {{"dst", dst},         {"src", src},       {"vc_class", vc_class}, {"hops", hops},
           {"type", type},       {"pdor", pdor},     {"req_ack", req_ack},   {"mode", mode},
@@ -35,13 +21,14 @@ std::vector<std::pair<std::string, Field>> HeaderLayout::named() const {
 
 Design derive_design(const Config& cfg) {
   Design d{.cfg = cfg, .topo = Topology(cfg), .header = {}, .ports = 0, .vcs = cfg.vcs,
-           .vc_bits = 0, .port_bits = 0, .link_bits = 0, .credit_bits = 0,
+           .vc_bits = 0, .port_bits = 0, .link = {}, .link_bits = 0, .credit_bits = 0,
            .flit_bits = cfg.flit_bits, .buffer_flits = cfg.buffer_flits};
   d.ports = d.topo.num_ports();
   d.vc_bits = std::max(1, bits_for(d.vcs));
   d.port_bits = std::max(1, bits_for(d.ports));
-  d.link_bits = 3 + d.vc_bits + d.flit_bits;
-  d.credit_bits = 1 + d.vc_bits;
+  d.link = LinkLayout{.vc_bits = d.vc_bits, .flit_bits = d.flit_bits};
+  d.link_bits = d.link.link_bits();
+  d.credit_bits = d.link.credit_bits();
 
   int next = 0;
   auto take = [&next](int width) {
@@ -59,7 +46,7 @@ Design derive_design(const Config& cfg) {
   h.pdor = take(1);
   h.req_ack = take(1);
   h.mode = take(2);
-  const bool nonminimal = uses_intermediate(cfg.algorithm);
+  const bool nonminimal = traits(cfg.algorithm).nonminimal();
   h.phase = take(nonminimal ? 2 : 0);
   h.inter = take(nonminimal ? d.topo.router_id_bits() : 0);
   h.length = take(bits_for(cfg.max_packet_flits + 1));

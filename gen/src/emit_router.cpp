@@ -59,7 +59,7 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
 
 std::string dragonfly_route_units(const Design& d, const RoutingRelation& relation, const std::string& pkg) {
   const auto& dfly = dynamic_cast<const DragonflyRouting&>(relation);
-  const bool le = d.cfg.algorithm == RoutingAlgorithm::UgalLe;
+  const bool le = traits(d.cfg.algorithm).contention_counters;
   std::string s;
   s += fmt::format("  // Contention factors C_j per destination group (UGAL-LE only).\n"
                    "  localparam int unsigned CFW = $clog2({pkg}::GROUP_SIZE + 1);\n"

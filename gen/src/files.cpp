@@ -55,7 +55,9 @@ std::set<std::string> files_under(const fs::path& dir) {
 std::string read_regular_file(const fs::path& path, std::size_t max_bytes, std::string_view what) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) fail("", path, fmt::format("cannot read {}: no such file", what));
+  if (ec || !fs::exists(st)) {
+    fail("", path, fmt::format("cannot read {}: {}", what, (ec ? ec : std::make_error_code(std::errc::no_such_file_or_directory)).message()));
+  }
   if (!fs::is_regular_file(st)) fail("", path, fmt::format("cannot read {}: not a regular file", what));
   const auto size = fs::file_size(path, ec);
   if (ec) fail("", path, fmt::format("cannot read {}", what));

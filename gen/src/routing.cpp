@@ -37,21 +37,13 @@ std::string describe(const Design& design, const RouteState& state) {
 }
 
 std::unique_ptr<RoutingRelation> make_routing_relation(const Design& design) {
-  switch (design.cfg.algorithm) {
-    case RoutingAlgorithm::Dor:
-      return std::make_unique<DorRouting>(design);
-    case RoutingAlgorithm::Min:
-    case RoutingAlgorithm::Valg:
-    case RoutingAlgorithm::Valn:
-    case RoutingAlgorithm::UgalG:
-    case RoutingAlgorithm::UgalN:
-    case RoutingAlgorithm::UgalLe:
-    case RoutingAlgorithm::Par:
-      return std::make_unique<DragonflyRouting>(design);
-    default:
-      config_fail(design.cfg, "routing.algorithm", fmt::format("\"{}\"", to_string(design.cfg.algorithm)),
-                  "has no routing relation yet; implemented: dor, min, valg, valn, ugal_g, ugal_n, ugal_le, par");
+  const AlgorithmTraits& algorithm = traits(design.cfg.algorithm);
+  // The config accepts only implemented algorithms of the topology's family.
+  if (!algorithm.implemented) {
+    config_fail(design.cfg, "routing.algorithm", fmt::format("\"{}\"", algorithm.name), "has no routing relation yet");
   }
+  if (algorithm.family == TopologyFamily::Dragonfly) return std::make_unique<DragonflyRouting>(design);
+  return std::make_unique<DorRouting>(design);
 }
 
 }  // namespace rlroute

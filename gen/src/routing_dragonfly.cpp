@@ -6,52 +6,18 @@
 
 namespace rlroute {
 
-namespace {
-
-bool is_valiant(RoutingAlgorithm a) { return a == RoutingAlgorithm::Valg || a == RoutingAlgorithm::Valn; }
-bool is_ugal(RoutingAlgorithm a) {
-  return a == RoutingAlgorithm::UgalG || a == RoutingAlgorithm::UgalN || a == RoutingAlgorithm::UgalLe ||
-         a == RoutingAlgorithm::Par;
-}
-
-}  // namespace
-
 DragonflyRouting::DragonflyRouting(const Design& design)
     : design_(design), topo_(design.topo), algorithm_(design.cfg.algorithm) {}
 
 std::string DragonflyRouting::name() const { return to_string(algorithm_); }
 
 bool DragonflyRouting::intermediate_is_group() const {
-  return algorithm_ == RoutingAlgorithm::Valg || algorithm_ == RoutingAlgorithm::UgalG;
+  return traits(algorithm_).route_state == RouteStateFields::IntermediateGroup;
 }
 
-int DragonflyRouting::levels() const {
-  switch (algorithm_) {
-    case RoutingAlgorithm::Min:
-      return 2;
-    case RoutingAlgorithm::Valg:
-    case RoutingAlgorithm::UgalG:
-      return 3;
-    case RoutingAlgorithm::Par:
-      return 5;
-    default:  // valn, ugal_n, ugal_le
-      return 4;
-  }
-}
+int DragonflyRouting::levels() const { return traits(algorithm_).vc_levels; }
 
-int DragonflyRouting::hop_bound() const {
-  switch (algorithm_) {
-    case RoutingAlgorithm::Min:
-      return 3;
-    case RoutingAlgorithm::Valg:
-    case RoutingAlgorithm::UgalG:
-      return 5;
-    case RoutingAlgorithm::Par:
-      return 7;
-    default:
-      return 6;
-  }
-}
+int DragonflyRouting::hop_bound() const { return traits(algorithm_).hop_bound; }
 
 std::uint32_t DragonflyRouting::level_vcs(int level) const {
   const int vcs = design_.vcs;
@@ -132,7 +98,7 @@ bool DragonflyRouting::at_intermediate(int router, int inter) const {
 RouteState DragonflyRouting::canonical(const RouteState& state) const {
   RouteState c = state;
   // Only PAR reads the source (its group); keep the group's first node.
-  c.src = algorithm_ == RoutingAlgorithm::Par
+  c.src = traits(algorithm_).choice == PathChoice::AtSourceGroup
               ? topo_.node_at(topo_.router_in_group(topo_.group_of(topo_.router_of_node(state.src)), 0), 0)
               : 0;
   return c;
@@ -163,15 +129,16 @@ std::vector<RouteOption> DragonflyRouting::next_hops(int router, int in_port, in
   const int dst_router = topo_.router_of_node(s.dst);
   switch (s.mode) {
     case RouteMode::Minimal: {
-      if (router == dst_router || algorithm_ == RoutingAlgorithm::Min) return minimal(router, in_port, in_vc, s);
+      const PathChoice choice = traits(algorithm_).choice;
+      if (router == dst_router || choice == PathChoice::MinimalOnly) return minimal(router, in_port, in_vc, s);
       const bool at_source = topo_.is_ni_port(in_port);
       // PAR: a minimally routed packet may still divert at the next router of
       // its source group (it got there over a local link).
-      const bool par_divert = algorithm_ == RoutingAlgorithm::Par && topo_.is_local_port(in_port) &&
+      const bool par_divert = choice == PathChoice::AtSourceGroup && topo_.is_local_port(in_port) &&
                               topo_.group_of(router) == topo_.group_of(topo_.router_of_node(s.src));
-      if (at_source && is_valiant(algorithm_)) return valiant(router, in_port, in_vc, s);
+      if (at_source && choice == PathChoice::AlwaysValiant) return valiant(router, in_port, in_vc, s);
       std::vector<RouteOption> options = minimal(router, in_port, in_vc, s);
-      if ((at_source && is_ugal(algorithm_)) || par_divert) {
+      if ((at_source && traits(algorithm_).biased()) || par_divert) {
         const std::vector<RouteOption> v = valiant(router, in_port, in_vc, s);
         options.insert(options.end(), v.begin(), v.end());
       }

@@ -1,6 +1,7 @@
 // Unit tests for the TOML config parser and validator (gen/src/config.cpp).
 // Error tests compare whole messages: "file:line:column: key = value: rule".
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -239,8 +240,47 @@ TEST(Config, DirectoryIsNotAFile) {
     load_config(dir);
     FAIL() << "no ConfigError";
   } catch (const ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()), dir + ": cannot read config file: Is a directory");
+    EXPECT_EQ(std::string(e.what()), dir + ": cannot read config file: not a regular file");
   }
+}
+
+// Device nodes and FIFOs are refused before they are opened: reading /dev/zero
+// would never end, opening a FIFO would block.
+TEST(Config, DeviceAndFifoAreNotFiles) {
+  try {
+    load_config("/dev/zero");
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "/dev/zero: cannot read config file: not a regular file");
+  }
+  const std::string fifo = (std::filesystem::temp_directory_path() / "rlroute_test_config.fifo").string();
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    load_config(fifo);
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), fifo + ": cannot read config file: not a regular file");
+  }
+  std::filesystem::remove(fifo);
+}
+
+TEST(Config, HugeFileIsRefusedUnread) {
+  const std::string path = (std::filesystem::temp_directory_path() / "rlroute_test_config_huge.toml").string();
+  {
+    std::ofstream out(path);
+    const std::string head = std::string(kMinimal) + "# ";
+    out << head << std::string((std::size_t{1} << 20) + 1 - head.size(), 'x');
+  }
+  try {
+    load_config(path);
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(": config file is 1048577 bytes; the limit is 1048576 bytes"),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(Config, TomlSyntaxError) {
@@ -355,6 +395,38 @@ TEST(ConfigError, InvalidDesignName) {
   EXPECT_EQ(error_of(std::string(kMinimal) + "[design]\nname = \"" + std::string(42, 'a') + "\"\n"),
             "t.toml:5:1: design.name = \"" + std::string(42, 'a') + "\": " + rule);
   EXPECT_EQ(error_of(std::string(kMinimal) + "[design]\nname = 5\n"), "t.toml:5:1: design.name = 5: " + rule);
+}
+
+// rr_router, rr_pkg, ... are the library's modules: NAME_router must not be one.
+TEST(ConfigError, DesignNameClashesWithTheLibrary) {
+  const std::string rule = "must not be \"rr\" or start with \"rr_\": the modules of rtl/ use that prefix";
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[design]\nname = \"rr\"\n"), "t.toml:5:1: design.name = \"rr\": " + rule);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[design]\nname = \"rr_x\"\n"),
+            "t.toml:5:1: design.name = \"rr_x\": " + rule);
+  EXPECT_EQ(parse_config(std::string(kMinimal) + "[design]\nname = \"rrx\"\n", "t.toml").name, "rrx");
+  // A file named rr.toml gets a name that does not clash.
+  EXPECT_EQ(parse_config(kMinimal, "rr.toml").name, "c_rr");
+  EXPECT_EQ(parse_config(kMinimal, "rr_router.toml").name, "c_rr_router");
+}
+
+// Keys and values from the file are escaped and capped: one line, no escape
+// sequence reaches the terminal, no 300 KB error line.
+TEST(ConfigError, KeysAndValuesAreEscapedAndCapped) {
+  const std::string newline_key = error_of(std::string(kMinimal) + "[router]\n\"a\\nb\" = 1\n");
+  EXPECT_EQ(newline_key.find('\n'), std::string::npos) << newline_key;
+  EXPECT_EQ(newline_key.rfind("t.toml:5:1: router.\"a\\nb\" = 1: unknown key", 0), 0u) << newline_key;
+  const std::string escape_key = error_of(std::string(kMinimal) + "[router]\n\"\\u001b[31m\" = 1\n");
+  EXPECT_EQ(escape_key.find('\x1b'), std::string::npos) << escape_key;
+  EXPECT_NE(escape_key.find("router.\"\\u001B[31m\""), std::string::npos) << escape_key;
+  const std::string long_value =
+      error_of(std::string(kMinimal) + "[design]\nname = \"" + std::string(300000, 'a') + "\"\n");
+  EXPECT_LT(long_value.size(), 400u);
+  EXPECT_NE(long_value.find("... (300002 characters)"), std::string::npos) << long_value;
+  const std::string long_section = error_of(std::string(kMinimal) + "[" + std::string(5000, 'b') + "]\n");
+  EXPECT_LT(long_section.size(), 400u) << long_section;
+  // A file name with a newline stays on one line.
+  const std::string newline_path = error_of(std::string(kMinimal) + "[router]\nvcs = 0\n", "a\nb.toml");
+  EXPECT_EQ(newline_path.rfind("a\\nb.toml:5:1: router.vcs = 0: ", 0), 0u) << newline_path;
 }
 
 // ---------------------------------------------------------------------------

@@ -9,15 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "rlroute/algorithm.hpp"
+
 namespace rlroute {
 
 enum class TopologyKind { Torus, Mesh, Dragonfly };
 // How a dragonfly's global links are laid out (docs/topology_dragonfly.md).
 enum class GlobalArrangement { Absolute, Palmtree };
-enum class RoutingAlgorithm { Dor, Star, Dqn, Min, Valg, Valn, UgalG, UgalN, UgalLe, Par, QAdaptive };
 
 const char* to_string(TopologyKind kind);
-const char* to_string(RoutingAlgorithm algorithm);
 const char* to_string(GlobalArrangement arrangement);
 
 // Every configuration error is one line: "file:line:column: key = value: rule".

@@ -10,6 +10,7 @@
 
 #include "rlroute/bits.hpp"
 #include "rlroute/config.hpp"
+#include "rlroute/link_layout.hpp"
 #include "rlroute/topology.hpp"
 
 namespace rlroute {
@@ -54,8 +55,9 @@ struct Design {
   int vcs;
   int vc_bits;       // width of a VC id
   int port_bits;     // width of a port id
-  int link_bits;     // {data, vc, tail, head, valid}
-  int credit_bits;   // {vc, valid}
+  LinkLayout link;   // the link and credit words
+  int link_bits;     // link.link_bits()
+  int credit_bits;   // link.credit_bits()
   int flit_bits;
   int buffer_flits;
 
@@ -63,9 +65,6 @@ struct Design {
   FlitData encode(const Header& h) const;
   Header decode(const FlitData& flit) const;
 };
-
-// Whether packets of `algorithm` carry an intermediate destination (Valiant).
-bool uses_intermediate(RoutingAlgorithm algorithm);
 
 // Throws ConfigError (reported on router.flit_bits) when the header does not fit.
 Design derive_design(const Config& cfg);

@@ -1,0 +1,97 @@
+// The routing algorithms and their traits: one row per algorithm, the one
+// home of its name, topology family, VC levels, hop bound, header route state
+// and RTL code. Config validation, the design (header layout), the relation
+// factory, the emitter and the tests all read this table; rtl/rr_pkg.sv
+// mirrors the RTL codes as named constants (a unit test keeps the two equal).
+//
+// Adding an algorithm: one row here, its relation (routing_*.cpp, chosen by
+// make_routing_relation) and its route unit (rtl/, emitted by emit_router.cpp).
+#pragma once
+
+#include <array>
+#include <string_view>
+
+namespace rlroute {
+
+enum class RoutingAlgorithm { Dor, Star, Dqn, Min, Valg, Valn, UgalG, UgalN, UgalLe, Par, QAdaptive };
+
+// The topologies an algorithm routes on: k-ary n-cubes (torus and mesh) or dragonflies.
+enum class TopologyFamily { Cube, Dragonfly };
+
+// What a packet carries in its header for the algorithm (fields phase and inter).
+enum class RouteStateFields {
+  None,                // minimal only: no phase, no intermediate
+  IntermediateGroup,   // Valiant through a group (entered at any router of it)
+  IntermediateRouter,  // Valiant through a router
+};
+
+// Where the algorithm chooses between a minimal and a non-minimal path.
+enum class PathChoice {
+  MinimalOnly,    // DOR, MIN
+  AlwaysValiant,  // VALg, VALn: every packet takes a random intermediate
+  AtSource,       // UGAL-L g/n, UGAL-LE: at the source router, by queue lengths and a bias
+  AtSourceGroup,  // PAR: at the source router and again at the next router of the source group
+};
+
+struct AlgorithmTraits {
+  RoutingAlgorithm id;
+  std::string_view name;  // routing.algorithm = "<name>"
+  TopologyFamily family;
+  bool implemented;
+  // VC levels (dragonfly) or dateline classes (torus; a mesh needs one) the
+  // deadlock argument needs: with fewer VCs the generator's dependency check
+  // fails (docs/architecture.md, docs/routing_dragonfly.md). 0: not
+  // implemented yet.
+  int vc_levels;
+  // Upper bound on router-to-router hops; 0: derived from the topology (DOR:
+  // the sum of the per-dimension distances).
+  int hop_bound;
+  RouteStateFields route_state;
+  PathChoice choice;
+  bool contention_counters;  // UGAL-LE: per-port counters of active flows
+  // rr_pkg::ALGO_<RTL name> of the route unit; the name is `name` in upper case.
+  unsigned rtl_code;
+
+  bool nonminimal() const { return route_state != RouteStateFields::None; }
+  // Compares a minimal and a non-minimal candidate (takes routing.ugal_bias).
+  bool biased() const { return choice == PathChoice::AtSource || choice == PathChoice::AtSourceGroup; }
+};
+
+// clang-format off
+inline constexpr std::array<AlgorithmTraits, 11> kAlgorithms{{
+//  id                            name          family                      impl  levels hops route state                           path choice                  LE     code
+  {RoutingAlgorithm::Dor,       "dor",        TopologyFamily::Cube,      true,  2,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 0},
+  {RoutingAlgorithm::Star,      "star",       TopologyFamily::Cube,      false, 0,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 1},
+  {RoutingAlgorithm::Dqn,       "dqn",        TopologyFamily::Cube,      false, 0,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 2},
+  {RoutingAlgorithm::Min,       "min",        TopologyFamily::Dragonfly, true,  2,    3,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 3},
+  {RoutingAlgorithm::Valg,      "valg",       TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AlwaysValiant,   false, 4},
+  {RoutingAlgorithm::Valn,      "valn",       TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AlwaysValiant,   false, 5},
+  {RoutingAlgorithm::UgalG,     "ugal_g",     TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AtSource,        false, 6},
+  {RoutingAlgorithm::UgalN,     "ugal_n",     TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        false, 7},
+  {RoutingAlgorithm::UgalLe,    "ugal_le",    TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        true,  8},
+  {RoutingAlgorithm::Par,       "par",        TopologyFamily::Dragonfly, true,  5,    7,   RouteStateFields::IntermediateRouter, PathChoice::AtSourceGroup,   false, 9},
+  {RoutingAlgorithm::QAdaptive, "q_adaptive", TopologyFamily::Dragonfly, false, 0,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 10},
+}};
+// clang-format on
+
+constexpr const AlgorithmTraits& traits(RoutingAlgorithm algorithm) {
+  for (const AlgorithmTraits& t : kAlgorithms) {
+    if (t.id == algorithm) return t;
+  }
+  return kAlgorithms.front();  // unreachable: every enumerator has a row (static_assert below)
+}
+
+constexpr bool every_algorithm_has_its_row() {
+  for (std::size_t i = 0; i < kAlgorithms.size(); ++i) {
+    if (static_cast<std::size_t>(kAlgorithms[i].id) != i || kAlgorithms[i].rtl_code != i) return false;
+  }
+  return true;
+}
+static_assert(every_algorithm_has_its_row(), "kAlgorithms: one row per RoutingAlgorithm, in enum order");
+
+// The row named `name` (routing.algorithm spelling), or nullptr.
+const AlgorithmTraits* find_algorithm(std::string_view name);
+
+const char* to_string(RoutingAlgorithm algorithm);
+
+}  // namespace rlroute

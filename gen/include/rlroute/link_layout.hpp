@@ -1,0 +1,27 @@
+// The words on a router-to-router link, LSB first: the one C++ description of
+// rtl/rr_pkg.sv's LINK_* and CREDIT_* constants. The design model, the
+// emitter and the test bench's model adapters (compiled against this header at
+// model build time) all read it.
+//   link word:   {data[flit_bits], vc[vc_bits], tail, head, valid}
+//   credit word: {vc[vc_bits], valid}
+#pragma once
+
+namespace rlroute {
+
+struct LinkLayout {
+  static constexpr int kValid = 0;
+  static constexpr int kHead = 1;
+  static constexpr int kTail = 2;
+  static constexpr int kVcLsb = 3;
+  static constexpr int kCreditValid = 0;
+  static constexpr int kCreditVcLsb = 1;
+
+  int vc_bits = 1;
+  int flit_bits = 64;
+
+  constexpr int data_lsb() const { return kVcLsb + vc_bits; }
+  constexpr int link_bits() const { return data_lsb() + flit_bits; }
+  constexpr int credit_bits() const { return kCreditVcLsb + vc_bits; }
+};
+
+}  // namespace rlroute

@@ -1,0 +1,19 @@
+// Facts of the router pipeline (rtl/rr_router.sv and its blocks) that the
+// generator's checks rely on; docs/architecture.md derives the zero-load
+// latency from the same pipeline. Change them together with the RTL.
+#pragma once
+
+namespace rlroute {
+
+// Cycles of a link's credit loop spent in the routers' own registers: the
+// downstream router registers the credit it returns, the upstream router
+// registers the flit it sends.
+inline constexpr int kCreditLoopRegisterCycles = 2;
+
+// Cycles from a flit leaving a VC until its credit can be spent again on the
+// same VC: link latency + credit latency + the routers' registers.
+constexpr int credit_round_trip(int link_latency, int credit_latency) {
+  return link_latency + credit_latency + kCreditLoopRegisterCycles;
+}
+
+}  // namespace rlroute

@@ -1,0 +1,114 @@
+// The config's schema: its sections and keys, the rule for design names, and
+// the spellings of the topology enums (the routing algorithms' spellings are
+// their rows in rlroute/algorithm.hpp). The rules on values are in config.cpp.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "rlroute/config.hpp"
+
+namespace rlroute::config_detail {
+
+template <typename Enum>
+using Spelling = std::pair<Enum, const char*>;
+
+constexpr std::array<Spelling<TopologyKind>, 3> kTopologyKinds{{
+    {TopologyKind::Torus, "torus"},
+    {TopologyKind::Mesh, "mesh"},
+    {TopologyKind::Dragonfly, "dragonfly"},
+}};
+
+constexpr std::array<Spelling<GlobalArrangement>, 2> kArrangements{{
+    {GlobalArrangement::Absolute, "absolute"},
+    {GlobalArrangement::Palmtree, "palmtree"},
+}};
+
+
+template <typename Enum, std::size_t N>
+constexpr const char* spelling_of(const std::array<Spelling<Enum>, N>& table, Enum value) {
+  for (const auto& [entry, name] : table) {
+    if (entry == value) return name;
+  }
+  return "?";
+}
+
+template <typename Enum, std::size_t N>
+constexpr std::array<const char*, N> names_of(const std::array<Spelling<Enum>, N>& table) {
+  std::array<const char*, N> names{};
+  std::transform(table.begin(), table.end(), names.begin(), [](const auto& s) { return s.second; });
+  return names;
+}
+
+constexpr std::array<std::string_view, 1> kDesignKeys{"name"};
+// dims, link_latency, credit_latency: torus and mesh; the rest after them:
+// dragonfly dfly(p, a, h, g) (DESIGN.md section 7).
+constexpr std::array<std::string_view, 13> kTopologyKeys{
+    "kind",
+    "dims",
+    "link_latency",
+    "credit_latency",
+    "p",
+    "a",
+    "h",
+    "g",
+    "arrangement",
+    "local_link_latency",
+    "global_link_latency",
+    "local_credit_latency",
+    "global_credit_latency",
+};
+constexpr std::array<std::string_view, 9> kDragonflyOnlyKeys{
+    "p",
+    "a",
+    "h",
+    "g",
+    "arrangement",
+    "local_link_latency",
+    "global_link_latency",
+    "local_credit_latency",
+    "global_credit_latency",
+};
+constexpr std::array<std::string_view, 5> kRouterKeys{
+    "vcs", "buffer_flits", "flit_bits", "max_packet_flits", "nodes_per_router",
+};
+constexpr std::array<std::string_view, 5> kRoutingKeys{
+    "algorithm", "seed", "ugal_bias", "contention_window", "contention_threshold",
+};
+constexpr std::array<std::string_view, 11> kSimKeys{
+    "pattern", "load",  "packet_flits", "packet_flits_min", "packet_flits_max", "cycles",
+    "warmup",  "drain", "seed",         "hotspot_fraction", "hotspot_node",
+};
+
+struct SectionSpec {
+  std::string_view name;
+  std::span<const std::string_view> keys;
+};
+
+constexpr std::array<SectionSpec, 5> kSections{{
+    {"design", kDesignKeys},
+    {"topology", kTopologyKeys},
+    {"router", kRouterKeys},
+    {"routing", kRoutingKeys},
+    {"sim", kSimKeys},
+}};
+
+constexpr std::size_t kMaxNameLength = 41;
+constexpr const char* kNameRule =
+    "must be a string matching ^[A-Za-z][A-Za-z0-9_]{0,40}$ "
+    "(it becomes a SystemVerilog identifier prefix)";
+
+inline const SectionSpec* find_section(std::string_view name) {
+  const auto* it =
+      std::find_if(kSections.begin(), kSections.end(), [&](const SectionSpec& s) { return s.name == name; });
+  return it == kSections.end() ? nullptr : &*it;
+}
+
+// Names of modules in rtl/ start with this prefix; a design name must not
+// make its modules (NAME_router, NAME_pkg, ...) collide with them.
+inline constexpr std::string_view kLibraryModulePrefix = "rr";
+
+}  // namespace rlroute::config_detail

@@ -1,0 +1,59 @@
+// Shared constants of the rr_ router library: routing algorithm codes and the
+// layout of the words on a link. Every rr_ module and every emitted top uses
+// these names instead of numbers.
+//
+// The algorithm codes mirror the rows of the C++ table kAlgorithms
+// (gen/include/rlroute/algorithm.hpp); a unit test reads this file and checks
+// that the two agree. The link layout is described once in C++ by LinkLayout
+// (gen/include/rlroute/design.hpp), which the test bench's adapters read.
+//
+// Dialect (../shared/DESIGN.md section 3): localparams and functions only, used
+// as rr_pkg::NAME; no import, no types in ports.
+package rr_pkg;
+
+  // -------------------------------------------------------------------------
+  // Routing algorithms (routing.algorithm), by their C++ table row.
+  localparam int unsigned ALGO_DOR        = 0;
+  localparam int unsigned ALGO_STAR       = 1;
+  localparam int unsigned ALGO_DQN        = 2;
+  localparam int unsigned ALGO_MIN        = 3;
+  localparam int unsigned ALGO_VALG       = 4;
+  localparam int unsigned ALGO_VALN       = 5;
+  localparam int unsigned ALGO_UGAL_G     = 6;
+  localparam int unsigned ALGO_UGAL_N     = 7;
+  localparam int unsigned ALGO_UGAL_LE    = 8;
+  localparam int unsigned ALGO_PAR        = 9;
+  localparam int unsigned ALGO_Q_ADAPTIVE = 10;
+
+  // -------------------------------------------------------------------------
+  // Link word, LSB first: {data[W], vc[VCW], tail, head, valid}.
+  localparam int unsigned LINK_VALID  = 0;
+  localparam int unsigned LINK_HEAD   = 1;
+  localparam int unsigned LINK_TAIL   = 2;
+  localparam int unsigned LINK_VC_LSB = 3;
+
+  // Credit word, LSB first: {vc[VCW], valid}.
+  localparam int unsigned CREDIT_VALID  = 0;
+  localparam int unsigned CREDIT_VC_LSB = 1;
+
+  // Bits of an index of n things (a VC or port id); at least 1.
+  function automatic int unsigned id_width(int unsigned n);
+    id_width = (n > 1) ? $clog2(n) : 1;
+  endfunction
+
+  // LSB of the data field of a link word with V VCs.
+  function automatic int unsigned link_data_lsb(int unsigned v);
+    link_data_lsb = LINK_VC_LSB + id_width(v);
+  endfunction
+
+  // Width of a link word with V VCs and W-bit flits.
+  function automatic int unsigned link_width(int unsigned v, int unsigned w);
+    link_width = link_data_lsb(v) + w;
+  endfunction
+
+  // Width of a credit word with V VCs.
+  function automatic int unsigned credit_width(int unsigned v);
+    credit_width = CREDIT_VC_LSB + id_width(v);
+  endfunction
+
+endpackage
