@@ -26,6 +26,16 @@ struct SimArgs {
   bool quiet = false;
 };
 
+// Integer flags are read as text and converted by parse_integer_flag: CLI11
+// 2.1 reads 010 as octal and saturates values beyond 64 bits without a word.
+CLI::Option* add_integer(CLI::App* app, const std::string& flag, std::optional<std::int64_t>& into,
+                         const std::string& help) {
+  return app
+      ->add_option_function<std::string>(
+          flag, [&into, flag](const std::string& text) { into = parse_integer_flag(flag, text); }, help)
+      ->type_name("INT");
+}
+
 // Default length of an FST window when only --trace-from is given.
 constexpr std::int64_t kDefaultTraceCycles = 1000;
 
@@ -101,21 +111,21 @@ Verb add_sim(CLI::App& app) {
   sim->add_option("CONFIG", a->config, "TOML config file")->required();
   sim->add_option("--pattern", o.pattern, "traffic pattern (default: [sim] pattern)");
   sim->add_option("--load", a->loads, "offered load(s) in flits/node/cycle, comma-separated");
-  sim->add_option("--packet-flits", o.packet_flits, "fixed packet size in flits, head and footer included");
-  sim->add_option("--packet-flits-min", o.packet_flits_min, "uniform packet sizes: minimum");
-  sim->add_option("--packet-flits-max", o.packet_flits_max, "uniform packet sizes: maximum");
-  sim->add_option("--cycles", o.cycles, "measurement cycles (1..2^40)");
-  sim->add_option("--warmup", o.warmup, "warmup cycles (0..2^40)");
-  sim->add_option("--drain", o.drain, "cap on cycles to wait for measured packets (0..2^40)");
-  sim->add_option("--seed", o.seed, "traffic seed (>= 0)");
+  add_integer(sim, "--packet-flits", o.packet_flits, "fixed packet size in flits, head and footer included");
+  add_integer(sim, "--packet-flits-min", o.packet_flits_min, "uniform packet sizes: minimum");
+  add_integer(sim, "--packet-flits-max", o.packet_flits_max, "uniform packet sizes: maximum");
+  add_integer(sim, "--cycles", o.cycles, "measurement cycles (1..2^40)");
+  add_integer(sim, "--warmup", o.warmup, "warmup cycles (0..2^40)");
+  add_integer(sim, "--drain", o.drain, "cap on cycles to wait for measured packets (0..2^40)");
+  add_integer(sim, "--seed", o.seed, "traffic seed (>= 0)");
   sim->add_option("--json", a->json, "write results JSON here (an array for several loads)");
   sim->add_option("--trace", a->trace, "dump an FST waveform of the network top to this file");
-  sim->add_option("--trace-from", a->trace_from, "first traced cycle");
-  sim->add_option("--trace-to", a->trace_to, "last traced cycle (default: trace-from + 1000)");
+  add_integer(sim, "--trace-from", a->trace_from, "first traced cycle");
+  add_integer(sim, "--trace-to", a->trace_to, "last traced cycle (default: trace-from + 1000)");
   sim->add_option("--fabric", a->fabric,
                   "harness (N Verilated routers + C++ links) or network (Verilated network top)")
       ->check(CLI::IsMember({"harness", "network"}));
-  sim->add_option("--watchdog", o.watchdog, "cycles without movement that count as deadlock (1..2^30, default 5000)");
+  add_integer(sim, "--watchdog", o.watchdog, "cycles without movement that count as deadlock (1..2^30, default 5000)");
   sim->add_flag("--quiet", a->quiet, "print nothing but errors");
   return {sim, [a] { return run_sim(*a); }};
 }

@@ -15,8 +15,8 @@ module rr_contention #(
   parameter int unsigned NUM_G = 9,
   parameter int unsigned GB = 4,
   parameter int unsigned IB = 2,
-  parameter int unsigned LW = 68,             // link word {data, vc, tail, head, valid}
-  parameter int unsigned DATA_LSB = 4,        // data field in a link word
+  parameter int unsigned LW = 68,             // link word (rr_pkg::LINK_*, rr_pkg::link_width)
+  parameter int unsigned DATA_LSB = 4,        // data field in a link word (rr_pkg::link_data_lsb)
   parameter int unsigned DST_GROUP_LSB = 3,   // destination group in the header
   parameter int unsigned WINDOW = 500,
   parameter int unsigned THRESHOLD = 5,
@@ -42,10 +42,10 @@ module rr_contention #(
   for (genvar p = 0; p < OBS; p++) begin : gen_obs
     logic [LW-1:0] word;
     assign word = flit_i[p*LW+:LW];
-    assign seen[p] = word[0] && word[1];
+    assign seen[p] = word[rr_pkg::LINK_VALID] && word[rr_pkg::LINK_HEAD];
     assign to[p] = word[DATA_LSB+DST_GROUP_LSB+:GB];
     logic unused_word;
-    assign unused_word = ^{word[LW-1:DATA_LSB+DST_GROUP_LSB+GB], word[DATA_LSB+DST_GROUP_LSB-1:2]};
+    assign unused_word = ^{word[LW-1:DATA_LSB+DST_GROUP_LSB+GB], word[DATA_LSB+DST_GROUP_LSB-1:rr_pkg::LINK_HEAD+1]};
     if (p < NUM_NI) begin : gen_terminal
       assign from[p] = my_i;
     end else begin : gen_local

@@ -5,7 +5,7 @@
 module rr_crossbar #(
   parameter int unsigned P = 5,
   parameter int unsigned XW = 67,  // bits per word
-  localparam int unsigned PW = (P > 1) ? $clog2(P) : 1
+  localparam int unsigned PW = rr_pkg::id_width(P)
 ) (
   input  logic [P*XW-1:0] in_i,
   input  logic [P*PW-1:0] sel_i,

@@ -20,10 +20,10 @@ module rr_input_port #(
   parameter int unsigned W = 64,       // flit data bits
   parameter int unsigned LEN_LSB = 0,  // packet-length field in the header flit
   parameter int unsigned LEN_W = 3,
-  localparam int unsigned VCW = (V > 1) ? $clog2(V) : 1,
-  localparam int unsigned PW = (P > 1) ? $clog2(P) : 1,
-  localparam int unsigned LW = 3 + VCW + W,  // link flit: {data, vc, tail, head, valid}
-  localparam int unsigned CRW = 1 + VCW      // credit: {vc, valid}
+  localparam int unsigned VCW = rr_pkg::id_width(V),
+  localparam int unsigned PW = rr_pkg::id_width(P),
+  localparam int unsigned LW = rr_pkg::link_width(V, W),  // link flit (rr_pkg::LINK_*)
+  localparam int unsigned CRW = rr_pkg::credit_width(V)     // credit (rr_pkg::CREDIT_*)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -61,11 +61,11 @@ module rr_input_port #(
   logic           in_valid, in_head, in_tail;
   logic [VCW-1:0] in_vc;
   logic [W-1:0]   in_data;
-  assign in_valid = flit_i[0];
-  assign in_head  = flit_i[1];
-  assign in_tail  = flit_i[2];
-  assign in_vc    = flit_i[3+:VCW];
-  assign in_data  = flit_i[3+VCW+:W];
+  assign in_valid = flit_i[rr_pkg::LINK_VALID];
+  assign in_head  = flit_i[rr_pkg::LINK_HEAD];
+  assign in_tail  = flit_i[rr_pkg::LINK_TAIL];
+  assign in_vc    = flit_i[rr_pkg::LINK_VC_LSB+:VCW];
+  assign in_data  = flit_i[rr_pkg::link_data_lsb(V)+:W];
 
   assign rc_valid_o = in_valid && in_head;
   assign rc_hdr_o   = in_data;
@@ -169,5 +169,9 @@ module rr_input_port #(
       end
     end
   end
-  assign credit_o = {credit_vc_q, credit_valid_q};
+  always_comb begin
+    credit_o = '0;
+    credit_o[rr_pkg::CREDIT_VALID]         = credit_valid_q;
+    credit_o[rr_pkg::CREDIT_VC_LSB+:VCW]   = credit_vc_q;
+  end
 endmodule

@@ -9,10 +9,10 @@ module rr_output_port #(
   parameter bit          COUNT_HOP = 1'b1,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
-  localparam int unsigned VCW = (V > 1) ? $clog2(V) : 1,
+  localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned CW = $clog2(B + 1),
-  localparam int unsigned LW = 3 + VCW + W,
-  localparam int unsigned CRW = 1 + VCW
+  localparam int unsigned LW = rr_pkg::link_width(V, W),
+  localparam int unsigned CRW = rr_pkg::credit_width(V)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -33,8 +33,8 @@ module rr_output_port #(
 );
   logic           credit_valid;
   logic [VCW-1:0] credit_vc;
-  assign credit_valid = credit_i[0];
-  assign credit_vc    = credit_i[1+:VCW];
+  assign credit_valid = credit_i[rr_pkg::CREDIT_VALID];
+  assign credit_vc    = credit_i[rr_pkg::CREDIT_VC_LSB+:VCW];
 
   logic [V-1:0] busy_q;
   for (genvar w = 0; w < V; w++) begin : gen_vc
@@ -59,10 +59,18 @@ module rr_output_port #(
     if (COUNT_HOP && head_i) data_out[HOPS_LSB+:HOPS_W] = data_i[HOPS_LSB+:HOPS_W] + 1'b1;
   end
 
-  logic [LW-1:0] flit_q;
+  logic [LW-1:0] flit_d, flit_q;
+  always_comb begin
+    flit_d = '0;
+    flit_d[rr_pkg::LINK_VALID]             = 1'b1;
+    flit_d[rr_pkg::LINK_HEAD]              = head_i;
+    flit_d[rr_pkg::LINK_TAIL]              = tail_i;
+    flit_d[rr_pkg::LINK_VC_LSB+:VCW]       = vc_i;
+    flit_d[rr_pkg::link_data_lsb(V)+:W]    = data_out;
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) flit_q <= '0;
-    else if (send_i) flit_q <= {data_out, vc_i, tail_i, head_i, 1'b1};
+    else if (send_i) flit_q <= flit_d;
     else flit_q <= '0;
   end
   assign flit_o = flit_q;

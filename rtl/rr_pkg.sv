@@ -10,6 +10,8 @@
 // Dialect (../shared/DESIGN.md section 3): localparams and functions only, used
 // as rr_pkg::NAME; no import, no types in ports.
 package rr_pkg;
+  // A design uses only some of the constants.
+  /* verilator lint_off UNUSEDPARAM */
 
   // -------------------------------------------------------------------------
   // Routing algorithms (routing.algorithm), by their C++ table row.
@@ -56,4 +58,5 @@ package rr_pkg;
     credit_width = CREDIT_VC_LSB + id_width(v);
   endfunction
 
+  /* verilator lint_on UNUSEDPARAM */
 endpackage

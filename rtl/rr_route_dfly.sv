@@ -34,15 +34,15 @@ module rr_route_dfly #(
   parameter int unsigned SRC_LSB = 0,
   parameter int unsigned PHASE_LSB = 0,      // header route phase (2 bits; unused for MIN)
   parameter int unsigned INTER_LSB = 0,      // header intermediate id (GB+IB bits; unused for MIN)
-  parameter int unsigned ALGO = 0,           // 0 min, 1 valg, 2 valn, 3 ugal_g, 4 ugal_n, 5 ugal_le, 6 par
+  parameter int unsigned ALGO = rr_pkg::ALGO_MIN,  // rr_pkg::ALGO_{MIN,VALG,VALN,UGAL_G,UGAL_N,UGAL_LE,PAR}
   parameter int unsigned LEVELS = 2,         // VC levels the algorithm needs
   parameter int          BIAS = 0,           // UGAL bias b, flits x hops
   parameter int unsigned OW = 8,             // occupancy width per port
   parameter int unsigned CFW = 4,            // contention factor width per group
   parameter int unsigned PORT = 0,           // this unit's input port (seeds the LFSR)
   parameter int unsigned SEED = 1,           // routing.seed
-  localparam int unsigned VCW = (V > 1) ? $clog2(V) : 1,
-  localparam int unsigned PW = (P > 1) ? $clog2(P) : 1,
+  localparam int unsigned VCW = rr_pkg::id_width(V),
+  localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned IDW = GB + IB
 ) (
   input  logic                 clk_i,
@@ -60,8 +60,18 @@ module rr_route_dfly #(
   localparam int unsigned FIRST_LOCAL = NUM_NI;
   localparam int unsigned FIRST_GLOBAL = NUM_NI + A - 1;
   localparam int unsigned GROUPS = (LEVELS < V) ? LEVELS : V;  // VC groups
-  localparam bit VAL_GROUP = (ALGO == 1) || (ALGO == 3);       // intermediate is a group
-  localparam bit ADAPTIVE = (ALGO >= 3);                       // UGAL family and PAR
+  // The algorithm's traits (rows of the C++ table kAlgorithms).
+  localparam bit MINIMAL    = (ALGO == rr_pkg::ALGO_MIN);
+  // Every packet takes a random intermediate.
+  localparam bit VALIANT    = (ALGO == rr_pkg::ALGO_VALG) || (ALGO == rr_pkg::ALGO_VALN);
+  // The intermediate is a group (entered at any of its routers), not a router.
+  localparam bit VAL_GROUP  = (ALGO == rr_pkg::ALGO_VALG) || (ALGO == rr_pkg::ALGO_UGAL_G);
+  // UGAL-LE: contention factors in the UGAL rule.
+  localparam bit CONTENTION = (ALGO == rr_pkg::ALGO_UGAL_LE);
+  // PAR: may divert again at the next router of the source group.
+  localparam bit PAR        = (ALGO == rr_pkg::ALGO_PAR);
+  // Compares a minimal and a non-minimal candidate with a bias.
+  localparam bit ADAPTIVE   = (ALGO == rr_pkg::ALGO_UGAL_G) || (ALGO == rr_pkg::ALGO_UGAL_N) || CONTENTION || PAR;
   // Every quantity below is computed at the width it needs, never as a 32-bit
   // int: a division or modulo by a constant on a 32-bit operand is a 32-bit
   // divider to Yosys (minutes of opt_expr and thousands of cells per unit).
@@ -188,7 +198,7 @@ module rr_route_dfly #(
   assign src_g = hdr_i[SRC_LSB+LOCAL_W+IB+:GB];
 
   logic [1:0] phase;
-  if (ALGO != 0) begin : gen_phase
+  if (!MINIMAL) begin : gen_phase
     assign phase = hdr_i[PHASE_LSB+:2];
     assign {int_g, int_i} = hdr_i[INTER_LSB+:IDW];
   end else begin : gen_min_only
@@ -301,12 +311,12 @@ module rr_route_dfly #(
     cf = contention_at(dst_g);
     lhs = times(qm, (CFW+HW)'(hm));
     cf_m1 = cf - 1'b1;
-    if (ALGO == 5 && my_g != dst_g && !own_link && cf > CFW'(1)) lhs = lhs + times(qm, (CFW+HW)'(cf_m1));
+    if (CONTENTION && my_g != dst_g && !own_link && cf > CFW'(1)) lhs = lhs + times(qm, (CFW+HW)'(cf_m1));
     rhs = times(qnm, (CFW+HW)'(hnm)) + SW'(BIAS);
-    nonmin = (ALGO == 1 || ALGO == 2) ? 1'b1 : (lhs > rhs);
+    nonmin = VALIANT ? 1'b1 : (lhs > rhs);
 
-    decide = !at_dst && phase == 2'd0 && ALGO != 0
-             && (in_ni || (ALGO == 6 && in_local && my_g == src_g));
+    decide = !at_dst && phase == 2'd0 && !MINIMAL
+             && (in_ni || (PAR && in_local && my_g == src_g));
     at_inter = VAL_GROUP ? (my_g == int_g) : ((my_g == int_g) && (my_i == int_i));
 
     port = min_port;
@@ -340,7 +350,7 @@ module rr_route_dfly #(
     end
 
     hdr_o = hdr_i;
-    if (ALGO != 0) begin
+    if (!MINIMAL) begin
       hdr_o[PHASE_LSB+:2] = new_phase;
       hdr_o[INTER_LSB+:IDW] = new_inter;
     end

@@ -26,8 +26,8 @@ module rr_route_dor #(
   parameter bit          TORUS = 1'b1,
   parameter int unsigned LOCAL_W = 0,   // bits of the NI index in an address
   parameter int unsigned DST_LSB = 0,   // destination address in the header
-  localparam int unsigned VCW = (V > 1) ? $clog2(V) : 1,
-  localparam int unsigned PW = (P > 1) ? $clog2(P) : 1
+  localparam int unsigned VCW = rr_pkg::id_width(V),
+  localparam int unsigned PW = rr_pkg::id_width(P)
 ) (
   input  logic [NUM_DIMS*CW-1:0] coord_i,
   input  logic [W-1:0]           hdr_i,
@@ -51,8 +51,13 @@ module rr_route_dor #(
     assign local_port = '0;
   end
 
+  // The dateline class of a VC is its parity; the upper bits of the id do not matter.
   logic         in_class;
   assign in_class = (V > 1) ? in_vc_i[0] : 1'b0;
+  if (VCW > 1) begin : gen_unused_vc
+    logic unused_vc;
+    assign unused_vc = ^in_vc_i[VCW-1:1];
+  end
 
   always_comb begin
     logic          done, plus, wraps, cont, cls, ahead;

@@ -15,11 +15,11 @@ module rr_router #(
   parameter int unsigned LEN_W = 3,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
-  localparam int unsigned VCW = (V > 1) ? $clog2(V) : 1,
-  localparam int unsigned PW = (P > 1) ? $clog2(P) : 1,
+  localparam int unsigned VCW = rr_pkg::id_width(V),
+  localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned CW = $clog2(B + 1),
-  localparam int unsigned LW = 3 + VCW + W,
-  localparam int unsigned CRW = 1 + VCW,
+  localparam int unsigned LW = rr_pkg::link_width(V, W),
+  localparam int unsigned CRW = rr_pkg::credit_width(V),
   localparam int unsigned OW = $clog2(V * B + 1)
 ) (
   input  logic              clk_i,

@@ -6,7 +6,7 @@
 module rr_sw_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,
-  localparam int unsigned PW = (P > 1) ? $clog2(P) : 1
+  localparam int unsigned PW = rr_pkg::id_width(P)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,

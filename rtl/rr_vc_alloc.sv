@@ -9,8 +9,8 @@ module rr_vc_alloc #(
   parameter int unsigned V = 2,
   parameter int unsigned LEN_W = 3,
   parameter int unsigned CW = 4,  // credit counter width
-  localparam int unsigned VCW = (V > 1) ? $clog2(V) : 1,
-  localparam int unsigned PW = (P > 1) ? $clog2(P) : 1,
+  localparam int unsigned VCW = rr_pkg::id_width(V),
+  localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned R = P * V  // requesters = input VCs = output VCs
 ) (
   input  logic             clk_i,

@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cd build
-ctest --output-on-failure -j 2 --timeout 1200 --label-exclude synth_long
+ctest --output-on-failure -j 2 --timeout 1200 --label-exclude "synth_long|synth_full"

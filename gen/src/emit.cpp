@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include <system_error>
 
 #include "emit_parts.hpp"
+#include "sv_writer.hpp"
 #include "rlroute/files.hpp"
 #include "rlroute/routing.hpp"
 #include "rlroute/routing_check.hpp"
@@ -27,7 +29,7 @@ namespace {
 
 // Hand-written blocks every design uses, in compile order.
 const std::vector<std::string> kBuildingBlocks = {
-    "rr_arbiter_rr.sv", "rr_fifo.sv",      "rr_credit_counter.sv", "rr_input_port.sv",
+    "rr_pkg.sv",        "rr_arbiter_rr.sv", "rr_fifo.sv",      "rr_credit_counter.sv", "rr_input_port.sv",
     "rr_vc_alloc.sv",   "rr_sw_alloc.sv",  "rr_crossbar.sv",  "rr_output_port.sv",    "rr_router.sv",
     "rr_link.sv"};
 
@@ -42,16 +44,13 @@ std::string read_file(const fs::path& path) { return read_regular_file(path, kMa
 
 std::string emit_package(const Design& d) {
   const HeaderLayout& h = d.header;
-  std::string s = emit::file_header(d, "Constants of this design, for users and tools.");
-  s += fmt::format("package {};\n", d.module("pkg"));
-  // The constants are for users and tools; a design uses only some of them.
-  s += "  /* verilator lint_off UNUSEDPARAM */\n";
-  auto param = [&s](const std::string& name, long value, const std::string& comment) {
-    s += fmt::format("  localparam int unsigned {} = {};  // {}\n", name, value, comment);
-  };
-  param("NUM_ROUTERS", d.topo.num_routers(), "routers in the network");
-  param("NUM_NODES", d.topo.num_nodes(), "network interfaces");
   const Topology& t = d.topo;
+  std::vector<sv::Param> params;
+  auto param = [&params](const std::string& name, long value, const std::string& comment) {
+    params.push_back({name, std::to_string(value), comment});
+  };
+  param("NUM_ROUTERS", t.num_routers(), "routers in the network");
+  param("NUM_NODES", t.num_nodes(), "network interfaces");
   if (t.dragonfly()) {
     param("NUM_PORTS", d.ports, "router ports: NUM_NI terminal ports, GROUP_SIZE-1 local, GLOBAL_PORTS global");
     param("NUM_NI", t.nodes_per_router(), "topology.p");
@@ -75,22 +74,29 @@ std::string emit_package(const Design& d) {
   param("MAX_PACKET_FLITS", d.cfg.max_packet_flits, "router.max_packet_flits");
   param("VC_BITS", d.vc_bits, "width of a VC id");
   param("PORT_BITS", d.port_bits, "width of a port id");
-  param("LINK_BITS", d.link_bits, "link word {data, vc, tail, head, valid}");
-  param("CREDIT_BITS", d.credit_bits, "credit word {vc, valid}");
-  param("LOCAL_BITS", d.topo.local_bits(), "bits of the NI index in an address");
+  param("LINK_BITS", d.link.link_bits(), "link word {data, vc, tail, head, valid} (rr_pkg::LINK_*)");
+  param("CREDIT_BITS", d.link.credit_bits(), "credit word {vc, valid} (rr_pkg::CREDIT_*)");
+  param("LOCAL_BITS", t.local_bits(), "bits of the NI index in an address");
   if (!t.dragonfly()) {
     param("LINK_LATENCY", d.cfg.link_latency, "topology.link_latency");
     param("CREDIT_LATENCY", d.cfg.credit_latency, "topology.credit_latency");
   }
-  s += "  // Header flit fields: LSB and width.\n";
+  std::vector<sv::Param> fields;
   for (const auto& [lower, f] : h.named()) {
     std::string name = lower == "length" ? "len" : lower == "packet_id" ? "pkt_id" : lower;
     for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    s += fmt::format("  localparam int unsigned HDR_{}_LSB = {};\n", name, f.lsb);
-    s += fmt::format("  localparam int unsigned HDR_{}_W = {};\n", name, f.width);
+    fields.push_back({"HDR_" + name + "_LSB", std::to_string(f.lsb), ""});
+    fields.push_back({"HDR_" + name + "_W", std::to_string(f.width), ""});
   }
+  std::string s = emit::file_header(d, "Constants of this design, for users and tools.");
+  s += fmt::format("package {};\n", d.module("pkg"));
+  // The constants are for users and tools; a design uses only some of them.
+  s += "  /* verilator lint_off UNUSEDPARAM */\n";
+  s += sv::localparams(params, "  ");
+  s += "  // Header flit fields: LSB and width.\n";
+  s += sv::localparams(fields, "  ");
   s += "  /* verilator lint_on UNUSEDPARAM */\n";
-  s += fmt::format("endpackage\n");
+  s += "endpackage\n";
   return s;
 }
 
@@ -136,6 +142,61 @@ std::string content_hash(const std::map<std::string, std::string>& files) {
     mix(content);
   }
   return fmt::format("{:016x}", h);
+}
+
+std::string compiled_text(const std::string& sv) {
+  std::string out;
+  std::string line;
+  bool in_block_comment = false;
+  const auto keep = [](std::string_view comment) {
+    // Verilator reads its own comments (lint_off, public, ...): they count.
+    const std::size_t start = comment.find_first_not_of(" \t");
+    return start != std::string_view::npos && comment.substr(start).rfind("verilator", 0) == 0;
+  };
+  for (std::size_t i = 0; i < sv.size(); ++i) {
+    const char c = sv[i];
+    const char next = i + 1 < sv.size() ? sv[i + 1] : '\0';
+    if (in_block_comment) {
+      if (c == '*' && next == '/') {
+        in_block_comment = false;
+        ++i;
+      }
+      continue;
+    }
+    if (c == '"') {  // a string literal is code, comment markers in it too
+      const std::size_t end = sv.find('"', i + 1);
+      const std::size_t stop = end == std::string::npos ? sv.size() : end + 1;
+      line += sv.substr(i, stop - i);
+      i = stop - 1;
+      continue;
+    }
+    if (c == '/' && next == '/') {
+      const std::size_t end = std::min(sv.find('\n', i), sv.size());
+      if (keep(std::string_view(sv).substr(i + 2, end - i - 2))) line += sv.substr(i, end - i);
+      i = end - 1;
+      continue;
+    }
+    if (c == '/' && next == '*') {
+      const std::size_t end = sv.find("*/", i + 2);
+      if (end != std::string::npos && keep(std::string_view(sv).substr(i + 2, end - i - 2))) {
+        line += sv.substr(i, end + 2 - i);
+        i = end + 1;
+      } else {
+        in_block_comment = true;
+        ++i;
+      }
+      continue;
+    }
+    if (c == '\n') {
+      while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+      if (line.find_first_not_of(" \t") != std::string::npos) out += line + '\n';
+      line.clear();
+      continue;
+    }
+    line += c;
+  }
+  if (line.find_first_not_of(" \t") != std::string::npos) out += line + '\n';
+  return out;
 }
 
 EmittedDesign emit_design(const Design& d) {
@@ -205,7 +266,10 @@ EmittedDesign emit_design(const Design& d, const RoutingRelation& relation) {
   nlohmann::ordered_json hdr;
   for (const auto& [name, fld] : d.header.named()) hdr[name] = {{"lsb", fld.lsb}, {"width", fld.width}};
   m["header"] = hdr;
-  m["rtl_hash"] = content_hash(e.files);  // over everything but the manifest
+  std::map<std::string, std::string> compiled;
+  for (const std::string& file : order) compiled[file] = compiled_text(e.files.at(file));
+  compiled["order"] = fmt::format("{}", fmt::join(order, "\n"));
+  m["rtl_hash"] = content_hash(compiled);  // what Verilator compiles: comments and blank lines do not count
   e.hash = m["rtl_hash"];
   e.files["manifest.json"] = m.dump(2) + "\n";
   return e;

@@ -15,7 +15,7 @@ std::string file_header(const Design& d, const std::string& what);
 std::string router_top(const Design& d, const RoutingRelation& relation);
 // The network top: every router and every link.
 std::string network_top(const Design& d);
-// Algorithm number of rr_route_dfly's ALGO parameter.
-int dragonfly_algo(RoutingAlgorithm algorithm);
+// The rr_pkg constant of an algorithm's RTL code, e.g. "rr_pkg::ALGO_UGAL_LE".
+std::string algorithm_constant(RoutingAlgorithm algorithm);
 
 }  // namespace rlroute::emit

@@ -20,14 +20,38 @@ namespace {
   throw std::runtime_error(fmt::format("{} {}: {}", flag, path.string(), reason));
 }
 
-// Absolute, normalized, without a trailing separator ("out/" and "out" are the
-// same target), with symlinks resolved where they exist.
-fs::path resolve(const fs::path& path) {
-  std::error_code ec;
-  fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
-  if (ec) p = fs::absolute(path).lexically_normal();
+fs::path without_trailing_separator(fs::path p) {
   if (!p.has_filename() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
   return p;
+}
+
+// Absolute, normalized, without a trailing separator ("out/" and "out" are the
+// same target), with symlinks resolved. A symlink whose target does not exist
+// yet is followed too: weakly_canonical stops at it, and the rename would then
+// replace the link with a regular file.
+fs::path resolve(const fs::path& path) {
+  std::error_code ec;
+  fs::path p = without_trailing_separator(fs::absolute(path, ec));
+  for (int hops = 0; hops < 40; ++hops) {  // 40: the kernel's own limit on a chain of links
+    const fs::path name = p.filename();
+    if (name.empty() || name == "." || name == "..") break;
+    const fs::path dir = fs::weakly_canonical(p.parent_path(), ec);
+    if (ec) break;
+    p = dir / name;
+    if (!fs::is_symlink(fs::symlink_status(p, ec))) break;
+    const fs::path target = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = without_trailing_separator(target.is_absolute() ? target : dir / target);
+  }
+  const fs::path canonical = fs::weakly_canonical(p, ec);
+  return without_trailing_separator(ec ? p.lexically_normal() : canonical);
+}
+
+// After resolve(), a path that is still a symlink is one that cannot be
+// followed (a loop, or a chain longer than 40): writing there would replace it.
+void refuse_unfollowable_link(std::string_view flag, const fs::path& path, const fs::path& target) {
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(target, ec))) fail(flag, path, "is a symbolic link that cannot be followed");
 }
 
 // A name in `dir` that nothing else uses: <stem>.rlroute-<tag>-<pid>.
@@ -75,6 +99,7 @@ std::string read_regular_file(const fs::path& path, std::size_t max_bytes, std::
 void check_output_file(const fs::path& path, std::string_view flag) {
   if (path.empty()) fail(flag, path, "empty path");
   const fs::path target = resolve(path);
+  refuse_unfollowable_link(flag, path, target);
   std::error_code ec;
   const fs::file_status st = fs::status(target, ec);
   if (fs::exists(st) && !fs::is_regular_file(st)) fail(flag, path, "exists and is not a regular file");
@@ -100,6 +125,7 @@ void write_file_atomically(const fs::path& path, std::string_view content, std::
 OutputDirectory::OutputDirectory(const fs::path& target, std::string_view flag)
     : target_(resolve(target)), flag_(flag) {
   if (target.empty()) fail(flag_, target, "empty path");
+  refuse_unfollowable_link(flag_, target, target_);
   std::error_code ec;
   const fs::file_status st = fs::status(target_, ec);
   if (fs::exists(st)) {

@@ -5,12 +5,20 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fmt/format.h>
+#include <zlib.h>
 #include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
+
 
 #ifndef RLROUTE_TB_DIR
 #define RLROUTE_TB_DIR "tb"
@@ -22,6 +30,7 @@
 namespace rlroute {
 
 namespace fs = std::filesystem;
+using Log = std::function<void(const std::string&)>;
 
 struct ModelLibrary {
   void* handle = nullptr;
@@ -35,8 +44,12 @@ struct ModelLibrary {
 
 namespace {
 
+// Bumped when the layout of an entry changes, so that an older rlroute and
+// this one never share (and never rebuild each other's) entries.
+constexpr const char* kCacheFormat = "2: <entry>/manifest.json written last, <entry>.lock beside the entry";
+
 fs::path tb_dir() {
-  if (const char* env = std::getenv("RLROUTE_TB_DIR")) return env;
+  if (const char* env = std::getenv("RLROUTE_TB_DIR"); env && *env) return env;
   return RLROUTE_TB_DIR;
 }
 
@@ -47,36 +60,330 @@ std::string read_all(const fs::path& p) {
   return s.str();
 }
 
-// Holds an exclusive flock on a file for its lifetime, so that parallel
-// builds of the same model (ctest -j) do not trample each other.
-class FileLock {
- public:
-  explicit FileLock(const fs::path& p) : fd_(::open(p.c_str(), O_CREAT | O_RDWR, 0644)) {
-    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0) throw std::runtime_error(p.string() + ": cannot lock");
-  }
-  ~FileLock() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
-
- private:
-  int fd_;
-};
-
 std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
   return q + "'";
 }
 
+// A path for a one-line message: control characters (a newline in
+// $RLROUTE_CACHE, say) are shown escaped, not sent to the terminal.
+std::string shown(const fs::path& p) {
+  std::string out;
+  for (const unsigned char c : p.string()) {
+    if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string duration_text(std::chrono::milliseconds d) {
+  if (d.count() % 60000 == 0) return fmt::format("{} min", d.count() / 60000);
+  return fmt::format("{:g} s", static_cast<double>(d.count()) / 1000.0);
+}
+
+[[noreturn]] void cache_fail(const fs::path& root, const std::string& reason) {
+  throw std::runtime_error(fmt::format("model cache {}: {}; set RLROUTE_CACHE to a writable directory",
+                                       shown(root), reason));
+}
+
+// The network top is one large flat model: -O1 compiles it several times
+// faster and it is only used for small networks and traces.
+const char* cxx_opt(ModelKind kind) { return kind == ModelKind::Router ? "-O2" : "-O1"; }
+
+const char* adapter_source(ModelKind kind) {
+  return kind == ModelKind::Router ? "router_adapter.cpp" : "network_adapter.cpp";
+}
+
+const char* factory_symbol(ModelKind kind) {
+  return kind == ModelKind::Router ? "rlroute_new_router" : "rlroute_new_network";
+}
+
+// dlopen's the library and checks that it has the factory of its kind; on
+// failure returns why (dlerror) and leaves nothing loaded.
+std::optional<std::string> open_library(ModelLibrary& lib, ModelKind kind) {
+  lib.handle = dlopen(lib.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib.handle) {
+    const char* err = dlerror();
+    return std::string(err ? err : "dlopen failed");
+  }
+  if (!dlsym(lib.handle, factory_symbol(kind))) {
+    dlclose(lib.handle);
+    lib.handle = nullptr;
+    return fmt::format("it has no {}", factory_symbol(kind));
+  }
+  return std::nullopt;
+}
+
+// An exclusive flock on <entry>.lock, held while an entry is checked, built
+// and loaded. The holder writes who it is into the file so that a waiting
+// process can say whom it waits for. O_CLOEXEC: Verilator and the compiler,
+// started through system(), must not inherit the lock and keep holding it
+// after rlroute itself is gone.
+class EntryLock {
+ public:
+  explicit EntryLock(const fs::path& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (fd_ < 0) open_errno_ = errno;
+  }
+  ~EntryLock() {
+    if (fd_ < 0) return;
+    if (locked_) note("");  // a stale "building" note must not mislead the next waiter
+    ::close(fd_);
+  }
+  EntryLock(const EntryLock&) = delete;
+  EntryLock& operator=(const EntryLock&) = delete;
+
+  bool opened() const { return fd_ >= 0; }
+  int open_errno() const { return open_errno_; }
+
+  // True when locked; false when another open file holds the lock.
+  bool try_lock() {
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (errno == EINTR) continue;
+      if (errno == EWOULDBLOCK) return false;
+      throw std::runtime_error(fmt::format("model cache lock {}: cannot lock: {}", shown(path_), std::strerror(errno)));
+    }
+    locked_ = true;
+    return true;
+  }
+
+  // Waits up to `timeout` for the lock, telling `notice` once that it waits
+  // and for whom.
+  void lock(std::chrono::milliseconds timeout, const Log& notice) {
+    if (try_lock()) return;
+    const std::string holder = read_holder();
+    notice(fmt::format("model: waiting for the cache lock {}, held by {}; giving up after {}", shown(path_), holder,
+                       duration_text(timeout)));
+    const auto start = std::chrono::steady_clock::now();
+    const auto deadline = start + timeout;
+    for (;;) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) {
+        throw std::runtime_error(fmt::format(
+            "model cache: gave up after {} waiting for the lock {}, held by {}; if that process is stuck, stop it, "
+            "or set RLROUTE_CACHE to another directory",
+            duration_text(timeout), shown(path_), read_holder()));
+      }
+      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(50),
+                                                                                 deadline - now));
+      if (try_lock()) {
+        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        notice(fmt::format("model: got the cache lock after {:.1f} s", waited));
+        return;
+      }
+    }
+  }
+
+  // What the holder is doing, for waiting processes ("pid 123: building X").
+  void note(const std::string& what) {
+    // Best effort: the note only feeds a message.
+    if (::ftruncate(fd_, 0) != 0) return;
+    if (!what.empty() && ::pwrite(fd_, what.data(), what.size(), 0) < 0) return;
+  }
+
+ private:
+  std::string read_holder() const {
+    char buf[512];
+    const ssize_t n = ::pread(fd_, buf, sizeof buf, 0);
+    std::string text = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text.empty() ? std::string("another process") : shown(text);
+  }
+
+  fs::path path_;
+  int fd_ = -1;
+  int open_errno_ = 0;
+  bool locked_ = false;
+};
+
+struct BuildRequest {
+  const ModelCacheEntry& entry;
+  const EmittedDesign& emitted;
+  ModelKind kind;
+  fs::path adapter;
+  std::string opt;
+};
+
+// Runs Verilator into `dir` (a fresh build directory); the library goes to
+// dir/<library name>, the log to dir/build.log.
+void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress) {
+  const bool router = r.kind == ModelKind::Router;
+  const std::string prefix = r.entry.library.stem().string();
+  const fs::path obj = dir / (prefix + "_obj");
+  const fs::path lib = dir / r.entry.library.filename();
+  const std::string top = router ? r.emitted.router_top : r.emitted.network_top;
+  const std::string cflags = fmt::format("-fPIC -std=c++20 {} -I{} -I{}", r.opt, (tb_dir() / "include").string(),
+                                         fs::path(RLROUTE_GEN_INCLUDE_DIR).string());
+  const std::string cmd = fmt::format(
+      "verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal {} "
+      "--top-module {} --prefix {} -Mdir {} -F {} {} -CFLAGS {} -LDFLAGS -shared -o {} > {} 2>&1",
+      router ? "" : "--trace-fst", top, prefix, shell_quote(obj.string()),
+      shell_quote((dir / "rtl" / r.emitted.filelist).string()), shell_quote(r.adapter.string()),
+      shell_quote(cflags), shell_quote(lib.string()), shell_quote((dir / "build.log").string()));
+  progress(fmt::format("model: building {} with Verilator (log {})", shown(r.entry.library),
+                       shown(r.entry.dir / "build.log")));
+  if (std::system(cmd.c_str()) != 0 || !fs::exists(lib)) {
+    throw std::runtime_error(fmt::format("Verilator build of {} failed", top));
+  }
+  std::error_code ec;
+  fs::remove_all(obj, ec);
+}
+
+// Builds the entry in <entry>.tmp-<pid>, writes its manifest last and renames
+// it into place (over a broken entry), so that no process ever sees a
+// half-built entry. The caller holds the entry's lock.
+void build_entry(const BuildRequest& r, const ModelCacheOptions& cache, const fs::path& root, const Log& progress) {
+  const ModelCacheEntry& e = r.entry;
+  const std::string stem = e.dir.filename().string();
+  std::error_code ec;
+  // Left by a build that was killed: with the lock held, nobody else is building this entry.
+  for (const auto& item : fs::directory_iterator(root, ec)) {
+    if (item.path().filename().string().rfind(stem + ".tmp-", 0) == 0) fs::remove_all(item.path(), ec);
+  }
+  const fs::path tmp = root / fmt::format("{}.tmp-{}", stem, ::getpid());
+  if (!fs::create_directory(tmp, ec)) {
+    cache_fail(root, fmt::format("cannot create {}: {}", shown(tmp.filename()), ec ? ec.message() : "exists"));
+  }
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code ignored;
+      if (!dir.empty()) fs::remove_all(dir, ignored);
+    }
+  } cleanup{tmp};
+
+  try {
+    write_design(r.emitted, tmp / "rtl");
+  } catch (const std::exception& ex) {
+    cache_fail(root, fmt::format("cannot write the RTL into {}: {}", shown(tmp), ex.what()));
+  }
+  const fs::path lib = tmp / e.library.filename();
+  try {
+    if (cache.build) {
+      cache.build(lib);
+    } else {
+      verilate(r, tmp, progress);
+    }
+  } catch (const std::exception& ex) {
+    // Keep the log where the user can read it; the next build replaces it.
+    const fs::path failed = root / (stem + ".failed");
+    fs::remove_all(failed, ec);
+    fs::rename(tmp, failed, ec);
+    if (!ec) cleanup.dir.clear();
+    throw std::runtime_error(fmt::format("{}; see {}", ex.what(), shown((ec ? tmp : failed) / "build.log")));
+  }
+
+  const auto size = fs::file_size(lib, ec);
+  if (ec) throw std::runtime_error(fmt::format("the build wrote no {}", shown(lib)));
+  const nlohmann::ordered_json manifest = {
+      {"library", e.library.filename().string()}, {"size", size}, {"crc32", library_checksum(lib)}, {"key", e.key}};
+  {
+    std::ofstream out(tmp / "manifest.json", std::ios::binary | std::ios::trunc);
+    out << manifest.dump(2) << "\n";
+    out.close();
+    if (!out) cache_fail(root, fmt::format("cannot write {}", shown(tmp / "manifest.json")));
+  }
+  // A broken entry goes only now; a process that loaded its library keeps its mapping.
+  if (fs::exists(e.dir, ec)) {
+    fs::remove_all(e.dir, ec);
+    if (ec) cache_fail(root, fmt::format("cannot remove the broken entry {}: {}", shown(e.dir), ec.message()));
+  }
+  fs::rename(tmp, e.dir, ec);
+  if (ec) cache_fail(root, fmt::format("cannot rename {} to {}: {}", shown(tmp), shown(e.dir), ec.message()));
+  cleanup.dir.clear();
+}
+
 }  // namespace
 
 fs::path model_cache_dir() {
-  if (const char* env = std::getenv("RLROUTE_CACHE")) return env;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME")) return fs::path(xdg) / "rlroute";
-  if (const char* home = std::getenv("HOME")) return fs::path(home) / ".cache" / "rlroute";
+  const auto env = [](const char* name) -> std::optional<fs::path> {
+    const char* value = std::getenv(name);
+    if (!value || !*value) return std::nullopt;  // empty = unset
+    return fs::path(value);
+  };
+  if (auto dir = env("RLROUTE_CACHE")) return *dir;
+  if (auto xdg = env("XDG_CACHE_HOME")) return *xdg / "rlroute";
+  if (auto home = env("HOME")) return *home / ".cache" / "rlroute";
   return fs::temp_directory_path() / "rlroute-cache";
+}
+
+ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emitted, ModelKind kind,
+                                  const fs::path& root) {
+  const bool router = kind == ModelKind::Router;
+  const std::string prefix = router ? "Vrouter" : "Vnetwork";
+  // The key covers the RTL as Verilator compiles it (EmittedDesign::hash: not
+  // its comments, so a renamed config file reuses the model), the adapter
+  // sources, the build flags and the cache format.
+  std::map<std::string, std::string> inputs;
+  inputs["rtl"] = emitted.hash;
+  inputs["adapter.cpp"] = read_all(tb_dir() / "adapter" / adapter_source(kind));
+  inputs["port_bits.hpp"] = read_all(tb_dir() / "adapter" / "port_bits.hpp");
+  inputs["model.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "model.hpp");
+  inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "bits.hpp");
+  inputs["kind"] = prefix;
+  inputs["opt"] = cxx_opt(kind);
+  inputs["cache_format"] = kCacheFormat;
+  ModelCacheEntry e;
+  e.key = content_hash(inputs);
+  const std::string stem = design.cfg.name + "-" + e.key;
+  e.dir = root / stem;
+  e.library = e.dir / (prefix + ".so");
+  e.manifest = e.dir / "manifest.json";
+  e.lock = root / (stem + ".lock");
+  return e;
+}
+
+std::string library_checksum(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot read", path.string()));
+  uLong crc = crc32(0L, Z_NULL, 0);
+  std::vector<char> buffer(1 << 16);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(buffer.data()), static_cast<uInt>(in.gcount()));
+  }
+  return fmt::format("{:08x}", crc);
+}
+
+std::string model_cache_problem(const ModelCacheEntry& e) {
+  std::error_code ec;
+  if (!fs::is_directory(e.dir, ec)) return "the entry does not exist";
+  if (!fs::exists(e.manifest, ec)) {
+    return "the entry has no manifest.json (an interrupted build, or files put there by hand)";
+  }
+  nlohmann::json m;
+  try {
+    m = nlohmann::json::parse(read_all(e.manifest));
+    m.at("library").get<std::string>();
+    m.at("size").get<std::uintmax_t>();
+    m.at("crc32").get<std::string>();
+    m.at("key").get<std::string>();
+  } catch (const std::exception&) {
+    return "its manifest.json is not valid (not JSON, or a field is missing)";
+  }
+  if (m["library"] != e.library.filename().string() || m["key"] != e.key) {
+    return "its manifest.json describes another library";
+  }
+  const auto expected = m["size"].get<std::uintmax_t>();
+  const auto size = fs::file_size(e.library, ec);
+  if (ec) return fmt::format("{} is missing", shown(e.library.filename()));
+  if (size != expected) {
+    return fmt::format("{} is {} bytes, its manifest.json says {} (truncated or overwritten)",
+                       shown(e.library.filename()), size, expected);
+  }
+  try {
+    if (library_checksum(e.library) != m["crc32"].get<std::string>()) {
+      return fmt::format("{} does not match the CRC-32 in its manifest.json (corrupted)",
+                         shown(e.library.filename()));
+    }
+  } catch (const std::exception& ex) {
+    return ex.what();
+  }
+  return "";
 }
 
 ModelFactory::ModelFactory(const Design& d, ModelKind kind, std::shared_ptr<ModelLibrary> lib)
@@ -102,61 +409,68 @@ const fs::path& ModelFactory::path() const { return lib_->path; }
 bool ModelFactory::was_cached() const { return lib_->cached; }
 double ModelFactory::build_seconds() const { return lib_->build_seconds; }
 
-ModelFactory load_model(const Design& design, const EmittedDesign& emitted, ModelKind kind,
-                        const std::function<void(const std::string&)>& log) {
-  const bool router = kind == ModelKind::Router;
-  const std::string prefix = router ? "Vrouter" : "Vnetwork";
-  const fs::path adapter = tb_dir() / "adapter" / (router ? "router_adapter.cpp" : "network_adapter.cpp");
-  // The key covers the RTL, the adapter sources and the toolchain identity.
-  std::map<std::string, std::string> inputs = emitted.files;
-  inputs["adapter.cpp"] = read_all(adapter);
-  inputs["port_bits.hpp"] = read_all(tb_dir() / "adapter" / "port_bits.hpp");
-  inputs["model.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "model.hpp");
-  inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "bits.hpp");
-  inputs["kind"] = prefix;
-  // The network top is one large flat model: -O1 compiles it several times
-  // faster and it is only used for small networks and traces.
-  const std::string opt = router ? "-O2" : "-O1";
-  inputs["opt"] = opt;
-  const std::string key = content_hash(inputs);
-  const fs::path entry = model_cache_dir() / (design.cfg.name + "-" + key);
-  const fs::path lib_path = entry / (prefix + ".so");
-
-  auto lib = std::make_shared<ModelLibrary>();
-  lib->path = lib_path;
-  fs::create_directories(entry);
-  {
-    FileLock lock(entry / ".lock");
-    if (fs::exists(lib_path)) {
-      lib->cached = true;
-      if (log) log(fmt::format("model: cached {}", lib_path.string()));
+ModelFactory load_model(const Design& design, const EmittedDesign& emitted, ModelKind kind, const Log& log,
+                        const ModelCacheOptions& cache) {
+  const Log progress = [&log](const std::string& line) {
+    if (log) log(line);
+  };
+  // What a user must see even from a caller that passes no log.
+  const Log notice = [&log](const std::string& line) {
+    if (log) {
+      log(line);
     } else {
-      const auto start = std::chrono::steady_clock::now();
-      write_design(emitted, entry / "rtl");
-      const fs::path obj = entry / (prefix + "_obj");
-      const std::string top = router ? emitted.router_top : emitted.network_top;
-      const std::string cflags = fmt::format("-fPIC -std=c++20 {} -I{} -I{}", opt,
-                                             (tb_dir() / "include").string(),
-                                             fs::path(RLROUTE_GEN_INCLUDE_DIR).string());
-      std::string cmd = fmt::format(
-          "verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal {} "
-          "--top-module {} --prefix {} -Mdir {} -F {} {} -CFLAGS {} -LDFLAGS -shared -o {} > {} 2>&1",
-          router ? "" : "--trace-fst", top, prefix, shell_quote(obj.string()),
-          shell_quote((entry / "rtl" / emitted.filelist).string()), shell_quote(adapter.string()),
-          shell_quote(cflags), shell_quote(lib_path.string()), shell_quote((entry / "build.log").string()));
-      if (log) log(fmt::format("model: building {} with Verilator (log {})", lib_path.string(),
-                               (entry / "build.log").string()));
-      if (std::system(cmd.c_str()) != 0 || !fs::exists(lib_path)) {
-        throw std::runtime_error(fmt::format("Verilator build of {} failed; see {}", top,
-                                             (entry / "build.log").string()));
-      }
-      fs::remove_all(obj);
-      lib->build_seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::cerr << "rlroute: " << line << "\n";
     }
+  };
+
+  const fs::path root = fs::absolute(cache.root.empty() ? model_cache_dir() : cache.root);
+  std::error_code ec;
+  fs::create_directories(root, ec);
+  if (!fs::is_directory(root)) {
+    cache_fail(root, fmt::format("cannot create the directory: {}",
+                                 ec ? ec.message() : std::string("a file of that name exists")));
   }
-  lib->handle = dlopen(lib_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib->handle) throw std::runtime_error(fmt::format("cannot load {}: {}", lib_path.string(), dlerror()));
+  const ModelCacheEntry e = model_cache_entry(design, emitted, kind, root);
+  auto lib = std::make_shared<ModelLibrary>();
+  lib->path = e.library;
+
+  EntryLock lock(e.lock);
+  if (!lock.opened()) {
+    const int err = lock.open_errno();
+    const std::string problem = model_cache_problem(e);
+    // A read-only cache still serves the entries it holds, if they check out.
+    if ((err == EACCES || err == EROFS || err == EPERM) && problem.empty() && !open_library(*lib, kind)) {
+      lib->cached = true;
+      progress(fmt::format("model: cached {} (read-only cache, not locked)", shown(e.library)));
+      return ModelFactory(design, kind, lib);
+    }
+    cache_fail(root, fmt::format("cannot create {}: {}", shown(e.lock.filename()), std::strerror(err)));
+  }
+  lock.lock(cache.lock_timeout, notice);
+  lock.note(fmt::format("pid {} (checking {})", ::getpid(), shown(e.library)));
+
+  std::string problem;
+  if (fs::exists(e.dir, ec)) {
+    problem = model_cache_problem(e);
+    if (problem.empty()) {
+      const auto failure = open_library(*lib, kind);
+      if (!failure) {
+        lib->cached = true;
+        progress(fmt::format("model: cached {}", shown(e.library)));
+        return ModelFactory(design, kind, lib);
+      }
+      problem = fmt::format("it does not load: {}", *failure);
+    }
+    notice(fmt::format("model: rebuilding {}: {}", shown(e.library), problem));
+  }
+  lock.note(fmt::format("pid {} (building {})", ::getpid(), shown(e.library)));
+  const auto start = std::chrono::steady_clock::now();
+  const BuildRequest request{e, emitted, kind, tb_dir() / "adapter" / adapter_source(kind), cxx_opt(kind)};
+  build_entry(request, cache, root, progress);
+  lib->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (const auto failure = open_library(*lib, kind)) {
+    throw std::runtime_error(fmt::format("cannot load the freshly built {}: {}", shown(e.library), *failure));
+  }
   return ModelFactory(design, kind, lib);
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -15,10 +17,31 @@ namespace {
   throw std::invalid_argument(fmt::format("{} {}: {}", flag, value, rule));
 }
 
-std::int64_t cycles_in(const std::string& flag, std::int64_t value, std::int64_t lo) {
-  if (value < lo || value > kMaxSimCycles) {
-    flag_fail(flag, std::to_string(value), fmt::format("must be an integer in {}..2^40 cycles", lo));
+// The integer flags with a fixed range: one place for the range and for how
+// errors state it (a value beyond 64 bits gets the same message).
+struct IntegerRange {
+  const char* flag;
+  std::int64_t lo, hi;
+  const char* rule;
+};
+constexpr IntegerRange kIntegerRanges[] = {
+    {"--cycles", 1, kMaxSimCycles, "must be an integer in 1..2^40 cycles"},
+    {"--warmup", 0, kMaxSimCycles, "must be an integer in 0..2^40 cycles"},
+    {"--drain", 0, kMaxSimCycles, "must be an integer in 0..2^40 cycles"},
+    {"--seed", 0, std::numeric_limits<std::int64_t>::max(), "must be an integer >= 0"},
+    {"--watchdog", 1, kMaxWatchdogCycles, "must be an integer in 1..2^30 cycles"},
+};
+
+const IntegerRange* range_of(const std::string& flag) {
+  for (const IntegerRange& r : kIntegerRanges) {
+    if (flag == r.flag) return &r;
   }
+  return nullptr;
+}
+
+std::int64_t checked(const std::string& flag, std::int64_t value) {
+  const IntegerRange* r = range_of(flag);
+  if (value < r->lo || value > r->hi) flag_fail(flag, std::to_string(value), r->rule);
   return value;
 }
 
@@ -31,30 +54,33 @@ void set_packet_sizes(const Design& design, const SimOverrides& o, SimOptions& s
   }
   if (o.packet_flits_min.has_value() != o.packet_flits_max.has_value()) {
     const char* given = o.packet_flits_min ? "--packet-flits-min" : "--packet-flits-max";
-    const int value = o.packet_flits_min ? *o.packet_flits_min : *o.packet_flits_max;
+    const std::int64_t value = o.packet_flits_min ? *o.packet_flits_min : *o.packet_flits_max;
     flag_fail(given, std::to_string(value), "must be given together with the other end of the range");
   }
+  // Flags are 64-bit; they are narrowed to int only once within the range checked below.
+  std::int64_t lo = 0, hi = 0;
   if (o.packet_flits) {
-    s.packet_flits_min = s.packet_flits_max = *o.packet_flits;
+    lo = hi = *o.packet_flits;
   } else if (o.packet_flits_min) {
-    s.packet_flits_min = *o.packet_flits_min;
-    s.packet_flits_max = *o.packet_flits_max;
-  } else if (sim.packet_flits > 0) {
+    lo = *o.packet_flits_min;
+    hi = *o.packet_flits_max;
+  }
+  if (o.packet_flits || o.packet_flits_min) {
+    if (lo < kMinPacketFlits || lo > hi || hi > max_flits) {
+      const std::string rule = fmt::format(
+          "packet sizes must satisfy {} <= min <= max <= router.max_packet_flits = {}", kMinPacketFlits, max_flits);
+      if (o.packet_flits) flag_fail("--packet-flits", std::to_string(*o.packet_flits), rule);
+      flag_fail("--packet-flits-min/max", fmt::format("{}..{}", lo, hi), rule);
+    }
+    s.packet_flits_min = static_cast<int>(lo);
+    s.packet_flits_max = static_cast<int>(hi);
+  } else if (sim.packet_flits > 0) {  // the config's values, which the config parser checked
     s.packet_flits_min = s.packet_flits_max = sim.packet_flits;
   } else if (sim.packet_flits_min > 0) {
     s.packet_flits_min = sim.packet_flits_min;
     s.packet_flits_max = sim.packet_flits_max;
   } else {
     s.packet_flits_min = s.packet_flits_max = max_flits;
-  }
-  // The config's own values were checked by the config parser; only flags can fail here.
-  const std::string rule =
-      fmt::format("packet sizes must satisfy {} <= min <= max <= router.max_packet_flits = {}", kMinPacketFlits,
-                  max_flits);
-  if (s.packet_flits_min < kMinPacketFlits || s.packet_flits_min > s.packet_flits_max ||
-      s.packet_flits_max > max_flits) {
-    if (o.packet_flits) flag_fail("--packet-flits", std::to_string(*o.packet_flits), rule);
-    flag_fail("--packet-flits-min/max", fmt::format("{}..{}", s.packet_flits_min, s.packet_flits_max), rule);
   }
 }
 
@@ -65,15 +91,11 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
   SimOptions s;
   s.pattern = o.pattern.value_or(sim.pattern);
   set_packet_sizes(design, o, s);
-  s.cycles = o.cycles ? cycles_in("--cycles", *o.cycles, 1) : sim.cycles;
-  s.warmup = o.warmup ? cycles_in("--warmup", *o.warmup, 0) : sim.warmup;
-  s.drain = o.drain ? cycles_in("--drain", *o.drain, 0) : sim.drain;
-  if (o.seed && *o.seed < 0) flag_fail("--seed", std::to_string(*o.seed), "must be an integer >= 0");
-  s.seed = o.seed ? static_cast<std::uint64_t>(*o.seed) : sim.seed;
-  if (o.watchdog && (*o.watchdog < 1 || *o.watchdog > kMaxWatchdogCycles)) {
-    flag_fail("--watchdog", std::to_string(*o.watchdog), "must be an integer in 1..2^30 cycles");
-  }
-  if (o.watchdog) s.watchdog = *o.watchdog;
+  s.cycles = o.cycles ? checked("--cycles", *o.cycles) : sim.cycles;
+  s.warmup = o.warmup ? checked("--warmup", *o.warmup) : sim.warmup;
+  s.drain = o.drain ? checked("--drain", *o.drain) : sim.drain;
+  s.seed = o.seed ? static_cast<std::uint64_t>(checked("--seed", *o.seed)) : sim.seed;
+  if (o.watchdog) s.watchdog = checked("--watchdog", *o.watchdog);
   s.hotspot_fraction = sim.hotspot_fraction;
   s.hotspot_node = sim.hotspot_node;
   // The pattern against the topology (e.g. adv+i needs i < g), before anything runs.
@@ -84,6 +106,19 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
     throw;
   }
   return s;
+}
+
+std::int64_t parse_integer_flag(const std::string& flag, const std::string& text) {
+  const IntegerRange* range = range_of(flag);
+  const std::string rule = range ? range->rule : "must be a decimal integer";
+  if (text.empty()) flag_fail(flag, "\"\"", rule);
+  // from_chars: an optional '-', decimal digits only, and out_of_range rather than saturation.
+  const char* begin = text.data() + (text.size() > 1 && text[0] == '+' && text[1] != '-' ? 1 : 0);
+  const char* end = text.data() + text.size();
+  std::int64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(begin, end, value, 10);
+  if (ec != std::errc() || ptr != end) flag_fail(flag, text, rule);
+  return value;
 }
 
 std::vector<double> parse_loads(const std::string& text, const std::string& flag) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end checks of the rlroute command line: help, version, gen, bad
 # configs (one-line error naming file:line:column, key, value and rule; exit
-# non-zero; output directory untouched), and sim with --json.
+# non-zero; output directory untouched), output paths that must never lose or
+# replace the user's files, bad flag values, and sim with --json and --trace.
 # usage: test_cli.sh RLROUTE EXAMPLES_DIR WORKDIR
 set -uo pipefail
-rlroute=$1 examples=$2 work=$3
+rlroute=$(realpath "$1") examples=$(realpath "$2") work=$(realpath -m "$3")  # absolute: some cases cd
 rm -rf "$work"; mkdir -p "$work"
 fails=0
 check() {  # check NAME CONDITION...
@@ -37,6 +38,34 @@ bad "unknown key" $'[topology]\nkind = "torus"\ndims = [4, 4]\n[router]\nvc = 2'
 bad "dimension of 1" $'[topology]\nkind = "torus"\ndims = [4, 1]' 'bad\.toml:3:1: topology\.dims = \[4, 1\]: every dimension must be at least 2'
 bad "too few VCs" $'[topology]\nkind = "torus"\ndims = [4, 4]\n[router]\nvcs = 1' 'bad\.toml:5:1: router\.vcs = 1: too few VCs for dor .* channel dependency cycle R0\(0,0\)'
 bad "VCT buffer" $'[topology]\nkind = "mesh"\ndims = [4, 4]\n[router]\nbuffer_flits = 3\nmax_packet_flits = 4' 'router\.buffer_flits = 3: virtual cut-through'
+
+# Output directories (issue 9): rlroute replaces only what it wrote itself.
+"$rlroute" gen "$examples/torus4x4_dor.toml" -o "$work/a/" > /dev/null 2> "$work/err.txt"
+check "gen -o DIR/ (trailing slash) onto its own output: exits 0" test $? -eq 0
+check "gen -o DIR/: the output is all there" diff -r "$work/a" "$work/keep"
+(cd "$work/a" && "$rlroute" gen "$examples/torus4x4_dor.toml" -o . > /dev/null 2> "$work/err.txt")
+check "gen -o . inside its own output: exits non-zero" test $? -ne 0
+check "gen -o .: one line" test "$(wc -l < "$work/err.txt")" -eq 1
+check "gen -o .: message" grep -qE '^rlroute: error: -o \.: is the current or the root directory' "$work/err.txt"
+check "gen -o .: output untouched" diff -r "$work/a" "$work/keep"
+echo "my notes" > "$work/a/notes.txt"
+cp "$examples/torus4x4_dor.toml" "$work/a/my.toml"
+"$rlroute" gen "$work/a/my.toml" -o "$work/a" > /dev/null 2> "$work/err.txt"
+check "gen into a directory holding the user's files: exits non-zero" test $? -ne 0
+check "gen into a foreign directory: one line" test "$(wc -l < "$work/err.txt")" -eq 1
+check "gen into a foreign directory: message" grep -qE \
+  "^rlroute: error: -o $work/a: holds (my\.toml|notes\.txt), which rlroute did not write; not overwriting" "$work/err.txt"
+check "gen into a foreign directory: the user's file survives" grep -qx "my notes" "$work/a/notes.txt"
+check "gen into a foreign directory: the config being read survives" cmp -s "$examples/torus4x4_dor.toml" "$work/a/my.toml"
+rm "$work/a/notes.txt" "$work/a/my.toml"
+check "gen into a foreign directory: the rest untouched" diff -r "$work/a" "$work/keep"
+mkdir "$work/real"; ln -s real "$work/link"
+"$rlroute" gen "$examples/torus4x4_dor.toml" -o "$work/link" > /dev/null 2> "$work/err.txt"
+check "gen -o SYMLINK: exits 0" test $? -eq 0
+"$rlroute" gen "$examples/torus4x4_dor.toml" -o "$work/link/" > /dev/null 2>> "$work/err.txt"
+check "gen -o SYMLINK/ again: exits 0" test $? -eq 0
+check "gen -o SYMLINK: the link stays a link" test -L "$work/link"
+check "gen -o SYMLINK: the output is in the directory it names" diff -r "$work/real" "$work/keep"
 
 # A VC buffer below a link's credit round trip is a warning, not an error.
 sed 's/^buffer_flits = .*/buffer_flits = 8/' "$examples/dfly_2_4_2_9_min.toml" > "$work/warn.toml"
@@ -73,6 +102,70 @@ fst_times() { od -An -tu1 -N25 "$1" | tr -s ' \n' ' ' | awk '{
 check "--trace writes an FST file covering cycles 100..200" test "$(fst_times "$work/w.fst")" = "1000 2005"
 "$rlroute" sim "$work/mesh2x2.toml" --quiet --trace "$work/x.fst" --trace-from 50 --trace-to 10 2> "$work/err.txt"
 check "--trace-to before --trace-from is an error" grep -q 'trace-to must not be before --trace-from' "$work/err.txt"
+
+# --json onto a symlink: the link is followed and stays a link.
+echo '{}' > "$work/target.json"; ln -s target.json "$work/jlink.json"
+"$rlroute" sim "$examples/torus4x4_dor.toml" --load 0.1 --cycles 200 --warmup 50 --quiet --json "$work/jlink.json"
+check "sim --json SYMLINK: exits 0" test $? -eq 0
+check "sim --json SYMLINK: the link stays a link" test -L "$work/jlink.json"
+check "sim --json SYMLINK: the file it names has the results" grep -q '"accepted_load"' "$work/target.json"
+
+# Refused before any simulation or model build: exit non-zero, one line naming
+# the flag and its value, nothing written. Every case asks for 2^30 cycles
+# (minutes of simulation) and must still end within seconds.
+ln -s /dev/null "$work/devlink"; ln -s nowhere/r.json "$work/dangling.json"
+refused() {  # refused NAME EXPECTED_REGEX ARGS... (after `rlroute sim`)
+  local name=$1 re=$2; shift 2
+  local start=$SECONDS
+  timeout 120 "$rlroute" sim "$@" > /dev/null 2> "$work/err.txt"
+  local rc=$?
+  check "$name: exits non-zero" test $rc -ne 0 -a $rc -ne 124
+  check "$name: one line" test "$(wc -l < "$work/err.txt")" -eq 1
+  check "$name: message" grep -qE "^rlroute: error: $re" "$work/err.txt"
+  grep -qE "^rlroute: error: $re" "$work/err.txt" || echo "  got: $(head -c 300 "$work/err.txt")"
+  check "$name: fails at once" test $((SECONDS - start)) -lt 20
+  check "$name: nothing written" test -z "$(find "$work" \( -name 'none.*' -o -name '?*.rlroute-*' -o -name nowhere \
+    -o -name nodir \) -print)"
+}
+long=(--cycles 1073741824 --quiet)
+cfg=$examples/torus4x4_dor.toml
+refused "--json /dev/null" '--json /dev/null: exists and is not a regular file' "$cfg" "${long[@]}" --json /dev/null
+check "--json /dev/null: still a device" test -c /dev/null
+refused "--json onto a symlink to a device" "--json $work/devlink: exists and is not a regular file" \
+  "$cfg" "${long[@]}" --json "$work/devlink"
+check "--json onto a symlink to a device: the link stays" test -L "$work/devlink"
+refused "--json onto a dangling symlink" "--json $work/dangling.json: directory $work/nowhere does not exist" \
+  "$cfg" "${long[@]}" --json "$work/dangling.json"
+check "--json onto a dangling symlink: the link stays" test -L "$work/dangling.json"
+ln -s loop2.json "$work/loop1.json"; ln -s loop1.json "$work/loop2.json"
+refused "--json onto a symlink loop" "--json $work/loop1.json: is a symbolic link that cannot be followed" \
+  "$cfg" "${long[@]}" --json "$work/loop1.json"
+check "--json onto a symlink loop: the links stay" test -L "$work/loop1.json" -a -L "$work/loop2.json"
+refused "--json into a missing directory" "--json $work/nodir/r.json: directory $work/nodir does not exist" \
+  "$cfg" "${long[@]}" --json "$work/nodir/r.json"
+refused "--json onto a directory" "--json $work/real: exists and is not a regular file" \
+  "$cfg" "${long[@]}" --json "$work/real"
+refused "--cycles 2^63-1" '--cycles 9223372036854775807: must be an integer in 1\.\.2\^40 cycles' \
+  "$cfg" --quiet --cycles 9223372036854775807 --json "$work/none.json"
+refused "--cycles beyond 64 bits" '--cycles 99999999999999999999: must be an integer in 1\.\.2\^40 cycles' \
+  "$cfg" --quiet --cycles 99999999999999999999 --json "$work/none.json"
+refused "--cycles -5" '--cycles -5: must be an integer in 1\.\.2\^40 cycles' \
+  "$cfg" --quiet --cycles -5 --json "$work/none.json"
+refused "--cycles 0x20" '--cycles 0x20: must be an integer in 1\.\.2\^40 cycles' \
+  "$cfg" --quiet --cycles 0x20 --json "$work/none.json"
+refused "--warmup -1" '--warmup -1: must be an integer in 0\.\.2\^40 cycles' \
+  "$cfg" "${long[@]}" --warmup -1 --json "$work/none.json"
+refused "--drain 2^63-1" '--drain 9223372036854775807: must be an integer in 0\.\.2\^40 cycles' \
+  "$cfg" "${long[@]}" --drain 9223372036854775807 --json "$work/none.json"
+refused "--seed -1" '--seed -1: must be an integer >= 0' "$cfg" "${long[@]}" --seed -1 --json "$work/none.json"
+refused "--seed 2^64" '--seed 18446744073709551616: must be an integer >= 0' \
+  "$cfg" "${long[@]}" --seed 18446744073709551616 --json "$work/none.json"
+refused "--watchdog 0" '--watchdog 0: must be an integer in 1\.\.2\^30 cycles' \
+  "$cfg" "${long[@]}" --watchdog 0 --json "$work/none.json"
+refused "--trace into a directory" "--trace $work/real: exists and is not a regular file" \
+  "$work/mesh2x2.toml" "${long[@]}" --trace "$work/real" --json "$work/none.json"
+refused "--trace into a missing parent" "--trace $work/nodir/w.fst: directory $work/nodir does not exist" \
+  "$work/mesh2x2.toml" "${long[@]}" --trace "$work/nodir/w.fst" --json "$work/none.json"
 
 echo "$fails failed"
 test $fails -eq 0

@@ -2,6 +2,7 @@
 """End-to-end tests of `rlroute synth` (CTest labels synth, synth_long).
 
   test_synth.py example RLROUTE CONFIG WORKDIR   all three paths on one config: no tool error, sane numbers
+  test_synth.py generic RLROUTE CONFIG WORKDIR   the generic Yosys path only (cells, depth, blocks, memories)
   test_synth.py scaling RLROUTE CONFIG WORKDIR   area grows with router.vcs, buffer_flits, flit_bits
   test_synth.py errors  RLROUTE CONFIG WORKDIR   bad --liberty / --clock-ns / --paths / -o: one-line
                                                  message, exit code 1, nothing but logs written
@@ -120,6 +121,36 @@ def test_example(rlroute, config, work):
     check(f"{name}: a buffer_flits x flit_bits memory is among them", len(buffers) > 0, fifo)
 
 
+def test_generic(rlroute, config, work):
+    """The technology-independent path alone: what CI can afford for the large routers."""
+    name = os.path.splitext(os.path.basename(config))[0]
+    out = os.path.join(work, name)
+    shutil.rmtree(out, ignore_errors=True)
+    p = synth(rlroute, config, out, "--paths", "generic")
+    check(f"{name}: rlroute synth --paths generic exits 0", p.returncode == 0, p.stderr.strip())
+    if p.returncode != 0:
+        return
+    with open(os.path.join(out, "synth.json")) as f:
+        r = json.load(f)
+    for log in ("generic.log", "depth.log"):
+        text = open(os.path.join(out, "logs", log)).read()
+        check(f"{name}: no tool error in logs/{log}", "ERROR:" not in text)
+    check(f"{name}: only the generic path ran", "liberty" not in r or not r["liberty"], sorted(r))
+    g = router(r, "generic")
+    check(f"{name}: generic cells > 0", g["cells"] > 0, g)
+    check(f"{name}: flip-flops > 0", g["flops"] > 0, g)
+    check(f"{name}: transistors > cells", g["transistors"] > g["cells"], g)
+    check(f"{name}: logic depth > 0", g.get("depth", 0) > 0, g)
+    top_names = {b["name"] for b in r["top_blocks"]}
+    for block in ("rr_input_port", "rr_vc_alloc", "rr_sw_alloc", "rr_crossbar", "rr_output_port"):
+        check(f"{name}: the router core is split into blocks: {block} is one", block in top_names, sorted(top_names))
+    total = sum(b["generic"]["cells"] for b in r["top_blocks"])
+    check(f"{name}: top-level blocks add up to the router (generic cells)",
+          abs(total - g["cells"]) <= 1e-6 * max(1.0, total), (total, g["cells"]))
+    fifo = [m for m in r["memories"] if m["memory"] == "mem_q" and m["block"].startswith("rr_fifo")]
+    check(f"{name}: the VC buffer storage (rr_fifo mem_q) is inferred as a memory", len(fifo) > 0, r["memories"])
+
+
 def test_scaling(rlroute, config, work):
     os.makedirs(work, exist_ok=True)
     base = variant(config, os.path.join(work, "base.toml"), "scale_base", "vcs", 2)
@@ -222,7 +253,8 @@ def test_errors(rlroute, config, work):
 def main():
     mode, rlroute, config, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    {"example": test_example, "scaling": test_scaling, "errors": test_errors}[mode](rlroute, config, work)
+    {"example": test_example, "generic": test_generic, "scaling": test_scaling,
+     "errors": test_errors}[mode](rlroute, config, work)
     print(f"{len(FAILS)} failed")
     return 1 if FAILS else 0
 

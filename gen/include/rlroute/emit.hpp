@@ -17,7 +17,7 @@ struct EmittedDesign {
   std::string router_top;   // module name of the router top
   std::string network_top;  // module name of the network top
   std::string filelist;     // relative path of the .f file
-  std::string hash;         // 16 hex digits over every emitted file
+  std::string hash;         // 16 hex digits over the compiled text of the RTL (compiled_text) and its order
 };
 
 // Where the hand-written building blocks live (RLROUTE_RTL_DIR overrides).
@@ -36,5 +36,10 @@ void write_design(const EmittedDesign& emitted, const std::filesystem::path& dir
 void write_design(const EmittedDesign& emitted, const OutputDirectory& out, const std::filesystem::path& under = {});
 
 std::string content_hash(const std::map<std::string, std::string>& files);
+
+// SystemVerilog as Verilator compiles it: comments (but Verilator's own
+// `// verilator ...` and `/* verilator ... */`) and blank lines removed,
+// trailing blanks trimmed. EmittedDesign::hash is taken over this text.
+std::string compiled_text(const std::string& sv);
 
 }  // namespace rlroute

@@ -16,9 +16,10 @@ namespace rlroute {
 // The names in error messages are the command-line flags (--cycles, ...).
 struct SimOverrides {
   std::optional<std::string> pattern;
-  std::optional<int> packet_flits;      // fixed size
-  std::optional<int> packet_flits_min;  // uniform sizes, with packet_flits_max
-  std::optional<int> packet_flits_max;
+  // 64 bits wide like every integer flag, so that a huge value is reported as typed.
+  std::optional<std::int64_t> packet_flits;      // fixed size
+  std::optional<std::int64_t> packet_flits_min;  // uniform sizes, with packet_flits_max
+  std::optional<std::int64_t> packet_flits_max;
   std::optional<std::int64_t> cycles, warmup, drain;
   std::optional<std::int64_t> seed;
   std::optional<std::int64_t> watchdog;
@@ -30,6 +31,13 @@ inline constexpr std::int64_t kMaxWatchdogCycles = std::int64_t{1} << 30;
 // The config's [sim] values with `overrides` applied. Throws
 // std::invalid_argument with a one-line "--flag value: rule" message.
 SimOptions resolve_sim_options(const Design& design, const SimOverrides& overrides);
+
+// Reads the value of an integer flag as typed: an optional sign and decimal
+// digits, nothing else, within 64 bits (CLI11 2.1 would read 010 as octal,
+// 0x20 as hex, and 2^64 as 2^63-1 without a word). Throws
+// std::invalid_argument "--flag text: rule", the rule being the flag's range
+// where resolve_sim_options checks one.
+std::int64_t parse_integer_flag(const std::string& flag, const std::string& text);
 
 // Parses a comma-separated list of offered loads, each in (0, 1] flits per
 // node per cycle. Throws std::invalid_argument naming `flag`.
