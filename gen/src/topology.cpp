@@ -3,6 +3,7 @@
 #include "rlroute/topology.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
 #include <stdexcept>
@@ -141,9 +142,7 @@ std::string Topology::describe() const {
                        nodes_per_router_, a_, h_, g_, num_routers_, l_, l_ == 1 ? "" : "s",
                        to_string(arrangement_));
   }
-  std::string shape;
-  for (size_t d = 0; d < radix_.size(); ++d) shape += (d ? "x" : "") + std::to_string(radix_[d]);
-  return fmt::format("{} {}, {} node{} per router", shape, torus() ? "torus" : "mesh", nodes_per_router_,
+  return fmt::format("{} {}, {} node{} per router", fmt::join(radix_, "x"), torus() ? "torus" : "mesh", nodes_per_router_,
                      nodes_per_router_ == 1 ? "" : "s");
 }
 

@@ -7,6 +7,9 @@
 
 #include <map>
 #include <set>
+#include <vector>
+
+#include "rlroute/algorithm.hpp"
 
 #include "bench.hpp"
 
@@ -15,22 +18,23 @@ using namespace rlroute::test;
 
 namespace {
 
-struct Algorithm {
-  const char* name;
-  int vcs;  // VC levels the algorithm needs (docs/routing_dragonfly.md)
-};
+// Every implemented dragonfly algorithm of the traits table, with the VCs it needs.
+std::vector<AlgorithmTraits> dragonfly_algorithms() {
+  std::vector<AlgorithmTraits> out;
+  for (const AlgorithmTraits& a : kAlgorithms) {
+    if (a.family == TopologyFamily::Dragonfly && a.implemented) out.push_back(a);
+  }
+  return out;
+}
 
-const Algorithm kAlgorithms[] = {{"min", 2},    {"valg", 3},    {"valn", 4}, {"ugal_g", 3},
-                                 {"ugal_n", 4}, {"ugal_le", 4}, {"par", 5}};
-
-std::string dfly_config(const Algorithm& a) {
+std::string dfly_config(const AlgorithmTraits& a) {
   return fmt::format(
       "[design]\nname = \"net_dfly_{0}\"\n"
       "[topology]\nkind = \"dragonfly\"\np = 2\na = 4\nh = 2\ng = 9\n"
       "local_link_latency = 1\nglobal_link_latency = 10\nlocal_credit_latency = 1\nglobal_credit_latency = 10\n"
       "[router]\nvcs = {1}\nbuffer_flits = 24\nflit_bits = 64\nmax_packet_flits = 4\n"
       "[routing]\nalgorithm = \"{0}\"\n",
-      a.name, a.vcs);
+      a.name, a.vc_levels);
 }
 
 // Zero-load network latency of a path (docs/routing_dragonfly.md): every
@@ -57,7 +61,7 @@ void walk(const Design& d, const RoutingRelation& rel, int router, int in_port, 
 
 }  // namespace
 
-class DragonflyNetwork : public ::testing::TestWithParam<Algorithm> {};
+class DragonflyNetwork : public ::testing::TestWithParam<AlgorithmTraits> {};
 
 TEST_P(DragonflyNetwork, LowLoadDeliversEverythingAtTheZeroLoadLatency) {
   Bench b(dfly_config(GetParam()));
@@ -107,7 +111,7 @@ TEST_P(DragonflyNetwork, OverloadFor20000CyclesNeitherDeadlocksNorLosesPackets) 
   expect_clean(r);
   EXPECT_GT(r.accepted_load, 0.1);
   EXPECT_GT(r.packets_not_injected, 0) << "sources must have backed up for this to be overload";
-  const std::string name = GetParam().name;
+  const std::string name{GetParam().name};
   if (name == "min") {
     EXPECT_DOUBLE_EQ(r.minimal_share, 1.0);
   }
@@ -116,8 +120,8 @@ TEST_P(DragonflyNetwork, OverloadFor20000CyclesNeitherDeadlocksNorLosesPackets) 
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryAlgorithm, DragonflyNetwork, ::testing::ValuesIn(kAlgorithms),
-                         [](const ::testing::TestParamInfo<Algorithm>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(EveryAlgorithm, DragonflyNetwork, ::testing::ValuesIn(dragonfly_algorithms()),
+                         [](const ::testing::TestParamInfo<AlgorithmTraits>& info) { return std::string(info.param.name); });
 
 TEST(DragonflyAdversarial, UnderAdv1MinAcceptsLessThanValg) {
   SimOptions o;
@@ -126,8 +130,8 @@ TEST(DragonflyAdversarial, UnderAdv1MinAcceptsLessThanValg) {
   o.warmup = 1000;
   o.cycles = 4000;
   o.drain = 0;
-  Bench min(dfly_config({"min", 2}));
-  Bench valg(dfly_config({"valg", 3}));
+  Bench min(dfly_config(traits(RoutingAlgorithm::Min)));
+  Bench valg(dfly_config(traits(RoutingAlgorithm::Valg)));
   const SimResult rm = min.run(o);
   const SimResult rv = valg.run(o);
   EXPECT_TRUE(rm.ok()) << rm.failure;

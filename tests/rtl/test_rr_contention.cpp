@@ -49,7 +49,7 @@ const Design& design() {
                   "[router]\nvcs = 4\nbuffer_flits = 24\nflit_bits = 64\n"
                   "[routing]\nalgorithm = \"ugal_le\"\ncontention_window = {}\ncontention_threshold = {}\n",
                   Cfg::NUM_NI, Cfg::A, Cfg::NUM_G, Cfg::WINDOW, Cfg::THRESHOLD),
-      "test_contention.toml"));
+      "test_rr_contention.toml"));
   return d;
 }
 

@@ -49,7 +49,17 @@
 // Parameter sets (one Verilated model each, -G values of CMakeLists.txt).
 namespace cfg {
 
-enum Algo : unsigned { kMin = 0, kValg = 1, kValn = 2, kUgalG = 3, kUgalN = 4, kUgalLe = 5, kPar = 6 };
+// The rr_pkg::ALGO_* codes the models are Verilated with, from the algorithm
+// table (rtl/rr_pkg.sv mirrors it; tests/unit/test_algorithm.cpp checks that).
+enum Algo : unsigned {
+  kMin = rlroute::traits(rlroute::RoutingAlgorithm::Min).rtl_code,
+  kValg = rlroute::traits(rlroute::RoutingAlgorithm::Valg).rtl_code,
+  kValn = rlroute::traits(rlroute::RoutingAlgorithm::Valn).rtl_code,
+  kUgalG = rlroute::traits(rlroute::RoutingAlgorithm::UgalG).rtl_code,
+  kUgalN = rlroute::traits(rlroute::RoutingAlgorithm::UgalN).rtl_code,
+  kUgalLe = rlroute::traits(rlroute::RoutingAlgorithm::UgalLe).rtl_code,
+  kPar = rlroute::traits(rlroute::RoutingAlgorithm::Par).rtl_code,
+};
 
 // dfly(2,4,2,9) absolute, l = 1: 72 nodes, addresses {group:4, index:2, terminal:1}.
 struct Abs9 {
@@ -97,8 +107,7 @@ using rtltest::Rng;
 using rtltest::set_field;
 
 const char* algo_name(unsigned algo) {
-  static const char* names[] = {"min", "valg", "valn", "ugal_g", "ugal_n", "ugal_le", "par"};
-  return names[algo];
+  return rlroute::kAlgorithms.at(algo).name.data();
 }
 
 // The parameters of one Verilated model (the -G values of CMakeLists.txt).
@@ -790,7 +799,7 @@ constexpr Params params() {
 
 template <class Cfg>
 const Design& design_of() {
-  static const Design d = derive_design(parse_config(toml(params<Cfg>()), "test_route_dfly.toml"));
+  static const Design d = derive_design(parse_config(toml(params<Cfg>()), "test_rr_route_dfly.toml"));
   return d;
 }
 

@@ -2,9 +2,13 @@
 // Verilated model, bit-field access for packed ports, and a seeded RNG.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <string>
 
 #include <verilated.h>
 
@@ -33,6 +37,79 @@ void put(Sig& sig, std::uint64_t value) {
   sig = static_cast<Sig>(value);
 }
 
+// A packed value of up to 256 bits, for ports wider than 64 bits (Verilator
+// gives those as VlWide<N>, an array of 32-bit words, LSB word first).
+class Bits {
+ public:
+  static constexpr unsigned kMaxBits = 256;
+
+  Bits() = default;
+  explicit Bits(std::uint64_t low) { words_[0] = low; }
+
+  // Field [lsb +: width], width <= 64.
+  std::uint64_t get(unsigned lsb, unsigned width) const {
+    std::uint64_t value = 0;
+    for (unsigned i = 0; i < width; ++i) value |= static_cast<std::uint64_t>(test(lsb + i)) << i;
+    return value;
+  }
+  void set(unsigned lsb, unsigned width, std::uint64_t value) {
+    for (unsigned i = 0; i < width; ++i) {
+      const unsigned b = lsb + i;
+      const std::uint64_t m = std::uint64_t{1} << (b % 64);
+      if ((value >> i) & 1u) {
+        words_[b / 64] |= m;
+      } else {
+        words_[b / 64] &= ~m;
+      }
+    }
+  }
+  bool test(unsigned index) const { return ((words_[index / 64] >> (index % 64)) & 1u) != 0; }
+  // The low `width` bits only.
+  Bits truncated(unsigned width) const {
+    Bits b;
+    for (unsigned lsb = 0; lsb < width; lsb += 64) b.set(lsb, std::min(64u, width - lsb), get(lsb, 64));
+    return b;
+  }
+  bool operator==(const Bits&) const = default;
+
+  // Hexadecimal, most significant digit first, `width` bits.
+  std::string hex(unsigned width) const {
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    for (unsigned nibble = (width + 3) / 4; nibble-- > 0;) {
+      const unsigned lsb = nibble * 4;
+      s += digits[get(lsb, std::min(4u, width - lsb))];
+    }
+    return "0x" + s;
+  }
+
+ private:
+  std::array<std::uint64_t, kMaxBits / 64> words_{};
+};
+
+// Assigns / reads the low `width` bits of a Verilated port of any width.
+template <class Sig>
+void put_bits(Sig& sig, const Bits& value, unsigned width) {
+  sig = static_cast<Sig>(value.get(0, width));
+}
+template <std::size_t N>
+void put_bits(VlWide<N>& sig, const Bits& value, unsigned width) {
+  for (std::size_t i = 0; i < N; ++i) {
+    const unsigned lsb = static_cast<unsigned>(i) * 32;
+    sig.at(i) = lsb < width ? static_cast<EData>(value.get(lsb, std::min(32u, width - lsb))) : 0u;
+  }
+}
+template <class Sig>
+Bits get_bits(const Sig& sig, unsigned width) {
+  return Bits(static_cast<std::uint64_t>(sig)).truncated(width);
+}
+template <std::size_t N>
+Bits get_bits(const VlWide<N>& sig, unsigned width) {
+  Bits b;
+  for (std::size_t i = 0; i < N; ++i) b.set(static_cast<unsigned>(i) * 32, 32, sig.at(i));
+  return b.truncated(width);
+}
+
 // Owns a Verilated model and its context, drives clk_i/rst_ni.
 // The model's registers start from random values (the models are Verilated
 // with --x-initial unique) so the tests see whether reset covers all state.
@@ -47,7 +124,14 @@ class Dut {
     model_->rst_ni = 1;
     model_->eval();
   }
-  ~Dut() { model_->final(); }
+  ~Dut() {
+    // Verilator 5.006 erases a model's public scopes from the thread's current
+    // context, which is the context constructed last: after a test built a
+    // second Dut that is a dangling pointer. Make it this model's context.
+    Verilated::threadContextp(ctx_.get());
+    model_->final();
+    model_.reset();
+  }
   Dut(const Dut&) = delete;
   Dut& operator=(const Dut&) = delete;
 

@@ -1,0 +1,662 @@
+// Block test for rtl/rr_input_port.sv (a FIFO per VC, a route FIFO per VC and
+// the WAITING/ACTIVE state of each VC) against a cycle-level C++ model of what
+// its header comment promises:
+//  - a flit on the link enters its VC's buffer; a head flit is stored as the
+//    route unit rewrote it (rc_hdr_i), and its route {length (from the arriving
+//    header), allowed VCs, out port} is captured in the same cycle;
+//  - WAITING with a routed packet: a VA request with that packet's route; a VA
+//    grant makes the VC ACTIVE with the granted output VC;
+//  - ACTIVE: a SA request per buffered flit on the captured port; the granted
+//    flit leaves on the crossbar port with the allocated output VC; the tail
+//    returns the VC to WAITING;
+//  - one credit for the VC, one cycle after every pop;
+//  - reset (asynchronous, active low) clears every VC and the credit.
+// The environment plays the upstream router (credit flow control, virtual
+// cut-through: a packet starts only with credits for all of it, packets of at
+// least 2 flits), the route unit and the allocators.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <deque>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "Vrr_input_port_p3v1b2.h"
+#include "Vrr_input_port_p3v1b2___024root.h"
+#include "Vrr_input_port_p5v2b8.h"
+#include "Vrr_input_port_p5v2b8___024root.h"
+#include "Vrr_input_port_p7v3b5.h"
+#include "Vrr_input_port_p7v3b5___024root.h"
+#include "vtb.hpp"
+
+// Parameter sets (one Verilated model each, -G values in CMakeLists.txt); the
+// struct names appear in the CTest test names.
+namespace cfg {
+
+struct P5V2B8 {
+  using Model = Vrr_input_port_p5v2b8;
+  using Root = Vrr_input_port_p5v2b8___024root;
+};
+struct P7V3B5 {
+  using Model = Vrr_input_port_p7v3b5;
+  using Root = Vrr_input_port_p7v3b5___024root;
+};
+struct P3V1B2 {
+  using Model = Vrr_input_port_p3v1b2;
+  using Root = Vrr_input_port_p3v1b2___024root;
+};
+
+}  // namespace cfg
+
+namespace {
+
+using rtltest::Bits;
+using rtltest::Dut;
+using rtltest::field;
+using rtltest::mask;
+using rtltest::Rng;
+
+// One flit on the link.
+struct LinkFlit {
+  bool valid = false, head = false, tail = false;
+  unsigned vc = 0;
+  std::uint64_t data = 0;
+};
+
+// The inputs of one cycle.
+struct Inputs {
+  LinkFlit flit;
+  unsigned rc_port = 0;  // route unit's answer (read for a head flit only)
+  std::uint32_t rc_vcs = 0;
+  std::uint64_t rc_hdr = 0;
+  std::uint32_t va_gnt = 0;
+  std::vector<unsigned> va_vc;  // per VC
+  std::uint32_t sa_gnt = 0;     // at most one bit
+};
+
+struct Stored {
+  std::uint64_t data = 0;
+  bool head = false, tail = false;
+  bool operator==(const Stored&) const = default;
+};
+
+struct Route {
+  unsigned len = 0;
+  std::uint32_t vcs = 0;
+  unsigned port = 0;
+};
+
+struct VcModel {
+  std::deque<Stored> flits;
+  std::deque<Route> routes;  // routed packets not yet granted a VC
+  bool active = false;
+  unsigned port = 0, out_vc = 0;
+};
+
+// What a cycle did (for the directed tests and the coverage counters).
+struct Events {
+  std::uint32_t va_req = 0, sa_req = 0;
+  bool credit = false;
+  unsigned credit_vc = 0;
+  std::vector<Route> va;           // va_port_o/va_vcs_o/va_len_o per VC, as read
+  std::vector<unsigned> sa_port;  // sa_port_o per VC, as read
+  Stored xb;                      // the popped flit
+  unsigned xb_vc = 0;
+};
+
+template <class Cfg>
+class InputPortTest : public ::testing::Test {
+ protected:
+  using Root = typename Cfg::Root;
+  static constexpr unsigned P = Root::rr_input_port__DOT__P;
+  static constexpr unsigned V = Root::rr_input_port__DOT__V;
+  static constexpr unsigned B = Root::rr_input_port__DOT__B;
+  static constexpr unsigned W = Root::rr_input_port__DOT__W;
+  static constexpr unsigned LEN_LSB = Root::rr_input_port__DOT__LEN_LSB;
+  static constexpr unsigned LEN_W = Root::rr_input_port__DOT__LEN_W;
+  static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
+  static constexpr unsigned PW = P > 1 ? std::bit_width(P - 1) : 1;
+  static constexpr unsigned LW = 3 + VCW + W;  // {data, vc, tail, head, valid}
+  static constexpr unsigned kRoutes = B / 2;   // packets of >= 2 flits
+  // Longest packet the environment sends: fits the buffer and the length field.
+  static constexpr unsigned kMaxLen = std::min({B, static_cast<unsigned>(mask(LEN_W)), 6u});
+
+  InputPortTest() { reset(); }
+
+  void reset() {
+    dut_.reset();
+    for (VcModel& m : vcs_) m = VcModel{};
+    credit_valid_ = false;
+    credit_vc_ = 0;
+    up_credits_.assign(V, B);
+    pending_.assign(V, {});
+  }
+
+  // ---- environment helpers ----
+  Inputs idle() {
+    Inputs in;
+    // Anything on the route-unit inputs: the port must read them for heads only.
+    in.rc_port = static_cast<unsigned>(rng_.bits(PW));
+    in.rc_vcs = static_cast<std::uint32_t>(rng_.bits(V));
+    in.rc_hdr = rng_.bits(W);
+    in.va_vc.resize(V);
+    for (unsigned& x : in.va_vc) x = static_cast<unsigned>(rng_.bits(VCW));
+    return in;
+  }
+
+  // The flits of a packet of `len` flits; the header carries the length.
+  std::vector<LinkFlit> packet(unsigned vc, unsigned len) {
+    std::vector<LinkFlit> p(len);
+    for (unsigned i = 0; i < len; ++i) {
+      p[i].valid = true;
+      p[i].head = i == 0;
+      p[i].tail = i + 1 == len;
+      p[i].vc = vc;
+      p[i].data = rng_.bits(W);
+    }
+    rtltest::set_field(p[0].data, LEN_LSB, LEN_W, len);
+    return p;
+  }
+
+  // Plays the route unit for a head flit on the link: a random port, VC mask
+  // and a rewrite of the header that leaves its length field alone.
+  void route_unit(Inputs& in) {
+    if (!(in.flit.valid && in.flit.head)) return;
+    in.rc_port = static_cast<unsigned>(rng_.range(0, P - 1));
+    in.rc_vcs = static_cast<std::uint32_t>(rng_.range(1, mask(V)));
+    std::uint64_t rewrite = rng_.chance(20) ? 0 : rng_.bits(W);
+    rtltest::set_field(rewrite, LEN_LSB, LEN_W, 0);
+    in.rc_hdr = in.flit.data ^ rewrite;
+  }
+
+  // A packet length: short packets often (they fill the route FIFO), else any.
+  unsigned random_len() { return rng_.chance(40) ? 2u : static_cast<unsigned>(rng_.range(2, kMaxLen)); }
+
+  // Sends the next flit of the packet queued for `vc` (upstream credit check).
+  void send_next(Inputs& in, unsigned vc) {
+    ASSERT_FALSE(pending_[vc].empty());
+    ASSERT_GT(up_credits_[vc], 0u) << "test bug: flit without a credit";
+    in.flit = pending_[vc].front();
+    pending_[vc].pop_front();
+    route_unit(in);
+  }
+
+  // Queues a packet on `vc` if virtual cut-through allows it (credits for the
+  // whole packet, the previous packet completely sent).
+  bool start_packet(unsigned vc, unsigned len) {
+    if (!pending_[vc].empty() || up_credits_[vc] < len) return false;
+    for (const LinkFlit& f : packet(vc, len)) pending_[vc].push_back(f);
+    return true;
+  }
+
+  std::uint32_t va_requests() const {
+    std::uint32_t r = 0;
+    for (unsigned v = 0; v < V; ++v) r |= static_cast<std::uint32_t>(!vcs_[v].active && !vcs_[v].routes.empty()) << v;
+    return r;
+  }
+  std::uint32_t sa_requests() const {
+    std::uint32_t r = 0;
+    for (unsigned v = 0; v < V; ++v) r |= static_cast<std::uint32_t>(vcs_[v].active && !vcs_[v].flits.empty()) << v;
+    return r;
+  }
+
+  // ---- one cycle: drive, compare every output the port promises, clock ----
+  void step(const Inputs& in, Events* ev = nullptr) {
+    const std::string at = "cycle " + std::to_string(dut_.cycle());
+    // The environment keeps the protocol.
+    const std::uint32_t vareq = va_requests(), sareq = sa_requests();
+    ASSERT_EQ(in.va_gnt & ~vareq, 0u) << "test bug: VA grant without a request";
+    ASSERT_EQ(in.sa_gnt & ~sareq, 0u) << "test bug: SA grant without a request";
+    ASSERT_LE(rtltest::popcount(in.sa_gnt), 1) << "test bug: two SA grants";
+    if (in.flit.valid) {
+      const VcModel& m = vcs_[in.flit.vc];
+      ASSERT_LT(in.flit.vc, V);
+      ASSERT_TRUE(m.flits.size() < B) << "test bug: flit into a full buffer";
+      if (in.flit.head) {
+        ASSERT_TRUE(m.routes.size() < kRoutes || ((in.va_gnt >> in.flit.vc) & 1u)) << "test bug: route FIFO full";
+      }
+    }
+
+    // Drive.
+    Bits link;
+    link.set(0, 1, in.flit.valid);
+    link.set(1, 1, in.flit.head);
+    link.set(2, 1, in.flit.tail);
+    link.set(3, VCW, in.flit.vc);
+    link.set(3 + VCW, W, in.flit.data);
+    rtltest::put_bits(dut_->flit_i, link, LW);
+    rtltest::put(dut_->rc_out_port_i, in.rc_port);
+    rtltest::put(dut_->rc_out_vcs_i, in.rc_vcs);
+    rtltest::put(dut_->rc_hdr_i, in.rc_hdr);
+    rtltest::put(dut_->va_gnt_i, in.va_gnt);
+    std::uint64_t va_vc = 0;
+    for (unsigned v = 0; v < V; ++v) rtltest::set_field(va_vc, v * VCW, VCW, in.va_vc[v]);
+    rtltest::put(dut_->va_vc_i, va_vc);
+    rtltest::put(dut_->sa_gnt_i, in.sa_gnt);
+    dut_.eval();
+
+    // Route-compute request: the head flit on the link, combinationally.
+    const bool rc = in.flit.valid && in.flit.head;
+    ASSERT_EQ(dut_->rc_valid_o, rc) << at;
+    if (rc) {
+      ASSERT_EQ(dut_->rc_hdr_o, in.flit.data) << at;
+      ASSERT_EQ(dut_->rc_in_vc_o, in.flit.vc) << at;
+    }
+    // VC allocation requests with the oldest routed packet's route.
+    ASSERT_EQ(dut_->va_req_o, vareq) << at;
+    for (unsigned v = 0; v < V; ++v) {
+      if (!((vareq >> v) & 1u)) continue;
+      const Route& r = vcs_[v].routes.front();
+      ASSERT_EQ(field(dut_->va_port_o, v * PW, PW), r.port) << at << " VC " << v;
+      ASSERT_EQ(field(dut_->va_vcs_o, v * V, V), r.vcs) << at << " VC " << v;
+      ASSERT_EQ(field(dut_->va_len_o, v * LEN_W, LEN_W), r.len) << at << " VC " << v;
+    }
+    // Switch allocation requests on the captured port.
+    ASSERT_EQ(dut_->sa_req_o, sareq) << at;
+    for (unsigned v = 0; v < V; ++v) {
+      if ((sareq >> v) & 1u) {
+        ASSERT_EQ(field(dut_->sa_port_o, v * PW, PW), vcs_[v].port) << at << " VC " << v;
+      }
+    }
+    // The granted flit on the crossbar port.
+    Stored popped;
+    unsigned popped_vc = 0;
+    for (unsigned v = 0; v < V; ++v) {
+      if (!((in.sa_gnt >> v) & 1u)) continue;
+      popped = vcs_[v].flits.front();
+      popped_vc = vcs_[v].out_vc;
+      ASSERT_EQ(dut_->xb_data_o, popped.data) << at << " VC " << v;
+      ASSERT_EQ(dut_->xb_head_o, popped.head) << at << " VC " << v;
+      ASSERT_EQ(dut_->xb_tail_o, popped.tail) << at << " VC " << v;
+      ASSERT_EQ(dut_->xb_vc_o, popped_vc) << at << " VC " << v;
+    }
+    // The credit of last cycle's pop.
+    ASSERT_EQ(field(dut_->credit_o, 0, 1), credit_valid_) << at;
+    if (credit_valid_) {
+      ASSERT_EQ(field(dut_->credit_o, 1, VCW), credit_vc_) << at;
+    }
+    if (ev != nullptr) {
+      *ev = Events{vareq, sareq, credit_valid_, credit_vc_, {}, {}, popped, popped_vc};
+      for (unsigned v = 0; v < V; ++v) {
+        ev->va.push_back({static_cast<unsigned>(field(dut_->va_len_o, v * LEN_W, LEN_W)),
+                          static_cast<std::uint32_t>(field(dut_->va_vcs_o, v * V, V)),
+                          static_cast<unsigned>(field(dut_->va_port_o, v * PW, PW))});
+        ev->sa_port.push_back(static_cast<unsigned>(field(dut_->sa_port_o, v * PW, PW)));
+      }
+    }
+
+    dut_.tick();
+
+    // Model update: pops, grants, push, credit.
+    if (credit_valid_) ++up_credits_[credit_vc_];
+    for (unsigned v = 0; v < V; ++v) {
+      VcModel& m = vcs_[v];
+      if ((in.sa_gnt >> v) & 1u) {
+        if (m.flits.front().tail) m.active = false;
+        m.flits.pop_front();
+      }
+      if ((in.va_gnt >> v) & 1u) {
+        m.active = true;
+        m.port = m.routes.front().port;
+        m.out_vc = in.va_vc[v];
+        m.routes.pop_front();
+      }
+    }
+    if (in.flit.valid) {
+      VcModel& m = vcs_[in.flit.vc];
+      --up_credits_[in.flit.vc];
+      m.flits.push_back({in.flit.head ? in.rc_hdr : in.flit.data, in.flit.head, in.flit.tail});
+      if (in.flit.head) {
+        m.routes.push_back({static_cast<unsigned>(field(in.flit.data, LEN_LSB, LEN_W)), in.rc_vcs, in.rc_port});
+      }
+    }
+    credit_valid_ = in.sa_gnt != 0;
+    credit_vc_ = in.sa_gnt != 0 ? static_cast<unsigned>(std::countr_zero(in.sa_gnt)) : 0;
+  }
+
+  // Grants VA to every requester and SA to the oldest-numbered requester (or
+  // a random one), sends the next pending flit of a VC (or of `only_vc`).
+  Inputs eager(int only_vc = -1, std::uint32_t va_block = 0) {
+    Inputs in = idle();
+    for (unsigned v = 0; v < V; ++v) {
+      if (only_vc >= 0 && static_cast<unsigned>(only_vc) != v) continue;
+      if (!pending_[v].empty() && up_credits_[v] > 0) {
+        send_next(in, v);
+        break;
+      }
+    }
+    in.va_gnt = va_requests() & ~va_block;
+    for (unsigned v = 0; v < V; ++v) in.va_vc[v] = static_cast<unsigned>(rng_.range(0, V - 1));
+    std::vector<unsigned> sa;
+    for (unsigned v = 0; v < V; ++v) {
+      if ((sa_requests() >> v) & 1u) sa.push_back(v);
+    }
+    if (!sa.empty()) in.sa_gnt = 1u << sa[rng_.range(0, sa.size() - 1)];
+    return in;
+  }
+
+  bool quiet() const {
+    for (unsigned v = 0; v < V; ++v) {
+      if (!vcs_[v].flits.empty() || !pending_[v].empty()) return false;
+    }
+    return !credit_valid_;
+  }
+
+  // Delivers everything and checks that every credit came back.
+  void drain() {
+    for (unsigned i = 0; i < 50 * B * V + 100 && !quiet(); ++i) ASSERT_NO_FATAL_FAILURE(step(eager()));
+    ASSERT_TRUE(quiet()) << "traffic did not drain";
+    ASSERT_NO_FATAL_FAILURE(step(idle()));
+    for (unsigned v = 0; v < V; ++v) EXPECT_EQ(up_credits_[v], B) << "credits lost on VC " << v;
+  }
+
+  Dut<typename Cfg::Model> dut_;
+  Rng rng_{0x1A9u + P * 7 + V};
+  std::vector<VcModel> vcs_ = std::vector<VcModel>(V);
+  bool credit_valid_ = false;
+  unsigned credit_vc_ = 0;
+  std::vector<unsigned> up_credits_;             // the upstream router's credits per VC
+  std::vector<std::deque<LinkFlit>> pending_;  // flits queued upstream per VC
+};
+
+// Every parameter set; those with more than one VC.
+template <class Cfg>
+class InputPortMultiVcTest : public InputPortTest<Cfg> {};
+using InputPortCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2>;
+using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5>;
+TYPED_TEST_SUITE(InputPortTest, InputPortCfgs);
+TYPED_TEST_SUITE(InputPortMultiVcTest, MultiVcCfgs);
+
+TYPED_TEST(InputPortTest, ParametersAsBuilt) {
+  using Root = typename TypeParam::Root;
+  // The derived widths of the model are the ones the test packs ports with.
+  EXPECT_EQ(Root::rr_input_port__DOT__VCW, TestFixture::VCW);
+  EXPECT_EQ(Root::rr_input_port__DOT__PW, TestFixture::PW);
+  EXPECT_EQ(Root::rr_input_port__DOT__LW, TestFixture::LW);
+  EXPECT_EQ(Root::rr_input_port__DOT__CRW, 1 + TestFixture::VCW);
+  EXPECT_EQ(Root::rr_input_port__DOT__RD, std::max(TestFixture::B / 2, 1u));
+  EXPECT_GE(TestFixture::kMaxLen, 2u);
+}
+
+// Registers start random (--x-initial unique); asserting reset clears every
+// request and the credit at once (asynchronous), for several random starts.
+TYPED_TEST(InputPortTest, ResetClearsRandomInitialState) {
+  for (std::uint32_t seed = 1; seed <= 8; ++seed) {
+    Dut<typename TypeParam::Model> dut(seed * 7919);
+    rtltest::put_bits(dut->flit_i, Bits{}, TestFixture::LW);
+    dut->va_gnt_i = 0;
+    dut->sa_gnt_i = 0;
+    dut->rst_ni = 0;
+    dut.eval();
+    EXPECT_EQ(dut->va_req_o, 0u) << "seed " << seed;
+    EXPECT_EQ(dut->sa_req_o, 0u) << "seed " << seed;
+    EXPECT_EQ(field(dut->credit_o, 0, 1), 0u) << "seed " << seed;
+    EXPECT_EQ(dut->rc_valid_o, 0u) << "seed " << seed;
+    dut.reset();
+    for (int i = 0; i < 3; ++i) {
+      dut.tick();
+      EXPECT_EQ(dut->va_req_o, 0u) << "seed " << seed;
+      EXPECT_EQ(dut->sa_req_o, 0u) << "seed " << seed;
+      EXPECT_EQ(field(dut->credit_o, 0, 1), 0u) << "seed " << seed;
+    }
+  }
+}
+
+// One packet of 3 flits (2 when the buffer is 2 deep), cycle by cycle.
+TYPED_TEST(InputPortTest, OnePacketCycleByCycle) {
+  constexpr unsigned V = TestFixture::V, P = TestFixture::P;
+  const unsigned len = std::min(3u, TestFixture::kMaxLen);
+  const unsigned vc = V - 1, out_vc = V > 1 ? 1 : 0;
+  ASSERT_TRUE(this->start_packet(vc, len));
+  const std::vector<LinkFlit> sent(this->pending_[vc].begin(), this->pending_[vc].end());
+  Events ev;
+
+  // Head on the link: route compute, the head stored as rewritten.
+  Inputs in = this->idle();
+  this->send_next(in, vc);
+  in.rc_port = P - 1;
+  in.rc_vcs = static_cast<std::uint32_t>(mask(V));
+  in.rc_hdr = ~sent[0].data & mask(TestFixture::W);
+  rtltest::set_field(in.rc_hdr, TestFixture::LEN_LSB, TestFixture::LEN_W, len);
+  const std::uint64_t rewritten = in.rc_hdr;
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_EQ(ev.va_req, 0u) << "no request in the cycle the head arrives";
+
+  // Next cycle: WAITING with a route, VA request; grant it.
+  in = this->idle();
+  this->send_next(in, vc);
+  in.va_gnt = 1u << vc;
+  in.va_vc[vc] = out_vc;
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_EQ(ev.va_req, 1u << vc);
+  EXPECT_EQ(ev.sa_req, 0u);
+  EXPECT_EQ(ev.va[vc].port, P - 1);
+  EXPECT_EQ(ev.va[vc].vcs, mask(V));
+  EXPECT_EQ(ev.va[vc].len, len);
+
+  // ACTIVE: one flit per SA grant, each credited one cycle later.
+  for (unsigned i = 0; i < len; ++i) {
+    in = this->idle();
+    if (!this->pending_[vc].empty()) this->send_next(in, vc);
+    in.sa_gnt = 1u << vc;
+    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+    EXPECT_EQ(ev.va_req, 0u) << "ACTIVE VCs do not ask for a VC";
+    EXPECT_EQ(ev.sa_req, 1u << vc);
+    EXPECT_EQ(ev.sa_port[vc], P - 1);
+    EXPECT_EQ(ev.xb.data, i == 0 ? rewritten : sent[i].data) << "flit " << i;
+    EXPECT_EQ(ev.xb.head, i == 0);
+    EXPECT_EQ(ev.xb.tail, i + 1 == len);
+    EXPECT_EQ(ev.xb_vc, out_vc);
+    EXPECT_EQ(ev.credit, i > 0);
+  }
+  // The last credit; then nothing.
+  ASSERT_NO_FATAL_FAILURE(this->step(this->idle(), &ev));
+  EXPECT_TRUE(ev.credit);
+  EXPECT_EQ(ev.credit_vc, vc);
+  EXPECT_EQ(ev.va_req | ev.sa_req, 0u);
+  ASSERT_NO_FATAL_FAILURE(this->step(this->idle(), &ev));
+  EXPECT_FALSE(ev.credit);
+  EXPECT_EQ(this->up_credits_[vc], TestFixture::B);
+}
+
+// A VC filled to its last slot with the largest number of routed packets
+// (2-flit packets; an odd buffer ends with a 3-flit one) holds them without
+// losing or returning anything, then delivers them in order.
+TYPED_TEST(InputPortTest, FullBufferHoldsThenDrainsInOrder) {
+  constexpr unsigned V = TestFixture::V, B = TestFixture::B;
+  for (unsigned vc = 0; vc < V; ++vc) {
+    unsigned sent = 0;
+    while (sent < B) {
+      const unsigned len = B - sent == 3 ? 3 : 2;
+      ASSERT_TRUE(this->start_packet(vc, len));
+      sent += len;
+      while (!this->pending_[vc].empty()) {
+        Inputs in = this->idle();
+        this->send_next(in, vc);
+        Events ev;
+        ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+        EXPECT_FALSE(ev.credit);
+      }
+    }
+    ASSERT_EQ(this->vcs_[vc].flits.size(), B);
+    ASSERT_EQ(this->vcs_[vc].routes.size(), std::max(B / 2, 1u));
+    EXPECT_EQ(this->up_credits_[vc], 0u);
+    // Stalled: the requests stay, with the first packet's route.
+    for (int i = 0; i < 5; ++i) ASSERT_NO_FATAL_FAILURE(this->step(this->idle()));
+    EXPECT_EQ(this->dut_->va_req_o, 1u << vc);
+    ASSERT_NO_FATAL_FAILURE(this->drain());
+  }
+}
+
+// Packets back to back on one VC while the VC drains as fast as it can: the
+// next packet's route waits (no VA request) while the previous one is ACTIVE,
+// and is requested the cycle after the previous tail leaves; flits are
+// pushed into the VC in the cycles it pops (buffers of 3 or more flits).
+TYPED_TEST(InputPortTest, BackToBackPacketsOnOneVc) {
+  constexpr unsigned V = TestFixture::V, B = TestFixture::B;
+  const unsigned vc = V / 2;
+  unsigned packets = 0, push_pop = 0, tails = 0, queued_while_active = 0;
+  bool tail_popped_last_cycle = false;
+  for (unsigned i = 0; i < 400; ++i) {
+    const unsigned len = this->random_len();
+    if (this->pending_[vc].empty() && this->start_packet(vc, len)) ++packets;
+    const VcModel before = this->vcs_[vc];
+    Inputs in = this->eager(static_cast<int>(vc));
+    Events ev;
+    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+    const bool requests = (ev.va_req >> vc) & 1u;
+    if (before.active && !before.routes.empty()) {
+      ++queued_while_active;
+      EXPECT_FALSE(requests) << "VA request of the next packet while the previous one is ACTIVE, cycle " << i;
+    }
+    if (tail_popped_last_cycle) {
+      EXPECT_EQ(requests, !before.routes.empty()) << "cycle " << i;
+    }
+    tail_popped_last_cycle = in.sa_gnt != 0 && ev.xb.tail;
+    tails += tail_popped_last_cycle;
+    push_pop += in.flit.valid && in.sa_gnt != 0;
+  }
+  ASSERT_NO_FATAL_FAILURE(this->drain());
+  EXPECT_GT(packets, 50u);
+  EXPECT_GT(tails, 50u);
+  if (B >= 3) {  // a 2-flit buffer takes the next packet only once the last one left
+    EXPECT_GT(queued_while_active, 20u);
+    EXPECT_GT(push_pop, 50u);
+  }
+}
+
+// A VC that is never granted (its buffer full) does not hold up the others.
+TYPED_TEST(InputPortMultiVcTest, BlockedVcDoesNotBlockOthers) {
+  constexpr unsigned V = TestFixture::V, B = TestFixture::B;
+  const unsigned blocked = 0;
+  unsigned delivered_tails = 0;
+  for (unsigned i = 0; i < 1200; ++i) {
+    for (unsigned v = 0; v < V; ++v) {
+      (void)this->start_packet(v, this->random_len());
+    }
+    // Alternate the VC that may send, the blocked one included.
+    Inputs in = this->eager(static_cast<int>(i % V), 1u << blocked);
+    Events ev;
+    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+    delivered_tails += in.sa_gnt != 0 && ev.xb.tail;
+    ASSERT_EQ(in.sa_gnt & (1u << blocked), 0u);
+  }
+  EXPECT_EQ(this->vcs_[blocked].flits.size() + this->up_credits_[blocked], B);
+  EXPECT_GE(this->vcs_[blocked].flits.size(), B - TestFixture::kMaxLen + 1) << "blocked VC not filled";
+  EXPECT_GT(delivered_tails, 100u) << "the other VCs stalled";
+}
+
+// Random traffic against the model; the rates change every 150 cycles so that
+// buffers fill up and run empty.
+TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) {
+  constexpr unsigned V = TestFixture::V, B = TestFixture::B;
+  struct Rates {
+    unsigned send, va, sa;
+  };
+  static constexpr Rates kRegimes[] = {{90, 80, 90}, {95, 10, 15}, {10, 90, 95}, {60, 50, 50}, {100, 100, 100}};
+  unsigned full = 0, routes_full = 0, push_pop_same_vc = 0, back_to_back = 0, multi_va = 0, head_with_tail_pop = 0;
+  unsigned flits = 0;
+  Rates r = kRegimes[0];
+  for (unsigned c = 0; c < 20000; ++c) {
+    if (c % 150 == 0) r = kRegimes[this->rng_.range(0, std::size(kRegimes) - 1)];
+    for (unsigned v = 0; v < V; ++v) {
+      if (this->rng_.chance(30)) (void)this->start_packet(v, this->random_len());
+    }
+    Inputs in = this->idle();
+    if (this->rng_.chance(r.send)) {
+      std::vector<unsigned> ready;
+      for (unsigned v = 0; v < V; ++v) {
+        if (!this->pending_[v].empty()) ready.push_back(v);
+      }
+      if (!ready.empty()) this->send_next(in, ready[this->rng_.range(0, ready.size() - 1)]);
+    }
+    const std::uint32_t vareq = this->va_requests(), sareq = this->sa_requests();
+    for (unsigned v = 0; v < V; ++v) {
+      if (((vareq >> v) & 1u) && this->rng_.chance(r.va)) in.va_gnt |= 1u << v;
+      if ((in.va_gnt >> v) & 1u) in.va_vc[v] = static_cast<unsigned>(this->rng_.range(0, V - 1));
+    }
+    std::vector<unsigned> sa;
+    for (unsigned v = 0; v < V; ++v) {
+      if ((sareq >> v) & 1u) sa.push_back(v);
+    }
+    if (!sa.empty() && this->rng_.chance(r.sa)) in.sa_gnt = 1u << sa[this->rng_.range(0, sa.size() - 1)];
+    // Coverage.
+    for (unsigned v = 0; v < V; ++v) {
+      full += this->vcs_[v].flits.size() == B;
+      routes_full += this->vcs_[v].routes.size() == std::max(B / 2, 1u);
+    }
+    if (in.flit.valid) {
+      const VcModel& m = this->vcs_[in.flit.vc];
+      const bool pops = (in.sa_gnt >> in.flit.vc) & 1u;
+      push_pop_same_vc += pops;
+      back_to_back += in.flit.head && (m.active || !m.routes.empty());
+      head_with_tail_pop += in.flit.head && pops && m.flits.front().tail;
+      ++flits;
+    }
+    multi_va += rtltest::popcount(in.va_gnt) > 1;
+    ASSERT_NO_FATAL_FAILURE(this->step(in)) << "cycle " << c;
+  }
+  ASSERT_NO_FATAL_FAILURE(this->drain());
+  std::cout << "[ info ] " << flits << " flits; VC full " << full << ", route FIFO full " << routes_full
+            << ", push+pop one VC " << push_pop_same_vc << ", head behind a buffered packet " << back_to_back
+            << ", head in with a tail out " << head_with_tail_pop << ", cycles of 2+ VA grants " << multi_va << "\n";
+  // A 2-flit buffer carries at most 2 flits per credit round trip of 4 cycles,
+  // and takes a packet only once the one before it has left.
+  EXPECT_GT(flits, B >= 3 ? 8000u : 3000u);
+  EXPECT_GT(full, 500u);
+  EXPECT_GT(routes_full, 500u);
+  if (B >= 3) {
+    EXPECT_GT(back_to_back, 500u);
+    EXPECT_GT(push_pop_same_vc, 500u);
+    EXPECT_GT(head_with_tail_pop, 20u);
+  }
+  if (V > 1) {
+    EXPECT_GT(multi_va, 50u);
+  }
+}
+
+// Reset in the middle of traffic (buffers occupied, VCs ACTIVE, a credit
+// pending): everything is cleared at once, and the port works from scratch.
+TYPED_TEST(InputPortTest, ResetMidTrafficClearsEverything) {
+  constexpr unsigned V = TestFixture::V;
+  for (unsigned round = 0; round < 4; ++round) {
+    bool busy = false;
+    for (unsigned i = 0; i < 300 || !busy; ++i) {
+      ASSERT_LT(i, 2000u) << "never reached a busy state";
+      for (unsigned v = 0; v < V; ++v) {
+        (void)this->start_packet(v, this->random_len());
+      }
+      Inputs in = this->eager(static_cast<int>(this->rng_.range(0, V - 1)));
+      if (this->rng_.chance(50)) in.sa_gnt = 0;  // let buffers fill
+      ASSERT_NO_FATAL_FAILURE(this->step(in));
+      bool active = false, routed = false;
+      for (const VcModel& m : this->vcs_) {
+        active |= m.active;
+        routed |= !m.routes.empty();
+      }
+      // (A 2-flit buffer holds no second route while a packet is ACTIVE.)
+      busy = this->credit_valid_ && active && (routed || TestFixture::B < 3);
+    }
+    this->dut_->rst_ni = 0;
+    this->dut_.eval();
+    EXPECT_EQ(this->dut_->va_req_o, 0u);
+    EXPECT_EQ(this->dut_->sa_req_o, 0u);
+    EXPECT_EQ(field(this->dut_->credit_o, 0, 1), 0u);
+    this->reset();
+    ASSERT_NO_FATAL_FAILURE(this->step(this->idle()));
+    // From scratch: a full buffer's worth of traffic per VC, and every credit back.
+    for (unsigned i = 0; i < 200; ++i) {
+      for (unsigned v = 0; v < V; ++v) {
+        (void)this->start_packet(v, this->random_len());
+      }
+      ASSERT_NO_FATAL_FAILURE(this->step(this->eager(static_cast<int>(i % V))));
+    }
+    ASSERT_NO_FATAL_FAILURE(this->drain());
+  }
+}
+
+}  // namespace

@@ -1,0 +1,415 @@
+// Block test for rtl/rr_route_dor.sv (dimension-order route compute of tori and
+// meshes), swept exhaustively against its C++ twin, the relation DorRouting
+// (gen/src/routing_dor.cpp): for every router, every input port, every input VC
+// and every destination node, the unit's (out_port_o, out_vcs_o) must be the
+// relation's single option (out_port, vc_mask), dateline classes included.
+// Each parameter set is the config of a real Design (parse_config +
+// derive_design): the unit is driven the way emit_router.cpp instantiates it
+// (coord_i = the router's id, hdr_i = the header flit Design::encode gives),
+// and the parameters the model was Verilated with (read back from the model,
+// see rlroute_verilate(... PUBLIC) in CMakeLists.txt) are checked against it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "Vrr_route_dor_m2x2x2.h"
+#include "Vrr_route_dor_m2x2x2___024root.h"
+#include "Vrr_route_dor_m2x4.h"
+#include "Vrr_route_dor_m2x4___024root.h"
+#include "Vrr_route_dor_m3x2x4.h"
+#include "Vrr_route_dor_m3x2x4___024root.h"
+#include "Vrr_route_dor_m5x3.h"
+#include "Vrr_route_dor_m5x3___024root.h"
+#include "Vrr_route_dor_m7.h"
+#include "Vrr_route_dor_m7___024root.h"
+#include "Vrr_route_dor_t16.h"
+#include "Vrr_route_dor_t16___024root.h"
+#include "Vrr_route_dor_t2.h"
+#include "Vrr_route_dor_t2___024root.h"
+#include "Vrr_route_dor_t2x5x3.h"
+#include "Vrr_route_dor_t2x5x3___024root.h"
+#include "Vrr_route_dor_t3x3x3.h"
+#include "Vrr_route_dor_t3x3x3___024root.h"
+#include "Vrr_route_dor_t3x6.h"
+#include "Vrr_route_dor_t3x6___024root.h"
+#include "Vrr_route_dor_t4x4.h"
+#include "Vrr_route_dor_t4x4___024root.h"
+#include "Vrr_route_dor_t5.h"
+#include "Vrr_route_dor_t5___024root.h"
+#include "Vrr_route_dor_t8x8.h"
+#include "Vrr_route_dor_t8x8___024root.h"
+#include "rlroute/config.hpp"
+#include "rlroute/design.hpp"
+#include "rlroute/routing.hpp"
+#include "rlroute/routing_dor.hpp"
+#include "rlroute/topology.hpp"
+#include "vtb.hpp"
+
+// Parameter sets: the config of each model (its -G values are in CMakeLists.txt
+// and are checked against the Design of this config). The struct names appear
+// in the CTest test names.
+namespace cfg {
+
+struct Topo {
+  bool torus;
+  std::vector<int> dims;
+  int nodes_per_router;
+  int vcs;
+  int flit_bits;
+};
+
+// RR_DOR_CFG(name, model suffix, torus, nodes_per_router, vcs, flit_bits, radix...)
+#define RR_DOR_CFG(NAME, SUFFIX, TORUS, NPR, VCS, FLIT_BITS, ...)                \
+  struct NAME {                                                                \
+    using Model = Vrr_route_dor_##SUFFIX;                                      \
+    using Root = Vrr_route_dor_##SUFFIX##___024root;                           \
+    static Topo topo() { return {TORUS, {__VA_ARGS__}, NPR, VCS, FLIT_BITS}; } \
+  };
+
+// Tori: k = 2, odd k, the largest k (16), 1-, 2- and 3-D, 1..4 nodes per
+// router, 2..4 VCs (3: classes of unequal size).
+RR_DOR_CFG(T2, t2, true, 2, 2, 48, 2)
+RR_DOR_CFG(T5, t5, true, 1, 2, 64, 5)
+RR_DOR_CFG(T16, t16, true, 3, 3, 64, 16)
+RR_DOR_CFG(T4x4, t4x4, true, 1, 2, 64, 4, 4)
+RR_DOR_CFG(T8x8, t8x8, true, 1, 2, 64, 8, 8)
+RR_DOR_CFG(T3x6, t3x6, true, 2, 4, 64, 3, 6)
+RR_DOR_CFG(T2x5x3, t2x5x3, true, 1, 3, 64, 2, 5, 3)
+RR_DOR_CFG(T3x3x3, t3x3x3, true, 4, 2, 64, 3, 3, 3)
+// Meshes: 1 VC, odd k, k = 2, 1-, 2- and 3-D, 1..3 nodes per router.
+RR_DOR_CFG(M7, m7, false, 1, 1, 56, 7)
+RR_DOR_CFG(M2x4, m2x4, false, 3, 2, 64, 2, 4)
+RR_DOR_CFG(M5x3, m5x3, false, 1, 3, 64, 5, 3)
+RR_DOR_CFG(M3x2x4, m3x2x4, false, 2, 1, 64, 3, 2, 4)
+RR_DOR_CFG(M2x2x2, m2x2x2, false, 1, 2, 64, 2, 2, 2)
+
+#undef RR_DOR_CFG
+
+}  // namespace cfg
+
+namespace {
+
+using namespace rlroute;
+using rtltest::Rng;
+
+// The parameters a model was Verilated with.
+struct Params {
+  unsigned P, V, W, NUM_NI, NUM_DIMS, CW, K[3];
+  bool TORUS;
+  unsigned LOCAL_W, DST_LSB;
+};
+
+template <class Root>
+Params params_of() {
+  return {Root::rr_route_dor__DOT__P,
+          Root::rr_route_dor__DOT__V,
+          Root::rr_route_dor__DOT__W,
+          Root::rr_route_dor__DOT__NUM_NI,
+          Root::rr_route_dor__DOT__NUM_DIMS,
+          Root::rr_route_dor__DOT__CW,
+          {Root::rr_route_dor__DOT__K0, Root::rr_route_dor__DOT__K1, Root::rr_route_dor__DOT__K2},
+          Root::rr_route_dor__DOT__TORUS != 0,
+          Root::rr_route_dor__DOT__LOCAL_W,
+          Root::rr_route_dor__DOT__DST_LSB};
+}
+
+std::string toml(const cfg::Topo& t) {
+  return fmt::format(
+      "[design]\nname = \"rtl_route_dor\"\n"
+      "[topology]\nkind = \"{}\"\ndims = [{}]\n"
+      "[router]\nvcs = {}\nbuffer_flits = 8\nflit_bits = {}\nmax_packet_flits = 4\nnodes_per_router = {}\n"
+      "[routing]\nalgorithm = \"dor\"\n",
+      t.torus ? "torus" : "mesh", fmt::join(t.dims, ", "), t.vcs, t.flit_bits, t.nodes_per_router);
+}
+
+// What a sweep visited (to show the exhaustive sweep reached every kind of decision).
+struct Tally {
+  unsigned cases = 0, eject = 0, plus = 0, minus = 0, all_vcs = 0, class0 = 0, class1 = 0;
+  unsigned wrap_hops = 0;          // class 1 because this hop takes the wrap link
+  unsigned sticky = 0;             // class 1 because the packet continues in class 1
+  std::vector<unsigned> per_dim;   // hops leaving in each dimension
+};
+
+// The test bench proper (not a template: one copy of the code for every
+// parameter set); DutBench binds it to a Verilated model.
+class Bench {
+ public:
+  Bench(const Params& prm, const cfg::Topo& topo_cfg)
+      : prm_(prm),
+        topo_cfg_(topo_cfg),
+        d_(derive_design(parse_config(toml(topo_cfg), "test_rr_route_dor.toml"))),
+        t_(d_.topo),
+        rel_(d_) {}
+  virtual ~Bench() = default;
+  Bench(const Bench&) = delete;
+  Bench& operator=(const Bench&) = delete;
+
+ protected:
+  virtual void dut_eval(std::uint64_t coord, std::uint64_t hdr, unsigned in_port, unsigned in_vc) = 0;
+  virtual unsigned dut_port() = 0;
+  virtual std::uint32_t dut_vcs() = 0;
+
+  std::string mask_str(std::uint32_t m) const {
+    std::string s;
+    for (unsigned v = prm_.V; v-- > 0;) s += ((m >> v) & 1u) ? '1' : '0';
+    return s;
+  }
+
+  std::string coords_str(int router) const { return fmt::format("({})", fmt::join(t_.coords(router), ",")); }
+
+  // The header flit of a packet for `dst` as the design lays it out; every
+  // other field random (the unit must read the destination only).
+  std::uint64_t header_for(int dst, Rng& rng) const {
+    Header h;
+    h.dst = t_.address_of(dst);
+    h.src = t_.address_of(static_cast<int>(rng.range(0, static_cast<std::uint64_t>(t_.num_nodes() - 1))));
+    h.vc_class = static_cast<unsigned>(rng.bits(2));
+    h.hops = static_cast<unsigned>(rng.bits(6));
+    h.type = static_cast<PacketType>(rng.bits(1));
+    h.pdor = rng.chance(50);
+    h.req_ack = rng.chance(50);
+    h.mode = static_cast<unsigned>(rng.bits(2));
+    h.length = static_cast<unsigned>(rng.range(2, 4));
+    h.packet_id = static_cast<unsigned>(rng.bits(16));
+    h.timestamp = rng.bits(32);
+    const FlitData f = d_.encode(h);
+    EXPECT_EQ(d_.decode(f).dst, h.dst);
+    return f.words[0] & rtltest::mask(prm_.W);
+  }
+
+ public:
+  // The -G values of CMakeLists.txt, as Verilated, are the ones the Design of
+  // the config gives (and the ones emit_router.cpp passes to rr_route_dor).
+  void ParametersMatchDesign() {
+    EXPECT_EQ(t_.torus(), topo_cfg_.torus);
+    EXPECT_EQ(d_.cfg.algorithm, RoutingAlgorithm::Dor);
+    EXPECT_EQ(make_routing_relation(d_)->name(), "dor");
+    EXPECT_EQ(prm_.P, static_cast<unsigned>(d_.ports));
+    EXPECT_EQ(prm_.P, static_cast<unsigned>(t_.num_ports()));
+    EXPECT_EQ(prm_.V, static_cast<unsigned>(d_.vcs));
+    EXPECT_EQ(prm_.W, static_cast<unsigned>(d_.flit_bits));
+    EXPECT_EQ(prm_.NUM_NI, static_cast<unsigned>(t_.nodes_per_router()));
+    EXPECT_EQ(prm_.NUM_DIMS, static_cast<unsigned>(t_.num_dims()));
+    EXPECT_EQ(prm_.CW, static_cast<unsigned>(t_.coord_bits()));
+    for (int d = 0; d < 3; ++d) {
+      // The emitter passes 1 for a dimension the topology does not have.
+      EXPECT_EQ(prm_.K[d], d < t_.num_dims() ? static_cast<unsigned>(t_.radix(d)) : 1u) << "K" << d;
+    }
+    EXPECT_EQ(prm_.TORUS, t_.torus());
+    EXPECT_EQ(prm_.LOCAL_W, static_cast<unsigned>(t_.local_bits()));
+    EXPECT_EQ(prm_.DST_LSB, static_cast<unsigned>(d_.header.dst.lsb));
+    EXPECT_EQ(static_cast<unsigned>(d_.header.dst.width), prm_.LOCAL_W + prm_.NUM_DIMS * prm_.CW);
+    // coord_i is the router id: {coord[n-1], ..., coord[0]}, CW bits each.
+    EXPECT_EQ(static_cast<unsigned>(t_.router_id_bits()), prm_.NUM_DIMS * prm_.CW);
+    for (int r = 0; r < t_.num_routers(); ++r) {
+      const std::vector<int> c = t_.coords(r);
+      std::uint64_t id = 0;
+      for (unsigned d = 0; d < prm_.NUM_DIMS; ++d) rtltest::set_field(id, d * prm_.CW, prm_.CW, c[d]);
+      ASSERT_EQ(t_.router_id(r), id) << t_.router_name(r);
+    }
+    // Exactly the config of the parameter set.
+    EXPECT_EQ(t_.num_dims(), static_cast<int>(topo_cfg_.dims.size()));
+  }
+
+  // Every router x input port x input VC x destination node: the unit's output
+  // is the relation's single option.
+  void ExhaustiveSweepAgainstRelation() {
+    Rng rng(0xD0A + prm_.P * 131 + prm_.V * 17 + static_cast<unsigned>(t_.num_routers()));
+    Tally tally;
+    tally.per_dim.assign(prm_.NUM_DIMS, 0);
+    unsigned failures = 0;
+    for (int r = 0; r < t_.num_routers(); ++r) {
+      const std::vector<int> here = t_.coords(r);
+      for (int in_port = 0; in_port < static_cast<int>(prm_.P); ++in_port) {
+        for (int in_vc = 0; in_vc < static_cast<int>(prm_.V); ++in_vc) {
+          for (int dst = 0; dst < t_.num_nodes(); ++dst) {
+            RouteState state;
+            state.dst = dst;
+            state.src = static_cast<int>(rng.range(0, static_cast<std::uint64_t>(t_.num_nodes() - 1)));
+            const std::vector<RouteOption> opts = rel_.next_hops(r, in_port, in_vc, state);
+            ASSERT_EQ(opts.size(), 1u) << "DOR is deterministic";
+            const RouteOption& want = opts.front();
+            const std::uint64_t hdr = header_for(dst, rng);
+            dut_eval(t_.router_id(r), hdr, static_cast<unsigned>(in_port), static_cast<unsigned>(in_vc));
+            const unsigned port = dut_port();
+            const std::uint32_t vcs = dut_vcs();
+            ++tally.cases;
+            if (port != static_cast<unsigned>(want.out_port) || vcs != want.vc_mask) {
+              ADD_FAILURE() << "router " << t_.router_name(r) << " " << coords_str(r) << ", in port " << in_port
+                            << " (" << t_.port_name(r, in_port) << "), in VC " << in_vc << ", dst node " << dst
+                            << " at " << coords_str(t_.router_of_node(dst)) << " NI " << t_.local_of_node(dst)
+                            << " (hdr 0x" << std::hex << hdr << std::dec << "):\n  RTL  out_port " << port << " ("
+                            << t_.port_name(r, static_cast<int>(port)) << "), out_vcs " << mask_str(vcs)
+                            << "\n  relation out_port " << want.out_port << " (" << t_.port_name(r, want.out_port)
+                            << "), vc_mask " << mask_str(want.vc_mask);
+              if (++failures >= 20) {
+                FAIL() << "stopping after 20 mismatches";
+              }
+              continue;
+            }
+            // Coverage of the decisions.
+            const int dim = t_.port_dim(want.out_port);
+            if (dim < 0) {
+              ++tally.eject;
+              continue;
+            }
+            ++tally.per_dim[static_cast<unsigned>(dim)];
+            const bool plus = want.out_port == t_.plus_port(dim);
+            ++(plus ? tally.plus : tally.minus);
+            if (want.vc_mask == all_vcs_mask(d_.vcs)) {
+              ++tally.all_vcs;
+            } else if (want.vc_mask == rel_.class_vcs(0)) {
+              ++tally.class0;
+            } else {
+              ++tally.class1;
+              const int k = t_.radix(dim);
+              const bool wraps = plus ? here[static_cast<unsigned>(dim)] == k - 1 : here[static_cast<unsigned>(dim)] == 0;
+              if (wraps) {
+                ++tally.wrap_hops;
+              } else {
+                ++tally.sticky;
+              }
+            }
+          }
+        }
+      }
+    }
+    const unsigned expected = static_cast<unsigned>(t_.num_routers()) * prm_.P * prm_.V *
+                              static_cast<unsigned>(t_.num_nodes());
+    EXPECT_EQ(tally.cases, expected);
+    std::cout << "[ info ] " << t_.describe() << ", " << prm_.V << " VCs: " << tally.cases << " cases, "
+              << tally.eject << " eject, " << tally.plus << " +, " << tally.minus << " -, VCs all/class 0/class 1 "
+              << tally.all_vcs << "/" << tally.class0 << "/" << tally.class1 << " (wrap hop " << tally.wrap_hops
+              << ", sticky " << tally.sticky << ")\n";
+    // Every kind of decision occurred.
+    EXPECT_EQ(tally.eject, static_cast<unsigned>(t_.num_nodes()) * prm_.P * prm_.V);
+    for (unsigned d = 0; d < prm_.NUM_DIMS; ++d) EXPECT_GT(tally.per_dim[d], 0u) << "dimension " << d;
+    // Going - needs a ring or line of 3 (a tie goes +); class 0 (the wrap still
+    // ahead) a ring of 4 or more (a path of two hops in one dimension).
+    int max_radix = 0;
+    for (int d = 0; d < t_.num_dims(); ++d) max_radix = std::max(max_radix, t_.radix(d));
+    EXPECT_GT(tally.plus, 0u);
+    if (max_radix >= 3 || !prm_.TORUS) {
+      EXPECT_GT(tally.minus, 0u);
+    }
+    EXPECT_GT(tally.all_vcs, 0u);
+    if (prm_.TORUS && prm_.V > 1) {
+      EXPECT_GT(tally.wrap_hops, 0u);
+      EXPECT_GT(tally.sticky, 0u);
+      if (max_radix >= 4) {
+        EXPECT_GT(tally.class0, 0u);
+      }
+    } else {
+      EXPECT_EQ(tally.class0 + tally.class1, 0u) << "a mesh (or one VC) uses every VC";
+    }
+  }
+
+  // Paths: from every source node to every destination node, follow the
+  // unit's own decisions hop by hop through the topology (input port and the
+  // lowest allowed VC at each hop): the packet reaches its destination's NI
+  // port within the relation's hop bound. Independent of the relation's
+  // per-hop answer, this shows the unit routes, not only agrees.
+  void PathsReachDestination() {
+    Rng rng(0x9A7 + prm_.P);
+    const int bound = rel_.hop_bound();
+    unsigned paths = 0, max_hops = 0, wrap_class_switches = 0;
+    for (int src = 0; src < t_.num_nodes(); ++src) {
+      for (int dst = 0; dst < t_.num_nodes(); ++dst) {
+        int router = t_.router_of_node(src);
+        int in_port = t_.local_of_node(src);
+        int in_vc = 0;
+        int hops = 0;
+        for (;;) {
+          dut_eval(t_.router_id(router), header_for(dst, rng), static_cast<unsigned>(in_port),
+                   static_cast<unsigned>(in_vc));
+          const int port = static_cast<int>(dut_port());
+          const std::uint32_t vcs = dut_vcs();
+          ASSERT_NE(vcs, 0u) << "no output VC allowed at " << t_.router_name(router);
+          if (t_.is_ni_port(port)) {
+            ASSERT_EQ(router, t_.router_of_node(dst)) << "ejected at the wrong router, " << src << " -> " << dst;
+            ASSERT_EQ(port, t_.local_of_node(dst)) << "ejected at the wrong NI port, " << src << " -> " << dst;
+            break;
+          }
+          const auto next = t_.neighbor(router, port);
+          ASSERT_TRUE(next.has_value()) << "port " << t_.port_name(router, port) << " of " << t_.router_name(router)
+                                        << " leads nowhere, " << src << " -> " << dst;
+          const int out_vc = std::countr_zero(vcs);
+          wrap_class_switches += (in_vc % 2 == 0 && out_vc % 2 == 1 && prm_.TORUS && prm_.V > 1);
+          router = next->router;
+          in_port = next->port;
+          in_vc = out_vc;
+          ASSERT_LE(++hops, bound) << "hop bound exceeded, " << src << " -> " << dst;
+        }
+        ++paths;
+        max_hops = std::max(max_hops, static_cast<unsigned>(hops));
+      }
+    }
+    EXPECT_EQ(paths, static_cast<unsigned>(t_.num_nodes() * t_.num_nodes()));
+    EXPECT_EQ(max_hops, static_cast<unsigned>(bound)) << "the longest path is the diameter";
+    if (prm_.TORUS && prm_.V > 1) {
+      EXPECT_GT(wrap_class_switches, 0u);
+    }
+  }
+
+ protected:
+  const Params prm_;
+  const cfg::Topo topo_cfg_;
+  const Design d_;
+  const Topology& t_;
+  DorRouting rel_;
+};
+
+template <class Cfg>
+class DutBench final : public Bench {
+ public:
+  DutBench()
+      : Bench(params_of<typename Cfg::Root>(), Cfg::topo()),
+        ctx_(std::make_unique<VerilatedContext>()),
+        dut_(std::make_unique<typename Cfg::Model>(ctx_.get(), "dut")) {}
+  ~DutBench() override {
+    Verilated::threadContextp(ctx_.get());  // see rtltest::Dut::~Dut
+    dut_->final();
+    dut_.reset();
+  }
+
+ protected:
+  void dut_eval(std::uint64_t coord, std::uint64_t hdr, unsigned in_port, unsigned in_vc) override {
+    rtltest::put(dut_->coord_i, coord);
+    rtltest::put(dut_->hdr_i, hdr);
+    rtltest::put(dut_->in_port_i, in_port);
+    rtltest::put(dut_->in_vc_i, in_vc);
+    dut_->eval();
+  }
+  unsigned dut_port() override { return static_cast<unsigned>(dut_->out_port_o); }
+  std::uint32_t dut_vcs() override { return static_cast<std::uint32_t>(dut_->out_vcs_o); }
+
+ private:
+  // Combinational: no clock or reset, so no rtltest::Dut.
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<typename Cfg::Model> dut_;
+};
+
+template <class Cfg>
+class RouteDorTest : public ::testing::Test {
+ protected:
+  DutBench<Cfg> b_;
+};
+
+using DorCfgs = ::testing::Types<cfg::T2, cfg::T5, cfg::T16, cfg::T4x4, cfg::T8x8, cfg::T3x6, cfg::T2x5x3,
+                                 cfg::T3x3x3, cfg::M7, cfg::M2x4, cfg::M5x3, cfg::M3x2x4, cfg::M2x2x2>;
+TYPED_TEST_SUITE(RouteDorTest, DorCfgs);
+
+TYPED_TEST(RouteDorTest, ParametersMatchDesign) { this->b_.ParametersMatchDesign(); }
+TYPED_TEST(RouteDorTest, ExhaustiveSweepAgainstRelation) { this->b_.ExhaustiveSweepAgainstRelation(); }
+TYPED_TEST(RouteDorTest, PathsReachDestination) { this->b_.PathsReachDestination(); }
+
+}  // namespace
