@@ -86,8 +86,9 @@ module rr_route_dor #(
           cont  = (in_port_i == PW'(NUM_NI + 2 * d)) || (in_port_i == PW'(NUM_NI + 2 * d + 1));
           ahead = plus ? (dest < here) : (dest > here);
           cls   = (cont && in_class) || wraps;
-          // With one VC there are no classes to separate (such a torus config
-          // is rejected by the generator's deadlock check, never emitted).
+          // With one VC there are no classes to separate (the generator's
+          // deadlock check rejects such a torus config; only a test emits
+          // it, to show the watchdog catches the real deadlock).
           // Class 1 from the wrap hop on, class 0 while the wrap lies ahead,
           // every VC for a path that never wraps in this dimension.
           if (V > 1 && (cls || ahead)) begin

@@ -223,6 +223,13 @@ class Parser {
                       "groups (l = a*h/(g-1) links per group pair)",
                       ends, cfg_.g - 1));
     }
+    const int routers = cfg_.a * cfg_.g;
+    const int nodes = routers * cfg_.p;
+    if (routers > kMaxDragonflyRouters || nodes > kMaxDragonflyNodes) {
+      g.fail(fmt::format("dfly({}, {}, {}, {}) has {} routers and {} nodes; the limit is {} routers and {} nodes "
+                         "(the routing checks of rlroute gen grow with every node pair)",
+                         cfg_.p, cfg_.a, cfg_.h, cfg_.g, routers, nodes, kMaxDragonflyRouters, kMaxDragonflyNodes));
+    }
     cfg_.nodes_per_router = cfg_.p;
 
     // Torus and mesh keys, with what a dragonfly uses instead.

@@ -206,7 +206,10 @@ EmittedDesign emit_design(const Design& d) {
 
 EmittedDesign emit_design(const Design& d, const RoutingRelation& relation) {
   check_routing(d, relation);
+  return emit_design_unchecked(d, relation);
+}
 
+EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& relation) {
   EmittedDesign e;
   e.router_top = d.module("router");
   e.network_top = d.module("network");

@@ -101,11 +101,12 @@ std::string network_top(const Design& d) {
                           {"output", "NODES*LW-1:0", "ni_flit_o", ""},
                           {"input", "NODES*CRW-1:0", "ni_credit_i", "node n at [n*CRW +: CRW]"},
                           {"output", "NODES*CRW-1:0", "ni_credit_o", ""}});
-  s += "\n  // The ports of router r, port p at [p*LW +: LW] (flits) and [p*CRW +: CRW] (credits).\n";
-  s += sv::align({{"logic", "[P*LW-1:0]", "flit_in", "[ROUTERS];"},
-                  {"logic", "[P*LW-1:0]", "flit_out", "[ROUTERS];"},
+  s += "\n  // The ports of router r, port p at [p*LW +: LW] (flits) and [p*CRW +: CRW] (credits).\n"
+       "  // The test bench's checkers read flit_in, flit_out and credit_out (public_flat_rd).\n";
+  s += sv::align({{"logic", "[P*LW-1:0]", "flit_in", "[ROUTERS]", "/* verilator public_flat_rd */;"},
+                  {"logic", "[P*LW-1:0]", "flit_out", "[ROUTERS]", "/* verilator public_flat_rd */;"},
                   {"logic", "[P*CRW-1:0]", "credit_in", "[ROUTERS];"},
-                  {"logic", "[P*CRW-1:0]", "credit_out", "[ROUTERS];"},
+                  {"logic", "[P*CRW-1:0]", "credit_out", "[ROUTERS]", "/* verilator public_flat_rd */;"},
                   {"logic", "[31:0]", "unused_cycle", "[ROUTERS];"},
                   {"logic", "[P*32-1:0]", "unused_stat_flits", "[ROUTERS];"},
                   {"logic", "[P*32-1:0]", "unused_stat_stall", "[ROUTERS];"}},

@@ -1,9 +1,20 @@
 // NetworkModel over the Verilated network top (verilator --prefix Vnetwork --trace-fst).
+// RLROUTE_NETWORK_TOP is the top module's name: Verilator names the top's
+// signals <top>__DOT__<signal> in the root class, and the emitted top marks
+// the routers' port arrays flit_in, flit_out and credit_out public_flat_rd.
 #include <memory>
 
 #include "Vnetwork.h"
+#include "Vnetwork___024root.h"
 #include "port_bits.hpp"
 #include "verilated_fst_c.h"
+
+#ifndef RLROUTE_NETWORK_TOP
+#error "RLROUTE_NETWORK_TOP (the network top module's name) must be defined"
+#endif
+#define RLROUTE_PASTE(a, b) a##b
+#define RLROUTE_TOP_SIGNAL(top, name) RLROUTE_PASTE(top, __DOT__##name)
+#define RLROUTE_SIGNAL(name) RLROUTE_TOP_SIGNAL(RLROUTE_NETWORK_TOP, name)
 
 namespace rlroute::adapter {
 
@@ -31,6 +42,17 @@ class VerilatedNetwork final : public NetworkModel {
   }
   LinkCredit credit_out(int node) const override {
     return read_credit(top_->ni_credit_o, node * credit_bits_, shape_.vc_bits);
+  }
+  LinkFlit router_flit_out(int router, int port) const override {
+    return read_flit(top_->rootp->RLROUTE_SIGNAL(flit_out)[router], port * link_bits_, shape_.vc_bits,
+                     shape_.flit_bits);
+  }
+  LinkCredit router_credit_out(int router, int port) const override {
+    return read_credit(top_->rootp->RLROUTE_SIGNAL(credit_out)[router], port * credit_bits_, shape_.vc_bits);
+  }
+  LinkFlit router_flit_in(int router, int port) const override {
+    return read_flit(top_->rootp->RLROUTE_SIGNAL(flit_in)[router], port * link_bits_, shape_.vc_bits,
+                     shape_.flit_bits);
   }
 
   void reset() override {

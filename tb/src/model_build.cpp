@@ -216,8 +216,10 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress) {
   const fs::path obj = dir / (prefix + "_obj");
   const fs::path lib = dir / r.entry.library.filename();
   const std::string top = router ? r.emitted.router_top : r.emitted.network_top;
-  const std::string cflags = fmt::format("-fPIC -std=c++20 {} -I{} -I{}", r.opt, (tb_dir() / "include").string(),
-                                         fs::path(RLROUTE_GEN_INCLUDE_DIR).string());
+  // The network adapter reads the routers' ports inside the top by its name.
+  const std::string cflags =
+      fmt::format("-fPIC -std=c++20 {} -I{} -I{} -DRLROUTE_NETWORK_TOP={}", r.opt, (tb_dir() / "include").string(),
+                  fs::path(RLROUTE_GEN_INCLUDE_DIR).string(), r.emitted.network_top);
   const std::string cmd = fmt::format(
       "verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal {} "
       "--top-module {} --prefix {} -Mdir {} -F {} {} -CFLAGS {} -LDFLAGS -shared -o {} > {} 2>&1",
@@ -387,7 +389,7 @@ std::string model_cache_problem(const ModelCacheEntry& e) {
 }
 
 ModelFactory::ModelFactory(const Design& d, ModelKind kind, std::shared_ptr<ModelLibrary> lib)
-    : shape_{kind == ModelKind::Router ? d.ports : d.topo.num_nodes(), d.vc_bits, d.flit_bits,
+    : shape_{kind == ModelKind::Router ? d.ports : d.topo.num_nodes(), d.ports, d.vc_bits, d.flit_bits,
              d.topo.router_id_bits()},
       kind_(kind), lib_(std::move(lib)) {}
 

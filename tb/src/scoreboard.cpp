@@ -76,18 +76,26 @@ void Scoreboard::delivered(int node, const std::vector<FlitData>& flits, std::in
     ok = false;
     error(fmt::format("cycle {}: packet {:#x} from node {} for node {} arrived at node {}", cycle, key, r.src, r.dst, node));
   }
+  // The first thing wrong with the packet's content, if anything.
   std::vector<FlitData> payload(flits.begin() + 1, flits.end() - 1);
-  bool intact = static_cast<int>(flits.size()) == r.length && h.length == static_cast<unsigned>(r.length);
-  for (size_t i = 0; intact && i < payload.size(); ++i) {
-    intact = payload[i] == payload_flit(design_, h.src, h.packet_id, static_cast<int>(i));
+  std::string damage;
+  if (static_cast<int>(flits.size()) != r.length || h.length != static_cast<unsigned>(r.length)) {
+    damage = fmt::format("{} flits with header length {}, sent {} flits", flits.size(), h.length, r.length);
+  }
+  for (size_t i = 0; damage.empty() && i < payload.size(); ++i) {
+    if (!(payload[i] == payload_flit(design_, h.src, h.packet_id, static_cast<int>(i)))) {
+      damage = fmt::format("payload flit {} differs from what the source sent", i);
+    }
   }
   const std::uint32_t crc = static_cast<std::uint32_t>(flits.back().get(0, 32));
-  if (!intact || crc != payload_crc(design_, payload)) {
+  if (damage.empty() && crc != payload_crc(design_, payload)) {
+    damage = fmt::format("footer CRC {:08x}, CRC of the payload {:08x}", crc, payload_crc(design_, payload));
+  }
+  if (!damage.empty()) {
     ++corrupted_;
     ok = false;
-    error(fmt::format("cycle {}: packet {:#x} from node {} arrived at node {} corrupted ({} of {} flits, CRC {:08x} "
-                      "expected {:08x})", cycle, key, r.src, node, flits.size(), r.length, crc,
-                      payload_crc(design_, payload)));
+    error(fmt::format("cycle {}: packet {:#x} from node {} arrived at node {} corrupted: {}", cycle, key, r.src, node,
+                      damage));
   }
   in_flight_.erase(it);
   if (r.measured) --measured_in_flight_;

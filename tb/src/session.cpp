@@ -16,7 +16,7 @@ SimSession::SimSession(const Config& config, FabricKind fabric, const std::funct
 
 SimResult SimSession::run(const SimOptions& options, const std::string& trace) const {
   if (fabric_ == FabricKind::Network) {
-    NetworkTopFabric fabric(design_, factory_);
+    NetworkTopFabric fabric(design_, *relation_, factory_);
     if (!trace.empty()) fabric.model().open_trace(trace);
     return run_simulation(design_, *relation_, fabric, options);
   }

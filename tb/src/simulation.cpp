@@ -11,6 +11,23 @@
 
 namespace rlroute {
 
+double source_fairness(const std::vector<std::int64_t>& generated, const std::vector<DeliveredPacket>& packets,
+                       std::int64_t begin, std::int64_t end) {
+  std::vector<std::int64_t> accepted(generated.size(), 0);
+  for (const DeliveredPacket& p : packets) {
+    if (p.ejected >= begin && p.ejected < end) accepted[static_cast<size_t>(p.src)] += p.length;
+  }
+  std::int64_t sources = 0, total = 0, least = -1;
+  for (size_t n = 0; n < generated.size(); ++n) {
+    if (generated[n] == 0) continue;
+    ++sources;
+    total += accepted[n];
+    least = least < 0 ? accepted[n] : std::min(least, accepted[n]);
+  }
+  if (sources == 0 || total == 0) return 0;
+  return static_cast<double>(least) * static_cast<double>(sources) / static_cast<double>(total);
+}
+
 LatencySummary summarize(std::vector<double> v) {
   LatencySummary s;
   s.count = static_cast<std::int64_t>(v.size());
@@ -107,6 +124,7 @@ nlohmann::ordered_json SimResult::to_json() const {
   j["offered_load"] = offered_load;
   j["generated_load"] = generated_load;
   j["accepted_load"] = accepted_load;
+  j["source_fairness"] = source_fairness;
   j["packets_injected"] = packets_injected;
   j["packets_delivered"] = packets_delivered;
   j["packets_delivered_measured"] = packets_delivered_measured;
@@ -158,6 +176,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   std::int64_t drain_end = measure_end + o.drain;
   bool generating = true;
   std::int64_t measured_generated = 0;
+  std::vector<std::int64_t> generated_by_node(static_cast<size_t>(t.num_nodes()), 0);
   // Per-port link flit counters at the start and the end of the measurement
   // window (read before the step of cycle warmup and of cycle measure_end).
   std::vector<std::uint64_t> links_at_start, links_at_end;
@@ -187,6 +206,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
         if (nic.queued() > before && cycle >= o.warmup && cycle < measure_end) {
           generated_flits += (o.packet_flits_min + o.packet_flits_max) / 2;
           ++measured_generated;
+          ++generated_by_node[static_cast<size_t>(n)];
         }
       }
       const LinkFlit in = nic.inject(cycle);
@@ -258,6 +278,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   r.packets_lost = scoreboard.in_flight();
   r.generated_load = static_cast<double>(generated_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
   r.accepted_load = static_cast<double>(accepted_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
+  r.source_fairness = source_fairness(generated_by_node, scoreboard.log(), o.warmup, measure_end);
 
   std::vector<double> net, total;
   for (const DeliveredPacket& p : scoreboard.log()) {

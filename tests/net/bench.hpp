@@ -30,7 +30,7 @@ struct Bench {
   SimResult run(const SimOptions& o, ModelKind kind = ModelKind::Router) {
     const ModelFactory factory = load_model(design, emitted, kind);
     if (kind == ModelKind::Network) {
-      NetworkTopFabric fabric(design, factory);
+      NetworkTopFabric fabric(design, *relation, factory);
       return run_simulation(design, *relation, fabric, o);
     }
     HarnessFabric fabric(design, *relation, factory);
@@ -46,6 +46,13 @@ inline void expect_clean(const SimResult& r) {
   EXPECT_EQ(r.packets_duplicated, 0);
   EXPECT_EQ(r.packets_misrouted, 0);
   EXPECT_EQ(r.packets_delivered, r.packets_injected);
+}
+
+// The network was overloaded: sources backed up (packets still queued at the
+// end) and the network accepted less than was offered.
+inline void expect_saturated(const SimResult& r) {
+  EXPECT_GT(r.packets_not_injected, 0) << "sources must have backed up for this to be overload";
+  EXPECT_LT(r.accepted_load, r.offered_load * 0.95) << "the network accepted (nearly) all that was offered";
 }
 
 // Runs the same traffic on the harness and on the generated network top and

@@ -640,6 +640,20 @@ TEST(ConfigError, DragonflyTooManyGroups) {
             "global link ends");
 }
 
+TEST(ConfigError, DragonflyLargerThanTheGeneratorChecks) {
+  // 1,040 routers (and 2,080 nodes): too many routers.
+  EXPECT_EQ(error_of(dragonfly(2, 16, 4, 65)),
+            "t.toml:6:1: topology.g = 65: dfly(2, 16, 4, 65) has 1040 routers and 2080 nodes; the limit is 1024 "
+            "routers and 4096 nodes (the routing checks of rlroute gen grow with every node pair)");
+  // 496 routers with 16 nodes each: too many nodes.
+  EXPECT_EQ(error_of(dragonfly(16, 16, 15, 31)),
+            "t.toml:6:1: topology.g = 31: dfly(16, 16, 15, 31) has 496 routers and 7936 nodes; the limit is 1024 "
+            "routers and 4096 nodes (the routing checks of rlroute gen grow with every node pair)");
+  // Large networks below the limits, the papers' 2,550-node one among them, are legal.
+  EXPECT_NO_THROW(parse_config(dragonfly(8, 16, 15, 31), "t.toml"));   // 496 routers, 3,968 nodes
+  EXPECT_NO_THROW(parse_config(dragonfly(5, 10, 5, 51), "t.toml"));    // 2,550 nodes
+}
+
 TEST(ConfigError, DragonflyGlobalLinksDoNotSplitEvenly) {
   EXPECT_EQ(error_of(dragonfly(2, 4, 2, 7)),
             "t.toml:6:1: topology.g = 7: the a*h = 8 global link ends of a group must split evenly over the "

@@ -34,6 +34,11 @@ inline constexpr std::int64_t kMaxSimCycles = std::int64_t{1} << 40;
 // The rule for packet sizes in flits (sim.packet_flits*, --packet-flits*):
 // head and footer included, so 2..router.max_packet_flits.
 inline constexpr int kMinPacketFlits = 2;
+// The largest dragonfly: `rlroute gen` checks every path of every node pair,
+// which takes minutes at this size (docs/config.md gives measured times);
+// the papers' networks (1,056 and 2,550 nodes) are well inside.
+inline constexpr int kMaxDragonflyRouters = 1024;
+inline constexpr int kMaxDragonflyNodes = 4096;
 
 // Default traffic settings for `rlroute sim`; command-line flags override them.
 struct SimDefaults {

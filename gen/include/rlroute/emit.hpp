@@ -28,6 +28,10 @@ EmittedDesign emit_design(const Design& design);
 // The same with the design's relation already built (make_routing_relation).
 EmittedDesign emit_design(const Design& design, const RoutingRelation& relation);
 
+// Emits without the routing checks. Only for tests that need RTL the
+// generator refuses (a network that really deadlocks, to show the watchdog
+// catches it); no rlroute command calls it.
+EmittedDesign emit_design_unchecked(const Design& design, const RoutingRelation& relation);
 // Writes all files into `dir` (an OutputDirectory: filled beside it, moved
 // into place when everything was written; a directory holding files rlroute
 // did not write is refused).

@@ -25,6 +25,7 @@ struct LinkCredit {
 
 struct ModelShape {
   int ports;      // router model: ports; network model: nodes
+  int router_ports;  // ports of one router
   int vc_bits;
   int flit_bits;
   int id_bits;  // width of id_i, the router identity (router model)
@@ -57,6 +58,12 @@ class NetworkModel {
   virtual LinkCredit credit_out(int node) const = 0;
   virtual void reset() = 0;
   virtual void tick() = 0;
+  // The ports of the routers inside, for the checkers: what router `router`
+  // sends out of `port` and the credit it returns there (registered outputs),
+  // and the flit arriving at a router-to-router input (a link's output).
+  virtual LinkFlit router_flit_out(int router, int port) const = 0;
+  virtual LinkCredit router_credit_out(int router, int port) const = 0;
+  virtual LinkFlit router_flit_in(int router, int port) const = 0;
   // FST waveform of the whole network; only cycles with tracing on are dumped.
   virtual void open_trace(const std::string& path) = 0;
   virtual void set_tracing(bool on) = 0;

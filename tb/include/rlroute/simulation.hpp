@@ -42,6 +42,10 @@ struct SimResult {
   double offered_load = 0;   // requested, flits/node/cycle
   double generated_load = 0; // measured at the sources
   double accepted_load = 0;  // ejected in the window, flits/node/cycle
+  // Fairness among the sources that generated packets in the window: the
+  // accepted load of the least served one over their mean (1 = equal service;
+  // a starved flow shows as a low value at saturation). 0 with no such source.
+  double source_fairness = 0;
   std::int64_t packets_injected = 0;
   std::int64_t packets_delivered = 0;           // the whole run: warmup, measurement, drain, flush
   std::int64_t packets_delivered_measured = 0;  // packets created in the measurement window that arrived
@@ -80,6 +84,12 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
                          const SimOptions& options);
 
 LatencySummary summarize(std::vector<double> samples);
+
+// SimResult::source_fairness: `generated[n]` packets node n generated in the
+// measurement window [begin, end), and the delivered packets (their flits
+// count for their source when their tail was ejected in the window).
+double source_fairness(const std::vector<std::int64_t>& generated, const std::vector<DeliveredPacket>& packets,
+                       std::int64_t begin, std::int64_t end);
 
 // Hop and route statistics of the measured packets among `packets`.
 struct PacketStats {

@@ -1,0 +1,105 @@
+// The checks every fabric runs inside the network, cycle by cycle, from the
+// words on the routers' ports (docs/verification.md):
+//   - route checker: every head leaves a router by a port and VC the routing
+//     relation allows for the input port, VC and route state it arrived with
+//     (the relation the generator proved deadlock-free), with the next route
+//     state the relation gives, and its header hop count matches the hops seen;
+//   - flit identity: every flit that leaves a router is the next flit of the
+//     input VC its packet's head came from (body flits are tied to their head;
+//     nothing is dropped, duplicated, reordered, interleaved or altered inside
+//     a router, except the header fields routing rewrites);
+//   - credit check: no flit arrives at an input VC whose buffer is full, and no
+//     credit returns for a flit that has not left the buffer;
+//   - virtual cut-through check: a head arrives only where its whole packet
+//     fits (the upstream router, or the NIC, granted the VC with at least as
+//     many credits as the packet has flits).
+// The first violation is kept, with enough state to find it.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rlroute/design.hpp"
+#include "rlroute/model.hpp"
+#include "rlroute/routing.hpp"
+
+namespace rlroute {
+
+// Identifies a packet while it is in the network: (source address << 16 | packet id).
+inline unsigned packet_key(unsigned src_address, unsigned packet_id) {
+  return (src_address << 16) | (packet_id & 0xffffu);
+}
+
+class NetworkChecker {
+ public:
+  NetworkChecker(const Design& design, const RoutingRelation& relation);
+
+  // One cycle's observations, in this order: begin_cycle(), per router its
+  // output flits and then its credits, then the flits arriving at router
+  // inputs (sampled at the coming edge): from the NICs, then from the links.
+  void begin_cycle() { moved_ = false; }
+  void router_input(int router, int port, const LinkFlit& flit);
+  void router_output(int router, int port, const LinkFlit& flit);
+  void router_credit(int router, int port, const LinkCredit& credit);
+
+  const std::string& violation() const { return violation_; }
+  // Whether a flit left a router for another router this cycle.
+  bool moved_inside() const { return moved_; }
+  // Every occupied input VC with its flits and packets, for deadlock reports.
+  std::string dump_occupied() const;
+  // Flits sent so far out of each router port that leads to another router,
+  // indexed router * ports + port (NI ports stay 0), and their sum.
+  const std::vector<std::uint64_t>& link_flits() const { return port_flits_; }
+  std::uint64_t network_link_flits() const { return link_flits_; }
+
+ private:
+  struct BufferedFlit {
+    unsigned key;
+    LinkFlit flit;
+  };
+  // The checker's copy of one input VC's buffer: the flits that entered it and
+  // were not yet taken out by an output.
+  struct InputVc {
+    int occupancy = 0;  // flits entered minus credits returned
+    std::int64_t taken = 0;     // flits that left the router from this VC
+    std::int64_t credited = 0;  // credits returned for this VC
+    std::deque<BufferedFlit> flits;
+    long open_packet = -1;  // key of the packet whose tail has not arrived yet
+  };
+  // Where the head of a packet entered a router, and its route state then.
+  struct HeadIn {
+    int port;
+    int vc;
+    RouteState state;
+  };
+  // The packet an output VC is sending, and the input VC its flits come from.
+  struct OutputVc {
+    long key = -1;
+    int in_port = 0;
+    int in_vc = 0;
+  };
+
+  void fail(const std::string& what);
+  InputVc& input_vc(int router, int port, int vc);
+  OutputVc& output_vc(int router, int port, int vc);
+  // Takes the next flit of an input VC as the one that left; false on a mismatch.
+  bool take_from_input(int router, int port, const LinkFlit& out, long key, int in_port, int in_vc);
+  void check_route(int router, int port, const LinkFlit& flit, const Header& h, unsigned key, const HeadIn& in);
+  std::string describe_flit(const LinkFlit& flit) const;
+
+  const Design& design_;
+  const RoutingRelation& relation_;
+  std::vector<InputVc> input_vcs_;    // [(router * ports + port) * vcs + vc]
+  std::vector<OutputVc> output_vcs_;  // same index
+  std::vector<std::map<unsigned, HeadIn>> heads_in_router_;  // per router: packet key -> where it entered
+  std::map<unsigned, int> hops_;  // packet key -> router-to-router hops seen, while its head is in the network
+  std::vector<std::uint64_t> port_flits_;
+  std::uint64_t link_flits_ = 0;
+  bool moved_ = false;
+  std::string violation_;
+};
+
+}  // namespace rlroute

@@ -1,0 +1,217 @@
+#include "rlroute/network_checker.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+namespace rlroute {
+
+NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& relation)
+    : design_(design), relation_(relation) {
+  const std::size_t ports = static_cast<std::size_t>(design.topo.num_routers() * design.ports);
+  input_vcs_.resize(ports * static_cast<std::size_t>(design.vcs));
+  output_vcs_.resize(input_vcs_.size());
+  port_flits_.assign(ports, 0);
+  heads_in_router_.resize(static_cast<std::size_t>(design.topo.num_routers()));
+}
+
+NetworkChecker::InputVc& NetworkChecker::input_vc(int router, int port, int vc) {
+  return input_vcs_[static_cast<std::size_t>((router * design_.ports + port) * design_.vcs + vc)];
+}
+
+NetworkChecker::OutputVc& NetworkChecker::output_vc(int router, int port, int vc) {
+  return output_vcs_[static_cast<std::size_t>((router * design_.ports + port) * design_.vcs + vc)];
+}
+
+void NetworkChecker::fail(const std::string& what) {
+  if (violation_.empty()) violation_ = what;
+}
+
+std::string NetworkChecker::describe_flit(const LinkFlit& f) const {
+  std::string data = "0x";
+  for (int lsb = (design_.flit_bits - 1) / 64 * 64; lsb >= 0; lsb -= 64) {
+    const int width = std::min(64, design_.flit_bits - lsb);
+    data += fmt::format("{:0{}x}", f.data.get(lsb, width), (width + 3) / 4);
+  }
+  return fmt::format("{}{}vc{} data {}", f.head ? "head " : "", f.tail ? "tail " : "", f.vc, data);
+}
+
+void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
+  if (!flit.valid) return;
+  InputVc& ivc = input_vc(router, port, flit.vc);
+  const int free_slots = design_.buffer_flits - ivc.occupancy;
+  if (++ivc.occupancy > design_.buffer_flits) {
+    fail(fmt::format("credit check: router {} input port {} vc{} received a flit with its {}-flit buffer full "
+                     "(the sender had no credit for it): {}",
+                     router, port, flit.vc, design_.buffer_flits, describe_flit(flit)));
+  }
+  unsigned key = 0;
+  if (flit.head) {
+    const Header h = design_.decode(flit.data);
+    key = packet_key(h.src, h.packet_id);
+    if (ivc.open_packet >= 0) {
+      fail(fmt::format("router {} input port {} vc{}: head of packet {:#x} arrived before the tail of packet {:#x}",
+                       router, port, flit.vc, key, ivc.open_packet));
+    }
+    if (static_cast<int>(h.length) > free_slots && free_slots >= 0) {
+      fail(fmt::format("virtual cut-through check: router {} input port {} vc{}: the head of packet {:#x} ({} flits) "
+                       "arrived with {} of {} buffer slots free; the VC was granted with fewer credits than the packet",
+                       router, port, flit.vc, key, h.length, free_slots, design_.buffer_flits));
+    }
+    heads_in_router_[static_cast<std::size_t>(router)][key] = {port, flit.vc, route_state_of(design_, h)};
+    ivc.open_packet = key;
+  } else if (ivc.open_packet < 0) {
+    fail(fmt::format("router {} input port {} vc{}: a body flit arrived with no packet open on the VC: {}", router,
+                     port, flit.vc, describe_flit(flit)));
+  } else {
+    key = static_cast<unsigned>(ivc.open_packet);
+  }
+  if (flit.tail) ivc.open_packet = -1;
+  ivc.flits.push_back({key, flit});
+}
+
+void NetworkChecker::router_credit(int router, int port, const LinkCredit& credit) {
+  if (!credit.valid) return;
+  InputVc& ivc = input_vc(router, port, credit.vc);
+  --ivc.occupancy;
+  if (++ivc.credited > ivc.taken) {
+    fail(fmt::format("credit check: router {} input port {} vc{} returned credit {} with {} flit(s) taken out of "
+                     "the buffer (a credit for a flit still in it, or for an empty buffer)",
+                     router, port, credit.vc, ivc.credited, ivc.taken));
+  }
+}
+
+bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, long key, int in_port, int in_vc) {
+  std::deque<BufferedFlit>& buffer = input_vc(router, in_port, in_vc).flits;
+  if (buffer.empty() || static_cast<long>(buffer.front().key) != key) {
+    fail(fmt::format("flit identity: router {} sent a flit of packet {:#x} out of port {} ({}) that is not the next "
+                     "flit of input port {} vc{} (next: {})",
+                     router, key, port, describe_flit(out), in_port, in_vc,
+                     buffer.empty() ? std::string("none")
+                                    : fmt::format("packet {:#x}, {}", buffer.front().key,
+                                                  describe_flit(buffer.front().flit))));
+    return false;
+  }
+  const LinkFlit in = buffer.front().flit;
+  buffer.pop_front();
+  ++input_vc(router, in_port, in_vc).taken;
+  if (in.head != out.head || in.tail != out.tail || (!in.head && !(in.data == out.data))) {
+    fail(fmt::format("flit identity: router {} altered a flit of packet {:#x} from input port {} to port {}: in {}, out {}",
+                     router, key, in_port, port, describe_flit(in), describe_flit(out)));
+    return false;
+  }
+  if (in.head) {
+    // Routing may rewrite the route state, the dateline class and the hop
+    // count; nothing else in the header.
+    Header expected = design_.decode(in.data);
+    const Header sent = design_.decode(out.data);
+    expected.phase = sent.phase;
+    expected.inter = sent.inter;
+    expected.vc_class = sent.vc_class;
+    expected.hops = sent.hops;
+    if (!(design_.encode(expected) == out.data)) {
+      fail(fmt::format("flit identity: router {} altered the header of packet {:#x} beyond its route state and hop "
+                       "count: in {}, out {}",
+                       router, key, describe_flit(in), describe_flit(out)));
+      return false;
+    }
+  }
+  return true;
+}
+
+void NetworkChecker::router_output(int router, int port, const LinkFlit& flit) {
+  if (!flit.valid) return;
+  const Topology& t = design_.topo;
+  if (!t.is_ni_port(port)) {
+    moved_ = true;
+    ++link_flits_;
+    ++port_flits_[static_cast<std::size_t>(router * design_.ports + port)];
+  }
+  OutputVc& ovc = output_vc(router, port, flit.vc);
+  if (!flit.head) {
+    if (ovc.key < 0) {
+      fail(fmt::format("router {} port {} vc{}: body flit with no packet owning the VC: {}", router, port, flit.vc,
+                       describe_flit(flit)));
+      return;
+    }
+    take_from_input(router, port, flit, ovc.key, ovc.in_port, ovc.in_vc);
+    if (flit.tail) ovc.key = -1;
+    return;
+  }
+  const Header h = design_.decode(flit.data);
+  const unsigned key = packet_key(h.src, h.packet_id);
+  if (ovc.key >= 0) {
+    fail(fmt::format("router {} port {} vc{}: head of packet {:#x} interleaved into packet {:#x}", router, port,
+                     flit.vc, key, ovc.key));
+  }
+  std::map<unsigned, HeadIn>& heads = heads_in_router_[static_cast<std::size_t>(router)];
+  auto it = heads.find(key);
+  if (it == heads.end()) {
+    fail(fmt::format("router {} port {}: head of packet {:#x} left without having entered", router, port, key));
+    return;
+  }
+  const HeadIn in = it->second;
+  heads.erase(it);
+  ovc = flit.tail ? OutputVc{} : OutputVc{static_cast<long>(key), in.port, in.vc};
+  if (!take_from_input(router, port, flit, key, in.port, in.vc)) return;
+  check_route(router, port, flit, h, key, in);
+}
+
+void NetworkChecker::check_route(int router, int port, const LinkFlit& flit, const Header& h, unsigned key,
+                                 const HeadIn& in) {
+  const Topology& t = design_.topo;
+  const RouteState out_state = route_state_of(design_, h);
+  if (in.state.dst < 0 || out_state.dst < 0) {
+    fail(fmt::format("router {}: packet {:#x} has an invalid destination address {:#x}", router, key, h.dst));
+    return;
+  }
+  bool allowed = false;
+  std::string options;
+  for (const RouteOption& o : relation_.next_hops(router, in.port, in.vc, in.state)) {
+    if (o.out_port == port && (o.vc_mask & (1u << flit.vc)) && o.next == out_state) allowed = true;
+    if (options.size() < 400) {
+      options += fmt::format(" port {} vcs {:#b} ({});", o.out_port, o.vc_mask, describe(design_, o.next));
+    }
+  }
+  if (!allowed) {
+    fail(fmt::format("route checker: router {} sent packet {:#x} ({}) from input port {} vc{} to port {} vc{} as ({}); "
+                     "the {} relation allows:{}",
+                     router, key, describe(design_, in.state), in.port, in.vc, port, flit.vc,
+                     describe(design_, out_state), relation_.name(), options));
+  }
+  if (!t.is_ni_port(port)) {
+    const int hops = ++hops_[key];
+    if (static_cast<int>(h.hops) != (hops & ((1 << design_.header.hops.width) - 1))) {
+      fail(fmt::format("router {}: packet {:#x} header hop count {} but the checker counted {}", router, key, h.hops,
+                       hops));
+    }
+  } else {
+    hops_.erase(key);  // ejected: its source may reuse the packet id after 2^16 packets
+  }
+}
+
+std::string NetworkChecker::dump_occupied() const {
+  const Topology& t = design_.topo;
+  std::string s;
+  for (int r = 0; r < t.num_routers(); ++r) {
+    for (int p = 0; p < design_.ports; ++p) {
+      for (int v = 0; v < design_.vcs; ++v) {
+        const InputVc& ivc = input_vcs_[static_cast<std::size_t>((r * design_.ports + p) * design_.vcs + v)];
+        if (ivc.occupancy == 0 && ivc.flits.empty()) continue;
+        s += fmt::format("  router {} ({}) input port {} ({}) vc{}: {} flit(s) in the buffer; packets (src<<16|id):",
+                         r, t.router_name(r), p, t.port_name(r, p), v, ivc.occupancy);
+        long last = -1;
+        for (const BufferedFlit& f : ivc.flits) {
+          if (static_cast<long>(f.key) == last) continue;
+          last = f.key;
+          s += fmt::format(" {:#x}", f.key);
+        }
+        s += "\n";
+      }
+    }
+  }
+  return s.empty() ? "  (no occupied VC)\n" : s;
+}
+
+}  // namespace rlroute

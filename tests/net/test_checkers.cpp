@@ -1,0 +1,316 @@
+// Every checker fires: each test breaks a network on purpose and asserts the
+// failure the checker reports. Networks are broken through test-only hooks
+// only: a building block of the emitted RTL replaced by a broken copy (the
+// model cache keys it apart), a fabric that alters what crosses the NI
+// boundary, or emit_design_unchecked() for RTL the generator refuses.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "rlroute/emit.hpp"
+
+using namespace rlroute;
+using namespace rlroute::test;
+
+namespace {
+
+const char* kTorus4x4 = R"(
+[design]
+name = "chk_torus4x4"
+[topology]
+kind = "torus"
+dims = [4, 4]
+[router]
+vcs = 2
+buffer_flits = 8
+flit_bits = 64
+max_packet_flits = 4
+)";
+
+// The emitted design with `from` replaced by `to` in the building block
+// rtl/<block> (which must contain `from` exactly once).
+EmittedDesign broken(const EmittedDesign& good, const std::string& block, const std::string& from,
+                     const std::string& to) {
+  EmittedDesign e = good;
+  std::string& text = e.files.at("rtl/" + block);
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << block << " no longer contains: " << from;
+  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << block << " contains twice: " << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  e.hash = content_hash({{"rtl", good.hash}, {"broken " + block, from + " -> " + to}});
+  return e;
+}
+
+SimResult run_on(const Bench& b, const EmittedDesign& e, ModelKind kind, const SimOptions& o) {
+  const ModelFactory factory = load_model(b.design, e, kind);
+  if (kind == ModelKind::Network) {
+    NetworkTopFabric fabric(b.design, *b.relation, factory);
+    return run_simulation(b.design, *b.relation, fabric, o);
+  }
+  HarnessFabric fabric(b.design, *b.relation, factory);
+  return run_simulation(b.design, *b.relation, fabric, o);
+}
+
+SimOptions short_run(double load) {
+  SimOptions o;
+  o.load = load;
+  o.warmup = 0;
+  o.cycles = 3000;
+  o.drain = 2000;
+  return o;
+}
+
+// A fabric that passes everything through, except that what it presents at
+// the NI outputs goes through a queue per node where it can alter or repeat
+// the flits of one packet: the first packet whose head reaches node `node`
+// at or after cycle `after`.
+class EjectionFault : public Fabric {
+ public:
+  enum class Kind { CorruptPayload, CorruptFooter, Duplicate };
+  EjectionFault(Fabric& inner, const Design& design, Kind kind, int node, std::int64_t after)
+      : inner_(inner), design_(design), kind_(kind), node_(node), after_(after),
+        queues_(static_cast<size_t>(design.topo.num_nodes())),
+        swallow_(static_cast<size_t>(design.topo.num_nodes()), std::vector<int>(static_cast<size_t>(design.vcs))) {}
+
+  LinkFlit ni_flit_out(int node) const override {
+    const auto& q = queues_[static_cast<size_t>(node)];
+    return q.empty() ? LinkFlit{} : q.front().flit;
+  }
+  LinkCredit ni_credit_out(int node) const override { return inner_.ni_credit_out(node); }
+  void set_ni_flit_in(int node, const LinkFlit& flit) override { inner_.set_ni_flit_in(node, flit); }
+  // The NIC returns a credit for every flit it ejects; those of repeated
+  // flits never came from the router.
+  void set_ni_credit_in(int node, const LinkCredit& credit) override {
+    int& owed = swallow_[static_cast<size_t>(node)][static_cast<size_t>(credit.vc)];
+    if (credit.valid && owed > 0) {
+      --owed;
+      inner_.set_ni_credit_in(node, {});
+      return;
+    }
+    inner_.set_ni_credit_in(node, credit);
+  }
+  void reset() override {
+    inner_.reset();
+    for (auto& q : queues_) q.clear();
+  }
+  void step() override {
+    // The flits presented this cycle have been taken.
+    for (size_t n = 0; n < queues_.size(); ++n) {
+      auto& q = queues_[n];
+      if (q.empty()) continue;
+      if (q.front().repeated) ++swallow_[n][static_cast<size_t>(q.front().flit.vc)];
+      q.pop_front();
+    }
+    inner_.step();
+    ++cycle_;
+    for (int n = 0; n < design_.topo.num_nodes(); ++n) {
+      LinkFlit f = inner_.ni_flit_out(n);
+      if (!f.valid) continue;
+      auto& q = queues_[static_cast<size_t>(n)];
+      if (n == node_ && f.head && !target_started_ && cycle_ >= after_) {
+        target_started_ = true;
+        target_vc_ = f.vc;
+      }
+      const bool target = n == node_ && target_started_ && !target_done_ && f.vc == target_vc_;
+      if (target) {
+        if (kind_ == Kind::CorruptPayload && target_flits_.size() == 1) f.data.words[0] ^= 1;
+        if (kind_ == Kind::CorruptFooter && f.tail) f.data.words[0] ^= 1;
+        target_flits_.push_back(f);
+      }
+      q.push_back({f, false});
+      if (target && f.tail) {
+        target_done_ = true;
+        if (kind_ == Kind::Duplicate) {
+          for (const LinkFlit& copy : target_flits_) q.push_back({copy, true});
+        }
+      }
+    }
+  }
+  bool moved_inside() const override { return inner_.moved_inside(); }
+  std::string violation() const override { return inner_.violation(); }
+  std::string dump_occupied() const override { return inner_.dump_occupied(); }
+  std::uint64_t network_link_flits() const override { return inner_.network_link_flits(); }
+  std::vector<std::uint64_t> link_flits() const override { return inner_.link_flits(); }
+  bool fired() const { return target_done_; }
+
+ private:
+  struct Presented {
+    LinkFlit flit;
+    bool repeated;
+  };
+  Fabric& inner_;
+  const Design& design_;
+  const Kind kind_;
+  const int node_;
+  const std::int64_t after_;
+  std::vector<std::deque<Presented>> queues_;
+  std::vector<std::vector<int>> swallow_;  // [node][vc]: credits of repeated flits still to drop
+  std::int64_t cycle_ = 0;
+  bool target_started_ = false, target_done_ = false;
+  int target_vc_ = 0;
+  std::vector<LinkFlit> target_flits_;
+};
+
+SimResult run_with_ejection_fault(EjectionFault::Kind kind) {
+  Bench b(kTorus4x4);
+  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Router);
+  HarnessFabric harness(b.design, *b.relation, factory);
+  EjectionFault fabric(harness, b.design, kind, 5, 500);
+  const SimResult r = run_simulation(b.design, *b.relation, fabric, short_run(0.2));
+  EXPECT_TRUE(fabric.fired());
+  return r;
+}
+
+}  // namespace
+
+TEST(Scoreboard, FailsOnACorruptedPayloadFlit) {
+  const SimResult r = run_with_ejection_fault(EjectionFault::Kind::CorruptPayload);
+  EXPECT_EQ(r.packets_corrupted, 1);
+  EXPECT_NE(r.failure.find("arrived at node 5 corrupted: payload flit 0 differs"), std::string::npos) << r.failure;
+}
+
+TEST(Scoreboard, FailsOnACorruptedFooterCrc) {
+  const SimResult r = run_with_ejection_fault(EjectionFault::Kind::CorruptFooter);
+  EXPECT_EQ(r.packets_corrupted, 1);
+  EXPECT_NE(r.failure.find("arrived at node 5 corrupted: footer CRC"), std::string::npos) << r.failure;
+}
+
+TEST(Scoreboard, FailsOnADuplicatedPacket) {
+  const SimResult r = run_with_ejection_fault(EjectionFault::Kind::Duplicate);
+  EXPECT_EQ(r.packets_duplicated, 1);
+  EXPECT_EQ(r.packets_corrupted, 0);
+  EXPECT_NE(r.failure.find("node 5 received packet"), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find("that is not in flight (duplicate or forged)"), std::string::npos) << r.failure;
+}
+
+// The torus route unit without the switch to the dateline class on the wrap
+// hop: both fabrics must name the hop (the network top used to deliver such
+// traffic without a word).
+class BrokenRtl : public ::testing::TestWithParam<ModelKind> {};
+
+TEST_P(BrokenRtl, RouteCheckerFailsOnAMisroutedHop) {
+  Bench b(kTorus4x4);
+  const EmittedDesign e =
+      broken(b.emitted, "rr_route_dor.sv", "cls   = (cont && in_class) || wraps;", "cls   = (cont && in_class);");
+  const SimResult r = run_on(b, e, GetParam(), short_run(0.1));
+  EXPECT_EQ(r.failure.rfind("route checker: router ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("the dor relation allows"), std::string::npos) << r.failure;
+}
+
+// The VC allocator grants an output VC on one credit instead of credits for
+// the whole packet (a regression from virtual cut-through to wormhole).
+TEST_P(BrokenRtl, VirtualCutThroughCheckFailsOnAGrantWithFewerCreditsThanThePacket) {
+  Bench b(kTorus4x4);
+  const EmittedDesign e = broken(b.emitted, "rr_vc_alloc.sv", "(port_credits[w] >= CW'(len_i[r*LEN_W+:LEN_W]))",
+                                 "(port_credits[w] >= CW'(1))");
+  const SimResult r = run_on(b, e, GetParam(), short_run(0.8));
+  EXPECT_EQ(r.failure.rfind("virtual cut-through check: router ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("the VC was granted with fewer credits than the packet"), std::string::npos) << r.failure;
+}
+
+// The input port returns a credit when a flit enters instead of when it leaves.
+TEST_P(BrokenRtl, CreditCheckFailsOnACreditForAFlitStillInTheBuffer) {
+  Bench b(kTorus4x4);
+  const EmittedDesign e = broken(b.emitted, "rr_input_port.sv", "credit_valid_q <= |pop;", "credit_valid_q <= |push;");
+  const SimResult r = run_on(b, e, GetParam(), short_run(0.3));
+  EXPECT_EQ(r.failure.rfind("credit check: router ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("a credit for a flit still in it"), std::string::npos) << r.failure;
+}
+
+namespace {
+
+// A sender that ignores credits: when an NI input VC is full by the NIC's
+// own count (flits sent minus credits back) and the NIC sends nothing, it
+// sends one more flit on that VC.
+class CreditIgnoringSender : public Fabric {
+ public:
+  CreditIgnoringSender(Fabric& inner, const Design& design)
+      : inner_(inner), design_(design),
+        in_buffer_(static_cast<size_t>(design.topo.num_nodes()), std::vector<int>(static_cast<size_t>(design.vcs))) {}
+  LinkFlit ni_flit_out(int node) const override { return inner_.ni_flit_out(node); }
+  LinkCredit ni_credit_out(int node) const override { return inner_.ni_credit_out(node); }
+  void set_ni_flit_in(int node, const LinkFlit& flit) override {
+    std::vector<int>& count = in_buffer_[static_cast<size_t>(node)];
+    const LinkCredit credit = inner_.ni_credit_out(node);  // the NIC has counted it already
+    if (credit.valid) --count[static_cast<size_t>(credit.vc)];
+    LinkFlit f = flit;
+    if (!f.valid && count[0] == design_.buffer_flits) {
+      f.valid = true;
+      f.vc = 0;
+      ++sent_without_credit_;
+    }
+    if (f.valid) ++count[static_cast<size_t>(f.vc)];
+    inner_.set_ni_flit_in(node, f);
+  }
+  void set_ni_credit_in(int node, const LinkCredit& credit) override { inner_.set_ni_credit_in(node, credit); }
+  void reset() override { inner_.reset(); }
+  void step() override { inner_.step(); }
+  bool moved_inside() const override { return inner_.moved_inside(); }
+  std::string violation() const override { return inner_.violation(); }
+  std::string dump_occupied() const override { return inner_.dump_occupied(); }
+  std::uint64_t network_link_flits() const override { return inner_.network_link_flits(); }
+  std::vector<std::uint64_t> link_flits() const override { return inner_.link_flits(); }
+  int sent_without_credit() const { return sent_without_credit_; }
+
+ private:
+  Fabric& inner_;
+  const Design& design_;
+  std::vector<std::vector<int>> in_buffer_;  // [node][vc]: flits in the router's NI input buffer, as the NIC counts
+  int sent_without_credit_ = 0;
+};
+
+}  // namespace
+
+TEST(CreditCheck, FailsOnAFlitIntoAFullBuffer) {
+  Bench b(kTorus4x4);
+  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Router);
+  HarnessFabric harness(b.design, *b.relation, factory);
+  CreditIgnoringSender fabric(harness, b.design);
+  SimOptions o = short_run(0.9);
+  o.pattern = "hotspot";  // fills the buffers around the hotspot
+  o.hotspot_fraction = 0.5;
+  const SimResult r = run_simulation(b.design, *b.relation, fabric, o);
+  EXPECT_EQ(fabric.sent_without_credit(), 1);
+  EXPECT_EQ(r.failure.rfind("credit check: router ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("received a flit with its 8-flit buffer full"), std::string::npos) << r.failure;
+}
+
+// A real routing deadlock: a 4x4 torus with one VC (no dateline classes),
+// emitted past the generator's deadlock check. The watchdog must call it a
+// deadlock (not saturation) and dump the occupied VCs, on both fabrics.
+TEST_P(BrokenRtl, WatchdogReportsARealRoutingDeadlockWithTheOccupiedVcs) {
+  std::string toml = kTorus4x4;
+  toml.replace(toml.find("vcs = 2"), 7, "vcs = 1");
+  const Design design = derive_design(parse_config(toml, "deadlock.toml"));
+  const std::unique_ptr<RoutingRelation> relation = make_routing_relation(design);
+  EXPECT_THROW(emit_design(design, *relation), ConfigError) << "the generator refuses this network";
+  const EmittedDesign emitted = emit_design_unchecked(design, *relation);
+  const ModelFactory factory = load_model(design, emitted, GetParam());
+  std::unique_ptr<Fabric> fabric;
+  if (GetParam() == ModelKind::Network) {
+    fabric = std::make_unique<NetworkTopFabric>(design, *relation, factory);
+  } else {
+    fabric = std::make_unique<HarnessFabric>(design, *relation, factory);
+  }
+  SimOptions o = short_run(1.0);
+  o.cycles = 20000;
+  o.watchdog = 300;
+  const SimResult r = run_simulation(design, *relation, *fabric, o);
+  EXPECT_TRUE(r.deadlock) << r.failure;
+  EXPECT_LT(r.cycles, 20000) << "the network locked up during the measurement";
+  EXPECT_EQ(r.failure.rfind("deadlock: no flit moved for 300 cycles", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("occupied VCs:\n  router "), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find("vc0: 8 flit(s) in the buffer"), std::string::npos) << "full buffers:\n" << r.failure;
+  EXPECT_NE(r.failure.find("packets in flight:"), std::string::npos) << r.failure;
+}
+
+INSTANTIATE_TEST_SUITE_P(BothFabrics, BrokenRtl, ::testing::Values(ModelKind::Router, ModelKind::Network),
+                         [](const ::testing::TestParamInfo<ModelKind>& info) {
+                           return std::string(info.param == ModelKind::Router ? "Harness" : "NetworkTop");
+                         });
+
