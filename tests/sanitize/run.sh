@@ -7,8 +7,9 @@
 set -euo pipefail
 src=$1
 build=$2
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DRLROUTE_SANITIZE=ON -DRLROUTE_RTL_TESTS=OFF > "$build.configure.log" 2>&1 ||
-  { cat "$build.configure.log"; exit 1; }
+mkdir -p "$build"
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DRLROUTE_SANITIZE=ON -DRLROUTE_RTL_TESTS=OFF > "$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j 2 --target unit_tests network_tests
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
