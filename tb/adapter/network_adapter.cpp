@@ -21,10 +21,10 @@ namespace rlroute::adapter {
 class VerilatedNetwork final : public NetworkModel {
  public:
   explicit VerilatedNetwork(const ModelShape& shape)
-      : shape_(shape), context_(std::make_unique<VerilatedContext>()),
+      : shape_(shape), layout_{shape.vc_bits, shape.flit_bits}, context_(std::make_unique<VerilatedContext>()),
         top_(std::make_unique<Vnetwork>(context_.get())) {
-    link_bits_ = 3 + shape.vc_bits + shape.flit_bits;
-    credit_bits_ = 1 + shape.vc_bits;
+    link_bits_ = layout_.link_bits();
+    credit_bits_ = layout_.credit_bits();
   }
   ~VerilatedNetwork() override {
     close_trace();
@@ -32,27 +32,25 @@ class VerilatedNetwork final : public NetworkModel {
   }
 
   void set_flit_in(int node, const LinkFlit& f) override {
-    write_flit(top_->ni_flit_i, node * link_bits_, shape_.vc_bits, shape_.flit_bits, f);
+    write_flit(top_->ni_flit_i, node * link_bits_, layout_, f);
   }
   void set_credit_in(int node, const LinkCredit& c) override {
-    write_credit(top_->ni_credit_i, node * credit_bits_, shape_.vc_bits, c);
+    write_credit(top_->ni_credit_i, node * credit_bits_, layout_, c);
   }
   LinkFlit flit_out(int node) const override {
-    return read_flit(top_->ni_flit_o, node * link_bits_, shape_.vc_bits, shape_.flit_bits);
+    return read_flit(top_->ni_flit_o, node * link_bits_, layout_);
   }
   LinkCredit credit_out(int node) const override {
-    return read_credit(top_->ni_credit_o, node * credit_bits_, shape_.vc_bits);
+    return read_credit(top_->ni_credit_o, node * credit_bits_, layout_);
   }
   LinkFlit router_flit_out(int router, int port) const override {
-    return read_flit(top_->rootp->RLROUTE_SIGNAL(flit_out)[router], port * link_bits_, shape_.vc_bits,
-                     shape_.flit_bits);
+    return read_flit(top_->rootp->RLROUTE_SIGNAL(flit_out)[router], port * link_bits_, layout_);
   }
   LinkCredit router_credit_out(int router, int port) const override {
-    return read_credit(top_->rootp->RLROUTE_SIGNAL(credit_out)[router], port * credit_bits_, shape_.vc_bits);
+    return read_credit(top_->rootp->RLROUTE_SIGNAL(credit_out)[router], port * credit_bits_, layout_);
   }
   LinkFlit router_flit_in(int router, int port) const override {
-    return read_flit(top_->rootp->RLROUTE_SIGNAL(flit_in)[router], port * link_bits_, shape_.vc_bits,
-                     shape_.flit_bits);
+    return read_flit(top_->rootp->RLROUTE_SIGNAL(flit_in)[router], port * link_bits_, layout_);
   }
 
   void reset() override {
@@ -95,6 +93,7 @@ class VerilatedNetwork final : public NetworkModel {
     time_ += 5;  // half a 10-unit clock period
   }
   ModelShape shape_;
+  LinkLayout layout_;
   int link_bits_;
   int credit_bits_;
   std::unique_ptr<VerilatedContext> context_;

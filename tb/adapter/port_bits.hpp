@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "rlroute/bits.hpp"
+#include "rlroute/link_layout.hpp"
 #include "rlroute/model.hpp"
 #include "verilated.h"
 
@@ -44,48 +45,47 @@ void set_field(T& port, int lsb, int width, std::uint64_t value) {
   for (int i = 0; i < width; ++i) set_bit(port, lsb + i, (value >> i) & 1u);
 }
 
-// Link word {data, vc, tail, head, valid} at bit offset `base`.
+// Link word (LinkLayout) at bit offset `base`.
 template <typename T>
-LinkFlit read_flit(const T& port, int base, int vc_bits, int flit_bits) {
+LinkFlit read_flit(const T& port, int base, const LinkLayout& l) {
   LinkFlit f;
-  f.valid = get_bit(port, base);
+  f.valid = get_bit(port, base + LinkLayout::kValid);
   if (!f.valid) return f;
-  f.head = get_bit(port, base + 1);
-  f.tail = get_bit(port, base + 2);
-  f.vc = static_cast<int>(get_field(port, base + 3, vc_bits));
-  const int data_lsb = base + 3 + vc_bits;
-  for (int i = 0; i < flit_bits; i += 64) {
-    const int w = std::min(64, flit_bits - i);
-    f.data.set(i, w, get_field(port, data_lsb + i, w));
+  f.head = get_bit(port, base + LinkLayout::kHead);
+  f.tail = get_bit(port, base + LinkLayout::kTail);
+  f.vc = static_cast<int>(get_field(port, base + LinkLayout::kVcLsb, l.vc_bits));
+  for (int i = 0; i < l.flit_bits; i += 64) {
+    const int w = std::min(64, l.flit_bits - i);
+    f.data.set(i, w, get_field(port, base + l.data_lsb() + i, w));
   }
   return f;
 }
 
 template <typename T>
-void write_flit(T& port, int base, int vc_bits, int flit_bits, const LinkFlit& f) {
-  set_bit(port, base, f.valid);
-  set_bit(port, base + 1, f.valid && f.head);
-  set_bit(port, base + 2, f.valid && f.tail);
-  set_field(port, base + 3, vc_bits, f.valid ? static_cast<std::uint64_t>(f.vc) : 0);
-  const int data_lsb = base + 3 + vc_bits;
-  for (int i = 0; i < flit_bits; i += 64) {
-    const int w = std::min(64, flit_bits - i);
-    set_field(port, data_lsb + i, w, f.valid ? f.data.get(i, w) : 0);
+void write_flit(T& port, int base, const LinkLayout& l, const LinkFlit& f) {
+  set_bit(port, base + LinkLayout::kValid, f.valid);
+  set_bit(port, base + LinkLayout::kHead, f.valid && f.head);
+  set_bit(port, base + LinkLayout::kTail, f.valid && f.tail);
+  set_field(port, base + LinkLayout::kVcLsb, l.vc_bits, f.valid ? static_cast<std::uint64_t>(f.vc) : 0);
+  for (int i = 0; i < l.flit_bits; i += 64) {
+    const int w = std::min(64, l.flit_bits - i);
+    set_field(port, base + l.data_lsb() + i, w, f.valid ? f.data.get(i, w) : 0);
   }
 }
 
+// Credit word (LinkLayout) at bit offset `base`.
 template <typename T>
-LinkCredit read_credit(const T& port, int base, int vc_bits) {
+LinkCredit read_credit(const T& port, int base, const LinkLayout& l) {
   LinkCredit c;
-  c.valid = get_bit(port, base);
-  if (c.valid) c.vc = static_cast<int>(get_field(port, base + 1, vc_bits));
+  c.valid = get_bit(port, base + LinkLayout::kCreditValid);
+  if (c.valid) c.vc = static_cast<int>(get_field(port, base + LinkLayout::kCreditVcLsb, l.vc_bits));
   return c;
 }
 
 template <typename T>
-void write_credit(T& port, int base, int vc_bits, const LinkCredit& c) {
-  set_bit(port, base, c.valid);
-  set_field(port, base + 1, vc_bits, c.valid ? static_cast<std::uint64_t>(c.vc) : 0);
+void write_credit(T& port, int base, const LinkLayout& l, const LinkCredit& c) {
+  set_bit(port, base + LinkLayout::kCreditValid, c.valid);
+  set_field(port, base + LinkLayout::kCreditVcLsb, l.vc_bits, c.valid ? static_cast<std::uint64_t>(c.vc) : 0);
 }
 
 }  // namespace rlroute::adapter

@@ -9,25 +9,25 @@ namespace rlroute::adapter {
 class VerilatedRouter final : public RouterModel {
  public:
   explicit VerilatedRouter(const ModelShape& shape)
-      : shape_(shape), context_(std::make_unique<VerilatedContext>()),
+      : shape_(shape), layout_{shape.vc_bits, shape.flit_bits}, context_(std::make_unique<VerilatedContext>()),
         top_(std::make_unique<Vrouter>(context_.get())) {
-    link_bits_ = 3 + shape.vc_bits + shape.flit_bits;
-    credit_bits_ = 1 + shape.vc_bits;
+    link_bits_ = layout_.link_bits();
+    credit_bits_ = layout_.credit_bits();
   }
   ~VerilatedRouter() override { top_->final(); }
 
   void set_router_id(std::uint64_t id) override { set_field(top_->id_i, 0, shape_.id_bits, id); }
   void set_flit_in(int port, const LinkFlit& f) override {
-    write_flit(top_->flit_i, port * link_bits_, shape_.vc_bits, shape_.flit_bits, f);
+    write_flit(top_->flit_i, port * link_bits_, layout_, f);
   }
   void set_credit_in(int port, const LinkCredit& c) override {
-    write_credit(top_->credit_i, port * credit_bits_, shape_.vc_bits, c);
+    write_credit(top_->credit_i, port * credit_bits_, layout_, c);
   }
   LinkFlit flit_out(int port) const override {
-    return read_flit(top_->flit_o, port * link_bits_, shape_.vc_bits, shape_.flit_bits);
+    return read_flit(top_->flit_o, port * link_bits_, layout_);
   }
   LinkCredit credit_out(int port) const override {
-    return read_credit(top_->credit_o, port * credit_bits_, shape_.vc_bits);
+    return read_credit(top_->credit_o, port * credit_bits_, layout_);
   }
   std::uint32_t stat_flits(int port) const override {
     return static_cast<std::uint32_t>(get_field(top_->stat_flits_o, port * 32, 32));
@@ -59,6 +59,7 @@ class VerilatedRouter final : public RouterModel {
 
  private:
   ModelShape shape_;
+  LinkLayout layout_;
   int link_bits_;
   int credit_bits_;
   std::unique_ptr<VerilatedContext> context_;

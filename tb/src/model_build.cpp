@@ -326,6 +326,7 @@ ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emi
   inputs["port_bits.hpp"] = read_all(tb_dir() / "adapter" / "port_bits.hpp");
   inputs["model.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "model.hpp");
   inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "bits.hpp");
+  inputs["link_layout.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "link_layout.hpp");
   inputs["kind"] = prefix;
   inputs["opt"] = cxx_opt(kind);
   inputs["cache_format"] = kCacheFormat;

@@ -19,19 +19,22 @@ using namespace rlroute::test;
 
 namespace {
 
-const char* kTorus4x4 = R"(
+// A ring of 4 routers (a 1-D torus, wrap link and dateline classes
+// included): small, so that the network-top models of its broken variants
+// build quickly.
+const char* kRing = R"(
 [design]
-name = "chk_torus4x4"
+name = "chk_ring4"
 [topology]
 kind = "torus"
-dims = [4, 4]
+dims = [4]
 [router]
 vcs = 2
 buffer_flits = 8
 flit_bits = 64
 max_packet_flits = 4
+nodes_per_router = 2
 )";
-
 // The emitted design with `from` replaced by `to` in the building block
 // rtl/<block> (which must contain `from` exactly once).
 EmittedDesign broken(const EmittedDesign& good, const std::string& block, const std::string& from,
@@ -157,10 +160,10 @@ class EjectionFault : public Fabric {
 };
 
 SimResult run_with_ejection_fault(EjectionFault::Kind kind) {
-  Bench b(kTorus4x4);
+  Bench b(kRing);
   const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Router);
   HarnessFabric harness(b.design, *b.relation, factory);
-  EjectionFault fabric(harness, b.design, kind, 5, 500);
+  EjectionFault fabric(harness, b.design, kind, 5, 500);  // node 5: router 2, NI 1
   const SimResult r = run_simulation(b.design, *b.relation, fabric, short_run(0.2));
   EXPECT_TRUE(fabric.fired());
   return r;
@@ -194,7 +197,7 @@ TEST(Scoreboard, FailsOnADuplicatedPacket) {
 class BrokenRtl : public ::testing::TestWithParam<ModelKind> {};
 
 TEST_P(BrokenRtl, RouteCheckerFailsOnAMisroutedHop) {
-  Bench b(kTorus4x4);
+  Bench b(kRing);
   const EmittedDesign e =
       broken(b.emitted, "rr_route_dor.sv", "cls   = (cont && in_class) || wraps;", "cls   = (cont && in_class);");
   const SimResult r = run_on(b, e, GetParam(), short_run(0.1));
@@ -205,7 +208,7 @@ TEST_P(BrokenRtl, RouteCheckerFailsOnAMisroutedHop) {
 // The VC allocator grants an output VC on one credit instead of credits for
 // the whole packet (a regression from virtual cut-through to wormhole).
 TEST_P(BrokenRtl, VirtualCutThroughCheckFailsOnAGrantWithFewerCreditsThanThePacket) {
-  Bench b(kTorus4x4);
+  Bench b(kRing);
   const EmittedDesign e = broken(b.emitted, "rr_vc_alloc.sv", "(port_credits[w] >= CW'(len_i[r*LEN_W+:LEN_W]))",
                                  "(port_credits[w] >= CW'(1))");
   const SimResult r = run_on(b, e, GetParam(), short_run(0.8));
@@ -215,7 +218,7 @@ TEST_P(BrokenRtl, VirtualCutThroughCheckFailsOnAGrantWithFewerCreditsThanThePack
 
 // The input port returns a credit when a flit enters instead of when it leaves.
 TEST_P(BrokenRtl, CreditCheckFailsOnACreditForAFlitStillInTheBuffer) {
-  Bench b(kTorus4x4);
+  Bench b(kRing);
   const EmittedDesign e = broken(b.emitted, "rr_input_port.sv", "credit_valid_q <= |pop;", "credit_valid_q <= |push;");
   const SimResult r = run_on(b, e, GetParam(), short_run(0.3));
   EXPECT_EQ(r.failure.rfind("credit check: router ", 0), 0u) << r.failure;
@@ -267,7 +270,7 @@ class CreditIgnoringSender : public Fabric {
 }  // namespace
 
 TEST(CreditCheck, FailsOnAFlitIntoAFullBuffer) {
-  Bench b(kTorus4x4);
+  Bench b(kRing);
   const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Router);
   HarnessFabric harness(b.design, *b.relation, factory);
   CreditIgnoringSender fabric(harness, b.design);
@@ -280,11 +283,11 @@ TEST(CreditCheck, FailsOnAFlitIntoAFullBuffer) {
   EXPECT_NE(r.failure.find("received a flit with its 8-flit buffer full"), std::string::npos) << r.failure;
 }
 
-// A real routing deadlock: a 4x4 torus with one VC (no dateline classes),
+// A real routing deadlock: the ring with one VC (no dateline classes),
 // emitted past the generator's deadlock check. The watchdog must call it a
 // deadlock (not saturation) and dump the occupied VCs, on both fabrics.
 TEST_P(BrokenRtl, WatchdogReportsARealRoutingDeadlockWithTheOccupiedVcs) {
-  std::string toml = kTorus4x4;
+  std::string toml = kRing;
   toml.replace(toml.find("vcs = 2"), 7, "vcs = 1");
   const Design design = derive_design(parse_config(toml, "deadlock.toml"));
   const std::unique_ptr<RoutingRelation> relation = make_routing_relation(design);
