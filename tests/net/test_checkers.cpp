@@ -68,15 +68,36 @@ SimOptions short_run(double load) {
   return o;
 }
 
+// A fabric that passes everything to another one; the fault fabrics below
+// override what they alter.
+class ForwardingFabric : public Fabric {
+ public:
+  explicit ForwardingFabric(Fabric& inner) : inner_(inner) {}
+  LinkFlit ni_flit_out(int node) const override { return inner_.ni_flit_out(node); }
+  LinkCredit ni_credit_out(int node) const override { return inner_.ni_credit_out(node); }
+  void set_ni_flit_in(int node, const LinkFlit& flit) override { inner_.set_ni_flit_in(node, flit); }
+  void set_ni_credit_in(int node, const LinkCredit& credit) override { inner_.set_ni_credit_in(node, credit); }
+  void reset() override { inner_.reset(); }
+  void step() override { inner_.step(); }
+  bool moved_inside() const override { return inner_.moved_inside(); }
+  std::string violation() const override { return inner_.violation(); }
+  std::string dump_occupied() const override { return inner_.dump_occupied(); }
+  std::uint64_t network_link_flits() const override { return inner_.network_link_flits(); }
+  std::vector<std::uint64_t> link_flits() const override { return inner_.link_flits(); }
+
+ protected:
+  Fabric& inner_;
+};
+
 // A fabric that passes everything through, except that what it presents at
 // the NI outputs goes through a queue per node where it can alter or repeat
 // the flits of one packet: the first packet whose head reaches node `node`
 // at or after cycle `after`.
-class EjectionFault : public Fabric {
+class EjectionFault : public ForwardingFabric {
  public:
   enum class Kind { CorruptPayload, CorruptFooter, Duplicate };
   EjectionFault(Fabric& inner, const Design& design, Kind kind, int node, std::int64_t after)
-      : inner_(inner), design_(design), kind_(kind), node_(node), after_(after),
+      : ForwardingFabric(inner), design_(design), kind_(kind), node_(node), after_(after),
         queues_(static_cast<size_t>(design.topo.num_nodes())),
         swallow_(static_cast<size_t>(design.topo.num_nodes()), std::vector<int>(static_cast<size_t>(design.vcs))) {}
 
@@ -84,8 +105,6 @@ class EjectionFault : public Fabric {
     const auto& q = queues_[static_cast<size_t>(node)];
     return q.empty() ? LinkFlit{} : q.front().flit;
   }
-  LinkCredit ni_credit_out(int node) const override { return inner_.ni_credit_out(node); }
-  void set_ni_flit_in(int node, const LinkFlit& flit) override { inner_.set_ni_flit_in(node, flit); }
   // The NIC returns a credit for every flit it ejects; those of repeated
   // flits never came from the router.
   void set_ni_credit_in(int node, const LinkCredit& credit) override {
@@ -134,11 +153,6 @@ class EjectionFault : public Fabric {
       }
     }
   }
-  bool moved_inside() const override { return inner_.moved_inside(); }
-  std::string violation() const override { return inner_.violation(); }
-  std::string dump_occupied() const override { return inner_.dump_occupied(); }
-  std::uint64_t network_link_flits() const override { return inner_.network_link_flits(); }
-  std::vector<std::uint64_t> link_flits() const override { return inner_.link_flits(); }
   bool fired() const { return target_done_; }
 
  private:
@@ -146,7 +160,6 @@ class EjectionFault : public Fabric {
     LinkFlit flit;
     bool repeated;
   };
-  Fabric& inner_;
   const Design& design_;
   const Kind kind_;
   const int node_;
@@ -230,13 +243,11 @@ namespace {
 // A sender that ignores credits: when an NI input VC is full by the NIC's
 // own count (flits sent minus credits back) and the NIC sends nothing, it
 // sends one more flit on that VC.
-class CreditIgnoringSender : public Fabric {
+class CreditIgnoringSender : public ForwardingFabric {
  public:
   CreditIgnoringSender(Fabric& inner, const Design& design)
-      : inner_(inner), design_(design),
+      : ForwardingFabric(inner), design_(design),
         in_buffer_(static_cast<size_t>(design.topo.num_nodes()), std::vector<int>(static_cast<size_t>(design.vcs))) {}
-  LinkFlit ni_flit_out(int node) const override { return inner_.ni_flit_out(node); }
-  LinkCredit ni_credit_out(int node) const override { return inner_.ni_credit_out(node); }
   void set_ni_flit_in(int node, const LinkFlit& flit) override {
     std::vector<int>& count = in_buffer_[static_cast<size_t>(node)];
     const LinkCredit credit = inner_.ni_credit_out(node);  // the NIC has counted it already
@@ -250,18 +261,9 @@ class CreditIgnoringSender : public Fabric {
     if (f.valid) ++count[static_cast<size_t>(f.vc)];
     inner_.set_ni_flit_in(node, f);
   }
-  void set_ni_credit_in(int node, const LinkCredit& credit) override { inner_.set_ni_credit_in(node, credit); }
-  void reset() override { inner_.reset(); }
-  void step() override { inner_.step(); }
-  bool moved_inside() const override { return inner_.moved_inside(); }
-  std::string violation() const override { return inner_.violation(); }
-  std::string dump_occupied() const override { return inner_.dump_occupied(); }
-  std::uint64_t network_link_flits() const override { return inner_.network_link_flits(); }
-  std::vector<std::uint64_t> link_flits() const override { return inner_.link_flits(); }
   int sent_without_credit() const { return sent_without_credit_; }
 
  private:
-  Fabric& inner_;
   const Design& design_;
   std::vector<std::vector<int>> in_buffer_;  // [node][vc]: flits in the router's NI input buffer, as the NIC counts
   int sent_without_credit_ = 0;
