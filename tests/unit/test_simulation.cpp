@@ -1,4 +1,4 @@
-// The statistics helpers of the simulation (DESIGN.md section 6): minimal
+// tb/src/simulation.cpp: the statistics helpers of the simulation (DESIGN.md section 6): minimal
 // share, hop histogram, per-link-class utilisation and their JSON keys, on
 // hand-made packets and link counters (no Verilator model).
 #include <gtest/gtest.h>

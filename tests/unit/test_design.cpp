@@ -1,0 +1,48 @@
+// gen/src/design.cpp: the header layout and its encoding.
+#include <gtest/gtest.h>
+
+#include "rlroute/config.hpp"
+#include "rlroute/design.hpp"
+
+#include "configs.hpp"
+
+using namespace rlroute;
+using rlroute::test::grid;
+
+TEST(Design, HeaderMustFitInTheFlit) {
+  Config c = grid(TopologyKind::Torus, {16, 16, 16}, 2, 8);
+  c.flit_bits = 32;
+  try {
+    derive_design(c);
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("router.flit_bits = 32: the header flit needs"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Design, HeaderEncodeDecodeRoundTrip) {
+  const Design d = derive_design(grid(TopologyKind::Torus, {8, 8}));
+  Header h;
+  h.dst = 0x2a;
+  h.src = 0x15;
+  h.vc_class = 1;
+  h.hops = 9;
+  h.type = PacketType::Ack;
+  h.pdor = true;
+  h.req_ack = true;
+  h.mode = 2;
+  h.length = 4;
+  h.packet_id = 0xbeef;
+  h.timestamp = 123456;
+  const Header back = d.decode(d.encode(h));
+  EXPECT_EQ(back.dst, h.dst);
+  EXPECT_EQ(back.src, h.src);
+  EXPECT_EQ(back.hops, h.hops);
+  EXPECT_EQ(back.type, h.type);
+  EXPECT_TRUE(back.pdor);
+  EXPECT_TRUE(back.req_ack);
+  EXPECT_EQ(back.mode, h.mode);
+  EXPECT_EQ(back.length, h.length);
+  EXPECT_EQ(back.packet_id, h.packet_id);
+  EXPECT_EQ(back.timestamp, h.timestamp);
+}
