@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "rlroute/config.hpp"
-#include "rlroute/design.hpp"
-#include "rlroute/emit.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/emit.hpp"
 
 namespace rlroute::cli {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "rlroute/version.hpp"
+#include "rlroute/gen/version.hpp"
 
 namespace {
 

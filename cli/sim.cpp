@@ -6,10 +6,10 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "rlroute/config.hpp"
-#include "rlroute/files.hpp"
-#include "rlroute/session.hpp"
-#include "rlroute/sim_options.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/files.hpp"
+#include "rlroute/tb/session.hpp"
+#include "rlroute/tb/sim_options.hpp"
 
 namespace rlroute::cli {
 

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "rlroute/files.hpp"
+#include "rlroute/gen/files.hpp"
 #include "rlroute/synth/flow.hpp"
 
 namespace rlroute::cli {

@@ -1,4 +1,4 @@
-#include "rlroute/algorithm.hpp"
+#include "rlroute/gen/algorithm.hpp"
 
 namespace rlroute {
 

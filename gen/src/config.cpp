@@ -10,7 +10,7 @@
 //      packet sizes against router.max_packet_flits, the hotspot node against
 //      the node count) see already validated values.
 // Findings that do not stop the tool are collected in Config::warnings.
-#include "rlroute/config.hpp"
+#include "rlroute/gen/config.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -27,10 +27,10 @@
 
 #include "config_schema.hpp"
 #include "config_toml.hpp"
-#include "rlroute/files.hpp"
-#include "rlroute/pipeline.hpp"
-#include "rlroute/topology.hpp"
-#include "rlroute/traffic_spec.hpp"
+#include "rlroute/gen/files.hpp"
+#include "rlroute/gen/pipeline.hpp"
+#include "rlroute/gen/topology.hpp"
+#include "rlroute/gen/traffic_spec.hpp"
 
 namespace rlroute {
 namespace {

@@ -1,6 +1,6 @@
 // The config's schema: its sections and keys, the rule for design names, and
 // the spellings of the topology enums (the routing algorithms' spellings are
-// their rows in rlroute/algorithm.hpp). The rules on values are in config.cpp.
+// their rows in rlroute/gen/algorithm.hpp). The rules on values are in config.cpp.
 #pragma once
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-#include "rlroute/config.hpp"
+#include "rlroute/gen/config.hpp"
 
 namespace rlroute::config_detail {
 

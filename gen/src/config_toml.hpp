@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rlroute/config.hpp"
+#include "rlroute/gen/config.hpp"
 
 namespace rlroute::config_detail {
 

@@ -1,4 +1,4 @@
-#include "rlroute/design.hpp"
+#include "rlroute/gen/design.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -21,14 +21,12 @@ std::vector<std::pair<std::string, Field>> HeaderLayout::named() const {
 
 Design derive_design(const Config& cfg) {
   Design d{.cfg = cfg, .topo = Topology(cfg), .header = {}, .ports = 0, .vcs = cfg.vcs,
-           .vc_bits = 0, .port_bits = 0, .link = {}, .link_bits = 0, .credit_bits = 0,
+           .vc_bits = 0, .port_bits = 0, .link = {},
            .flit_bits = cfg.flit_bits, .buffer_flits = cfg.buffer_flits};
   d.ports = d.topo.num_ports();
   d.vc_bits = std::max(1, bits_for(d.vcs));
   d.port_bits = std::max(1, bits_for(d.ports));
   d.link = LinkLayout{.vc_bits = d.vc_bits, .flit_bits = d.flit_bits};
-  d.link_bits = d.link.link_bits();
-  d.credit_bits = d.link.credit_bits();
 
   int next = 0;
   auto take = [&next](int width) {

@@ -1,4 +1,4 @@
-#include "rlroute/emit.hpp"
+#include "rlroute/gen/emit.hpp"
 
 #include <cctype>
 #include <fmt/format.h>
@@ -12,10 +12,10 @@
 
 #include "emit_parts.hpp"
 #include "sv_writer.hpp"
-#include "rlroute/files.hpp"
-#include "rlroute/routing.hpp"
-#include "rlroute/routing_check.hpp"
-#include "rlroute/version.hpp"
+#include "rlroute/gen/files.hpp"
+#include "rlroute/gen/routing.hpp"
+#include "rlroute/gen/routing_check.hpp"
+#include "rlroute/gen/version.hpp"
 
 #ifndef RLROUTE_DEFAULT_RTL_DIR
 #define RLROUTE_DEFAULT_RTL_DIR "rtl"

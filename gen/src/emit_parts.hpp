@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "rlroute/design.hpp"
-#include "rlroute/routing.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/routing.hpp"
 
 namespace rlroute::emit {
 

@@ -5,7 +5,7 @@
 #include <cctype>
 
 #include "emit_parts.hpp"
-#include "rlroute/routing_dragonfly.hpp"
+#include "rlroute/gen/routing_dragonfly.hpp"
 #include "sv_writer.hpp"
 
 namespace rlroute::emit {

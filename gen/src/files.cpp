@@ -1,4 +1,4 @@
-#include "rlroute/files.hpp"
+#include "rlroute/gen/files.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -1,11 +1,11 @@
 // What every routing relation shares: the route state in the header, and the
 // choice of relation for a config.
-#include "rlroute/routing.hpp"
+#include "rlroute/gen/routing.hpp"
 
 #include <fmt/format.h>
 
-#include "rlroute/routing_dor.hpp"
-#include "rlroute/routing_dragonfly.hpp"
+#include "rlroute/gen/routing_dor.hpp"
+#include "rlroute/gen/routing_dragonfly.hpp"
 
 namespace rlroute {
 

@@ -1,4 +1,4 @@
-#include "rlroute/routing_check.hpp"
+#include "rlroute/gen/routing_check.hpp"
 
 #include <fmt/format.h>
 

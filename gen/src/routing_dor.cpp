@@ -1,6 +1,6 @@
 // Dimension-order routing; the RTL twin is rtl/rr_route_dor.sv. Keep the two
 // in step: the test bench's route checker fails any hop where they differ.
-#include "rlroute/routing_dor.hpp"
+#include "rlroute/gen/routing_dor.hpp"
 
 namespace rlroute {
 

@@ -1,6 +1,6 @@
 // Dragonfly routing relations; the rule of each algorithm and its deadlock
 // argument are in docs/routing_dragonfly.md.
-#include "rlroute/routing_dragonfly.hpp"
+#include "rlroute/gen/routing_dragonfly.hpp"
 
 #include <algorithm>
 

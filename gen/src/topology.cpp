@@ -1,6 +1,6 @@
 // Generic topology view and the torus/mesh family; the dragonfly family is in
 // topology_dragonfly.cpp.
-#include "rlroute/topology.hpp"
+#include "rlroute/gen/topology.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -10,7 +10,7 @@
 // See docs/topology_dragonfly.md.
 #include <fmt/format.h>
 
-#include "rlroute/topology.hpp"
+#include "rlroute/gen/topology.hpp"
 
 namespace rlroute {
 

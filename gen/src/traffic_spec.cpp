@@ -1,4 +1,4 @@
-#include "rlroute/traffic_spec.hpp"
+#include "rlroute/gen/traffic_spec.hpp"
 
 #include <fmt/format.h>
 

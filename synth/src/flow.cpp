@@ -12,10 +12,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "rlroute/config.hpp"
-#include "rlroute/design.hpp"
-#include "rlroute/emit.hpp"
-#include "rlroute/files.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/emit.hpp"
+#include "rlroute/gen/files.hpp"
 #include "rlroute/synth/flow.hpp"
 #include "rlroute/synth/liberty.hpp"
 #include "rlroute/synth/process.hpp"

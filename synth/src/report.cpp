@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "rlroute/synth/report.hpp"
-#include "rlroute/version.hpp"
+#include "rlroute/gen/version.hpp"
 
 namespace rlroute::synth {
 

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "rlroute/bits.hpp"
-#include "rlroute/link_layout.hpp"
-#include "rlroute/model.hpp"
+#include "rlroute/gen/bits.hpp"
+#include "rlroute/gen/link_layout.hpp"
+#include "rlroute/tb/model.hpp"
 #include "verilated.h"
 
 namespace rlroute::adapter {

@@ -1,4 +1,4 @@
-#include "rlroute/fabric.hpp"
+#include "rlroute/tb/fabric.hpp"
 
 namespace rlroute {
 

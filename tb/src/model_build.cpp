@@ -1,4 +1,4 @@
-#include "rlroute/model_build.hpp"
+#include "rlroute/tb/model_build.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include "rlroute/network_checker.hpp"
+#include "rlroute/tb/network_checker.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -68,6 +68,7 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
     key = static_cast<unsigned>(ivc.open_packet);
   }
   if (flit.tail) ivc.open_packet = -1;
+  if (ivc.flits.empty()) ivc.front_since = cycle_;
   ivc.flits.push_back({key, flit});
 }
 
@@ -95,7 +96,10 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
   }
   const LinkFlit in = buffer.front().flit;
   buffer.pop_front();
-  ++input_vc(router, in_port, in_vc).taken;
+  InputVc& ivc = input_vc(router, in_port, in_vc);
+  ++ivc.taken;
+  if (cycle_ - ivc.front_since > longest_done_.cycles) longest_done_ = {cycle_ - ivc.front_since, router, in_port, in_vc};
+  ivc.front_since = cycle_;
   if (in.head != out.head || in.tail != out.tail || (!in.head && !(in.data == out.data))) {
     fail(fmt::format("flit identity: router {} altered a flit of packet {:#x} from input port {} to port {}: in {}, out {}",
                      router, key, in_port, port, describe_flit(in), describe_flit(out)));
@@ -189,6 +193,19 @@ void NetworkChecker::check_route(int router, int port, const LinkFlit& flit, con
   } else {
     hops_.erase(key);  // ejected: its source may reuse the packet id after 2^16 packets
   }
+}
+
+NetworkChecker::FrontWait NetworkChecker::longest_front_wait() const {
+  FrontWait longest = longest_done_;
+  for (std::size_t i = 0; i < input_vcs_.size(); ++i) {
+    const InputVc& ivc = input_vcs_[i];
+    if (ivc.flits.empty() || cycle_ - ivc.front_since <= longest.cycles) continue;
+    const int vc = static_cast<int>(i % static_cast<std::size_t>(design_.vcs));
+    const int port = static_cast<int>(i / static_cast<std::size_t>(design_.vcs) % static_cast<std::size_t>(design_.ports));
+    const int router = static_cast<int>(i / static_cast<std::size_t>(design_.vcs * design_.ports));
+    longest = {cycle_ - ivc.front_since, router, port, vc};
+  }
+  return longest;
 }
 
 std::string NetworkChecker::dump_occupied() const {

@@ -1,4 +1,4 @@
-#include "rlroute/nic.hpp"
+#include "rlroute/tb/nic.hpp"
 
 namespace rlroute {
 

@@ -1,9 +1,9 @@
-#include "rlroute/scoreboard.hpp"
+#include "rlroute/tb/scoreboard.hpp"
 
 #include <fmt/format.h>
 #include <zlib.h>
 
-#include "rlroute/fabric.hpp"
+#include "rlroute/tb/fabric.hpp"
 
 namespace rlroute {
 

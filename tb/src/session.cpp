@@ -1,6 +1,6 @@
-#include "rlroute/session.hpp"
+#include "rlroute/tb/session.hpp"
 
-#include "rlroute/fabric.hpp"
+#include "rlroute/tb/fabric.hpp"
 
 namespace rlroute {
 

@@ -1,4 +1,4 @@
-#include "rlroute/sim_options.hpp"
+#include "rlroute/tb/sim_options.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "rlroute/traffic.hpp"
+#include "rlroute/tb/traffic.hpp"
 
 namespace rlroute {
 

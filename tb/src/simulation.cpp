@@ -1,4 +1,4 @@
-#include "rlroute/simulation.hpp"
+#include "rlroute/tb/simulation.hpp"
 
 #include <fmt/format.h>
 
@@ -6,8 +6,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "rlroute/nic.hpp"
-#include "rlroute/traffic.hpp"
+#include "rlroute/tb/nic.hpp"
+#include "rlroute/tb/traffic.hpp"
 
 namespace rlroute {
 
@@ -133,6 +133,8 @@ nlohmann::ordered_json SimResult::to_json() const {
   j["packets_duplicated"] = packets_duplicated;
   j["packets_misrouted"] = packets_misrouted;
   j["packets_not_injected"] = packets_not_injected;
+  j["longest_vc_wait"] = longest_vc_wait;
+  j["longest_vc_wait_at"] = longest_vc_wait_at;
   j["deadlock"] = deadlock;
   j["drained"] = drained;
   j["latency"] = lat(latency);
@@ -159,7 +161,8 @@ nlohmann::ordered_json SimResult::to_json() const {
 SimResult run_simulation(const Design& design, const RoutingRelation& relation, Fabric& fabric,
                          const SimOptions& o) {
   const Topology& t = design.topo;
-  const auto pattern = make_traffic_pattern(o.pattern, t, o.seed, o.hotspot_fraction, o.hotspot_node);
+  const std::shared_ptr<const TrafficPattern> pattern =
+      o.traffic ? o.traffic : make_traffic_pattern(o.pattern, t, o.seed, o.hotspot_fraction, o.hotspot_node);
   Scoreboard scoreboard(design);
   NicSettings settings{o.load, o.packet_flits_min, o.packet_flits_max, relation.injection_vcs()};
   std::vector<Nic> nics;
@@ -276,6 +279,12 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   r.packets_duplicated = scoreboard.duplicated_count();
   r.packets_misrouted = scoreboard.misrouted_count();
   r.packets_lost = scoreboard.in_flight();
+  const NetworkChecker::FrontWait wait = fabric.longest_front_wait();
+  r.longest_vc_wait = wait.cycles;
+  if (wait.router >= 0) {
+    r.longest_vc_wait_at = fmt::format("router {} ({}) input port {} ({}) vc{}", wait.router, t.router_name(wait.router),
+                                       wait.port, t.port_name(wait.router, wait.port), wait.vc);
+  }
   r.generated_load = static_cast<double>(generated_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
   r.accepted_load = static_cast<double>(accepted_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
   r.source_fairness = source_fairness(generated_by_node, scoreboard.log(), o.warmup, measure_end);

@@ -1,7 +1,7 @@
 // The factory and the classic patterns (uniform, bit permutations, tornado,
 // neighbor, hotspot, randperm). Dragonfly group patterns are in
 // traffic_dragonfly.cpp, the application patterns in traffic_app.cpp.
-#include "rlroute/traffic.hpp"
+#include "rlroute/tb/traffic.hpp"
 
 #include <fmt/format.h>
 

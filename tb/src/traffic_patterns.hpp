@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "rlroute/topology.hpp"
-#include "rlroute/traffic.hpp"
-#include "rlroute/traffic_spec.hpp"
+#include "rlroute/gen/topology.hpp"
+#include "rlroute/tb/traffic.hpp"
+#include "rlroute/gen/traffic_spec.hpp"
 
 namespace rlroute::traffic_detail {
 

@@ -9,12 +9,12 @@
 #include <tuple>
 #include <utility>
 
-#include "rlroute/design.hpp"
-#include "rlroute/emit.hpp"
-#include "rlroute/fabric.hpp"
-#include "rlroute/model_build.hpp"
-#include "rlroute/routing.hpp"
-#include "rlroute/simulation.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/emit.hpp"
+#include "rlroute/tb/fabric.hpp"
+#include "rlroute/tb/model_build.hpp"
+#include "rlroute/gen/routing.hpp"
+#include "rlroute/tb/simulation.hpp"
 
 namespace rlroute::test {
 

@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "rlroute/algorithm.hpp"
+#include "rlroute/gen/algorithm.hpp"
 
 #include "bench.hpp"
 

@@ -23,9 +23,9 @@
 #include <fmt/format.h>
 
 #include "Vrr_contention_a9.h"
-#include "rlroute/config.hpp"
-#include "rlroute/design.hpp"
-#include "rlroute/topology.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/topology.hpp"
 #include "vtb.hpp"
 
 namespace {
@@ -151,7 +151,7 @@ class ContentionTest : public ::testing::Test {
 
 TEST_F(ContentionTest, ParametersMatchDesign) {
   EXPECT_EQ(d_.ports, static_cast<int>(Cfg::P));
-  EXPECT_EQ(d_.link_bits, static_cast<int>(Cfg::LW));
+  EXPECT_EQ(d_.link.link_bits(), static_cast<int>(Cfg::LW));
   EXPECT_EQ(3 + d_.vc_bits, static_cast<int>(Cfg::DATA_LSB));
   EXPECT_EQ(d_.header.dst.lsb + topo_.local_bits() + static_cast<int>(Cfg::IB), static_cast<int>(Cfg::DST_GROUP_LSB));
   EXPECT_EQ(topo_.router_id_bits(), static_cast<int>(Cfg::GB + Cfg::IB));

@@ -39,11 +39,11 @@
 #include "Vrr_route_dfly_p5_ugal_le.h"
 #include "Vrr_route_dfly_p5_valg.h"
 #include "Vrr_route_dfly_p5_valn.h"
-#include "rlroute/config.hpp"
-#include "rlroute/design.hpp"
-#include "rlroute/routing.hpp"
-#include "rlroute/routing_dragonfly.hpp"
-#include "rlroute/topology.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/routing.hpp"
+#include "rlroute/gen/routing_dragonfly.hpp"
+#include "rlroute/gen/topology.hpp"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each, -G values of CMakeLists.txt).

@@ -47,11 +47,11 @@
 #include "Vrr_route_dor_t5___024root.h"
 #include "Vrr_route_dor_t8x8.h"
 #include "Vrr_route_dor_t8x8___024root.h"
-#include "rlroute/config.hpp"
-#include "rlroute/design.hpp"
-#include "rlroute/routing.hpp"
-#include "rlroute/routing_dor.hpp"
-#include "rlroute/topology.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/routing.hpp"
+#include "rlroute/gen/routing_dor.hpp"
+#include "rlroute/gen/topology.hpp"
 #include "vtb.hpp"
 
 // Parameter sets: the config of each model (its -G values are in CMakeLists.txt

@@ -1,10 +1,12 @@
 // Small configs shared by the unit tests.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <string>
 #include <vector>
 
-#include "rlroute/config.hpp"
+#include "rlroute/gen/config.hpp"
 
 namespace rlroute::test {
 
@@ -13,6 +15,17 @@ inline Config grid(TopologyKind kind, std::vector<int> dims, int vcs = 2, int no
   std::string toml = "[topology]\nkind = \"" + std::string(to_string(kind)) + "\"\ndims = [";
   for (size_t i = 0; i < dims.size(); ++i) toml += (i ? ", " : "") + std::to_string(dims[i]);
   toml += "]\n[router]\nvcs = " + std::to_string(vcs) + "\nnodes_per_router = " + std::to_string(nodes_per_router) + "\n";
+  return parse_config(toml, "t.toml");
+}
+
+// dfly(p, a, h, g) with the given algorithm, VCs and global-link arrangement
+// (24-flit buffers, every other key at its default).
+inline Config dragonfly(int p, int a, int h, int g, const std::string& algorithm = "min", int vcs = 2,
+                 const std::string& arrangement = "absolute") {
+  const std::string toml = fmt::format(
+      "[topology]\nkind = \"dragonfly\"\np = {}\na = {}\nh = {}\ng = {}\narrangement = \"{}\"\n"
+      "[router]\nvcs = {}\nbuffer_flits = 24\n[routing]\nalgorithm = \"{}\"\n",
+      p, a, h, g, arrangement, vcs, algorithm);
   return parse_config(toml, "t.toml");
 }
 

@@ -1,4 +1,4 @@
-// The routing-algorithm table (gen/include/rlroute/algorithm.hpp) and the RTL
+// The routing-algorithm table (gen/include/rlroute/gen/algorithm.hpp) and the RTL
 // package (rtl/rr_pkg.sv) state the same facts: every algorithm's code and the
 // link and credit word layouts. This test reads the package and compares.
 #include <gtest/gtest.h>
@@ -12,9 +12,9 @@
 #include <sstream>
 #include <string>
 
-#include "rlroute/algorithm.hpp"
-#include "rlroute/emit.hpp"
-#include "rlroute/link_layout.hpp"
+#include "rlroute/gen/algorithm.hpp"
+#include "rlroute/gen/emit.hpp"
+#include "rlroute/gen/link_layout.hpp"
 
 using namespace rlroute;
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "rlroute/config.hpp"
+#include "rlroute/gen/config.hpp"
 
 namespace rlroute {
 namespace {

@@ -1,8 +1,8 @@
 // gen/src/design.cpp: the header layout and its encoding.
 #include <gtest/gtest.h>
 
-#include "rlroute/config.hpp"
-#include "rlroute/design.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/design.hpp"
 
 #include "configs.hpp"
 

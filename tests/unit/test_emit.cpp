@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "rlroute/design.hpp"
-#include "rlroute/emit.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/emit.hpp"
 
 #include "configs.hpp"
 
@@ -38,4 +38,43 @@ TEST(Emit, WriteReplacesAPreviousOutputButNotAForeignDirectory) {
   EXPECT_TRUE(fs::exists(root / "mine" / "notes.txt"));
   EXPECT_FALSE(fs::exists(root / "mine.rlroute-tmp"));
   fs::remove_all(root);
+}
+
+TEST(Emit, HashIgnoresTheConfigFileNameAndComments) {
+  const std::string toml = "[design]\nname = \"h\"\n[topology]\nkind = \"torus\"\ndims = [4, 4]\n";
+  const EmittedDesign a = emit_design(derive_design(parse_config(toml, "a/first.toml")));
+  const EmittedDesign b = emit_design(derive_design(parse_config("# a comment\n" + toml, "elsewhere/second.toml")));
+  // The headers name the config file, so the text differs ...
+  EXPECT_NE(a.files.at("h_router.sv"), b.files.at("h_router.sv"));
+  EXPECT_NE(a.files.at("h_router.sv").find("first.toml"), std::string::npos);
+  // ... but what Verilator compiles does not, and neither does the hash.
+  EXPECT_EQ(compiled_text(a.files.at("h_router.sv")), compiled_text(b.files.at("h_router.sv")));
+  EXPECT_EQ(a.hash, b.hash);
+  // Logic does count: one more flit of buffer changes the hash.
+  const EmittedDesign c = emit_design(derive_design(parse_config(toml + "[router]\nbuffer_flits = 9\n", "a/first.toml")));
+  EXPECT_NE(a.hash, c.hash);
+}
+
+TEST(Emit, CompiledTextDropsCommentsAndBlankLinesButNotVerilatorDirectivesOrStrings) {
+  const std::string sv =
+      "// header comment\n"
+      "module m;   \n"
+      "\n"
+      "  /* a block\n     comment */\n  logic a; // trailing\n"
+      "  logic b /* verilator public_flat_rd */;\n"
+      "  // verilator lint_off UNUSEDSIGNAL\n"
+      "  initial $display(\"// not a comment /* either */\");\n"
+      "endmodule\n";
+  EXPECT_EQ(compiled_text(sv),
+            "module m;\n"
+            "  logic a;\n"
+            "  logic b /* verilator public_flat_rd */;\n"
+            "  // verilator lint_off UNUSEDSIGNAL\n"
+            "  initial $display(\"// not a comment /* either */\");\n"
+            "endmodule\n");
+  // Only comment and blank-line edits: the same text.
+  EXPECT_EQ(compiled_text(sv), compiled_text("module m; // changed\n\n\n  logic a;\n  logic b /* verilator public_flat_rd */;\n"
+                                             "  // verilator lint_off UNUSEDSIGNAL\n"
+                                             "  initial $display(\"// not a comment /* either */\");\nendmodule\n"));
+  EXPECT_NE(compiled_text(sv), compiled_text("module m; logic a; endmodule\n"));
 }

@@ -26,10 +26,10 @@
 
 #include <fmt/format.h>
 
-#include "rlroute/config.hpp"
-#include "rlroute/design.hpp"
-#include "rlroute/emit.hpp"
-#include "rlroute/model_build.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/emit.hpp"
+#include "rlroute/tb/model_build.hpp"
 
 #ifndef RLROUTE_TEST_CACHE_DIR
 #error "RLROUTE_TEST_CACHE_DIR must name a directory under the build tree"

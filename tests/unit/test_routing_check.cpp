@@ -3,10 +3,10 @@
 
 #include <string>
 
-#include "rlroute/config.hpp"
-#include "rlroute/design.hpp"
-#include "rlroute/routing_check.hpp"
-#include "rlroute/routing_dor.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/routing_check.hpp"
+#include "rlroute/gen/routing_dor.hpp"
 
 #include "configs.hpp"
 

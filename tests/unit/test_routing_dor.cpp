@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "rlroute/design.hpp"
-#include "rlroute/routing.hpp"
-#include "rlroute/routing_dor.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/routing.hpp"
+#include "rlroute/gen/routing_dor.hpp"
 
 #include "configs.hpp"
 

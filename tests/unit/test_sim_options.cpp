@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "rlroute/sim_options.hpp"
+#include "rlroute/tb/sim_options.hpp"
 
 using namespace rlroute;
 

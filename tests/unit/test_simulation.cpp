@@ -3,8 +3,8 @@
 // hand-made packets and link counters (no Verilator model).
 #include <gtest/gtest.h>
 
-#include "rlroute/design.hpp"
-#include "rlroute/simulation.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/tb/simulation.hpp"
 
 using namespace rlroute;
 

@@ -1,8 +1,8 @@
 // Torus/mesh coordinate math, port maps and node addresses.
 #include <gtest/gtest.h>
 
-#include "rlroute/config.hpp"
-#include "rlroute/topology.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/topology.hpp"
 
 using namespace rlroute;
 

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "rlroute/bits.hpp"
-#include "rlroute/config.hpp"
-#include "rlroute/link_layout.hpp"
-#include "rlroute/topology.hpp"
+#include "rlroute/gen/bits.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/link_layout.hpp"
+#include "rlroute/gen/topology.hpp"
 
 namespace rlroute {
 
@@ -56,8 +56,6 @@ struct Design {
   int vc_bits;       // width of a VC id
   int port_bits;     // width of a port id
   LinkLayout link;   // the link and credit words
-  int link_bits;     // link.link_bits()
-  int credit_bits;   // link.credit_bits()
   int flit_bits;
   int buffer_flits;
 

@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "rlroute/design.hpp"
-#include "rlroute/model.hpp"
-#include "rlroute/model_build.hpp"
-#include "rlroute/network_checker.hpp"
-#include "rlroute/routing.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/tb/model.hpp"
+#include "rlroute/tb/model_build.hpp"
+#include "rlroute/tb/network_checker.hpp"
+#include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
 
@@ -39,6 +39,8 @@ class Fabric {
   // The same per output port: flits sent so far out of each router port that
   // leads to another router, indexed router * ports + port (NI ports stay 0).
   virtual std::vector<std::uint64_t> link_flits() const = 0;
+  // The longest wait of a flit at the front of an input VC so far.
+  virtual NetworkChecker::FrontWait longest_front_wait() const = 0;
 };
 
 // What both fabrics share: the checker that watches every router port.
@@ -50,6 +52,7 @@ class CheckedFabric : public Fabric {
   std::string dump_occupied() const override { return checker_.dump_occupied(); }
   std::uint64_t network_link_flits() const override { return checker_.network_link_flits(); }
   std::vector<std::uint64_t> link_flits() const override { return checker_.link_flits(); }
+  NetworkChecker::FrontWait longest_front_wait() const override { return checker_.longest_front_wait(); }
 
  protected:
   // The NICs set their flits before the step; the checker sees them after

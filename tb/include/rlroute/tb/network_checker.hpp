@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "rlroute/design.hpp"
-#include "rlroute/model.hpp"
-#include "rlroute/routing.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/tb/model.hpp"
+#include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
 
@@ -40,7 +40,10 @@ class NetworkChecker {
   // One cycle's observations, in this order: begin_cycle(), per router its
   // output flits and then its credits, then the flits arriving at router
   // inputs (sampled at the coming edge): from the NICs, then from the links.
-  void begin_cycle() { moved_ = false; }
+  void begin_cycle() {
+    moved_ = false;
+    ++cycle_;
+  }
   void router_input(int router, int port, const LinkFlit& flit);
   void router_output(int router, int port, const LinkFlit& flit);
   void router_credit(int router, int port, const LinkCredit& credit);
@@ -54,6 +57,13 @@ class NetworkChecker {
   // indexed router * ports + port (NI ports stay 0), and their sum.
   const std::vector<std::uint64_t>& link_flits() const { return port_flits_; }
   std::uint64_t network_link_flits() const { return link_flits_; }
+  // The longest time (cycles) a flit has waited at the front of an input VC
+  // so far, the flits still waiting included, and where.
+  struct FrontWait {
+    std::int64_t cycles = 0;
+    int router = -1, port = -1, vc = -1;
+  };
+  FrontWait longest_front_wait() const;
 
  private:
   struct BufferedFlit {
@@ -68,6 +78,7 @@ class NetworkChecker {
     std::int64_t credited = 0;  // credits returned for this VC
     std::deque<BufferedFlit> flits;
     long open_packet = -1;  // key of the packet whose tail has not arrived yet
+    std::int64_t front_since = 0;  // cycle the front flit became the front
   };
   // Where the head of a packet entered a router, and its route state then.
   struct HeadIn {
@@ -99,6 +110,8 @@ class NetworkChecker {
   std::vector<std::uint64_t> port_flits_;
   std::uint64_t link_flits_ = 0;
   bool moved_ = false;
+  std::int64_t cycle_ = 0;
+  FrontWait longest_done_;  // among the flits that have left
   std::string violation_;
 };
 

@@ -9,11 +9,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "rlroute/design.hpp"
-#include "rlroute/emit.hpp"
-#include "rlroute/model_build.hpp"
-#include "rlroute/routing.hpp"
-#include "rlroute/simulation.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/emit.hpp"
+#include "rlroute/tb/model_build.hpp"
+#include "rlroute/gen/routing.hpp"
+#include "rlroute/tb/simulation.hpp"
 
 namespace rlroute {
 

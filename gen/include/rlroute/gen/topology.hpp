@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "rlroute/config.hpp"
+#include "rlroute/gen/config.hpp"
 
 namespace rlroute {
 

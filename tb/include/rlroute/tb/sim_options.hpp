@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "rlroute/design.hpp"
-#include "rlroute/simulation.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/tb/simulation.hpp"
 
 namespace rlroute {
 

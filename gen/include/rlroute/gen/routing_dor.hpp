@@ -2,7 +2,7 @@
 // twin is rtl/rr_route_dor.sv.
 #pragma once
 
-#include "rlroute/routing.hpp"
+#include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "rlroute/design.hpp"
+#include "rlroute/gen/design.hpp"
 
 namespace rlroute {
 

@@ -20,9 +20,9 @@
 #include <memory>
 #include <string>
 
-#include "rlroute/design.hpp"
-#include "rlroute/emit.hpp"
-#include "rlroute/model.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/emit.hpp"
+#include "rlroute/tb/model.hpp"
 
 namespace rlroute {
 

@@ -11,7 +11,7 @@
 // PAR 5).
 #pragma once
 
-#include "rlroute/routing.hpp"
+#include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
 

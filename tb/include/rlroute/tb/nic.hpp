@@ -7,10 +7,10 @@
 #include <deque>
 #include <vector>
 
-#include "rlroute/design.hpp"
-#include "rlroute/model.hpp"
-#include "rlroute/scoreboard.hpp"
-#include "rlroute/traffic.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/tb/model.hpp"
+#include "rlroute/tb/scoreboard.hpp"
+#include "rlroute/tb/traffic.hpp"
 
 namespace rlroute {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "rlroute/routing.hpp"
+#include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "rlroute/topology.hpp"
-#include "rlroute/traffic_spec.hpp"
+#include "rlroute/gen/topology.hpp"
+#include "rlroute/gen/traffic_spec.hpp"
 
 namespace rlroute {
 

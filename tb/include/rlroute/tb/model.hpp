@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "rlroute/bits.hpp"
+#include "rlroute/gen/bits.hpp"
 
 namespace rlroute {
 

@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "rlroute/design.hpp"
-#include "rlroute/routing.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
 

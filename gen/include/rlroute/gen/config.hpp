@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "rlroute/algorithm.hpp"
+#include "rlroute/gen/algorithm.hpp"
 
 namespace rlroute {
 

@@ -4,19 +4,24 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "rlroute/design.hpp"
-#include "rlroute/fabric.hpp"
-#include "rlroute/routing.hpp"
-#include "rlroute/scoreboard.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/tb/fabric.hpp"
+#include "rlroute/gen/routing.hpp"
+#include "rlroute/tb/scoreboard.hpp"
+#include "rlroute/tb/traffic.hpp"
 
 namespace rlroute {
 
 struct SimOptions {
   std::string pattern = "uniform";
+  // Destinations from this pattern instead of `pattern` (directed tests that
+  // need a traffic the named patterns do not make). No command sets it.
+  std::shared_ptr<const TrafficPattern> traffic;
   double load = 0.1;
   int packet_flits_min = 4;
   int packet_flits_max = 4;
@@ -54,6 +59,10 @@ struct SimResult {
   std::int64_t packets_duplicated = 0;
   std::int64_t packets_misrouted = 0;
   std::int64_t packets_not_injected = 0;  // still queued at the sources at the end
+  // The longest a flit waited at the front of an input VC of a router (the
+  // whole run), and where: a starved VC shows here.
+  std::int64_t longest_vc_wait = 0;
+  std::string longest_vc_wait_at;
   bool deadlock = false;
   bool drained = true;  // every measured packet arrived within the drain cap
   std::string failure;  // empty on success; else what went wrong, with a dump

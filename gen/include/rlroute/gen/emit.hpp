@@ -5,9 +5,9 @@
 #include <map>
 #include <string>
 
-#include "rlroute/design.hpp"
-#include "rlroute/files.hpp"
-#include "rlroute/routing.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/files.hpp"
+#include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
 
