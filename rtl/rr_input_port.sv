@@ -6,18 +6,32 @@
 //   FIFO in the same cycle as the flit enters the flit FIFO (the head is
 //   stored as the route unit rewrote it: non-minimal algorithms record their
 //   intermediate destination in the header). A VC buffer of B
-//   flits holds at most B/2 whole packets that have not been allocated yet
-//   (a packet has at least a head and a footer flit), so B/2 routes suffice.
+//   flits holds at most B/MIN_LEN whole packets that have not been allocated
+//   yet (a packet has at least MIN_LEN flits: a head and a footer, or one
+//   flit that is both), so B/MIN_LEN routes suffice.
 //   WAITING: the oldest routed packet asks the VC allocator for one of its
 //            allowed output VCs; it is granted only when that VC is free and
 //            has credits for the whole packet (virtual cut-through).
 //   ACTIVE : every flit asks the switch allocator; the tail returns to WAITING.
-// A credit for the VC goes upstream (registered) for every flit popped.
+//            Once the tail is at the front of the buffer, the next routed
+//            packet may already ask for its output VC (va_own_o: the request
+//            comes from a VC that holds output VC va_own_vc_o on port
+//            sa_port_o); a grant is kept as the next allocation and taken over
+//            when the tail leaves, so the next head can leave in the cycle
+//            after the tail, with no idle cycle between the packets.
+// With internal speedup S the port has S lanes to the crossbar: VC v leaves
+// through lane v mod S, so up to S flits (of different VCs) leave per cycle.
+// A credit for the VC goes upstream (registered) for every flit popped; the
+// link carries one credit per cycle, so with S > 1 credits of a cycle with
+// several pops wait in a counter per VC and go out one per cycle, round-robin
+// over the VCs (at most one flit arrives per cycle, so they keep up).
 module rr_input_port #(
   parameter int unsigned P = 5,        // router ports (width of out-port ids)
   parameter int unsigned V = 2,        // virtual channels
   parameter int unsigned B = 8,        // flits per VC buffer
   parameter int unsigned W = 64,       // flit data bits
+  parameter int unsigned MIN_LEN = 2,  // shortest packet in flits (1: single-flit packets)
+  parameter int unsigned S = 1,        // internal speedup: crossbar lanes
   parameter int unsigned LEN_LSB = 0,  // packet-length field in the header flit
   parameter int unsigned LEN_W = 3,
   localparam int unsigned VCW = rr_pkg::id_width(V),
@@ -43,19 +57,21 @@ module rr_input_port #(
   output logic [V*PW-1:0]  va_port_o,
   output logic [V*V-1:0]   va_vcs_o,
   output logic [V*LEN_W-1:0] va_len_o,
+  output logic [V-1:0]     va_own_o,     // the request is for the packet after the active one
+  output logic [V*VCW-1:0] va_own_vc_o,  // the output VC the active packet holds
   input  logic [V-1:0]     va_gnt_i,
   input  logic [V*VCW-1:0] va_vc_i,
-  // switch allocation, one request per VC, at most one grant
+  // switch allocation, one request per VC, at most one grant per lane
   output logic [V-1:0]     sa_req_o,
   output logic [V*PW-1:0]  sa_port_o,
   input  logic [V-1:0]     sa_gnt_i,
-  // the flit leaving through the crossbar (valid in the cycle of the grant)
-  output logic [W-1:0]     xb_data_o,
-  output logic             xb_head_o,
-  output logic             xb_tail_o,
-  output logic [VCW-1:0]   xb_vc_o
+  // per lane, the flit leaving through the crossbar (valid in the cycle of the grant)
+  output logic [S*W-1:0]   xb_data_o,
+  output logic [S-1:0]     xb_head_o,
+  output logic [S-1:0]     xb_tail_o,
+  output logic [S*VCW-1:0] xb_vc_o
 );
-  localparam int unsigned RD = (B / 2 > 0) ? B / 2 : 1;  // routes per VC
+  localparam int unsigned RD = (B / MIN_LEN > 0) ? B / MIN_LEN : 1;  // routes per VC
   localparam int unsigned RTW = LEN_W + V + PW;          // {len, vcs, port}
 
   logic           in_valid, in_head, in_tail;
@@ -74,9 +90,11 @@ module rr_input_port #(
   logic [RTW-1:0] route_in;
   assign route_in = {in_data[LEN_LSB+:LEN_W], rc_out_vcs_i, rc_out_port_i};
 
-  logic [V-1:0]   active_q;
+  logic [V-1:0]   active_q, next_q;
   logic [PW-1:0]  port_q   [V];
   logic [VCW-1:0] out_vc_q [V];
+  logic [PW-1:0]  next_port_q [V];  // the next packet's allocation, while next_q
+  logic [VCW-1:0] next_vc_q   [V];
 
   logic [W+1:0]   front    [V];  // {tail, head, data}
   logic [RTW-1:0] route    [V];  // {len, vcs, port} of the oldest unallocated packet
@@ -113,7 +131,13 @@ module rr_input_port #(
       .count_o(unused_route_count)
     );
 
-    assign va_req_o[v]              = !active_q[v] && !route_empty[v];
+    logic tail_at_front, tail_out;
+    assign tail_at_front = !empty[v] && front[v][W+1];
+    assign tail_out      = pop[v] && front[v][W+1];
+
+    assign va_req_o[v]              = !route_empty[v] && (!active_q[v] || (tail_at_front && !next_q[v]));
+    assign va_own_o[v]              = active_q[v];
+    assign va_own_vc_o[v*VCW+:VCW]  = out_vc_q[v];
     assign va_port_o[v*PW+:PW]      = route[v][0+:PW];
     assign va_vcs_o[v*V+:V]         = route[v][PW+:V];
     assign va_len_o[v*LEN_W+:LEN_W] = route[v][PW+V+:LEN_W];
@@ -123,33 +147,47 @@ module rr_input_port #(
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        active_q[v] <= 1'b0;
-        port_q[v]   <= '0;
-        out_vc_q[v] <= '0;
-      end else if (!active_q[v]) begin
+        active_q[v]    <= 1'b0;
+        next_q[v]      <= 1'b0;
+        port_q[v]      <= '0;
+        out_vc_q[v]    <= '0;
+        next_port_q[v] <= '0;
+        next_vc_q[v]   <= '0;
+      end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
+        // idle, or the next packet's grant arrives as the tail leaves
         if (va_gnt_i[v]) begin
           active_q[v] <= 1'b1;
           port_q[v]   <= route[v][0+:PW];
           out_vc_q[v] <= va_vc_i[v*VCW+:VCW];
+        end else begin
+          active_q[v] <= 1'b0;
         end
-      end else if (pop[v] && front[v][W+1]) begin
-        active_q[v] <= 1'b0;
+      end else if (va_gnt_i[v]) begin
+        // granted for the next packet while the tail waits at the front
+        next_q[v]      <= 1'b1;
+        next_port_q[v] <= route[v][0+:PW];
+        next_vc_q[v]   <= va_vc_i[v*VCW+:VCW];
+      end else if (tail_out) begin
+        active_q[v] <= next_q[v];
+        next_q[v]   <= 1'b0;
+        port_q[v]   <= next_port_q[v];
+        out_vc_q[v] <= next_vc_q[v];
       end
     end
   end
 
-  // Crossbar input: the flit of the VC the switch allocator granted.
+  // Crossbar inputs: per lane, the flit of the VC the switch allocator granted.
   always_comb begin
     xb_data_o = '0;
-    xb_head_o = 1'b0;
-    xb_tail_o = 1'b0;
+    xb_head_o = '0;
+    xb_tail_o = '0;
     xb_vc_o   = '0;
     for (int unsigned v = 0; v < V; v++) begin
       if (sa_gnt_i[v]) begin
-        xb_data_o = front[v][W-1:0];
-        xb_head_o = front[v][W];
-        xb_tail_o = front[v][W+1];
-        xb_vc_o   = out_vc_q[v];
+        xb_data_o[(v%S)*W+:W]     = front[v][W-1:0];
+        xb_head_o[v%S]            = front[v][W];
+        xb_tail_o[v%S]            = front[v][W+1];
+        xb_vc_o[(v%S)*VCW+:VCW]   = out_vc_q[v];
       end
     end
   end
@@ -157,15 +195,48 @@ module rr_input_port #(
   // One credit per popped flit, registered.
   logic           credit_valid_q;
   logic [VCW-1:0] credit_vc_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      credit_valid_q <= 1'b0;
-      credit_vc_q    <= '0;
-    end else begin
-      credit_valid_q <= |pop;
-      credit_vc_q    <= '0;
-      for (int unsigned v = 0; v < V; v++) begin
-        if (pop[v]) credit_vc_q <= VCW'(v);
+  if (S == 1) begin : gen_credit
+    // At most one pop per cycle: its credit goes out in the next cycle.
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        credit_valid_q <= 1'b0;
+        credit_vc_q    <= '0;
+      end else begin
+        credit_valid_q <= |pop;
+        credit_vc_q    <= '0;
+        for (int unsigned v = 0; v < V; v++) begin
+          if (pop[v]) credit_vc_q <= VCW'(v);
+        end
+      end
+    end
+  end else begin : gen_credit_queue
+    // Credits owed per VC; one goes out per cycle (this cycle's pops count).
+    localparam int unsigned OWW = $clog2(B + 1);
+    logic [OWW-1:0] owed_q [V];
+    logic [V-1:0]   owed, pick;
+    for (genvar v = 0; v < V; v++) begin : gen_owed
+      assign owed[v] = (owed_q[v] != '0) || pop[v];
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) owed_q[v] <= '0;
+        else owed_q[v] <= owed_q[v] + OWW'(pop[v]) - OWW'(pick[v]);
+      end
+    end
+    rr_arbiter_rr #(.N(V)) i_credit_arb (
+      .clk_i, .rst_ni,
+      .req_i    (owed),
+      .advance_i(1'b1),
+      .gnt_o    (pick)
+    );
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        credit_valid_q <= 1'b0;
+        credit_vc_q    <= '0;
+      end else begin
+        credit_valid_q <= |owed;
+        credit_vc_q    <= '0;
+        for (int unsigned v = 0; v < V; v++) begin
+          if (pick[v]) credit_vc_q <= VCW'(v);
+        end
       end
     end
   end

@@ -2,27 +2,42 @@
 // downstream VC, and the output register that drives the link.
 // A head flit leaving on a network port (not an NI port) has its hop count
 // incremented here.
+// With internal speedup S > 1 the switch delivers up to S flits per cycle
+// (slots 0..S-1, each of a different VC) and the port keeps them in an output
+// buffer of OB flits that drains one flit per cycle onto the link, oldest
+// first; a flit that finds the buffer empty goes straight to the output
+// register, so zero-load latency does not change with S. room_o tells the
+// switch allocator how many flits the port takes this cycle. Credits are
+// consumed as flits enter the port (the VC allocator reserved them for the
+// whole packet), so a flit in the output buffer already holds its
+// downstream slot.
 module rr_output_port #(
   parameter int unsigned V = 2,
   parameter int unsigned B = 8,           // downstream buffer depth per VC
   parameter int unsigned W = 64,
+  parameter int unsigned S = 1,           // internal speedup: flits in per cycle (router.speedup)
+  parameter int unsigned OB = 0,          // output buffer, flits (router.output_buffer_flits; >= S when S > 1)
   parameter bit          COUNT_HOP = 1'b1,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned CW = $clog2(B + 1),
   localparam int unsigned LW = rr_pkg::link_width(V, W),
-  localparam int unsigned CRW = rr_pkg::credit_width(V)
+  localparam int unsigned CRW = rr_pkg::credit_width(V),
+  localparam int unsigned RW = $clog2(S + 1)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
-  // from the crossbar
-  input  logic             send_i,
-  input  logic [W-1:0]     data_i,
-  input  logic             head_i,
-  input  logic             tail_i,
-  input  logic [VCW-1:0]   vc_i,
+  // from the crossbar, per slot
+  input  logic [S-1:0]     send_i,
+  input  logic [S*W-1:0]   data_i,
+  input  logic [S-1:0]     head_i,
+  input  logic [S-1:0]     tail_i,
+  input  logic [S*VCW-1:0] vc_i,
+  // to the switch allocator: flits the port takes this cycle (1..S)
+  output logic [RW-1:0]    room_o,
   // from the VC allocator: output VC w was allocated to a packet this cycle
+  // (possibly while busy: to the next packet of the input VC holding it)
   input  logic [V-1:0]     alloc_i,
   // link
   output logic [LW-1:0]    flit_o,
@@ -36,42 +51,150 @@ module rr_output_port #(
   assign credit_valid = credit_i[rr_pkg::CREDIT_VALID];
   assign credit_vc    = credit_i[rr_pkg::CREDIT_VC_LSB+:VCW];
 
-  logic [V-1:0] busy_q;
+  // Per downstream VC: a flit of it enters the port this cycle, and its tail.
+  logic [V-1:0] sent, tail_out;
+  always_comb begin
+    sent = '0;
+    tail_out = '0;
+    for (int unsigned k = 0; k < S; k++) begin
+      for (int unsigned w = 0; w < V; w++) begin
+        if (send_i[k] && vc_i[k*VCW+:VCW] == VCW'(w)) begin
+          sent[w] = 1'b1;
+          if (tail_i[k]) tail_out[w] = 1'b1;
+        end
+      end
+    end
+  end
+
+  logic [V-1:0] busy_q, handover_q;
   for (genvar w = 0; w < V; w++) begin : gen_vc
     rr_credit_counter #(.DEPTH(B)) i_credits (
       .clk_i, .rst_ni,
-      .consume_i(send_i && (vc_i == VCW'(w))),
+      .consume_i(sent[w]),
       .return_i (credit_valid && (credit_vc == VCW'(w))),
       .credits_o(credits_o[w*CW+:CW])
     );
-    // Allocated from VC allocation until the tail flit leaves.
+    // Allocated from VC allocation until the tail flit leaves. The input VC
+    // that holds it may allocate it again for its next packet before its tail
+    // has left (rr_vc_alloc, own_i): the VC then stays busy when that tail
+    // leaves, and belongs to the next packet (handover_q marks the wait).
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) busy_q[w] <= 1'b0;
-      else if (alloc_i[w]) busy_q[w] <= 1'b1;
-      else if (send_i && tail_i && (vc_i == VCW'(w))) busy_q[w] <= 1'b0;
+      if (!rst_ni) begin
+        busy_q[w]     <= 1'b0;
+        handover_q[w] <= 1'b0;
+      end else if (alloc_i[w]) begin
+        busy_q[w]     <= 1'b1;
+        handover_q[w] <= busy_q[w] && !tail_out[w];
+      end else if (tail_out[w]) begin
+        busy_q[w]     <= handover_q[w];
+        handover_q[w] <= 1'b0;
+      end
     end
   end
   assign busy_o = busy_q;
 
-  logic [W-1:0] data_out;
-  always_comb begin
-    data_out = data_i;
-    if (COUNT_HOP && head_i) data_out[HOPS_LSB+:HOPS_W] = data_i[HOPS_LSB+:HOPS_W] + 1'b1;
+  // The link word of each slot, hop count incremented on heads.
+  logic [LW-1:0] word [S];
+  for (genvar k = 0; k < S; k++) begin : gen_word
+    logic [W-1:0] data;
+    always_comb begin
+      data = data_i[k*W+:W];
+      if (COUNT_HOP && head_i[k]) data[HOPS_LSB+:HOPS_W] = data_i[k*W+HOPS_LSB+:HOPS_W] + 1'b1;
+      word[k] = '0;
+      word[k][rr_pkg::LINK_VALID]          = 1'b1;
+      word[k][rr_pkg::LINK_HEAD]           = head_i[k];
+      word[k][rr_pkg::LINK_TAIL]           = tail_i[k];
+      word[k][rr_pkg::LINK_VC_LSB+:VCW]    = vc_i[k*VCW+:VCW];
+      word[k][rr_pkg::link_data_lsb(V)+:W] = data;
+    end
   end
 
-  logic [LW-1:0] flit_d, flit_q;
-  always_comb begin
-    flit_d = '0;
-    flit_d[rr_pkg::LINK_VALID]             = 1'b1;
-    flit_d[rr_pkg::LINK_HEAD]              = head_i;
-    flit_d[rr_pkg::LINK_TAIL]              = tail_i;
-    flit_d[rr_pkg::LINK_VC_LSB+:VCW]       = vc_i;
-    flit_d[rr_pkg::link_data_lsb(V)+:W]    = data_out;
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) flit_q <= '0;
-    else if (send_i) flit_q <= flit_d;
-    else flit_q <= '0;
+  logic [LW-1:0] flit_q;
+  if (S == 1) begin : gen_register
+    // One flit per cycle: the output register alone.
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) flit_q <= '0;
+      else if (send_i[0]) flit_q <= word[0];
+      else flit_q <= '0;
+    end
+    assign room_o = RW'(1);
+  end else begin : gen_buffer
+    localparam int unsigned AW = $clog2(OB);
+    localparam int unsigned NW = $clog2(OB + 1);
+    logic [LW-1:0] buf_q [OB];  // no reset: storage only
+    logic [AW-1:0] rd_q, wr_q;
+    logic [NW-1:0] count_q;
+
+    function automatic logic [AW-1:0] wrap(input logic [AW:0] x);  // x < 2*OB
+      wrap = (x >= (AW+1)'(OB)) ? AW'(x - (AW+1)'(OB)) : AW'(x);
+    endfunction
+
+    // The first slot's word of this cycle (for the bypass).
+    logic [LW-1:0] word_first;
+    always_comb begin
+      word_first = '0;
+      for (int unsigned k = S; k > 0; k--) begin
+        if (send_i[k-1]) word_first = word[k-1];
+      end
+    end
+
+    // The oldest flit goes to the output register: the buffer's front, else
+    // the first slot of this cycle; every other flit of this cycle is queued.
+    logic          from_buf, bypass;
+    logic [S-1:0]  queued;
+    logic [NW-1:0] n_queued;
+    always_comb begin
+      from_buf = count_q != '0;
+      bypass = 1'b0;
+      queued = send_i;
+      if (!from_buf) begin
+        for (int unsigned k = 0; k < S; k++) begin
+          if (send_i[k] && !bypass) begin
+            bypass = 1'b1;
+            queued[k] = 1'b0;
+          end
+        end
+      end
+      n_queued = '0;
+      for (int unsigned k = 0; k < S; k++) n_queued = n_queued + NW'(queued[k]);
+    end
+
+    // Queued flits take consecutive places from the write pointer, in slot order.
+    logic [AW-1:0] addr [S];
+    always_comb begin
+      logic [AW:0] at;
+      at = {1'b0, wr_q};
+      for (int unsigned k = 0; k < S; k++) begin
+        addr[k] = wrap(at);
+        if (queued[k]) at = {1'b0, wrap(at)} + 1'b1;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      for (int unsigned k = 0; k < S; k++) begin
+        if (queued[k]) buf_q[addr[k]] <= word[k];
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        flit_q  <= '0;
+        rd_q    <= '0;
+        wr_q    <= '0;
+        count_q <= '0;
+      end else begin
+        flit_q  <= from_buf ? buf_q[rd_q] : '0;
+        if (bypass) flit_q <= word_first;
+        if (from_buf) rd_q <= wrap({1'b0, rd_q} + 1'b1);
+        wr_q    <= wrap({1'b0, wr_q} + (AW+1)'(n_queued));
+        count_q <= count_q - NW'(from_buf) + n_queued;
+      end
+    end
+
+    // Flits the port can take: the free slots plus the one leaving now
+    // (count <= OB), and at most S.
+    logic [NW:0] free_now;
+    assign free_now = (NW+1)'(OB) - (NW+1)'(count_q) + (NW+1)'(1);
+    assign room_o = (free_now > (NW+1)'(S)) ? RW'(S) : RW'(free_now);
   end
   assign flit_o = flit_q;
 endmodule

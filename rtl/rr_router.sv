@@ -11,6 +11,9 @@ module rr_router #(
   parameter int unsigned V = 2,
   parameter int unsigned B = 8,
   parameter int unsigned W = 64,
+  parameter int unsigned MIN_LEN = 2,    // shortest packet, flits (router.min_packet_flits)
+  parameter int unsigned S = 1,          // internal speedup (router.speedup)
+  parameter int unsigned OB = 0,         // output buffer per port, flits (router.output_buffer_flits)
   parameter int unsigned LEN_LSB = 0,
   parameter int unsigned LEN_W = 3,
   parameter int unsigned HOPS_LSB = 0,
@@ -46,21 +49,28 @@ module rr_router #(
 );
   localparam int unsigned R = P * V;
 
-  logic [R-1:0]       va_req, va_gnt, sa_req, sa_gnt, out_busy, out_alloc;
+  logic [R-1:0]       va_req, va_own, va_gnt, sa_req, sa_gnt, out_busy, out_alloc;
   logic [R*PW-1:0]    va_port, sa_port;
   logic [R*V-1:0]     va_vcs;
   logic [R*LEN_W-1:0] va_len;
-  logic [R*VCW-1:0]   va_vc;
+  logic [R*VCW-1:0]   va_vc, va_own_vc;
   logic [R*CW-1:0]    out_credits;
 
   localparam int unsigned XW = VCW + 2 + W;  // crossbar word {vc, tail, head, data}
-  logic [P*XW-1:0]    xb_in, xb_out;
-  logic [P-1:0]       sw_valid;
-  logic [P*PW-1:0]    sw_sel;
+  localparam int unsigned L = P * S;         // crossbar lanes (inputs) and slots (outputs)
+  localparam int unsigned LNW = rr_pkg::id_width(L);
+  localparam int unsigned RW = $clog2(S + 1);
+  logic [L*XW-1:0]    xb_in, xb_out;
+  logic [L-1:0]       sw_valid;   // per output slot o*S + k
+  logic [L*LNW-1:0]   sw_sel;
+  logic [P*RW-1:0]    room;
 
   for (genvar p = 0; p < P; p++) begin : gen_in
+    logic [S*W-1:0]   lane_data;
+    logic [S-1:0]     lane_head, lane_tail;
+    logic [S*VCW-1:0] lane_vc;
     rr_input_port #(
-      .P(P), .V(V), .B(B), .W(W), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W)
+      .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W)
     ) i_input (
       .clk_i, .rst_ni,
       .flit_i       (flit_i[p*LW+:LW]),
@@ -75,56 +85,72 @@ module rr_router #(
       .va_port_o    (va_port[p*V*PW+:V*PW]),
       .va_vcs_o     (va_vcs[p*V*V+:V*V]),
       .va_len_o     (va_len[p*V*LEN_W+:V*LEN_W]),
+      .va_own_o     (va_own[p*V+:V]),
+      .va_own_vc_o  (va_own_vc[p*V*VCW+:V*VCW]),
       .va_gnt_i     (va_gnt[p*V+:V]),
       .va_vc_i      (va_vc[p*V*VCW+:V*VCW]),
       .sa_req_o     (sa_req[p*V+:V]),
       .sa_port_o    (sa_port[p*V*PW+:V*PW]),
       .sa_gnt_i     (sa_gnt[p*V+:V]),
-      .xb_data_o    (xb_in[p*XW+:W]),
-      .xb_head_o    (xb_in[p*XW+W]),
-      .xb_tail_o    (xb_in[p*XW+W+1]),
-      .xb_vc_o      (xb_in[p*XW+W+2+:VCW])
+      .xb_data_o    (lane_data),
+      .xb_head_o    (lane_head),
+      .xb_tail_o    (lane_tail),
+      .xb_vc_o      (lane_vc)
     );
+    for (genvar k = 0; k < S; k++) begin : gen_lane
+      assign xb_in[(p*S+k)*XW+:XW] = {lane_vc[k*VCW+:VCW], lane_tail[k], lane_head[k], lane_data[k*W+:W]};
+    end
   end
 
   rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CW(CW)) i_vc_alloc (
     .clk_i, .rst_ni,
-    .req_i    (va_req),
-    .port_i   (va_port),
-    .vcs_i    (va_vcs),
-    .len_i    (va_len),
-    .busy_i   (out_busy),
-    .credits_i(out_credits),
-    .gnt_o    (va_gnt),
-    .gnt_vc_o (va_vc),
-    .alloc_o  (out_alloc)
+    .req_i     (va_req),
+    .port_i    (va_port),
+    .vcs_i     (va_vcs),
+    .len_i     (va_len),
+    .own_i     (va_own),
+    .own_port_i(sa_port),  // an input VC's captured port: the one its active packet holds
+    .own_vc_i  (va_own_vc),
+    .busy_i    (out_busy),
+    .credits_i (out_credits),
+    .gnt_o     (va_gnt),
+    .gnt_vc_o  (va_vc),
+    .alloc_o   (out_alloc)
   );
 
-  rr_sw_alloc #(.P(P), .V(V)) i_sw_alloc (
+  rr_sw_alloc #(.P(P), .V(V), .S(S)) i_sw_alloc (
     .clk_i, .rst_ni,
     .req_i      (sa_req),
     .port_i     (sa_port),
+    .room_i     (room),
     .gnt_o      (sa_gnt),
     .out_valid_o(sw_valid),
     .out_sel_o  (sw_sel)
   );
 
-  rr_crossbar #(.P(P), .XW(XW)) i_crossbar (
+  rr_crossbar #(.P(L), .O(L), .XW(XW)) i_crossbar (
     .in_i (xb_in),
     .sel_i(sw_sel),
     .out_o(xb_out)
   );
 
   for (genvar o = 0; o < P; o++) begin : gen_out
+    logic [S*W-1:0]   slot_data;
+    logic [S-1:0]     slot_head, slot_tail;
+    logic [S*VCW-1:0] slot_vc;
+    for (genvar k = 0; k < S; k++) begin : gen_slot
+      assign {slot_vc[k*VCW+:VCW], slot_tail[k], slot_head[k], slot_data[k*W+:W]} = xb_out[(o*S+k)*XW+:XW];
+    end
     rr_output_port #(
-      .V(V), .B(B), .W(W), .COUNT_HOP(o >= NUM_NI), .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W)
+      .V(V), .B(B), .W(W), .S(S), .OB(OB), .COUNT_HOP(o >= NUM_NI), .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W)
     ) i_output (
       .clk_i, .rst_ni,
-      .send_i   (sw_valid[o]),
-      .data_i   (xb_out[o*XW+:W]),
-      .head_i   (xb_out[o*XW+W]),
-      .tail_i   (xb_out[o*XW+W+1]),
-      .vc_i     (xb_out[o*XW+W+2+:VCW]),
+      .send_i   (sw_valid[o*S+:S]),
+      .data_i   (slot_data),
+      .head_i   (slot_head),
+      .tail_i   (slot_tail),
+      .vc_i     (slot_vc),
+      .room_o   (room[o*RW+:RW]),
       .alloc_i  (out_alloc[o*V+:V]),
       .flit_o   (flit_o[o*LW+:LW]),
       .credit_i (credit_i[o*CRW+:CRW]),
@@ -150,12 +176,17 @@ module rr_router #(
     end
 
     logic [31:0] flits_q, stall_q;
+    logic [RW-1:0] n_sent;  // flits into the port this cycle
+    always_comb begin
+      n_sent = '0;
+      for (int unsigned k = 0; k < S; k++) n_sent = n_sent + RW'(sw_valid[o*S+k]);
+    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         flits_q <= '0;
         stall_q <= '0;
       end else begin
-        if (sw_valid[o]) flits_q <= flits_q + 1'b1;
+        if (|sw_valid[o*S+:S]) flits_q <= flits_q + 32'(n_sent);
         else if (wanted) stall_q <= stall_q + 1'b1;
       end
     end

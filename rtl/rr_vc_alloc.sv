@@ -1,9 +1,18 @@
 // Separable input-first VC allocator for virtual cut-through.
 // Stage 1 (per input VC): among the output VCs the routing relation allows on
 //   the requested port, keep those that are free and hold credits for the whole
-//   packet, and pick the lowest-numbered one.
+//   packet, and pick one round-robin: the first at or after the port's
+//   pointer, which moves past the VC the port last handed out (so successive
+//   packets on a port spread over its VCs instead of all trying the lowest).
 // Stage 2 (per output VC): a round-robin arbiter over all input VCs that
 //   picked it. Each input VC picks one output VC, so it gets at most one grant.
+// Allocation for the next packet (no idle cycle between packets): an input VC
+//   whose current packet's tail is at the front of its buffer may already
+//   request for the next packet (own_i). The output VC that this input VC
+//   holds then counts as free for it alone, with one credit set aside for the
+//   tail still to leave (the output port keeps the VC busy across the
+//   hand-over), but only while no other input VC waits for a VC of that port:
+//   otherwise a holder could keep its VC forever and starve the others.
 module rr_vc_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,
@@ -19,6 +28,11 @@ module rr_vc_alloc #(
   input  logic [R*PW-1:0]  port_i,
   input  logic [R*V-1:0]   vcs_i,
   input  logic [R*LEN_W-1:0] len_i,
+  // per input VC: the request is for the packet after the one it is sending,
+  // which holds output VC own_vc_i on port own_port_i
+  input  logic [R-1:0]     own_i,
+  input  logic [R*PW-1:0]  own_port_i,
+  input  logic [R*VCW-1:0] own_vc_i,
   input  logic [R-1:0]     busy_i,     // per output VC (port*V + vc)
   input  logic [R*CW-1:0]  credits_i,  // per output VC
   output logic [R-1:0]     gnt_o,      // per input VC
@@ -28,35 +42,61 @@ module rr_vc_alloc #(
   // pick[r] is one-hot over output VCs (R bits), zero if nothing eligible.
   logic [R-1:0] pick [R];
   logic [R-1:0] gnt_bits [R];  // [output VC][input VC]
+  // Per output port: the VCs that have priority in stage 1 (at or after the pointer).
+  logic [V-1:0] prio_q [P];
+  // Per output port: an input VC that holds no VC waits for one of its VCs.
+  logic [P-1:0] contested;
+  always_comb begin
+    contested = '0;
+    for (int unsigned r = 0; r < R; r++) begin
+      for (int unsigned q = 0; q < P; q++) begin
+        if (req_i[r] && !own_i[r] && port_i[r*PW+:PW] == PW'(q)) contested[q] = 1'b1;
+      end
+    end
+  end
 
   for (genvar r = 0; r < R; r++) begin : gen_in
     logic [PW-1:0]    port;
-    logic [V-1:0]     eligible;
+    logic [V-1:0]     eligible, preferred;
     logic [V-1:0]     first;
     assign port = port_i[r*PW+:PW];
 
-    // The requested port's busy bits and credit counters, selected AND-OR
-    // by a decoded port (indexing by port*V*CW would be a run-time multiply).
-    logic [V-1:0]  port_busy;
+    // The requested port's busy bits, credit counters and stage-1 priority,
+    // selected AND-OR by a decoded port (indexing by port*V*CW would be a
+    // run-time multiply).
+    logic [V-1:0]  port_busy, port_prio;
+    logic          port_contested;
     logic [CW-1:0] port_credits [V];
     always_comb begin
       port_busy = '0;
+      port_prio = '0;
+      port_contested = 1'b0;
       for (int unsigned w = 0; w < V; w++) port_credits[w] = '0;
       for (int unsigned q = 0; q < P; q++) begin
         if (port == PW'(q)) begin
           port_busy = port_busy | busy_i[q*V+:V];
+          port_prio = port_prio | prio_q[q];
+          port_contested = port_contested | contested[q];
           for (int unsigned w = 0; w < V; w++) port_credits[w] = port_credits[w] | credits_i[(q*V+w)*CW+:CW];
         end
       end
     end
 
     always_comb begin
+      logic inherit;
+      logic [CW:0] need;
       for (int unsigned w = 0; w < V; w++) begin
-        eligible[w] = req_i[r] && vcs_i[r*V+w] && !port_busy[w]
-                      && (port_credits[w] >= CW'(len_i[r*LEN_W+:LEN_W]));
+        // The output VC this input VC's current packet holds: free for its
+        // next packet once the tail (one more credit) has gone.
+        inherit = own_i[r] && !port_contested && (own_port_i[r*PW+:PW] == port)
+                  && (own_vc_i[r*VCW+:VCW] == VCW'(w));
+        need = (CW+1)'(len_i[r*LEN_W+:LEN_W]) + (CW+1)'(inherit);
+        eligible[w] = req_i[r] && vcs_i[r*V+w] && (!port_busy[w] || inherit)
+                      && ({1'b0, port_credits[w]} >= need);
       end
     end
-    assign first = eligible & (~eligible + 1'b1);
+    assign preferred = eligible & port_prio;
+    assign first = (|preferred) ? (preferred & (~preferred + 1'b1)) : (eligible & (~eligible + 1'b1));
     // Place the picked VC at output VC port*V + w (a decoder, not a shifter).
     always_comb begin
       for (int unsigned q = 0; q < P; q++) pick[r][q*V+:V] = (port == PW'(q)) ? first : '0;
@@ -84,6 +124,18 @@ module rr_vc_alloc #(
     assign alloc_o[o] = |gnts;
     for (genvar r = 0; r < R; r++) begin : gen_gnt
       assign gnt_bits[o][r] = gnts[r];
+    end
+  end
+
+  // Stage-1 pointers: past the first VC (in priority order) allocated on the port.
+  for (genvar q = 0; q < P; q++) begin : gen_prio
+    logic [V-1:0] alloc, alloc_prio, winner;
+    assign alloc = alloc_o[q*V+:V];
+    assign alloc_prio = alloc & prio_q[q];
+    assign winner = (|alloc_prio) ? (alloc_prio & (~alloc_prio + 1'b1)) : (alloc & (~alloc + 1'b1));
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) prio_q[q] <= '1;
+      else if (|alloc) prio_q[q] <= ~((winner - 1'b1) | winner);
     end
   end
 

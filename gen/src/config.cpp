@@ -276,10 +276,35 @@ class Parser {
       cfg_.flit_bits = static_cast<int>(f->integer(32, 256, rule));
       if (cfg_.flit_bits % 8 != 0) f->fail(rule);
     }
-    if (const auto f = field("router", "max_packet_flits")) cfg_.max_packet_flits = f->int_in(2, 63);
+    const auto min_flits = field("router", "min_packet_flits");
+    if (min_flits) cfg_.min_packet_flits = min_flits->int_in(1, 63);
+    if (const auto f = field("router", "max_packet_flits")) cfg_.max_packet_flits = f->int_in(1, 63);
+    if (cfg_.max_packet_flits < cfg_.min_packet_flits) {
+      config_fail(cfg_, "router.max_packet_flits", std::to_string(cfg_.max_packet_flits),
+                  fmt::format("must be at least router.min_packet_flits = {} (a packet of one flit needs "
+                              "router.min_packet_flits = 1)",
+                              cfg_.min_packet_flits));
+    }
     if (const auto f = field("router", "nodes_per_router")) {
       if (cfg_.kind == TopologyKind::Dragonfly) f->fail("not valid for kind = \"dragonfly\"; use topology.p");
       cfg_.nodes_per_router = f->int_in(1, 8);
+    }
+
+    // Internal speedup: the switch moves up to `speedup` flits per output port
+    // per cycle into an output buffer that drains onto the link.
+    if (const auto f = field("router", "speedup")) cfg_.speedup = f->int_in(1, 4);
+    const auto out_buf = field("router", "output_buffer_flits");
+    if (out_buf) {
+      cfg_.output_buffer_flits = out_buf->int_in(0, 256);
+      if (cfg_.speedup == 1 && cfg_.output_buffer_flits > 0) {
+        out_buf->fail("needs router.speedup >= 2 (without speedup the output register alone drives the link)");
+      }
+      if (cfg_.speedup > 1 && cfg_.output_buffer_flits < cfg_.speedup) {
+        out_buf->fail(fmt::format("must be at least router.speedup = {} flits (a cycle's flits must fit)",
+                                  cfg_.speedup));
+      }
+    } else if (cfg_.speedup > 1) {
+      cfg_.output_buffer_flits = 2 * cfg_.speedup;
     }
 
     // Virtual cut-through: a head flit may only advance when the downstream VC
@@ -377,13 +402,14 @@ class Parser {
       if (!(sim.load > 0.0 && sim.load <= 1.0)) f->fail(rule);
     }
 
-    // Packet sizes: 0 or kMinPacketFlits..router.max_packet_flits.
-    const int max_flits = cfg_.max_packet_flits;
-    const auto packet_size = [max_flits](const Field& f) {
-      const std::string rule =
-          fmt::format("must be 0 or an integer in {}..router.max_packet_flits = {}", kMinPacketFlits, max_flits);
+    // Packet sizes: 0 or router.min_packet_flits..router.max_packet_flits.
+    const int min_flits = cfg_.min_packet_flits, max_flits = cfg_.max_packet_flits;
+    const auto packet_size = [min_flits, max_flits](const Field& f) {
+      const std::string rule = fmt::format(
+          "must be 0 or an integer in router.min_packet_flits = {}..router.max_packet_flits = {}", min_flits,
+          max_flits);
       const auto flits = static_cast<int>(f.integer(0, max_flits, rule));
-      if (flits > 0 && flits < kMinPacketFlits) f.fail(rule);
+      if (flits > 0 && flits < min_flits) f.fail(rule);
       return flits;
     };
     const auto fixed = field("sim", "packet_flits");

@@ -72,8 +72,9 @@ constexpr std::array<std::string_view, 9> kDragonflyOnlyKeys{
     "local_credit_latency",
     "global_credit_latency",
 };
-constexpr std::array<std::string_view, 5> kRouterKeys{
-    "vcs", "buffer_flits", "flit_bits", "max_packet_flits", "nodes_per_router",
+constexpr std::array<std::string_view, 8> kRouterKeys{
+    "vcs", "buffer_flits", "flit_bits", "min_packet_flits", "max_packet_flits", "nodes_per_router", "speedup",
+    "output_buffer_flits",
 };
 constexpr std::array<std::string_view, 5> kRoutingKeys{
     "algorithm", "seed", "ugal_bias", "contention_window", "contention_threshold",

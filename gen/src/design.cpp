@@ -10,13 +10,15 @@ constexpr int kHopBits = 6;
 constexpr int kPacketIdBits = 16;
 constexpr int kMinTimestampBits = 8;
 constexpr int kMaxTimestampBits = 32;
+constexpr int kCrcBits = 32;                  // CRC-32 of the payload
+constexpr int kMinSingleFlitPayloadBits = 8;  // the least payload a single-flit packet may carry
 }  // namespace
 
 std::vector<std::pair<std::string, Field>> HeaderLayout::named() const {
   return {{"dst", dst},         {"src", src},       {"vc_class", vc_class}, {"hops", hops},
           {"type", type},       {"pdor", pdor},     {"req_ack", req_ack},   {"mode", mode},
           {"phase", phase},     {"inter", inter},   {"length", length},     {"packet_id", packet_id},
-          {"timestamp", timestamp}};
+          {"timestamp", timestamp}, {"crc", crc},         {"payload", payload}};
 }
 
 Design derive_design(const Config& cfg) {
@@ -49,8 +51,19 @@ Design derive_design(const Config& cfg) {
   h.inter = take(nonminimal ? d.topo.router_id_bits() : 0);
   h.length = take(bits_for(cfg.max_packet_flits + 1));
   h.packet_id = take(kPacketIdBits);
-  const int left = cfg.flit_bits - next;
+  // A single-flit packet also carries its CRC and payload in the head flit.
+  const bool single = cfg.min_packet_flits == 1;
+  const int reserved = single ? kCrcBits + kMinSingleFlitPayloadBits : 0;
+  const int left = cfg.flit_bits - next - reserved;
   if (left < kMinTimestampBits) {
+    if (single) {
+      config_fail(cfg, "router.flit_bits", std::to_string(cfg.flit_bits),
+                  fmt::format("a single-flit packet (router.min_packet_flits = 1) needs {} bits: the header ({} "
+                              "bits for {} nodes, addresses of {} bits), a {}-bit CRC, a timestamp of at least {} "
+                              "bits and at least {} payload bits",
+                              next + reserved + kMinTimestampBits, next, d.topo.num_nodes(), address_bits, kCrcBits,
+                              kMinTimestampBits, kMinSingleFlitPayloadBits));
+    }
     config_fail(cfg, "router.flit_bits", std::to_string(cfg.flit_bits),
                 fmt::format("the header flit needs {} bits for {} nodes (addresses of {} bits) plus "
                             "a timestamp of at least {} bits",
@@ -58,6 +71,13 @@ Design derive_design(const Config& cfg) {
                             kMinTimestampBits));
   }
   h.timestamp = take(std::min(left, kMaxTimestampBits));
+  if (single) {
+    h.crc = take(kCrcBits);
+    h.payload = take(cfg.flit_bits - next);
+  } else {
+    h.crc = Field{next, 0};
+    h.payload = Field{next, 0};
+  }
   return d;
 }
 

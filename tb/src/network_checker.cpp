@@ -8,7 +8,8 @@
 namespace rlroute {
 
 NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& relation)
-    : design_(design), relation_(relation) {
+    : design_(design), relation_(relation), switch_wait_bound_(static_cast<std::int64_t>(design.vcs) * design.ports + design.cfg.output_buffer_flits),
+      early_credits_(static_cast<std::int64_t>(design.ports) * design.cfg.output_buffer_flits) {
   const std::size_t ports = static_cast<std::size_t>(design.topo.num_routers() * design.ports);
   input_vcs_.resize(ports * static_cast<std::size_t>(design.vcs));
   output_vcs_.resize(input_vcs_.size());
@@ -26,6 +27,27 @@ NetworkChecker::OutputVc& NetworkChecker::output_vc(int router, int port, int vc
 
 void NetworkChecker::fail(const std::string& what) {
   if (violation_.empty()) violation_ = what;
+}
+
+void NetworkChecker::begin_cycle() {
+  moved_ = false;
+  ++cycle_;
+  // A body flit that never leaves fails here, not only when it finally does.
+  if (cycle_ % 256 != 0) return;
+  for (std::size_t i = 0; i < input_vcs_.size(); ++i) {
+    const InputVc& ivc = input_vcs_[i];
+    if (ivc.flits.empty() || ivc.flits.front().flit.head || cycle_ - ivc.front_since <= switch_wait_bound_) continue;
+    const auto vcs = static_cast<std::size_t>(design_.vcs), ports = static_cast<std::size_t>(design_.ports);
+    starved(static_cast<int>(i / (vcs * ports)), static_cast<int>(i / vcs % ports), static_cast<int>(i % vcs),
+            ivc.flits.front().key, cycle_ - ivc.front_since);
+  }
+}
+
+void NetworkChecker::starved(int router, int port, int vc, unsigned key, std::int64_t wait) {
+  fail(fmt::format("switch-allocation check: router {} input port {} vc{}: a body flit of packet {:#x} waited {} "
+                   "cycles at the front of its VC, its output VC held and its credits reserved; a fair switch "
+                   "allocator serves it within {} cycles (VCs x ports, plus the output buffer): a VC is starved",
+                   router, port, vc, key, wait, switch_wait_bound_));
 }
 
 std::string NetworkChecker::describe_flit(const LinkFlit& f) const {
@@ -76,16 +98,27 @@ void NetworkChecker::router_credit(int router, int port, const LinkCredit& credi
   if (!credit.valid) return;
   InputVc& ivc = input_vc(router, port, credit.vc);
   --ivc.occupancy;
-  if (++ivc.credited > ivc.taken) {
+  // With internal speedup a flit leaves the VC buffer into an output buffer
+  // and shows on the router's output up to that buffer's depth later; its
+  // credit may come back before (early_credits_ allows for it).
+  if (++ivc.credited > ivc.taken + early_credits_) {
     fail(fmt::format("credit check: router {} input port {} vc{} returned credit {} with {} flit(s) taken out of "
-                     "the buffer (a credit for a flit still in it, or for an empty buffer)",
-                     router, port, credit.vc, ivc.credited, ivc.taken));
+                     "the buffer{} (a credit for a flit still in it, or for an empty buffer)",
+                     router, port, credit.vc, ivc.credited, ivc.taken,
+                     early_credits_ > 0 ? fmt::format(" and up to {} in output buffers", early_credits_) : ""));
   }
 }
 
 bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, long key, int in_port, int in_vc) {
   std::deque<BufferedFlit>& buffer = input_vc(router, in_port, in_vc).flits;
-  if (buffer.empty() || static_cast<long>(buffer.front().key) != key) {
+  // With internal speedup, flits of earlier packets of this VC may still sit
+  // in another port's output buffer: the flit must be the oldest of its own
+  // packet (packets still leave whole and in order on each port).
+  auto at = buffer.begin();
+  if (design_.cfg.speedup > 1) {
+    at = std::find_if(buffer.begin(), buffer.end(), [key](const BufferedFlit& f) { return static_cast<long>(f.key) == key; });
+  }
+  if (at == buffer.end() || static_cast<long>(at->key) != key) {
     fail(fmt::format("flit identity: router {} sent a flit of packet {:#x} out of port {} ({}) that is not the next "
                      "flit of input port {} vc{} (next: {})",
                      router, key, port, describe_flit(out), in_port, in_vc,
@@ -94,12 +127,18 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
                                                   describe_flit(buffer.front().flit))));
     return false;
   }
-  const LinkFlit in = buffer.front().flit;
-  buffer.pop_front();
+  const LinkFlit in = at->flit;
+  const bool was_front = at == buffer.begin();
+  buffer.erase(at);
   InputVc& ivc = input_vc(router, in_port, in_vc);
   ++ivc.taken;
-  if (cycle_ - ivc.front_since > longest_done_.cycles) longest_done_ = {cycle_ - ivc.front_since, router, in_port, in_vc};
-  ivc.front_since = cycle_;
+  if (was_front) {
+    const std::int64_t wait = cycle_ - ivc.front_since;
+    if (wait > longest_done_.cycles) longest_done_ = {wait, router, in_port, in_vc};
+    if (!in.head && wait > longest_body_.cycles) longest_body_ = {wait, router, in_port, in_vc};
+    if (!in.head && wait > switch_wait_bound_) starved(router, in_port, in_vc, key, wait);
+    ivc.front_since = cycle_;
+  }
   if (in.head != out.head || in.tail != out.tail || (!in.head && !(in.data == out.data))) {
     fail(fmt::format("flit identity: router {} altered a flit of packet {:#x} from input port {} to port {}: in {}, out {}",
                      router, key, in_port, port, describe_flit(in), describe_flit(out)));
@@ -107,14 +146,12 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
   }
   if (in.head) {
     // Routing may rewrite the route state, the dateline class and the hop
-    // count; nothing else in the header.
-    Header expected = design_.decode(in.data);
-    const Header sent = design_.decode(out.data);
-    expected.phase = sent.phase;
-    expected.inter = sent.inter;
-    expected.vc_class = sent.vc_class;
-    expected.hops = sent.hops;
-    if (!(design_.encode(expected) == out.data)) {
+    // count; nothing else in the flit (a single-flit packet's payload and
+    // CRC included).
+    FlitData expected = in.data;
+    const HeaderLayout& hl = design_.header;
+    for (const Field& f : {hl.phase, hl.inter, hl.vc_class, hl.hops}) expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
+    if (!(expected == out.data)) {
       fail(fmt::format("flit identity: router {} altered the header of packet {:#x} beyond its route state and hop "
                        "count: in {}, out {}",
                        router, key, describe_flit(in), describe_flit(out)));

@@ -56,7 +56,7 @@ LinkFlit Nic::inject(std::int64_t cycle) {
     h.length = static_cast<unsigned>(s.packet.length);
     h.packet_id = s.id;
     h.timestamp = static_cast<std::uint64_t>(cycle) & ((std::uint64_t{1} << design_.header.timestamp.width) - 1);
-    f.data = design_.encode(h);
+    f.data = f.tail ? single_flit_packet(design_, h) : design_.encode(h);
   } else if (f.tail) {
     std::vector<FlitData> payload;
     for (int i = 0; i < s.packet.length - 2; ++i) payload.push_back(payload_flit(design_, src, s.id, i));

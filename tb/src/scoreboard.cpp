@@ -43,6 +43,35 @@ FlitData footer_flit(const Design& design, const std::vector<FlitData>& payload)
   return f;
 }
 
+FlitData single_flit_payload(const Design& design, unsigned src_address, unsigned packet_id) {
+  const Field field = design.header.payload;
+  const FlitData bits = payload_flit(design, src_address, packet_id, 0);
+  FlitData f;
+  for (int i = 0; i < field.width; i += 64) {
+    const int width = std::min(64, field.width - i);
+    f.set(field.lsb + i, width, bits.get(i, width));
+  }
+  return f;
+}
+
+std::uint32_t single_flit_crc(const Design& design, const FlitData& flit) {
+  const Field field = design.header.payload;
+  uLong crc = crc32(0L, Z_NULL, 0);
+  for (int i = 0; i < field.width; i += 8) {
+    const auto b = static_cast<Bytef>(flit.get(field.lsb + i, std::min(8, field.width - i)));
+    crc = crc32(crc, &b, 1);
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+FlitData single_flit_packet(const Design& design, const Header& header) {
+  FlitData f = design.encode(header);
+  const FlitData payload = single_flit_payload(design, header.src, header.packet_id);
+  for (std::size_t w = 0; w < f.words.size(); ++w) f.words[w] |= payload.words[w];
+  f.set(design.header.crc.lsb, design.header.crc.width, single_flit_crc(design, payload));
+  return f;
+}
+
 void Scoreboard::error(const std::string& message) {
   if (errors_.size() < 20) errors_.push_back(message);
 }
@@ -77,19 +106,34 @@ void Scoreboard::delivered(int node, const std::vector<FlitData>& flits, std::in
     error(fmt::format("cycle {}: packet {:#x} from node {} for node {} arrived at node {}", cycle, key, r.src, r.dst, node));
   }
   // The first thing wrong with the packet's content, if anything.
-  std::vector<FlitData> payload(flits.begin() + 1, flits.end() - 1);
   std::string damage;
   if (static_cast<int>(flits.size()) != r.length || h.length != static_cast<unsigned>(r.length)) {
     damage = fmt::format("{} flits with header length {}, sent {} flits", flits.size(), h.length, r.length);
-  }
-  for (size_t i = 0; damage.empty() && i < payload.size(); ++i) {
-    if (!(payload[i] == payload_flit(design_, h.src, h.packet_id, static_cast<int>(i)))) {
-      damage = fmt::format("payload flit {} differs from what the source sent", i);
+  } else if (flits.size() == 1) {
+    const Field pf = design_.header.payload, cf = design_.header.crc;
+    const FlitData expected = single_flit_payload(design_, h.src, h.packet_id);
+    for (int i = 0; damage.empty() && i < pf.width; i += 64) {
+      const int width = std::min(64, pf.width - i);
+      if (flits[0].get(pf.lsb + i, width) != expected.get(pf.lsb + i, width)) {
+        damage = "single-flit payload differs from what the source sent";
+      }
     }
-  }
-  const std::uint32_t crc = static_cast<std::uint32_t>(flits.back().get(0, 32));
-  if (damage.empty() && crc != payload_crc(design_, payload)) {
-    damage = fmt::format("footer CRC {:08x}, CRC of the payload {:08x}", crc, payload_crc(design_, payload));
+    const auto crc = static_cast<std::uint32_t>(flits[0].get(cf.lsb, cf.width));
+    if (damage.empty() && crc != single_flit_crc(design_, flits[0])) {
+      damage = fmt::format("single-flit CRC {:08x}, CRC of the payload {:08x}", crc,
+                           single_flit_crc(design_, flits[0]));
+    }
+  } else {
+    const std::vector<FlitData> payload(flits.begin() + 1, flits.end() - 1);
+    for (size_t i = 0; damage.empty() && i < payload.size(); ++i) {
+      if (!(payload[i] == payload_flit(design_, h.src, h.packet_id, static_cast<int>(i)))) {
+        damage = fmt::format("payload flit {} differs from what the source sent", i);
+      }
+    }
+    const std::uint32_t crc = static_cast<std::uint32_t>(flits.back().get(0, 32));
+    if (damage.empty() && crc != payload_crc(design_, payload)) {
+      damage = fmt::format("footer CRC {:08x}, CRC of the payload {:08x}", crc, payload_crc(design_, payload));
+    }
   }
   if (!damage.empty()) {
     ++corrupted_;

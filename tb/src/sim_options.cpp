@@ -66,9 +66,11 @@ void set_packet_sizes(const Design& design, const SimOverrides& o, SimOptions& s
     hi = *o.packet_flits_max;
   }
   if (o.packet_flits || o.packet_flits_min) {
-    if (lo < kMinPacketFlits || lo > hi || hi > max_flits) {
+    const int min_flits = design.cfg.min_packet_flits;
+    if (lo < min_flits || lo > hi || hi > max_flits) {
       const std::string rule = fmt::format(
-          "packet sizes must satisfy {} <= min <= max <= router.max_packet_flits = {}", kMinPacketFlits, max_flits);
+          "packet sizes must satisfy router.min_packet_flits = {} <= min <= max <= router.max_packet_flits = {}",
+          min_flits, max_flits);
       if (o.packet_flits) flag_fail("--packet-flits", std::to_string(*o.packet_flits), rule);
       flag_fail("--packet-flits-min/max", fmt::format("{}..{}", lo, hi), rule);
     }

@@ -135,6 +135,7 @@ nlohmann::ordered_json SimResult::to_json() const {
   j["packets_not_injected"] = packets_not_injected;
   j["longest_vc_wait"] = longest_vc_wait;
   j["longest_vc_wait_at"] = longest_vc_wait_at;
+  j["longest_switch_wait"] = longest_switch_wait;
   j["deadlock"] = deadlock;
   j["drained"] = drained;
   j["latency"] = lat(latency);
@@ -281,6 +282,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   r.packets_lost = scoreboard.in_flight();
   const NetworkChecker::FrontWait wait = fabric.longest_front_wait();
   r.longest_vc_wait = wait.cycles;
+  r.longest_switch_wait = fabric.longest_switch_wait().cycles;
   if (wait.router >= 0) {
     r.longest_vc_wait_at = fmt::format("router {} ({}) input port {} ({}) vc{}", wait.router, t.router_name(wait.router),
                                        wait.port, t.port_name(wait.router, wait.port), wait.vc);

@@ -9,6 +9,10 @@
 //  - ACTIVE: a SA request per buffered flit on the captured port; the granted
 //    flit leaves on the crossbar port with the allocated output VC; the tail
 //    returns the VC to WAITING;
+//  - allocation for the next packet: with the tail at the front of an ACTIVE
+//    VC, the next routed packet requests VA (marked own, with the output VC
+//    the active packet holds); a grant is taken over when the tail leaves (at
+//    once if both happen in one cycle), so no cycle is lost between packets;
 //  - one credit for the VC, one cycle after every pop;
 //  - reset (asynchronous, active low) clears every VC and the credit.
 // The environment plays the upstream router (credit flow control, virtual
@@ -27,6 +31,8 @@
 
 #include "Vrr_input_port_p3v1b2.h"
 #include "Vrr_input_port_p3v1b2___024root.h"
+#include "Vrr_input_port_p4v2b6m1.h"
+#include "Vrr_input_port_p4v2b6m1___024root.h"
 #include "Vrr_input_port_p5v2b8.h"
 #include "Vrr_input_port_p5v2b8___024root.h"
 #include "Vrr_input_port_p7v3b5.h"
@@ -44,6 +50,10 @@ struct P5V2B8 {
 struct P7V3B5 {
   using Model = Vrr_input_port_p7v3b5;
   using Root = Vrr_input_port_p7v3b5___024root;
+};
+struct P4V2B6M1 {  // single-flit packets allowed (MIN_LEN = 1)
+  using Model = Vrr_input_port_p4v2b6m1;
+  using Root = Vrr_input_port_p4v2b6m1___024root;
 };
 struct P3V1B2 {
   using Model = Vrr_input_port_p3v1b2;
@@ -95,6 +105,8 @@ struct VcModel {
   std::deque<Route> routes;  // routed packets not yet granted a VC
   bool active = false;
   unsigned port = 0, out_vc = 0;
+  bool next = false;  // the next packet's VC is allocated, the tail has not left
+  unsigned next_port = 0, next_vc = 0;
 };
 
 // What a cycle did (for the directed tests and the coverage counters).
@@ -121,7 +133,8 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
   static constexpr unsigned PW = P > 1 ? std::bit_width(P - 1) : 1;
   static constexpr unsigned LW = 3 + VCW + W;  // {data, vc, tail, head, valid}
-  static constexpr unsigned kRoutes = B / 2;   // packets of >= 2 flits
+  static constexpr unsigned MIN_LEN = Root::rr_input_port__DOT__MIN_LEN;
+  static constexpr unsigned kRoutes = B / MIN_LEN;  // packets of >= MIN_LEN flits
   // Longest packet the environment sends: fits the buffer and the length field.
   static constexpr unsigned kMaxLen = std::min({B, static_cast<unsigned>(mask(LEN_W)), 6u});
 
@@ -174,7 +187,9 @@ class InputPortTest : public ::testing::Test {
   }
 
   // A packet length: short packets often (they fill the route FIFO), else any.
-  unsigned random_len() { return rng_.chance(40) ? 2u : static_cast<unsigned>(rng_.range(2, kMaxLen)); }
+  unsigned random_len() {
+    return rng_.chance(40) ? MIN_LEN : static_cast<unsigned>(rng_.range(MIN_LEN, kMaxLen));
+  }
 
   // Sends the next flit of the packet queued for `vc` (upstream credit check).
   void send_next(Inputs& in, unsigned vc) {
@@ -195,7 +210,11 @@ class InputPortTest : public ::testing::Test {
 
   std::uint32_t va_requests() const {
     std::uint32_t r = 0;
-    for (unsigned v = 0; v < V; ++v) r |= static_cast<std::uint32_t>(!vcs_[v].active && !vcs_[v].routes.empty()) << v;
+    for (unsigned v = 0; v < V; ++v) {
+      const VcModel& m = vcs_[v];
+      const bool tail_at_front = !m.flits.empty() && m.flits.front().tail;
+      r |= static_cast<std::uint32_t>(!m.routes.empty() && (!m.active || (tail_at_front && !m.next))) << v;
+    }
     return r;
   }
   std::uint32_t sa_requests() const {
@@ -249,6 +268,12 @@ class InputPortTest : public ::testing::Test {
     // VC allocation requests with the oldest routed packet's route.
     ASSERT_EQ(dut_->va_req_o, vareq) << at;
     for (unsigned v = 0; v < V; ++v) {
+      ASSERT_EQ(field(dut_->va_own_o, v, 1), vcs_[v].active) << at << " VC " << v;
+      if (vcs_[v].active) {
+        ASSERT_EQ(field(dut_->va_own_vc_o, v * VCW, VCW), vcs_[v].out_vc) << at << " VC " << v;
+      }
+    }
+    for (unsigned v = 0; v < V; ++v) {
       if (!((vareq >> v) & 1u)) continue;
       const Route& r = vcs_[v].routes.front();
       ASSERT_EQ(field(dut_->va_port_o, v * PW, PW), r.port) << at << " VC " << v;
@@ -295,16 +320,26 @@ class InputPortTest : public ::testing::Test {
     if (credit_valid_) ++up_credits_[credit_vc_];
     for (unsigned v = 0; v < V; ++v) {
       VcModel& m = vcs_[v];
-      if ((in.sa_gnt >> v) & 1u) {
-        if (m.flits.front().tail) m.active = false;
-        m.flits.pop_front();
+      const bool tail_out = ((in.sa_gnt >> v) & 1u) && m.flits.front().tail;
+      const bool granted = (in.va_gnt >> v) & 1u;
+      if (!m.active || (granted && tail_out)) {
+        m.active = granted;
+        if (granted) {
+          m.port = m.routes.front().port;
+          m.out_vc = in.va_vc[v];
+        }
+      } else if (granted) {
+        m.next = true;
+        m.next_port = m.routes.front().port;
+        m.next_vc = in.va_vc[v];
+      } else if (tail_out) {
+        m.active = m.next;
+        m.next = false;
+        m.port = m.next_port;
+        m.out_vc = m.next_vc;
       }
-      if ((in.va_gnt >> v) & 1u) {
-        m.active = true;
-        m.port = m.routes.front().port;
-        m.out_vc = in.va_vc[v];
-        m.routes.pop_front();
-      }
+      if (granted) m.routes.pop_front();
+      if ((in.sa_gnt >> v) & 1u) m.flits.pop_front();
     }
     if (in.flit.valid) {
       VcModel& m = vcs_[in.flit.vc];
@@ -366,8 +401,8 @@ class InputPortTest : public ::testing::Test {
 // Every parameter set; those with more than one VC.
 template <class Cfg>
 class InputPortMultiVcTest : public InputPortTest<Cfg> {};
-using InputPortCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2>;
-using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5>;
+using InputPortCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2, cfg::P4V2B6M1>;
+using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P4V2B6M1>;
 TYPED_TEST_SUITE(InputPortTest, InputPortCfgs);
 TYPED_TEST_SUITE(InputPortMultiVcTest, MultiVcCfgs);
 
@@ -378,7 +413,7 @@ TYPED_TEST(InputPortTest, ParametersAsBuilt) {
   EXPECT_EQ(Root::rr_input_port__DOT__PW, TestFixture::PW);
   EXPECT_EQ(Root::rr_input_port__DOT__LW, TestFixture::LW);
   EXPECT_EQ(Root::rr_input_port__DOT__CRW, 1 + TestFixture::VCW);
-  EXPECT_EQ(Root::rr_input_port__DOT__RD, std::max(TestFixture::B / 2, 1u));
+  EXPECT_EQ(Root::rr_input_port__DOT__RD, std::max(TestFixture::B / TestFixture::MIN_LEN, 1u));
   EXPECT_GE(TestFixture::kMaxLen, 2u);
 }
 
@@ -471,7 +506,7 @@ TYPED_TEST(InputPortTest, FullBufferHoldsThenDrainsInOrder) {
   for (unsigned vc = 0; vc < V; ++vc) {
     unsigned sent = 0;
     while (sent < B) {
-      const unsigned len = B - sent == 3 ? 3 : 2;
+      const unsigned len = TestFixture::MIN_LEN == 1 ? 1 : B - sent == 3 ? 3 : 2;
       ASSERT_TRUE(this->start_packet(vc, len));
       sent += len;
       while (!this->pending_[vc].empty()) {
@@ -483,7 +518,7 @@ TYPED_TEST(InputPortTest, FullBufferHoldsThenDrainsInOrder) {
       }
     }
     ASSERT_EQ(this->vcs_[vc].flits.size(), B);
-    ASSERT_EQ(this->vcs_[vc].routes.size(), std::max(B / 2, 1u));
+    ASSERT_EQ(this->vcs_[vc].routes.size(), std::max(B / TestFixture::MIN_LEN, 1u));
     EXPECT_EQ(this->up_credits_[vc], 0u);
     // Stalled: the requests stay, with the first packet's route.
     for (int i = 0; i < 5; ++i) ASSERT_NO_FATAL_FAILURE(this->step(this->idle()));
@@ -493,14 +528,16 @@ TYPED_TEST(InputPortTest, FullBufferHoldsThenDrainsInOrder) {
 }
 
 // Packets back to back on one VC while the VC drains as fast as it can: the
-// next packet's route waits (no VA request) while the previous one is ACTIVE,
-// and is requested the cycle after the previous tail leaves; flits are
+// next packet's route waits (no VA request) while the previous one is ACTIVE
+// until its tail is at the front; then it is requested (own, with the output
+// VC the active packet holds), and with eager grants the next head leaves in
+// the cycle right after the tail: no idle cycle between packets. Flits are
 // pushed into the VC in the cycles it pops (buffers of 3 or more flits).
 TYPED_TEST(InputPortTest, BackToBackPacketsOnOneVc) {
   constexpr unsigned V = TestFixture::V, B = TestFixture::B;
   const unsigned vc = V / 2;
-  unsigned packets = 0, push_pop = 0, tails = 0, queued_while_active = 0;
-  bool tail_popped_last_cycle = false;
+  unsigned packets = 0, push_pop = 0, tails = 0, queued_while_active = 0, early = 0, seamless = 0;
+  bool expect_head = false;
   for (unsigned i = 0; i < 400; ++i) {
     const unsigned len = this->random_len();
     if (this->pending_[vc].empty() && this->start_packet(vc, len)) ++packets;
@@ -509,22 +546,31 @@ TYPED_TEST(InputPortTest, BackToBackPacketsOnOneVc) {
     Events ev;
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
     const bool requests = (ev.va_req >> vc) & 1u;
+    const bool tail_at_front = !before.flits.empty() && before.flits.front().tail;
     if (before.active && !before.routes.empty()) {
       ++queued_while_active;
-      EXPECT_FALSE(requests) << "VA request of the next packet while the previous one is ACTIVE, cycle " << i;
+      EXPECT_EQ(requests, tail_at_front && !before.next)
+          << "the next packet asks for its VC exactly while the active tail is at the front, cycle " << i;
+      early += requests;
     }
-    if (tail_popped_last_cycle) {
-      EXPECT_EQ(requests, !before.routes.empty()) << "cycle " << i;
+    const bool popped = in.sa_gnt != 0;
+    if (expect_head) {
+      EXPECT_TRUE(popped && ev.xb.head) << "idle cycle between a tail and the next packet's head, cycle " << i;
+      seamless += popped && ev.xb.head;
     }
-    tail_popped_last_cycle = in.sa_gnt != 0 && ev.xb.tail;
-    tails += tail_popped_last_cycle;
-    push_pop += in.flit.valid && in.sa_gnt != 0;
+    // The next packet was routed before the tail left and is granted eagerly:
+    // its head must follow in the next cycle.
+    expect_head = popped && ev.xb.tail && (before.next || before.routes.size() >= 1);
+    tails += popped && ev.xb.tail;
+    push_pop += in.flit.valid && popped;
   }
   ASSERT_NO_FATAL_FAILURE(this->drain());
   EXPECT_GT(packets, 50u);
   EXPECT_GT(tails, 50u);
   if (B >= 3) {  // a 2-flit buffer takes the next packet only once the last one left
     EXPECT_GT(queued_while_active, 20u);
+    EXPECT_GT(early, 20u);
+    EXPECT_GT(seamless, 20u);
     EXPECT_GT(push_pop, 50u);
   }
 }
@@ -587,7 +633,7 @@ TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) {
     // Coverage.
     for (unsigned v = 0; v < V; ++v) {
       full += this->vcs_[v].flits.size() == B;
-      routes_full += this->vcs_[v].routes.size() == std::max(B / 2, 1u);
+      routes_full += this->vcs_[v].routes.size() == std::max(B / TestFixture::MIN_LEN, 1u);
     }
     if (in.flit.valid) {
       const VcModel& m = this->vcs_[in.flit.vc];
@@ -608,7 +654,7 @@ TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) {
   // and takes a packet only once the one before it has left.
   EXPECT_GT(flits, B >= 3 ? 8000u : 3000u);
   EXPECT_GT(full, 500u);
-  EXPECT_GT(routes_full, 500u);
+  EXPECT_GT(routes_full, 50u);  // rarer since the next packet is allocated while the tail waits
   if (B >= 3) {
     EXPECT_GT(back_to_back, 500u);
     EXPECT_GT(push_pop_same_vc, 500u);

@@ -4,6 +4,8 @@
 //  - credits start at B per VC, -1 per flit sent on the VC, +1 per credit
 //    received for it (both in one cycle: unchanged);
 //  - busy from the cycle after alloc_i until the cycle after the tail leaves;
+//    allocated again while busy (to the holder's next packet, before or as
+//    its tail leaves), the VC stays busy across that tail;
 //  - a flit sent in cycle t is on flit_o = {data, vc, tail, head, valid} in
 //    cycle t+1 (one register); an idle cycle drives an all-zero link word;
 //  - on a hop-counting (network) port a head flit's hop field is incremented
@@ -94,6 +96,7 @@ class OutputPortTest : public ::testing::Test {
     dut_.reset();
     credits_.assign(V, B);
     busy_.assign(V, false);
+    handover_.assign(V, false);
     flit_q_ = Bits{};
     remaining_.assign(V, 0);
     sent_of_packet_.assign(V, 0);
@@ -155,9 +158,11 @@ class OutputPortTest : public ::testing::Test {
       const bool ret = in.credit && in.credit_vc == w;
       credits_[w] = credits_[w] - (consume ? 1 : 0) + (ret ? 1 : 0);
       if ((in.alloc >> w) & 1u) {
+        handover_[w] = busy_[w] && !(consume && in.tail);
         busy_[w] = true;
       } else if (consume && in.tail) {
-        busy_[w] = false;
+        busy_[w] = handover_[w];
+        handover_[w] = false;
       }
     }
     flit_q_ = link_word(in);
@@ -232,6 +237,7 @@ class OutputPortTest : public ::testing::Test {
   Rng rng_{0x0B7u + V * 31 + B};
   std::vector<unsigned> credits_;
   std::vector<bool> busy_;
+  std::vector<bool> handover_;  // allocated again while busy: the next tail keeps it busy
   Bits flit_q_;
   std::vector<unsigned> remaining_, sent_of_packet_, outstanding_;
   std::vector<unsigned> pending_len_ = std::vector<unsigned>(V, 0);
@@ -398,6 +404,32 @@ TYPED_TEST(OutputPortTest, BusyFromAllocUntilTail) {
   ASSERT_NO_FATAL_FAILURE(this->step(again));
   ASSERT_NO_FATAL_FAILURE(this->step(Inputs{}));
   EXPECT_EQ(this->dut_->busy_o, 1u);
+}
+
+// An input VC allocates its busy VC again for its next packet: before its
+// tail leaves (the tail then keeps the VC busy) or in the tail's cycle.
+TYPED_TEST(OutputPortTest, BusyVcHandedOverToTheHoldersNextPacket) {
+  Inputs alloc;
+  alloc.alloc = 1;
+  Inputs credit_back;  // the downstream router frees a slot (buffers of 2 flits run dry otherwise)
+  credit_back.credit = true;
+  credit_back.credit_vc = 0;
+  ASSERT_NO_FATAL_FAILURE(this->step(alloc));
+  ASSERT_NO_FATAL_FAILURE(this->step(this->flit(0, true, false)));
+  ASSERT_NO_FATAL_FAILURE(this->step(alloc));  // the next packet, while the tail waits
+  ASSERT_NO_FATAL_FAILURE(this->step(credit_back));
+  ASSERT_NO_FATAL_FAILURE(this->step(this->flit(0, false, true)));  // the first packet's tail
+  ASSERT_NO_FATAL_FAILURE(this->step(credit_back));
+  EXPECT_EQ(this->dut_->busy_o & 1u, 1u) << "the tail of the first packet freed the VC of the next";
+  ASSERT_NO_FATAL_FAILURE(this->step(this->flit(0, true, false)));
+  Inputs tail_and_alloc = this->flit(0, false, true);  // the second tail, and a third packet at once
+  tail_and_alloc.alloc = 1;
+  ASSERT_NO_FATAL_FAILURE(this->step(tail_and_alloc));
+  ASSERT_NO_FATAL_FAILURE(this->step(credit_back));
+  EXPECT_EQ(this->dut_->busy_o & 1u, 1u) << "allocated in the cycle of the tail: busy for the third packet";
+  ASSERT_NO_FATAL_FAILURE(this->step(this->flit(0, true, true)));
+  ASSERT_NO_FATAL_FAILURE(this->step(credit_back));
+  EXPECT_EQ(this->dut_->busy_o & 1u, 0u) << "the third packet's tail frees the VC";
 }
 
 // Random traffic against the model; the rates change every 120 cycles so that

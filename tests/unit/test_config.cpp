@@ -302,7 +302,8 @@ TEST(Config, IntegerBeyond64BitsIsASyntaxError) {
 TEST(ConfigError, UnknownKey) {
   EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nvcs = 2\nbuffers = 8\n"),
             "t.toml:6:1: router.buffers = 8: unknown key; valid keys in [router] are: "
-            "vcs, buffer_flits, flit_bits, max_packet_flits, nodes_per_router");
+            "vcs, buffer_flits, flit_bits, min_packet_flits, max_packet_flits, nodes_per_router, speedup, "
+            "output_buffer_flits");
 }
 
 TEST(ConfigError, UnknownSubTable) {
@@ -875,13 +876,41 @@ TEST(ConfigError, LoadRange) {
 }
 
 TEST(ConfigError, PacketFlitsRange) {
-  const std::string rule = "must be 0 or an integer in 2..router.max_packet_flits = 4";
+  const std::string rule = "must be 0 or an integer in router.min_packet_flits = 2..router.max_packet_flits = 4";
   EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npacket_flits = 1\n"),
             "t.toml:5:1: sim.packet_flits = 1: " + rule);
   EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npacket_flits = 5\n"),
             "t.toml:5:1: sim.packet_flits = 5: " + rule);
   EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\npacket_flits_max = 5\npacket_flits_min = 2\n"),
             "t.toml:5:1: sim.packet_flits_max = 5: " + rule);
+}
+
+TEST(ConfigError, MinPacketFlits) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmin_packet_flits = 0\n"),
+            "t.toml:5:1: router.min_packet_flits = 0: must be an integer in 1..63");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmax_packet_flits = 1\n"),
+            "t.toml:5:1: router.max_packet_flits = 1: must be at least router.min_packet_flits = 2 (a packet of "
+            "one flit needs router.min_packet_flits = 1)");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmin_packet_flits = 5\n"),
+            "t.toml: router.max_packet_flits = 4: must be at least router.min_packet_flits = 5 (a packet of one "
+            "flit needs router.min_packet_flits = 1)");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmin_packet_flits = 3\n[sim]\npacket_flits = 2\n"),
+            "t.toml:7:1: sim.packet_flits = 2: must be 0 or an integer in router.min_packet_flits = "
+            "3..router.max_packet_flits = 4");
+}
+
+TEST(Config, SingleFlitPackets) {
+  const Config cfg = parse_config(std::string(kMinimal) + "[router]\nmin_packet_flits = 1\nmax_packet_flits = 1\n"
+                                                          "flit_bits = 128\n[sim]\npacket_flits = 1\n",
+                                  "t.toml");
+  EXPECT_EQ(cfg.min_packet_flits, 1);
+  EXPECT_EQ(cfg.max_packet_flits, 1);
+  EXPECT_EQ(cfg.sim.packet_flits, 1);
+  const Config mixed = parse_config(std::string(kMinimal) + "[router]\nmin_packet_flits = 1\nflit_bits = 128\n"
+                                                            "[sim]\npacket_flits_min = 1\npacket_flits_max = 4\n",
+                                    "t.toml");
+  EXPECT_EQ(mixed.sim.packet_flits_min, 1);
+  EXPECT_EQ(mixed.sim.packet_flits_max, 4);
 }
 
 TEST(ConfigError, PacketFlitsRangeIncomplete) {

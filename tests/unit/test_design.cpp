@@ -46,3 +46,23 @@ TEST(Design, HeaderEncodeDecodeRoundTrip) {
   EXPECT_EQ(back.packet_id, h.packet_id);
   EXPECT_EQ(back.timestamp, h.timestamp);
 }
+
+TEST(Design, SingleFlitPacketsNeedRoomForCrcAndPayload) {
+  Config c = grid(TopologyKind::Torus, {4, 4});
+  c.min_packet_flits = 1;
+  try {
+    derive_design(c);  // 64-bit flits
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "t.toml: router.flit_bits = 64: a single-flit packet (router.min_packet_flits = 1) needs 88 bits: "
+              "the header (40 bits for 16 nodes, addresses of 4 bits), a 32-bit CRC, a timestamp of at least 8 "
+              "bits and at least 8 payload bits");
+  }
+  c.flit_bits = 96;
+  const Design d = derive_design(c);
+  EXPECT_EQ(d.header.timestamp.width, 16);  // what is left after the CRC and the least payload
+  EXPECT_EQ(d.header.crc.lsb, 56);
+  EXPECT_EQ(d.header.payload.lsb, 88);
+  EXPECT_EQ(d.header.payload.width, 8);
+}

@@ -31,9 +31,10 @@ class ConfigError : public std::runtime_error {
 // million router-cycles per second, far from the int64 overflow of their sums.
 inline constexpr std::int64_t kMaxSimCycles = std::int64_t{1} << 40;
 
-// The rule for packet sizes in flits (sim.packet_flits*, --packet-flits*):
-// head and footer included, so 2..router.max_packet_flits.
-inline constexpr int kMinPacketFlits = 2;
+// Packet sizes in flits (sim.packet_flits*, --packet-flits*) lie in
+// router.min_packet_flits..router.max_packet_flits. A packet of one flit
+// carries header, payload and CRC in that flit (router.min_packet_flits = 1);
+// longer packets are a head, payload flits and a footer with the CRC.
 // The largest dragonfly: `rlroute gen` checks every path of every node pair,
 // which takes minutes at this size (docs/config.md gives measured times);
 // the papers' networks (1,056 and 2,550 nodes) are well inside.
@@ -75,8 +76,11 @@ struct Config {
   int vcs = 2;
   int buffer_flits = 8;  // per VC
   int flit_bits = 64;
+  int min_packet_flits = 2;  // 1: single-flit packets (header, payload and CRC in one flit)
   int max_packet_flits = 4;  // head + payload + footer
   int nodes_per_router = 1;
+  int speedup = 1;               // internal speedup: flits per output port (and input port) per cycle
+  int output_buffer_flits = 0;   // per output port; 0 without speedup, default 2 x speedup with it
 
   // [routing]
   RoutingAlgorithm algorithm = RoutingAlgorithm::Dor;

@@ -22,9 +22,12 @@ struct Field {
 
 // Header flit fields, LSB first (DESIGN.md section 4). `phase` and `inter`
 // carry the non-minimal (Valiant) routing state of dragonfly algorithms; they
-// have width 0 when the algorithm never routes non-minimally.
+// have width 0 when the algorithm never routes non-minimally. `crc` and
+// `payload` hold the CRC-32 and the payload of a single-flit packet (after
+// the timestamp, to the end of the flit); width 0 unless
+// router.min_packet_flits = 1. Routers never touch them.
 struct HeaderLayout {
-  Field dst, src, vc_class, hops, type, pdor, req_ack, mode, phase, inter, length, packet_id, timestamp;
+  Field dst, src, vc_class, hops, type, pdor, req_ack, mode, phase, inter, length, packet_id, timestamp, crc, payload;
   // Every field with its name (lower case), LSB first.
   std::vector<std::pair<std::string, Field>> named() const;
 };

@@ -39,8 +39,10 @@ class Fabric {
   // The same per output port: flits sent so far out of each router port that
   // leads to another router, indexed router * ports + port (NI ports stay 0).
   virtual std::vector<std::uint64_t> link_flits() const = 0;
-  // The longest wait of a flit at the front of an input VC so far.
+  // The longest wait of a flit at the front of an input VC so far, of any
+  // flit and of body/tail flits (switch allocation only).
   virtual NetworkChecker::FrontWait longest_front_wait() const = 0;
+  virtual NetworkChecker::FrontWait longest_switch_wait() const = 0;
 };
 
 // What both fabrics share: the checker that watches every router port.
@@ -53,6 +55,7 @@ class CheckedFabric : public Fabric {
   std::uint64_t network_link_flits() const override { return checker_.network_link_flits(); }
   std::vector<std::uint64_t> link_flits() const override { return checker_.link_flits(); }
   NetworkChecker::FrontWait longest_front_wait() const override { return checker_.longest_front_wait(); }
+  NetworkChecker::FrontWait longest_switch_wait() const override { return checker_.longest_switch_wait(); }
 
  protected:
   // The NICs set their flits before the step; the checker sees them after

@@ -5,14 +5,26 @@
 //     (the relation the generator proved deadlock-free), with the next route
 //     state the relation gives, and its header hop count matches the hops seen;
 //   - flit identity: every flit that leaves a router is the next flit of the
-//     input VC its packet's head came from (body flits are tied to their head;
+//     input VC its packet's head came from (with internal speedup, the next
+//     flit of its own packet there: output buffers of different ports may
+//     hold earlier packets of that VC) (body flits are tied to their head;
 //     nothing is dropped, duplicated, reordered, interleaved or altered inside
 //     a router, except the header fields routing rewrites);
 //   - credit check: no flit arrives at an input VC whose buffer is full, and no
-//     credit returns for a flit that has not left the buffer;
+//     credit returns for a flit that has not left the buffer (with internal
+//     speedup, for a flit neither on the router's output nor possibly in its
+//     output buffers);
 //   - virtual cut-through check: a head arrives only where its whole packet
 //     fits (the upstream router, or the NIC, granted the VC with at least as
-//     many credits as the packet has flits).
+//     many credits as the packet has flits);
+//   - switch-allocation bound: a body or tail flit (its packet holds its
+//     output VC and, by virtual cut-through, every credit it needs, so it
+//     asks for the switch every cycle) leaves within V x P cycles of reaching
+//     the front of its input VC (plus the output buffer's depth with internal
+//     speedup, since the checker sees it leave the router, not the VC). Round-robin input and output arbiters that
+//     keep a loser's turn serve it within that bound (each of the other V-1
+//     VCs of its port wins within P cycles, then it does); a starving
+//     switch allocator breaks it.
 // The first violation is kept, with enough state to find it.
 #pragma once
 
@@ -40,10 +52,7 @@ class NetworkChecker {
   // One cycle's observations, in this order: begin_cycle(), per router its
   // output flits and then its credits, then the flits arriving at router
   // inputs (sampled at the coming edge): from the NICs, then from the links.
-  void begin_cycle() {
-    moved_ = false;
-    ++cycle_;
-  }
+  void begin_cycle();
   void router_input(int router, int port, const LinkFlit& flit);
   void router_output(int router, int port, const LinkFlit& flit);
   void router_credit(int router, int port, const LinkCredit& credit);
@@ -64,6 +73,10 @@ class NetworkChecker {
     int router = -1, port = -1, vc = -1;
   };
   FrontWait longest_front_wait() const;
+  // The same for body and tail flits only (the switch-allocation wait).
+  FrontWait longest_switch_wait() const { return longest_body_; }
+  // The bound of the switch-allocation check, in cycles.
+  std::int64_t switch_wait_bound() const { return switch_wait_bound_; }
 
  private:
   struct BufferedFlit {
@@ -94,6 +107,7 @@ class NetworkChecker {
   };
 
   void fail(const std::string& what);
+  void starved(int router, int port, int vc, unsigned key, std::int64_t wait);
   InputVc& input_vc(int router, int port, int vc);
   OutputVc& output_vc(int router, int port, int vc);
   // Takes the next flit of an input VC as the one that left; false on a mismatch.
@@ -112,6 +126,9 @@ class NetworkChecker {
   bool moved_ = false;
   std::int64_t cycle_ = 0;
   FrontWait longest_done_;  // among the flits that have left
+  FrontWait longest_body_;  // among the body and tail flits that have left
+  std::int64_t switch_wait_bound_;
+  std::int64_t early_credits_;  // flits a router's output buffers hold (0 without speedup)
   std::string violation_;
 };
 

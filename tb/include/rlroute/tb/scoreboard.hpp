@@ -17,6 +17,15 @@ FlitData payload_flit(const Design& design, unsigned src_address, unsigned packe
 // Footer: CRC-32 (zlib polynomial) of the payload flits' bytes in bits 0..31.
 FlitData footer_flit(const Design& design, const std::vector<FlitData>& payload);
 std::uint32_t payload_crc(const Design& design, const std::vector<FlitData>& payload);
+// A single-flit packet (router.min_packet_flits = 1): the header, the
+// deterministic payload in the header's `payload` field and the CRC-32 of
+// that field's bytes in its `crc` field.
+FlitData single_flit_packet(const Design& design, const Header& header);
+// The payload field of a single-flit packet as the source fills it (every
+// other bit 0), and the CRC-32 of a payload field's bytes (LSB first, the
+// last byte padded with zeros).
+FlitData single_flit_payload(const Design& design, unsigned src_address, unsigned packet_id);
+std::uint32_t single_flit_crc(const Design& design, const FlitData& flit);
 
 struct DeliveredPacket {
   int src, dst, length;
@@ -33,7 +42,8 @@ class Scoreboard {
   explicit Scoreboard(const Design& design) : design_(design) {}
   void injected(int src, int dst, unsigned packet_id, int length, std::int64_t created, std::int64_t injected,
                 bool measured);
-  // Checks a reassembled packet (head, payload..., footer) arriving at `node`.
+  // Checks a reassembled packet (head, payload..., footer; or one flit that
+  // is all of them) arriving at `node`.
   // Returns the key of the delivered packet, or nothing if it was bad.
   void delivered(int node, const std::vector<FlitData>& flits, std::int64_t cycle);
 

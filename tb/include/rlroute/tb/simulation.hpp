@@ -63,6 +63,9 @@ struct SimResult {
   // whole run), and where: a starved VC shows here.
   std::int64_t longest_vc_wait = 0;
   std::string longest_vc_wait_at;
+  // The same for body and tail flits: their wait for the switch, which the
+  // checker bounds by VCs x ports.
+  std::int64_t longest_switch_wait = 0;
   bool deadlock = false;
   bool drained = true;  // every measured packet arrived within the drain cap
   std::string failure;  // empty on success; else what went wrong, with a dump
