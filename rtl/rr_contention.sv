@@ -1,13 +1,17 @@
-// UGAL-LE contention factors (Chaulagain and Yuan, ICS 2024, section 4.2).
-// Counters F[i][j] count the packets from router i of this group (this router
-// itself for its terminal ports, the upstream router for a local port) to
-// destination group j whose head this router sees arrive, over a window of
-// WINDOW cycles. A flow (i, j) is active when F[i][j] > THRESHOLD in the
-// current window or at the end of the previous one, and the contention factor
-// C_j is the number of routers i with an active flow to group j.
+// UGAL-LE contention factors (Chaulagain and Yuan, ICS 2024, section 4.2.1).
+// Counters F[i][j] count the flits of the packets that originated at router i
+// of this group (source router of the header) and go to destination group j,
+// whose head this router sees arrive on a terminal or local port; packets from
+// other groups are not counted (the paper: "it checks whether the packet is
+// originated from the same group"). A packet adds its length (header field) at
+// its head, so THRESHOLD is in flits: with the paper's one-flit packets it is
+// its packet threshold, and a flow's activity does not depend on packet size.
+// Window: tumbling, WINDOW cycles; a flow (i, j) is active when F[i][j] >
+// THRESHOLD in the current window or at the end of the previous one, and the
+// contention factor C_j is the number of routers i with an active flow to j.
 // Counters saturate at THRESHOLD + 1: only "above the threshold" matters.
-// Interpretation (docs/routing_dragonfly.md): the paper's sliding window is a
-// tumbling window here, with the previous window's verdict kept for one window.
+// Interpretation (docs/routing_dragonfly.md): the paper's sliding window is
+// this tumbling window with the previous window's verdict kept for one window.
 module rr_contention #(
   parameter int unsigned P = 7,
   parameter int unsigned NUM_NI = 2,
@@ -18,6 +22,9 @@ module rr_contention #(
   parameter int unsigned LW = 68,             // link word (rr_pkg::LINK_*, rr_pkg::link_width)
   parameter int unsigned DATA_LSB = 4,        // data field in a link word (rr_pkg::link_data_lsb)
   parameter int unsigned DST_GROUP_LSB = 3,   // destination group in the header
+  parameter int unsigned SRC_ROUTER_LSB = 10, // source router id {group, index} in the header
+  parameter int unsigned LEN_LSB = 20,        // packet length (flits) in the header
+  parameter int unsigned LEN_W = 3,
   parameter int unsigned WINDOW = 500,
   parameter int unsigned THRESHOLD = 5,
   localparam int unsigned FW = $clog2(THRESHOLD + 2),
@@ -32,25 +39,26 @@ module rr_contention #(
 );
   localparam int unsigned OBS = NUM_NI + A - 1;  // observed ports: terminals and locals
   localparam logic [FW-1:0] SAT = FW'(THRESHOLD + 1);
+  // A cycle adds at most OBS packets of 2^LEN_W - 1 flits to one counter.
+  localparam int unsigned AW = ((FW > LEN_W) ? FW : LEN_W) + $clog2(OBS + 1) + 1;
 
-  logic [IB-1:0] my_i;
-  assign my_i = id_i[IB-1:0];
+  logic [GB-1:0] my_g;
+  assign my_g = id_i[IB+:GB];
 
-  logic [OBS-1:0] seen;
-  logic [IB-1:0]  from [OBS];
-  logic [GB-1:0]  to   [OBS];
+  logic [OBS-1:0]   seen;
+  logic [IB-1:0]    from [OBS];
+  logic [GB-1:0]    to   [OBS];
+  logic [LEN_W-1:0] len  [OBS];
   for (genvar p = 0; p < OBS; p++) begin : gen_obs
-    logic [LW-1:0] word;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [LW-1:0] word;  // only the fields below are read
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic [GB-1:0] src_g;
     assign word = flit_i[p*LW+:LW];
-    assign seen[p] = word[rr_pkg::LINK_VALID] && word[rr_pkg::LINK_HEAD];
+    assign {src_g, from[p]} = word[DATA_LSB+SRC_ROUTER_LSB+:GB+IB];
+    assign seen[p] = word[rr_pkg::LINK_VALID] && word[rr_pkg::LINK_HEAD] && src_g == my_g;
     assign to[p] = word[DATA_LSB+DST_GROUP_LSB+:GB];
-    logic unused_word;
-    assign unused_word = ^{word[LW-1:DATA_LSB+DST_GROUP_LSB+GB], word[DATA_LSB+DST_GROUP_LSB-1:rr_pkg::LINK_HEAD+1]};
-    if (p < NUM_NI) begin : gen_terminal
-      assign from[p] = my_i;
-    end else begin : gen_local
-      assign from[p] = (IB'(p - NUM_NI) < my_i) ? IB'(p - NUM_NI) : IB'(p - NUM_NI + 1);
-    end
+    assign len[p] = word[DATA_LSB+LEN_LSB+:LEN_W];
   end
 
   logic [WW-1:0] tick_q;
@@ -64,12 +72,13 @@ module rr_contention #(
   logic [A*NUM_G-1:0] active;
   for (genvar i = 0; i < A; i++) begin : gen_src
     for (genvar j = 0; j < NUM_G; j++) begin : gen_grp
-      logic [FW-1:0] count_q, count_next;
+      logic [FW-1:0] count_q;
+      logic [AW-1:0] sum;
       logic          prev_q;
       always_comb begin
-        count_next = window_end ? '0 : count_q;
+        sum = window_end ? '0 : AW'(count_q);
         for (int unsigned p = 0; p < OBS; p++) begin
-          if (seen[p] && from[p] == IB'(i) && to[p] == GB'(j) && count_next != SAT) count_next = count_next + 1'b1;
+          if (seen[p] && from[p] == IB'(i) && to[p] == GB'(j)) sum = sum + AW'(len[p]);
         end
       end
       always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -77,7 +86,7 @@ module rr_contention #(
           count_q <= '0;
           prev_q  <= 1'b0;
         end else begin
-          count_q <= count_next;
+          count_q <= (sum >= AW'(SAT)) ? SAT : FW'(sum);
           if (window_end) prev_q <= count_q == SAT;
         end
       end
@@ -92,6 +101,7 @@ module rr_contention #(
     end
   end
 
+  // Only the header fields above are read; global ports are not observed.
   logic unused;
-  assign unused = ^{id_i[GB+IB-1:IB], flit_i[P*LW-1:OBS*LW]};
+  assign unused = ^{id_i[IB-1:0], flit_i[P*LW-1:OBS*LW]};
 endmodule

@@ -58,5 +58,11 @@ package rr_pkg;
     credit_width = CREDIT_VC_LSB + id_width(v);
   endfunction
 
+  // Width of a per-port waiting-demand count (rr_demand): every input VC of
+  // P ports x V VCs may wait with a packet of up to 2^LEN_W - 1 flits.
+  function automatic int unsigned demand_width(int unsigned p, int unsigned v, int unsigned len_w);
+    demand_width = $clog2(p * v * ((1 << len_w) - 1) + 1);
+  endfunction
+
   /* verilator lint_on UNUSEDPARAM */
 endpackage

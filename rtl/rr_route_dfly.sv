@@ -15,8 +15,14 @@
 // that group if it has one, else the local hop to the router owning a link that
 // lands on the destination router, else to the owner of copy (index mod L).
 // Non-minimal (Valiant) packets carry their intermediate in the header (phase,
-// inter); the source router (and for PAR the next source-group router) picks
-// it with the LFSR. VC levels: +1 after a global hop and for local after local.
+// inter); the source router picks it with the LFSR. PAR writes the candidate
+// into the header of a packet it routes minimally too, and the next router of
+// the source group re-evaluates against that same candidate. A packet whose
+// destination is in its own group routes minimally unless INTRA_VALIANT.
+// UGAL queue of a port: occ_i (used credits) + dem_i (flits of the packets
+// waiting in this router's input VCs for the port; zero when the config says
+// routing.ugal_queue = "credits").
+// VC levels: +1 after a global hop and for local after local.
 module rr_route_dfly #(
   parameter int unsigned P = 7,
   parameter int unsigned V = 4,
@@ -37,7 +43,10 @@ module rr_route_dfly #(
   parameter int unsigned ALGO = rr_pkg::ALGO_MIN,  // rr_pkg::ALGO_{MIN,VALG,VALN,UGAL_G,UGAL_N,UGAL_LE,PAR}
   parameter int unsigned LEVELS = 2,         // VC levels the algorithm needs
   parameter int          BIAS = 0,           // UGAL bias b, flits x hops
+  parameter bit          RULE_DOUBLE = 1'b0, // UGAL rule: 0 q_m*H_m <= q_nm*H_nm + b; 1 q_m <= 2*q_nm + b
+  parameter bit          INTRA_VALIANT = 1'b0,  // same-group pairs: 0 minimal, 1 through an intermediate group
   parameter int unsigned OW = 8,             // occupancy width per port
+  parameter int unsigned DW = 8,             // waiting-demand width per port
   parameter int unsigned CFW = 4,            // contention factor width per group
   parameter int unsigned PORT = 0,           // this unit's input port (seeds the LFSR)
   parameter int unsigned SEED = 1,           // routing.seed
@@ -52,6 +61,7 @@ module rr_route_dfly #(
   input  logic [PW-1:0]        in_port_i,
   input  logic [VCW-1:0]       in_vc_i,
   input  logic [P*OW-1:0]      occ_i,        // per output port: used credits over its VCs
+  input  logic [P*DW-1:0]      dem_i,        // per output port: flits of packets waiting for it here
   input  logic [NUM_G*CFW-1:0] contention_i, // per group: contention factor C_j (UGAL-LE)
   output logic [PW-1:0]        out_port_o,
   output logic [V-1:0]         out_vcs_o,
@@ -83,9 +93,11 @@ module rr_route_dfly #(
   localparam int unsigned N_SAME = VAL_GROUP ? NUM_G - 1 : (NUM_G - 1) * A;  // src and dst group equal
   localparam int unsigned N_DIFF = VAL_GROUP ? NUM_G - 2 : (NUM_G - 2) * A;
   localparam int unsigned NB = $clog2(N_SAME + 1);             // an intermediate choice: 0..N_SAME-1
-  // UGAL costs: q (OW bits) x hops (<= 6) plus UGAL-LE's q x (C - 1) (C <= A),
-  // compared as signed numbers with the bias (|b| <= 1024, config.cpp).
-  localparam int unsigned SW = ((OW + CFW + 2 > 11) ? OW + CFW + 2 : 11) + 2;
+  // UGAL queue q = occ + dem (QW bits); costs: q x hops (<= 6) plus UGAL-LE's
+  // q x (C - 1) (C <= A), compared as signed numbers with the bias
+  // (|b| <= 1024, config.cpp).
+  localparam int unsigned QW = ((OW > DW) ? OW : DW) + 1;
+  localparam int unsigned SW = ((QW + CFW + 3 > 11) ? QW + CFW + 3 : 11) + 2;
 
   // ---- topology arithmetic (mirrors gen/src/topology_dragonfly.cpp) ----
   // Position of group t among group g's other groups (t != g).
@@ -260,12 +272,18 @@ module rr_route_dfly #(
   assign in_global = in_port_i >= PW'(FIRST_GLOBAL);
   assign in_local = !in_ni && !in_global;
 
-  // Used credits of an output port and the contention factor of a group,
-  // selected AND-OR (indexing by port*OW would be a run-time multiply).
-  function automatic logic [OW-1:0] occ_at(input logic [PW-1:0] port);
-    occ_at = '0;
+  // UGAL queue of an output port (used credits + waiting demand) and the
+  // contention factor of a group, selected AND-OR (indexing by port*OW would
+  // be a run-time multiply).
+  logic [P*QW-1:0] queue;
+  for (genvar q = 0; q < P; q++) begin : gen_queue
+    assign queue[q*QW+:QW] = QW'(occ_i[q*OW+:OW]) + QW'(dem_i[q*DW+:DW]);
+  end
+
+  function automatic logic [QW-1:0] queue_at(input logic [PW-1:0] port);
+    queue_at = '0;
     for (int unsigned q = 0; q < P; q++) begin
-      if (port == PW'(q)) occ_at = occ_at | occ_i[q*OW+:OW];
+      if (port == PW'(q)) queue_at = queue_at | queue[q*QW+:QW];
     end
   endfunction
 
@@ -276,13 +294,27 @@ module rr_route_dfly #(
     end
   endfunction
 
+  // A router id is a legal intermediate only inside the topology (a header
+  // written by a source router always is; the check keeps PAR's
+  // re-evaluation safe for any header).
+  function automatic bit in_topology(input logic [GB-1:0] g, input logic [IB-1:0] i);
+    bit gok, iok;
+    gok = 1'b0;
+    iok = 1'b0;
+    for (int unsigned k = 0; k < NUM_G; k++) gok = gok | (g == GB'(k));
+    for (int unsigned k = 0; k < A; k++) iok = iok | (i == IB'(k));
+    in_topology = gok && iok;
+  endfunction
+
   always_comb begin
     logic [PW-1:0]   min_port, cand_port, port;
     logic [CPW-1:0]  c;
     logic [HW-1:0]   hm, hnm;
     logic [1:0]      new_phase;
     logic [IDW-1:0]  new_inter;
-    logic            at_dst, decide, at_inter, own_link, nonmin;
+    logic            at_dst, decide, at_inter, own_link, nonmin, par_again, use_ok;
+    logic [GB-1:0]   use_g;
+    logic [IB-1:0]   use_i;
     logic [CFW-1:0]  cf, cf_m1;
     logic signed [SW-1:0] qm, qnm, lhs, rhs;
 
@@ -291,32 +323,40 @@ module rr_route_dfly #(
     else if (my_g == dst_g) min_port = local_to(my_i, dst_i);
     else min_port = port_over(my_g, my_i, dst_g, copy_to(my_g, my_i, dst_g, 1'b1, dst_i));
 
+    // The candidate: the LFSR's draw, or at PAR's re-evaluation (a local input
+    // port) the one the source drew and wrote into the header, taken only if
+    // it is a legal intermediate (not this group, not the destination's).
+    par_again = PAR && in_local;
+    use_g = par_again ? int_g : cand_g;
+    use_i = par_again ? int_i : cand_i;
+    use_ok = !par_again || (in_topology(int_g, int_i) && int_g != my_g && int_g != dst_g);
+
     // Port towards the candidate intermediate and the candidate's path length.
     if (VAL_GROUP) begin
-      c = copy_to(my_g, my_i, cand_g, 1'b0, '0);
-      cand_port = port_over(my_g, my_i, cand_g, c);
-      hnm = ((cand_port >= PW'(FIRST_GLOBAL)) ? HW'(1) : HW'(2)) + hops_to(cand_g, landing(my_g, cand_g, c), dst_g, dst_i);
+      c = copy_to(my_g, my_i, use_g, 1'b0, '0);
+      cand_port = port_over(my_g, my_i, use_g, c);
+      hnm = ((cand_port >= PW'(FIRST_GLOBAL)) ? HW'(1) : HW'(2)) + hops_to(use_g, landing(my_g, use_g, c), dst_g, dst_i);
     end else begin
-      cand_port = port_over(my_g, my_i, cand_g, copy_to(my_g, my_i, cand_g, 1'b1, cand_i));
-      hnm = hops_to(my_g, my_i, cand_g, cand_i) + hops_to(cand_g, cand_i, dst_g, dst_i);
+      cand_port = port_over(my_g, my_i, use_g, copy_to(my_g, my_i, use_g, 1'b1, use_i));
+      hnm = hops_to(my_g, my_i, use_g, use_i) + hops_to(use_g, use_i, dst_g, dst_i);
     end
     hm = hops_to(my_g, my_i, dst_g, dst_i);
 
-    // UGAL-L: minimal when q_m * H_m <= q_nm * H_nm + b; UGAL-LE adds
-    // q_m * max(C - 1, 0) when this router has no global link to the
-    // destination group.
-    qm  = SW'(occ_at(min_port));
-    qnm = SW'(occ_at(cand_port));
+    // UGAL-L: minimal when q_m * H_m <= q_nm * H_nm + b (RULE_DOUBLE:
+    // q_m <= 2 * q_nm + b); UGAL-LE adds q_m * max(C - 1, 0) to the left side
+    // when this router has no global link to the destination group.
+    qm  = SW'(queue_at(min_port));
+    qnm = SW'(queue_at(cand_port));
     own_link = (min_port >= PW'(FIRST_GLOBAL));
     cf = contention_at(dst_g);
-    lhs = times(qm, (CFW+HW)'(hm));
+    lhs = RULE_DOUBLE ? qm : times(qm, (CFW+HW)'(hm));
     cf_m1 = cf - 1'b1;
     if (CONTENTION && my_g != dst_g && !own_link && cf > CFW'(1)) lhs = lhs + times(qm, (CFW+HW)'(cf_m1));
-    rhs = times(qnm, (CFW+HW)'(hnm)) + SW'(BIAS);
+    rhs = (RULE_DOUBLE ? (qnm <<< 1) : times(qnm, (CFW+HW)'(hnm))) + SW'(BIAS);
     nonmin = VALIANT ? 1'b1 : (lhs > rhs);
 
-    decide = !at_dst && phase == 2'd0 && !MINIMAL
-             && (in_ni || (PAR && in_local && my_g == src_g));
+    decide = !at_dst && phase == 2'd0 && !MINIMAL && (INTRA_VALIANT || my_g != dst_g)
+             && (in_ni || (PAR && in_local && my_g == src_g)) && use_ok;
     at_inter = VAL_GROUP ? (my_g == int_g) : ((my_g == int_g) && (my_i == int_i));
 
     port = min_port;
@@ -325,7 +365,7 @@ module rr_route_dfly #(
     if (decide && nonmin) begin
       port = cand_port;
       new_phase = 2'd1;
-      new_inter = {cand_g, cand_i};
+      new_inter = {use_g, use_i};
     end else if (phase == 2'd1) begin
       if (at_inter) begin
         new_phase = 2'd2;
@@ -337,6 +377,9 @@ module rr_route_dfly #(
         port = port_over(my_g, my_i, int_g, copy_to(my_g, my_i, int_g, 1'b1, int_i));
       end
     end
+    // PAR: a packet the source routes minimally keeps the source's candidate
+    // for the re-evaluation at the next router of the group.
+    if (PAR && decide && in_ni && !nonmin) new_inter = {use_g, use_i};
 
     out_port_o = port;
     if (port < PW'(NUM_NI)) begin
@@ -358,5 +401,5 @@ module rr_route_dfly #(
 
   // Adaptive inputs are unused by the oblivious algorithms.
   logic unused;
-  assign unused = ADAPTIVE ? 1'b0 : ^{occ_i, contention_i};
+  assign unused = ADAPTIVE ? 1'b0 : ^{occ_i, dem_i, contention_i};
 endmodule

@@ -18,12 +18,14 @@ module rr_router #(
   parameter int unsigned LEN_W = 3,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
+  parameter bit          DEMAND = 1'b0,  // build rr_demand (dem_o); else dem_o = 0
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned CW = $clog2(B + 1),
   localparam int unsigned LW = rr_pkg::link_width(V, W),
   localparam int unsigned CRW = rr_pkg::credit_width(V),
-  localparam int unsigned OW = $clog2(V * B + 1)
+  localparam int unsigned OW = $clog2(V * B + 1),
+  localparam int unsigned DW = rr_pkg::demand_width(P, V, LEN_W)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -41,6 +43,8 @@ module rr_router #(
   // per output port: credits in use over all its VCs (downstream occupancy),
   // for adaptive route units
   output logic [P*OW-1:0]   occ_o,
+  // per output port: flits of the packets waiting here for a VC of it (rr_demand)
+  output logic [P*DW-1:0]   dem_o,
   // observability: free-running cycle counter, per output port flits sent and
   // cycles in which a packet waited for the port but nothing was sent
   output logic [31:0]       cycle_o,
@@ -117,6 +121,17 @@ module rr_router #(
     .gnt_vc_o  (va_vc),
     .alloc_o   (out_alloc)
   );
+
+  if (DEMAND) begin : gen_demand
+    rr_demand #(.P(P), .V(V), .LEN_W(LEN_W)) i_demand (
+      .va_req_i (va_req),
+      .va_port_i(va_port),
+      .va_len_i (va_len),
+      .dem_o    (dem_o)
+    );
+  end else begin : gen_no_demand
+    assign dem_o = '0;
+  end
 
   rr_sw_alloc #(.P(P), .V(V), .S(S)) i_sw_alloc (
     .clk_i, .rst_ni,

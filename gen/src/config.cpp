@@ -369,6 +369,24 @@ class Parser {
       }
       cfg_.ugal_bias = f->int_in(-1024, 1024);
     }
+    if (const auto f = field("routing", "ugal_rule")) {
+      if (!traits(cfg_.algorithm).biased()) {
+        f->fail(fmt::format("only valid for routing.algorithm = {}", names(algorithms_where(&AlgorithmTraits::biased), " or ")));
+      }
+      cfg_.ugal_rule = kUgalRules[f->one_of(names_of(kUgalRules))].first;
+    }
+    if (const auto f = field("routing", "ugal_queue")) {
+      if (!traits(cfg_.algorithm).biased()) {
+        f->fail(fmt::format("only valid for routing.algorithm = {}", names(algorithms_where(&AlgorithmTraits::biased), " or ")));
+      }
+      cfg_.ugal_queue = kUgalQueues[f->one_of(names_of(kUgalQueues))].first;
+    }
+    if (const auto f = field("routing", "intra_group")) {
+      if (!traits(cfg_.algorithm).nonminimal()) {
+        f->fail(fmt::format("only valid for routing.algorithm = {}", names(algorithms_where(&AlgorithmTraits::nonminimal), " or ")));
+      }
+      cfg_.intra_group = kIntraGroups[f->one_of(names_of(kIntraGroups))].first;
+    }
     const auto window = field("routing", "contention_window");
     const auto threshold = field("routing", "contention_threshold");
     for (const auto& f : {window, threshold}) {
@@ -498,6 +516,9 @@ class Parser {
 
 const char* to_string(TopologyKind kind) { return spelling_of(kTopologyKinds, kind); }
 const char* to_string(GlobalArrangement arrangement) { return spelling_of(kArrangements, arrangement); }
+const char* to_string(IntraGroup intra_group) { return spelling_of(kIntraGroups, intra_group); }
+const char* to_string(UgalRule rule) { return spelling_of(kUgalRules, rule); }
+const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue); }
 
 std::string Config::where(const std::string& dotted_key) const {
   const auto it = locations.find(dotted_key);

@@ -27,6 +27,21 @@ constexpr std::array<Spelling<GlobalArrangement>, 2> kArrangements{{
     {GlobalArrangement::Palmtree, "palmtree"},
 }};
 
+constexpr std::array<Spelling<IntraGroup>, 2> kIntraGroups{{
+    {IntraGroup::Minimal, "minimal"},
+    {IntraGroup::Valiant, "valiant"},
+}};
+
+constexpr std::array<Spelling<UgalRule>, 2> kUgalRules{{
+    {UgalRule::HopWeighted, "hop_weighted"},
+    {UgalRule::DoubleNonminimal, "double_nonminimal"},
+}};
+
+constexpr std::array<Spelling<UgalQueue>, 2> kUgalQueues{{
+    {UgalQueue::CreditsAndWaiting, "credits_and_waiting"},
+    {UgalQueue::Credits, "credits"},
+}};
+
 
 template <typename Enum, std::size_t N>
 constexpr const char* spelling_of(const std::array<Spelling<Enum>, N>& table, Enum value) {
@@ -76,8 +91,9 @@ constexpr std::array<std::string_view, 8> kRouterKeys{
     "vcs", "buffer_flits", "flit_bits", "min_packet_flits", "max_packet_flits", "nodes_per_router", "speedup",
     "output_buffer_flits",
 };
-constexpr std::array<std::string_view, 5> kRoutingKeys{
-    "algorithm", "seed", "ugal_bias", "contention_window", "contention_threshold",
+constexpr std::array<std::string_view, 8> kRoutingKeys{
+    "algorithm", "seed",       "ugal_bias",  "contention_window", "contention_threshold",
+    "intra_group", "ugal_rule", "ugal_queue",
 };
 constexpr std::array<std::string_view, 11> kSimKeys{
     "pattern", "load",  "packet_flits", "packet_flits_min", "packet_flits_max", "cycles",

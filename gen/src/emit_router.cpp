@@ -50,7 +50,9 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
   return "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port.\n"
          "  assign rc_hdr_new = rc_hdr;  // DOR never rewrites the header\n"
          "  logic [P*OW-1:0] unused_occ;\n"
+         "  logic [P*DW-1:0] unused_dem;\n"
          "  assign unused_occ = occ;\n"
+         "  assign unused_dem = dem;\n"
          "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
          sv::instance("rr_route_dor", "i_route", params, ports, "    ") + "  end\n";
 }
@@ -63,6 +65,10 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
       "  localparam int unsigned CFW = $clog2({pkg}::GROUP_SIZE + 1);\n"
       "  logic [{pkg}::NUM_GROUPS*CFW-1:0] contention;\n",
       fmt::arg("pkg", pkg));
+  if (!(algorithm.biased() && d.cfg.ugal_queue == UgalQueue::CreditsAndWaiting)) {
+    s += "  logic [P*DW-1:0] unused_dem;  // no waiting demand in the UGAL queue\n"
+         "  assign unused_dem = dem;\n";
+  }
   if (algorithm.contention_counters) {
     s += sv::instance("rr_contention", "i_contention",
                       {{"P", "P", ""},
@@ -75,6 +81,10 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
                        {"DATA_LSB", "rr_pkg::link_data_lsb(V)", ""},
                        {"DST_GROUP_LSB", pkg + "::HDR_DST_LSB + " + pkg + "::LOCAL_BITS + " + pkg + "::INDEX_BITS",
                         "group field of the destination address"},
+                       {"SRC_ROUTER_LSB", pkg + "::HDR_SRC_LSB + " + pkg + "::LOCAL_BITS",
+                        "router field {group, index} of the source address"},
+                       {"LEN_LSB", pkg + "::HDR_LEN_LSB", ""},
+                       {"LEN_W", pkg + "::HDR_LEN_W", ""},
                        {"WINDOW", std::to_string(d.cfg.contention_window), "routing.contention_window"},
                        {"THRESHOLD", std::to_string(d.cfg.contention_threshold), "routing.contention_threshold"}},
                       {{"clk_i", "", ""},
@@ -89,7 +99,11 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
   }
   std::vector<Connection> ports{{"clk_i", "", ""}, {"rst_ni", "", ""}, {"id_i", "", ""}};
   for (const Connection& c : route_unit_ports()) ports.push_back(c);
-  ports.insert(ports.begin() + 6, {{"occ_i", "occ", ""}, {"contention_i", "contention", ""}});
+  const bool waiting = algorithm.biased() && d.cfg.ugal_queue == UgalQueue::CreditsAndWaiting;
+  ports.insert(ports.begin() + 6, {{"occ_i", "occ", ""},
+                                   {"dem_i", waiting ? "dem" : "'0",
+                                    fmt::format("routing.ugal_queue = \"{}\"", to_string(d.cfg.ugal_queue))},
+                                   {"contention_i", "contention", ""}});
   ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", ""});
   s += fmt::format("  // Dragonfly routing (routing.algorithm = \"{}\", {} VC levels), one unit per input port.\n",
                    algorithm.name, dfly.levels());
@@ -116,7 +130,12 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
        {"ALGO", algorithm_constant(algorithm.id), fmt::format("routing.algorithm = \"{}\"", algorithm.name)},
        {"LEVELS", std::to_string(dfly.levels()), "VC levels of the algorithm"},
        {"BIAS", std::to_string(d.cfg.ugal_bias), "routing.ugal_bias"},
+       {"RULE_DOUBLE", d.cfg.ugal_rule == UgalRule::DoubleNonminimal ? "1'b1" : "1'b0",
+        fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
+       {"INTRA_VALIANT", d.cfg.intra_group == IntraGroup::Valiant ? "1'b1" : "1'b0",
+        fmt::format("routing.intra_group = \"{}\"", to_string(d.cfg.intra_group))},
        {"OW", "OW", ""},
+       {"DW", "DW", ""},
        {"CFW", "CFW", ""},
        {"PORT", "p", ""},
        {"SEED", std::to_string(d.cfg.seed & 0xffff), "routing.seed (low 16 bits)"}},
@@ -141,7 +160,8 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
        {"LW", pkg + "::LINK_BITS", "link word (rr_pkg::LINK_*)"},
        {"CRW", pkg + "::CREDIT_BITS", "credit word (rr_pkg::CREDIT_*)"},
        {"IDW", pkg + "::ROUTER_ID_BITS", ""},
-       {"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"}},
+       {"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"},
+       {"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"}},
       {{"input", "", "clk_i", ""},
        {"input", "", "rst_ni", ""},
        {"input", "IDW-1:0", "id_i",
@@ -159,9 +179,12 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                   {"logic", "[P*VCW-1:0]", "rc_in_vc;"},
                   {"logic", "[P*PW-1:0]", "rc_out_port;"},
                   {"logic", "[P*V-1:0]", "rc_out_vcs;"},
-                  {"logic", "[P*OW-1:0]", "occ;"}},
+                  {"logic", "[P*OW-1:0]", "occ;"},
+                  {"logic", "[P*DW-1:0]", "dem;"}},
                  "  ");
   s += "\n";
+  const bool demand = t.dragonfly() && traits(d.cfg.algorithm).biased() &&
+                      d.cfg.ugal_queue == UgalQueue::CreditsAndWaiting;
   s += sv::instance("rr_router", "i_core",
                     {{"P", "P", ""},
                      {"NUM_NI", pkg + "::NUM_NI", ""},
@@ -174,7 +197,8 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"LEN_LSB", pkg + "::HDR_LEN_LSB", ""},
                      {"LEN_W", pkg + "::HDR_LEN_W", ""},
                      {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},
-                     {"HOPS_W", pkg + "::HDR_HOPS_W", ""}},
+                     {"HOPS_W", pkg + "::HDR_HOPS_W", ""},
+                     {"DEMAND", demand ? "1'b1" : "1'b0", "waiting demand for the UGAL queue (routing.ugal_queue)"}},
                     {{"clk_i", "", ""},
                      {"rst_ni", "", ""},
                      {"flit_i", "", ""},
@@ -188,6 +212,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"rc_out_vcs_i", "rc_out_vcs", ""},
                      {"rc_hdr_i", "rc_hdr_new", ""},
                      {"occ_o", "occ", ""},
+                     {"dem_o", "dem", ""},
                      {"cycle_o", "", ""},
                      {"stat_flits_o", "", ""},
                      {"stat_stall_o", "", ""}},

@@ -17,7 +17,10 @@ RouteState route_state_of(const Design& design, const Header& header) {
   s.dst = t.node_of_address(header.dst);
   s.src = t.node_of_address(header.src);
   s.mode = static_cast<RouteMode>(header.phase);
-  s.inter = s.mode == RouteMode::Minimal ? -1 : t.router_of_id(header.inter);
+  // PAR's minimal packets carry the source's candidate intermediate too
+  // (docs/routing_dragonfly.md, PAR).
+  const bool keeps_candidate = traits(design.cfg.algorithm).choice == PathChoice::AtSourceGroup;
+  s.inter = s.mode == RouteMode::Minimal && !keeps_candidate ? -1 : t.router_of_id(header.inter);
   return s;
 }
 

@@ -110,17 +110,19 @@ std::vector<RouteOption> DragonflyRouting::minimal(int router, int in_port, int 
   return {hop(in_port, in_vc, port, s)};
 }
 
+RouteOption DragonflyRouting::via(int router, int in_port, int in_vc, const RouteState& s, int inter) const {
+  RouteState next = s;
+  next.inter = inter;
+  next.mode = RouteMode::ToIntermediate;
+  const int port = intermediate_is_group() ? min_port_to_group(router, topo_.group_of(inter))
+                                           : min_port_to_router(router, inter);
+  return hop(in_port, in_vc, port, next);
+}
+
 // Non-minimal options from a decision point: one per intermediate.
 std::vector<RouteOption> DragonflyRouting::valiant(int router, int in_port, int in_vc, const RouteState& s) const {
   std::vector<RouteOption> options;
-  const bool group = intermediate_is_group();
-  for (const int inter : intermediates(topo_.group_of(router), s.dst)) {
-    RouteState next = s;
-    next.inter = inter;
-    next.mode = RouteMode::ToIntermediate;
-    const int port = group ? min_port_to_group(router, topo_.group_of(inter)) : min_port_to_router(router, inter);
-    options.push_back(hop(in_port, in_vc, port, next));
-  }
+  for (const int inter : intermediates(topo_.group_of(router), s.dst)) options.push_back(via(router, in_port, in_vc, s, inter));
   return options;
 }
 
@@ -131,17 +133,42 @@ std::vector<RouteOption> DragonflyRouting::next_hops(int router, int in_port, in
     case RouteMode::Minimal: {
       const PathChoice choice = traits(algorithm_).choice;
       if (router == dst_router || choice == PathChoice::MinimalOnly) return minimal(router, in_port, in_vc, s);
+      // Source and destination in one group: minimal unless routing.intra_group = "valiant".
+      if (design_.cfg.intra_group == IntraGroup::Minimal &&
+          topo_.group_of(router) == topo_.group_of(dst_router)) {
+        return minimal(router, in_port, in_vc, s);
+      }
       const bool at_source = topo_.is_ni_port(in_port);
       // PAR: a minimally routed packet may still divert at the next router of
       // its source group (it got there over a local link).
       const bool par_divert = choice == PathChoice::AtSourceGroup && topo_.is_local_port(in_port) &&
                               topo_.group_of(router) == topo_.group_of(topo_.router_of_node(s.src));
       if (at_source && choice == PathChoice::AlwaysValiant) return valiant(router, in_port, in_vc, s);
-      std::vector<RouteOption> options = minimal(router, in_port, in_vc, s);
-      if ((at_source && traits(algorithm_).biased()) || par_divert) {
-        const std::vector<RouteOption> v = valiant(router, in_port, in_vc, s);
-        options.insert(options.end(), v.begin(), v.end());
+      if (par_divert) {
+        // PAR's second decision: against the candidate the source drew and
+        // wrote into the header (kept in s.inter), if it is a legal one.
+        std::vector<RouteOption> options = minimal(router, in_port, in_vc, s);
+        const std::vector<int> legal = intermediates(topo_.group_of(router), s.dst);
+        if (std::find(legal.begin(), legal.end(), s.inter) != legal.end()) {
+          options.push_back(via(router, in_port, in_vc, s, s.inter));
+        }
+        return options;
       }
+      if (!at_source || !traits(algorithm_).biased()) return minimal(router, in_port, in_vc, s);
+      std::vector<RouteOption> options;
+      if (choice == PathChoice::AtSourceGroup) {
+        // PAR: the minimal route carries the candidate for the re-evaluation.
+        for (const int inter : intermediates(topo_.group_of(router), s.dst)) {
+          RouteState next = s;
+          next.inter = inter;
+          const RouteOption m = minimal(router, in_port, in_vc, next).front();
+          options.push_back(m);
+        }
+      } else {
+        options = minimal(router, in_port, in_vc, s);
+      }
+      const std::vector<RouteOption> v = valiant(router, in_port, in_vc, s);
+      options.insert(options.end(), v.begin(), v.end());
       return options;
     }
     case RouteMode::ToIntermediate: {

@@ -56,7 +56,9 @@ void walk(const Design& d, const RoutingRelation& rel, int router, int in_port, 
     int vc = 0;
     while (!(o.vc_mask & (1u << vc))) ++vc;
     if (d.topo.is_ni_port(o.out_port)) {
-      out.by_end_state[{static_cast<int>(o.next.mode), o.next.inter}].insert(cycles + packet_flits + 2);
+      // A minimal PAR packet carries the source's candidate too; keyed as minimal.
+      const int inter = o.next.mode == RouteMode::Minimal ? -1 : o.next.inter;
+      out.by_end_state[{static_cast<int>(o.next.mode), inter}].insert(cycles + packet_flits + 2);
       continue;
     }
     const PortRef n = *d.topo.neighbor(router, o.out_port);
@@ -121,7 +123,10 @@ TEST_P(DragonflyNetwork, OverloadFor20000CyclesNeitherDeadlocksNorLosesPackets) 
     EXPECT_DOUBLE_EQ(r.minimal_share, 1.0);
   }
   if (name == "valg" || name == "valn") {
-    EXPECT_LT(r.minimal_share, 0.05) << "only packets between the nodes of one router go minimally";
+    // Only packets inside one group go minimally (routing.intra_group =
+    // "minimal"): 7 of the 71 destinations of a node under uniform traffic.
+    EXPECT_GT(r.minimal_share, 0.06);
+    EXPECT_LT(r.minimal_share, 0.2);
   }
 }
 

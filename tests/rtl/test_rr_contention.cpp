@@ -1,8 +1,9 @@
 // Block test for rtl/rr_contention.sv (UGAL-LE contention factors) against a
 // C++ model written from docs/routing_dragonfly.md:
-//  - counters F[i][j]: head flits from router i of this group (this router on
-//    its terminal ports, the upstream router on a local port) to destination
-//    group j; global ports, body flits and idle words are not counted;
+//  - counters F[i][j]: the flits (the header's length field, added at the
+//    head) of packets whose source router (header) is router i of this group,
+//    to destination group j, seen on a terminal or local port; packets from
+//    other groups, global ports, body flits and idle words are not counted;
 //  - tumbling window of WINDOW cycles: a flow is active when its count is
 //    above THRESHOLD in the current window or was at the end of the previous
 //    one (that verdict is kept for one window); counters saturate at
@@ -37,7 +38,8 @@ using rtltest::Rng;
 // -G values of CMakeLists.txt (checked against the Design of the same config).
 struct Cfg {
   static constexpr unsigned P = 7, NUM_NI = 2, A = 4, NUM_G = 9, GB = 4, IB = 2;
-  static constexpr unsigned LW = 69, DATA_LSB = 5, DST_GROUP_LSB = 3, WINDOW = 20, THRESHOLD = 2;
+  static constexpr unsigned LW = 69, DATA_LSB = 5, DST_GROUP_LSB = 3, SRC_ROUTER_LSB = 8, LEN_LSB = 35, LEN_W = 3;
+  static constexpr unsigned WINDOW = 20, THRESHOLD = 6;
   static constexpr unsigned CFW = 3;  // $clog2(A + 1)
   static constexpr unsigned SAT = THRESHOLD + 1;
 };
@@ -80,12 +82,22 @@ class ContentionModel {
     return c;
   }
 
-  // The router index a head on `port` comes from; -1 for a global port.
-  int source(int port) const {
-    if (topo_.is_ni_port(port)) return my_;
-    if (topo_.is_local_port(port)) return topo_.local_port_target(my_, port);
-    return -1;
+  // The index i of the counter a head on `port` counts in (its source router,
+  // if that is in this router's group), -1 if it is not counted.
+  int source(int port, const Word& w, const Design& d) const {
+    if (!w.valid || !w.head || topo_.is_global_port(port)) return -1;
+    FlitData f;
+    f.words[0] = w.data;
+    const int src = topo_.router_of_id(static_cast<unsigned>(d.decode(f).src >> topo_.local_bits()));
+    if (src < 0 || topo_.group_of(src) != group_) return -1;
+    return topo_.index_in_group(src);
   }
+  static unsigned length(const Word& w, const Design& d) {
+    FlitData f;
+    f.words[0] = w.data;
+    return d.decode(f).length;
+  }
+  void set_group(int g) { group_ = g; }
 
   // The clock edge that registers this cycle's words.
   void edge(const std::vector<Word>& words, const Design& d) {
@@ -96,20 +108,21 @@ class ContentionModel {
     }
     for (int port = 0; port < static_cast<int>(Cfg::P); ++port) {
       const Word& w = words[static_cast<unsigned>(port)];
-      const int i = source(port);
-      if (!w.valid || !w.head || i < 0) continue;
+      const int i = source(port, w, d);
+      if (i < 0) continue;
       FlitData f;
       f.words[0] = w.data;
       const int dst_node = topo_.node_of_address(d.decode(f).dst);
       const unsigned j = static_cast<unsigned>(topo_.group_of(topo_.router_of_node(dst_node)));
       unsigned& c = count_[static_cast<unsigned>(i) * Cfg::NUM_G + j];
-      c = std::min(c + 1, Cfg::SAT);
+      c = std::min(c + length(w, d), Cfg::SAT);
     }
   }
 
  private:
   const Topology& topo_;
   int my_;
+  int group_ = 0;
   unsigned edge_ = 0;
   std::vector<unsigned> count_;
   std::vector<bool> prev_;
@@ -154,6 +167,9 @@ TEST_F(ContentionTest, ParametersMatchDesign) {
   EXPECT_EQ(d_.link.link_bits(), static_cast<int>(Cfg::LW));
   EXPECT_EQ(3 + d_.vc_bits, static_cast<int>(Cfg::DATA_LSB));
   EXPECT_EQ(d_.header.dst.lsb + topo_.local_bits() + static_cast<int>(Cfg::IB), static_cast<int>(Cfg::DST_GROUP_LSB));
+  EXPECT_EQ(d_.header.src.lsb + topo_.local_bits(), static_cast<int>(Cfg::SRC_ROUTER_LSB));
+  EXPECT_EQ(d_.header.length.lsb, static_cast<int>(Cfg::LEN_LSB));
+  EXPECT_EQ(d_.header.length.width, static_cast<int>(Cfg::LEN_W));
   EXPECT_EQ(topo_.router_id_bits(), static_cast<int>(Cfg::GB + Cfg::IB));
   EXPECT_EQ(d_.cfg.contention_window, static_cast<int>(Cfg::WINDOW));
   EXPECT_EQ(d_.cfg.contention_threshold, static_cast<int>(Cfg::THRESHOLD));
@@ -163,12 +179,13 @@ TEST_F(ContentionTest, ParametersMatchDesign) {
 // bursts and pauses; contention_o is compared with the model every cycle.
 TEST_F(ContentionTest, RandomAgainstModel) {
   Rng rng(0xC0417);
-  unsigned cycles = 0, counted = 0, prev_only = 0, full = 0, multi = 0, sat_drops = 0;
+  unsigned cycles = 0, counted = 0, foreign = 0, prev_only = 0, full = 0, multi = 0, sat_drops = 0;
   for (unsigned my = 0; my < Cfg::A; ++my) {
     const int group = static_cast<int>(rng.range(0, Cfg::NUM_G - 1));
     const int router = topo_.router_in_group(group, static_cast<int>(my));
     const unsigned id = topo_.router_id(router);
     ContentionModel model(topo_, static_cast<int>(my));
+    model.set_group(group);
     rtltest::put(dut_->id_i, id);
     dut_.reset();
     std::vector<Word> words(Cfg::P);
@@ -193,6 +210,12 @@ TEST_F(ContentionTest, RandomAgainstModel) {
               topo_.node_at(topo_.router_in_group(static_cast<int>(g), static_cast<int>(rng.range(0, Cfg::A - 1))),
                             static_cast<int>(rng.range(0, Cfg::NUM_NI - 1)));
           h.dst = topo_.address_of(node);
+          // Source: a router of this group (mostly), else of another group
+          // (a packet passing through: not counted).
+          const int sg = rng.chance(75) ? group : static_cast<int>(rng.range(0, Cfg::NUM_G - 1));
+          h.src = topo_.address_of(topo_.node_at(topo_.router_in_group(sg, static_cast<int>(rng.range(0, Cfg::A - 1))),
+                                                 static_cast<int>(rng.range(0, Cfg::NUM_NI - 1))));
+          h.length = static_cast<unsigned>(rng.range(0, 7));  // any value of the 3-bit field
           w.data = d_.encode(h).words[0];
         } else {
           w.data = rng.bits(64);  // body flit: any bits in the destination field
@@ -216,8 +239,11 @@ TEST_F(ContentionTest, RandomAgainstModel) {
       std::vector<unsigned> per_flow(Cfg::A * Cfg::NUM_G, 0);
       for (int p = 0; p < static_cast<int>(Cfg::P); ++p) {
         const Word& w = words[static_cast<unsigned>(p)];
-        const int i = model.source(p);
-        if (!w.valid || !w.head || i < 0) continue;
+        const int i = model.source(p, w, d_);
+        if (i < 0) {
+          foreign += w.valid && w.head && !topo_.is_global_port(p);
+          continue;
+        }
         ++counted;
         FlitData f;
         f.words[0] = w.data;
@@ -233,18 +259,22 @@ TEST_F(ContentionTest, RandomAgainstModel) {
       model.edge(words, d_);
     }
   }
-  std::cout << "[ info ] " << cycles << " cycles, " << counted << " counted heads, " << prev_only
+  std::cout << "[ info ] " << cycles << " cycles, " << counted << " counted heads, " << foreign
+            << " heads from other groups on terminal/local ports, " << prev_only
             << " (cycle, group) pairs active only by the previous window, " << full << " with C = " << Cfg::A << ", "
             << multi << " flows with two heads in one cycle, " << sat_drops << " heads on saturated flows\n";
   EXPECT_GT(counted, 3000u);
+  EXPECT_GT(foreign, 600u);
   EXPECT_GT(prev_only, 200u);
   EXPECT_GT(full, 20u);
   EXPECT_GT(multi, 50u);
   EXPECT_GT(sat_drops, 500u);
 }
 
-// Directed: threshold, saturation, window boundary and the kept verdict, for
-// a flow from a local port; heads on a global port are never counted.
+// Directed: threshold (in flits), saturation, window boundary and the kept
+// verdict, for a flow from a local port; heads on a global port and heads
+// from another group's router (Valiant traffic passing through) are never
+// counted.
 TEST_F(ContentionTest, WindowAndThresholdDirected) {
   const int my = 1;
   const unsigned id = topo_.router_id(topo_.router_in_group(3, my));
@@ -254,16 +284,25 @@ TEST_F(ContentionTest, WindowAndThresholdDirected) {
   const unsigned j = 5;
   Header h;
   h.dst = topo_.address_of(topo_.node_at(topo_.router_in_group(static_cast<int>(j), 2), 0));
+  h.src = topo_.address_of(topo_.node_at(topo_.router_in_group(3, 2), 1));  // index 2 of this group
+  h.length = 3;  // three packets of 3 flits are the first count above THRESHOLD = 6
   const std::uint64_t head = d_.encode(h).words[0];
+  Header other = h;
+  other.src = topo_.address_of(topo_.node_at(topo_.router_in_group(4, 2), 1));  // index 2 of group 4
+  other.length = 7;
+  const std::uint64_t foreign = d_.encode(other).words[0];
   std::vector<Word> idle(Cfg::P);
   const int local = topo_.first_local_port() + 1;  // from index 2 (index 1's local port 1)
+  const int local0 = topo_.first_local_port();
   const int global = topo_.first_global_port();
+  model.set_group(3);
   std::vector<unsigned> seen;
   for (unsigned c = 0; c < 4 * Cfg::WINDOW; ++c) {
     std::vector<Word> words = idle;
     // Cycles 2, 4, 6, 8 after reset: heads from index 2 to group j; a head on a global port every cycle.
     if (c >= 2 && c <= 8 && c % 2 == 0) words[static_cast<unsigned>(local)] = Word{true, true, false, 0, head};
     words[static_cast<unsigned>(global)] = Word{true, true, true, 0, head};
+    words[static_cast<unsigned>(local0)] = Word{true, true, false, 0, foreign};
     drive(id, words);
     seen.push_back(factor(j));
     ASSERT_EQ(factor(j), model.factor(j)) << "cycle " << c;

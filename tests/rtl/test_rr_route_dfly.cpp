@@ -3,8 +3,13 @@
 //  - the routing relation (gen/src/routing_dragonfly.cpp): every output
 //    (port, VC mask, rewritten route state) is one of next_hops();
 //  - a C++ model of the UGAL decision written from docs/routing_dragonfly.md:
-//    minimal iff q_m*H_m (+ q_m*max(C-1,0) for UGAL-LE without a global link
-//    to the destination group) <= q_nm*H_nm + b;
+//    q = used credits (occ_i) + waiting demand (dem_i) of the port; minimal iff
+//    q_m*H_m (+ q_m*max(C-1,0) for UGAL-LE without a global link to the
+//    destination group) <= q_nm*H_nm + b, or with RULE_DOUBLE q_m (+ the same
+//    UGAL-LE term) <= 2*q_nm + b; no decision for a destination in the source
+//    group unless INTRA_VALIANT; PAR's second decision (local input port in the
+//    source group) uses the candidate carried in the header, and the source
+//    writes its candidate into the header of a packet it routes minimally;
 //  - a C++ model of the 16-bit LFSR (seeded the first cycle after reset with
 //    seed ^ id*0x9E37 ^ port*0x7F4B) and of the draw index = (rand16*N) >> 16
 //    into the list of legal intermediates (ascending router numbers).
@@ -29,6 +34,9 @@
 
 #include "Vrr_route_dfly_a9_min.h"
 #include "Vrr_route_dfly_a9_par.h"
+#include "Vrr_route_dfly_a9_ugal_n_dbl.h"
+#include "Vrr_route_dfly_p5_par_intra.h"
+#include "Vrr_route_dfly_p5_valg_intra.h"
 #include "Vrr_route_dfly_a9_ugal_g.h"
 #include "Vrr_route_dfly_a9_ugal_le.h"
 #include "Vrr_route_dfly_a9_valg.h"
@@ -74,12 +82,14 @@ struct Palm5 {
   static constexpr unsigned DST_LSB = 0, SRC_LSB = 6, PHASE_LSB = 25, INTER_LSB = 27;
 };
 
-template <class M, class T, unsigned ALGO_, unsigned V_, int BIAS_ = 0, unsigned PORT_ = 0, unsigned SEED_ = 1>
+template <class M, class T, unsigned ALGO_, unsigned V_, int BIAS_ = 0, unsigned PORT_ = 0, unsigned SEED_ = 1,
+          bool RULE_DOUBLE_ = false, bool INTRA_VALIANT_ = false>
 struct DflyCfg : T {
   using Model = M;
-  static constexpr unsigned P = 7, NUM_NI = 2, A = 4, H = 2, IB = 2, LOCAL_W = 1, W = 64, OW = 8, CFW = 3;
+  static constexpr unsigned P = 7, NUM_NI = 2, A = 4, H = 2, IB = 2, LOCAL_W = 1, W = 64, OW = 8, DW = 8, CFW = 3;
   static constexpr unsigned ALGO = ALGO_, V = V_, PORT = PORT_, SEED = SEED_;
   static constexpr int BIAS = BIAS_;
+  static constexpr bool RULE_DOUBLE = RULE_DOUBLE_, INTRA_VALIANT = INTRA_VALIANT_;
   static constexpr unsigned INTER_LSB = ALGO == kMin ? T::PHASE_LSB : T::INTER_LSB;  // MIN: no phase/inter
 };
 
@@ -95,6 +105,10 @@ struct P5Valn : DflyCfg<Vrr_route_dfly_p5_valn, Palm5, kValn, 4, 0, 6, 4660> {};
 struct P5UgalG : DflyCfg<Vrr_route_dfly_p5_ugal_g, Palm5, kUgalG, 3, 7> {};
 struct P5UgalLe : DflyCfg<Vrr_route_dfly_p5_ugal_le, Palm5, kUgalLe, 4, -4> {};
 struct P5Par : DflyCfg<Vrr_route_dfly_p5_par, Palm5, kPar, 5, 5, 2, 65535> {};
+// The options: the SST/Merlin rule, and same-group pairs through an intermediate group.
+struct A9UgalNDbl : DflyCfg<Vrr_route_dfly_a9_ugal_n_dbl, Abs9, kUgalN, 4, 3, 1, 99, true> {};
+struct P5ValgIntra : DflyCfg<Vrr_route_dfly_p5_valg_intra, Palm5, kValg, 3, 0, 0, 1, false, true> {};
+struct P5ParIntra : DflyCfg<Vrr_route_dfly_p5_par_intra, Palm5, kPar, 5, -3, 4, 321, true, true> {};
 
 }  // namespace cfg
 
@@ -112,9 +126,9 @@ const char* algo_name(unsigned algo) {
 
 // The parameters of one Verilated model (the -G values of CMakeLists.txt).
 struct Params {
-  unsigned P, NUM_NI, A, H, NUM_G, L, GB, IB, LOCAL_W, W, OW, CFW, ALGO, V, PORT, SEED;
+  unsigned P, NUM_NI, A, H, NUM_G, L, GB, IB, LOCAL_W, W, OW, DW, CFW, ALGO, V, PORT, SEED;
   int BIAS;
-  bool PALMTREE;
+  bool PALMTREE, RULE_DOUBLE, INTRA_VALIANT;
   unsigned DST_LSB, SRC_LSB, PHASE_LSB, INTER_LSB;
 };
 
@@ -124,9 +138,13 @@ std::string toml(const Params& p) {
       "[design]\nname = \"rtl_route_dfly\"\n"
       "[topology]\nkind = \"dragonfly\"\np = {}\na = {}\nh = {}\ng = {}\narrangement = \"{}\"\n"
       "[router]\nvcs = {}\nbuffer_flits = 24\nflit_bits = {}\nmax_packet_flits = 4\n"
-      "[routing]\nalgorithm = \"{}\"\nseed = {}\n{}",
+      "[routing]\nalgorithm = \"{}\"\nseed = {}\n{}{}",
       p.NUM_NI, p.A, p.H, p.NUM_G, p.PALMTREE ? "palmtree" : "absolute", p.V, p.W, algo_name(p.ALGO), p.SEED,
-      p.ALGO >= cfg::kUgalG ? fmt::format("ugal_bias = {}\n", p.BIAS) : std::string());
+      p.ALGO >= cfg::kUgalG
+          ? fmt::format("ugal_bias = {}\nugal_rule = \"{}\"\n", p.BIAS, p.RULE_DOUBLE ? "double_nonminimal" : "hop_weighted")
+          : std::string(),
+      p.ALGO != cfg::kMin ? fmt::format("intra_group = \"{}\"\n", p.INTRA_VALIANT ? "valiant" : "minimal")
+                          : std::string());
 }
 
 // One combinational evaluation: inputs and the unit's outputs.
@@ -135,6 +153,7 @@ struct Case {
   RouteState state;
   std::uint64_t hdr = 0;      // hdr_i (state fields set from `state`, the rest random)
   std::vector<unsigned> occ;  // occ_i per output port
+  std::vector<unsigned> dem;  // dem_i per output port
   std::vector<unsigned> cf;   // contention_i per group
 };
 
@@ -168,6 +187,7 @@ class Bench {
         V(prm.V),
         ALGO(prm.ALGO),
         OW(prm.OW),
+        DW(prm.DW),
         CFW(prm.CFW),
         BIAS(prm.BIAS),
         kAdaptive(prm.ALGO >= cfg::kUgalG),
@@ -184,7 +204,7 @@ class Bench {
   virtual void dut_tick() = 0;
   virtual std::uint64_t dut_cycle() const = 0;
   virtual void dut_eval(unsigned id, std::uint64_t hdr, unsigned in_port, unsigned in_vc, std::uint64_t occ,
-                        std::uint64_t cf) = 0;
+                        std::uint64_t dem, std::uint64_t cf) = 0;
   virtual void dut_read(Out& o) = 0;
 
  public:
@@ -220,10 +240,11 @@ class Bench {
 
   Out run(const Case& c) {
     driven_id_ = topo_.router_id(c.router);
-    std::uint64_t occ = 0, cf = 0;
+    std::uint64_t occ = 0, dem = 0, cf = 0;
     for (unsigned p = 0; p < P; ++p) set_field(occ, p * OW, OW, c.occ[p]);
+    for (unsigned p = 0; p < P; ++p) set_field(dem, p * DW, DW, c.dem[p]);
     for (unsigned g = 0; g < prm_.NUM_G; ++g) set_field(cf, g * CFW, CFW, c.cf[g]);
-    dut_eval(driven_id_, c.hdr, static_cast<unsigned>(c.in_port), static_cast<unsigned>(c.in_vc), occ, cf);
+    dut_eval(driven_id_, c.hdr, static_cast<unsigned>(c.in_port), static_cast<unsigned>(c.in_vc), occ, dem, cf);
     Out o;
     dut_read(o);
     FlitData f;
@@ -238,9 +259,23 @@ class Bench {
   // local link in its source group.
   bool decision_point(const Case& c) const {
     if (ALGO == cfg::kMin || c.state.mode != RouteMode::Minimal || c.router == dst_router(c)) return false;
+    if (!prm_.INTRA_VALIANT && group(c.router) == group(dst_router(c))) return false;
     if (topo_.is_ni_port(c.in_port)) return true;
+    return par_again(c) && legal_header_candidate(c);
+  }
+  // PAR's second decision point: a local input port in the source group.
+  bool par_again(const Case& c) const {
     return ALGO == cfg::kPar && topo_.is_local_port(c.in_port) &&
            group(c.router) == group(topo_.router_of_node(c.state.src));
+  }
+  bool legal_header_candidate(const Case& c) const {
+    const std::vector<int> legal = rel_.intermediates(group(c.router), c.state.dst);
+    return std::find(legal.begin(), legal.end(), c.state.inter) != legal.end();
+  }
+  // The candidates a decision may compare against.
+  std::vector<int> candidates(const Case& c) const {
+    if (par_again(c)) return {c.state.inter};
+    return rel_.intermediates(group(c.router), c.state.dst);
   }
 
   // Router-to-router hops of the path that starts with `opt` at `router` and
@@ -289,22 +324,23 @@ class Bench {
       return r;
     }
     const int dr = dst_router(c);
-    const long qm = c.occ[static_cast<unsigned>(m->out_port)];
-    const long qnm = c.occ[static_cast<unsigned>(n->out_port)];
+    const long qm = c.occ[static_cast<unsigned>(m->out_port)] + c.dem[static_cast<unsigned>(m->out_port)];
+    const long qnm = c.occ[static_cast<unsigned>(n->out_port)] + c.dem[static_cast<unsigned>(n->out_port)];
     const long hm = topo_.min_router_hops(c.router, dr);
     const long hnm = candidate_hops(c, *n);
     EXPECT_GT(hnm, 0) << "no path through intermediate " << inter;
-    r.lhs = qm * hm;
+    r.lhs = prm_.RULE_DOUBLE ? qm : qm * hm;
     if (ALGO == cfg::kUgalLe && group(c.router) != group(dr) && !own_global_link(c.router, group(dr))) {
       r.le_term = qm * std::max(static_cast<long>(c.cf[static_cast<unsigned>(group(dr))]) - 1, 0L);
       r.lhs += r.le_term;
     }
-    r.rhs = qnm * hnm + BIAS;
+    r.rhs = (prm_.RULE_DOUBLE ? 2 * qnm : qnm * hnm) + BIAS;
     return r;
   }
 
-  // The LFSR model's candidate for this cycle.
+  // The LFSR model's candidate for this cycle (PAR's second decision: the header's).
   int predicted_candidate(const Case& c) const {
+    if (par_again(c)) return c.state.inter;
     const std::vector<int> inters = rel_.intermediates(group(c.router), c.state.dst);
     const std::size_t index = (static_cast<std::uint32_t>(lfsr_) * inters.size()) >> 16;
     return inters[index];
@@ -312,10 +348,10 @@ class Bench {
 
   std::string describe_case(const Case& c) const {
     std::string occ;
-    for (unsigned p = 0; p < P; ++p) occ += fmt::format("{}{}", p ? "," : "", c.occ[p]);
+    for (unsigned p = 0; p < P; ++p) occ += fmt::format("{}{}+{}", p ? "," : "", c.occ[p], c.dem[p]);
     return fmt::format(
         "{} {}: router {} ({}) id 0x{:x}, in_port {} ({}), in_vc {}, {}, hdr_i 0x{:016x}, "
-        "occ_i [{}], C(dst group) {}, lfsr 0x{:04x}, cycle {}",
+        "occ_i+dem_i [{}], C(dst group) {}, lfsr 0x{:04x}, cycle {}",
         algo_name(ALGO), topo_.describe(), c.router, topo_.router_name(c.router), topo_.router_id(c.router), c.in_port,
         topo_.port_name(c.router, c.in_port), c.in_vc, describe(d_, c.state), c.hdr, occ,
         c.cf[static_cast<unsigned>(group(dst_router(c)))], lfsr_, dut_cycle());
@@ -359,6 +395,10 @@ class Bench {
                                      << "\n  " << describe_out(o);
     } else {
       ++t.minimal;
+      if (ALGO == cfg::kPar) {  // the header keeps the candidate (the source's, or the one it came with)
+        EXPECT_EQ(o.state.inter, cand) << "PAR's minimal header does not carry the candidate\n  " << describe_case(c)
+                                       << "\n  " << describe_out(o);
+      }
     }
     if (!kAdaptive) {
       EXPECT_TRUE(nonmin) << "Valiant routed minimally at its source\n  " << describe_case(c);
@@ -384,7 +424,7 @@ class Bench {
                                  << ", rhs " << rr.rhs << "\n  " << describe_case(c) << "\n  " << describe_out(o);
     } else {
       bool some = false;
-      for (const int x : rel_.intermediates(group(c.router), c.state.dst)) some |= rule(c, opts, x).minimal();
+      for (const int x : candidates(c)) some |= rule(c, opts, x).minimal();
       EXPECT_TRUE(some) << "went minimal although non-minimal wins against every candidate\n  " << describe_case(c)
                         << "\n  " << describe_out(o);
     }
@@ -398,7 +438,13 @@ class Bench {
   // Fills hdr (random other fields) and the adaptive inputs.
   void finish(Rng& rng, Case& c, unsigned occ_style) {
     c.hdr = encode_hdr(rng.bits(64), c.state);
+    {  // the state as the header carries it (PAR: a minimal packet's intermediate too)
+      FlitData f;
+      f.words[0] = c.hdr;
+      c.state = route_state_of(d_, d_.decode(f));
+    }
     c.occ.assign(P, 0);
+    c.dem.assign(P, 0);
     c.cf.assign(prm_.NUM_G, 0);
     for (unsigned g = 0; g < prm_.NUM_G; ++g) {
       c.cf[g] = static_cast<unsigned>(rng.chance(90) ? rng.range(0, prm_.A) : rng.range(0, rtltest::mask(CFW)));
@@ -423,6 +469,14 @@ class Bench {
           break;
       }
     }
+    // Waiting demand: none (style 4, every queue empty), else mostly small,
+    // sometimes the whole range.
+    if (occ_style % 5 != 4) {
+      for (unsigned p = 0; p < P; ++p) {
+        c.dem[p] = rng.chance(50) ? 0u : rng.chance(80) ? static_cast<unsigned>(rng.range(0, 12))
+                                                         : static_cast<unsigned>(rng.bits(DW));
+      }
+    }
     if (occ_style % 5 == 3) {  // a congested minimal port
       const auto opts = rel_.next_hops(c.router, c.in_port, c.in_vc, c.state);
       for (const RouteOption& o : opts) {
@@ -438,11 +492,15 @@ class Bench {
     c.router = random_router(rng);
     const int index = topo_.index_in_group(c.router);
     do c.state.dst = random_node(rng);
-    while (topo_.router_of_node(c.state.dst) == c.router);
+    while (topo_.router_of_node(c.state.dst) == c.router ||
+           (!prm_.INTRA_VALIANT && group(topo_.router_of_node(c.state.dst)) == group(c.router)));
     if (ALGO == cfg::kPar && rng.chance(40)) {
       c.in_port = topo_.first_local_port() + static_cast<int>(rng.range(0, prm_.A - 2));
       const int up = topo_.router_in_group(group(c.router), topo_.local_port_target(index, c.in_port));
       c.state.src = topo_.node_at(up, static_cast<int>(rng.range(0, prm_.NUM_NI - 1)));
+      // The candidate the source drew (mostly a legal one).
+      const std::vector<int> legal = rel_.intermediates(group(c.router), c.state.dst);
+      c.state.inter = rng.chance(85) ? legal[rng.range(0, static_cast<unsigned>(legal.size() - 1))] : random_router(rng);
     } else {
       c.in_port = static_cast<int>(rng.range(0, prm_.NUM_NI - 1));
       c.state.src = topo_.node_at(c.router, c.in_port);
@@ -588,6 +646,13 @@ class Bench {
     for (unsigned i = 0; i < 3000; ++i) {
       Case c = this->decision_case(rng, 4);  // every occupancy 0
       const unsigned kind = i % 3;
+      if (!this->decision_point(c)) {  // PAR's second decision with an illegal header candidate
+        const Out o = this->run(c);
+        if (!this->check(c, o, t)) return;
+        EXPECT_EQ(o.state.mode, RouteMode::Minimal) << this->describe_case(c);
+        this->tick();
+        continue;
+      }
       const auto opts = this->rel_.next_hops(c.router, c.in_port, c.in_vc, c.state);
       const auto m = std::find_if(opts.begin(), opts.end(),
                                   [](const RouteOption& o) { return o.next.mode == RouteMode::Minimal; });
@@ -607,7 +672,7 @@ class Bench {
                                          << "\n  " << this->describe_out(o);
       }
       bool any_min = false, any_nonmin = false;
-      for (const int x : this->rel_.intermediates(this->group(c.router), c.state.dst)) {
+      for (const int x : this->candidates(c)) {
         const bool mn = this->rule(c, opts, x).minimal();
         any_min |= mn;
         any_nonmin |= !mn;
@@ -639,6 +704,12 @@ class Bench {
     for (unsigned i = 0; i < 6000; ++i) {
       Case c = this->decision_case(rng, static_cast<unsigned>(rng.range(0, 4)));
       const auto opts = this->rel_.next_hops(c.router, c.in_port, c.in_vc, c.state);
+      if (!this->decision_point(c)) {
+        const Out o = this->run(c);
+        if (!this->check(c, o, t)) return;
+        this->tick();
+        continue;
+      }
       const int cand = this->predicted_candidate(c);
       const auto m = std::find_if(opts.begin(), opts.end(),
                                   [](const RouteOption& o) { return o.next.mode == RouteMode::Minimal; });
@@ -656,6 +727,8 @@ class Bench {
       // lhs = q_m * (H_m + LE factor), rhs = q_nm * H_nm + b; per unit of q_m:
       c.occ[mp] = 1;
       c.occ[np] = 0;
+      c.dem[mp] = 0;
+      c.dem[np] = 0;
       const Rule unit = this->rule(c, opts, cand);  // lhs = H_m + factor, rhs = b
       const long per_qm = unit.lhs;
       c.occ[np] = 1;
@@ -666,8 +739,12 @@ class Bench {
         const long qnm = static_cast<long>(rng.range(0, 80));
         const long num = qnm * per_qnm + prm_.BIAS + delta;  // want q_m * per_qm == num
         if (num < 0 || num % per_qm != 0 || num / per_qm > 255) continue;
-        c.occ[mp] = static_cast<unsigned>(num / per_qm);
-        c.occ[np] = static_cast<unsigned>(qnm);
+        // Each queue split at random into used credits and waiting demand.
+        const unsigned qm = static_cast<unsigned>(num / per_qm);
+        c.dem[mp] = static_cast<unsigned>(rng.range(0, qm));
+        c.occ[mp] = qm - c.dem[mp];
+        c.dem[np] = static_cast<unsigned>(rng.range(0, static_cast<unsigned>(qnm)));
+        c.occ[np] = static_cast<unsigned>(qnm) - c.dem[np];
         found = true;
       }
       if (!found) continue;
@@ -709,6 +786,18 @@ class Bench {
       const auto opts = this->rel_.next_hops(c.router, c.in_port, c.in_vc, c.state);
       const auto m = std::find_if(opts.begin(), opts.end(),
                                   [](const RouteOption& o) { return o.next.mode == RouteMode::Minimal; });
+      if (!prm_.INTRA_VALIANT && t.group_of(dr) == t.group_of(r)) {
+        // routing.intra_group = "minimal": no draw, whatever the queues say.
+        c.occ[static_cast<unsigned>(m->out_port)] = 255;
+        Tally tally;
+        for (unsigned i = 0; i < 200; ++i) {
+          const Out o = this->run(c);
+          if (!this->check(c, o, tally)) return;
+          EXPECT_EQ(o.state.mode, RouteMode::Minimal) << "a same-group pair left the group";
+          this->tick();
+        }
+        continue;
+      }
       // Queues: all empty (every candidate wins if b < 0; Valiant always), else a
       // congested minimal port: the candidates the rule lets through are drawn.
       if (kAdaptive && prm_.BIAS >= 0) c.occ[static_cast<unsigned>(m->out_port)] = 255;
@@ -779,7 +868,7 @@ class Bench {
 
  protected:
   const Params prm_;
-  const unsigned P, V, ALGO, OW, CFW;
+  const unsigned P, V, ALGO, OW, DW, CFW;
   const int BIAS;
   const bool kAdaptive;
   const Design& d_;
@@ -792,9 +881,11 @@ class Bench {
 
 template <class Cfg>
 constexpr Params params() {
-  return {Cfg::P,       Cfg::NUM_NI,   Cfg::A,       Cfg::H,       Cfg::NUM_G,     Cfg::L,        Cfg::GB,   Cfg::IB,
-          Cfg::LOCAL_W, Cfg::W,        Cfg::OW,      Cfg::CFW,     Cfg::ALGO,      Cfg::V,        Cfg::PORT, Cfg::SEED,
-          Cfg::BIAS,    Cfg::PALMTREE, Cfg::DST_LSB, Cfg::SRC_LSB, Cfg::PHASE_LSB, Cfg::INTER_LSB};
+  return {Cfg::P,        Cfg::NUM_NI,    Cfg::A,       Cfg::H,           Cfg::NUM_G,         Cfg::L,
+          Cfg::GB,       Cfg::IB,        Cfg::LOCAL_W, Cfg::W,           Cfg::OW,            Cfg::DW,
+          Cfg::CFW,      Cfg::ALGO,      Cfg::V,       Cfg::PORT,        Cfg::SEED,          Cfg::BIAS,
+          Cfg::PALMTREE, Cfg::RULE_DOUBLE, Cfg::INTRA_VALIANT, Cfg::DST_LSB, Cfg::SRC_LSB, Cfg::PHASE_LSB,
+          Cfg::INTER_LSB};
 }
 
 template <class Cfg>
@@ -813,8 +904,9 @@ class DutBench final : public Bench {
   void dut_tick() override { dut_.tick(); }
   std::uint64_t dut_cycle() const override { return dut_.cycle(); }
   void dut_eval(unsigned id, std::uint64_t hdr, unsigned in_port, unsigned in_vc, std::uint64_t occ,
-                std::uint64_t cf) override {
+                std::uint64_t dem, std::uint64_t cf) override {
     rtltest::put(dut_->id_i, id);
+    rtltest::put(dut_->dem_i, dem);
     rtltest::put(dut_->hdr_i, hdr);
     rtltest::put(dut_->in_port_i, in_port);
     rtltest::put(dut_->in_vc_i, in_vc);
@@ -844,10 +936,13 @@ template <class Cfg>
 class RouteDflyUgalTest : public RouteDflyTest<Cfg> {};
 
 using DflyCfgs = ::testing::Types<cfg::A9Min, cfg::A9Valg, cfg::A9Valn, cfg::A9UgalG, cfg::A9UgalLe, cfg::A9Par,
-                                  cfg::P5Min, cfg::P5Valg, cfg::P5Valn, cfg::P5UgalG, cfg::P5UgalLe, cfg::P5Par>;
+                                  cfg::P5Min, cfg::P5Valg, cfg::P5Valn, cfg::P5UgalG, cfg::P5UgalLe, cfg::P5Par,
+                                  cfg::A9UgalNDbl, cfg::P5ValgIntra, cfg::P5ParIntra>;
 using NonMinCfgs = ::testing::Types<cfg::A9Valg, cfg::A9Valn, cfg::A9UgalG, cfg::A9UgalLe, cfg::A9Par, cfg::P5Valg,
-                                    cfg::P5Valn, cfg::P5UgalG, cfg::P5UgalLe, cfg::P5Par>;
-using UgalCfgs = ::testing::Types<cfg::A9UgalG, cfg::A9UgalLe, cfg::A9Par, cfg::P5UgalG, cfg::P5UgalLe, cfg::P5Par>;
+                                    cfg::P5Valn, cfg::P5UgalG, cfg::P5UgalLe, cfg::P5Par, cfg::A9UgalNDbl,
+                                    cfg::P5ValgIntra, cfg::P5ParIntra>;
+using UgalCfgs = ::testing::Types<cfg::A9UgalG, cfg::A9UgalLe, cfg::A9Par, cfg::P5UgalG, cfg::P5UgalLe, cfg::P5Par,
+                                  cfg::A9UgalNDbl, cfg::P5ParIntra>;
 TYPED_TEST_SUITE(RouteDflyTest, DflyCfgs);
 TYPED_TEST_SUITE(RouteDflyValiantTest, NonMinCfgs);
 TYPED_TEST_SUITE(RouteDflyUgalTest, UgalCfgs);

@@ -316,7 +316,7 @@ TEST(ConfigError, UnknownSubTable) {
 TEST(ConfigError, UnknownRoutingKey) {
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nbias = 3\n"),
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
-            "algorithm, seed, ugal_bias, contention_window, contention_threshold");
+            "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -509,6 +509,9 @@ TEST(Config, DragonflyUsesDefaults) {
   EXPECT_EQ(cfg.ugal_bias, 0);
   EXPECT_EQ(cfg.contention_window, 500);
   EXPECT_EQ(cfg.contention_threshold, 5);
+  EXPECT_EQ(cfg.intra_group, IntraGroup::Minimal);
+  EXPECT_EQ(cfg.ugal_rule, UgalRule::HopWeighted);
+  EXPECT_EQ(cfg.ugal_queue, UgalQueue::CreditsAndWaiting);
   EXPECT_EQ(cfg.where("topology.g"), "t.toml:6:1");
 }
 
@@ -536,6 +539,9 @@ TEST(Config, DragonflyEveryKeyRoundTrips) {
       "ugal_bias = -7\n"
       "contention_window = 1000\n"
       "contention_threshold = 12\n"
+      "intra_group = \"valiant\"\n"
+      "ugal_rule = \"double_nonminimal\"\n"
+      "ugal_queue = \"credits\"\n"
       "[sim]\n"
       "hotspot_node = 71\n",
       "t.toml");
@@ -558,6 +564,9 @@ TEST(Config, DragonflyEveryKeyRoundTrips) {
   EXPECT_EQ(cfg.ugal_bias, -7);
   EXPECT_EQ(cfg.contention_window, 1000);
   EXPECT_EQ(cfg.contention_threshold, 12);
+  EXPECT_EQ(cfg.intra_group, IntraGroup::Valiant);
+  EXPECT_EQ(cfg.ugal_rule, UgalRule::DoubleNonminimal);
+  EXPECT_EQ(cfg.ugal_queue, UgalQueue::Credits);
   EXPECT_EQ(cfg.sim.hotspot_node, 71);  // 9 groups * 4 routers * 2 nodes = 72 nodes
   EXPECT_TRUE(cfg.warnings.empty());
   EXPECT_EQ(cfg.where("topology.arrangement"), "t.toml:9:1");
@@ -774,6 +783,44 @@ TEST(ConfigError, UgalBias) {
                      "t.toml")
             .ugal_bias,
         -1024)
+        << name;
+  }
+}
+
+TEST(ConfigError, UgalRuleAndQueue) {
+  const std::string rule = "only valid for routing.algorithm = ugal_g, ugal_n, ugal_le or par";
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nugal_rule = \"hop_weighted\"\n"),
+            "t.toml:8:1: routing.ugal_rule = \"hop_weighted\": " + rule);
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"valn\"\nugal_queue = \"credits\"\n"),
+            "t.toml:9:1: routing.ugal_queue = \"credits\": " + rule);
+  const std::string ugal = std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\n";
+  EXPECT_EQ(error_of(ugal + "ugal_rule = \"double\"\n"),
+            "t.toml:9:1: routing.ugal_rule = \"double\": must be one of \"hop_weighted\", \"double_nonminimal\"");
+  EXPECT_EQ(error_of(ugal + "ugal_queue = 1\n"),
+            "t.toml:9:1: routing.ugal_queue = 1: must be one of \"credits_and_waiting\", \"credits\"");
+  for (const std::string name : {"ugal_g", "ugal_n", "ugal_le", "par"}) {
+    const Config c = parse_config(std::string(kDragonfly) + "[routing]\nalgorithm = \"" + name +
+                                      "\"\nugal_rule = \"double_nonminimal\"\nugal_queue = \"credits\"\n",
+                                  "t.toml");
+    EXPECT_EQ(c.ugal_rule, UgalRule::DoubleNonminimal) << name;
+    EXPECT_EQ(c.ugal_queue, UgalQueue::Credits) << name;
+  }
+}
+
+TEST(ConfigError, IntraGroup) {
+  const std::string rule = "only valid for routing.algorithm = valg, valn, ugal_g, ugal_n, ugal_le or par";
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nintra_group = \"valiant\"\n"),
+            "t.toml:8:1: routing.intra_group = \"valiant\": " + rule);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\nintra_group = \"minimal\"\n"),
+            "t.toml:5:1: routing.intra_group = \"minimal\": " + rule);
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"valg\"\nintra_group = \"random\"\n"),
+            "t.toml:9:1: routing.intra_group = \"random\": must be one of \"minimal\", \"valiant\"");
+  for (const std::string name : {"valg", "valn", "ugal_g", "ugal_n", "ugal_le", "par"}) {
+    EXPECT_EQ(parse_config(std::string(kDragonfly) + "[routing]\nalgorithm = \"" + name +
+                               "\"\nintra_group = \"valiant\"\n",
+                           "t.toml")
+                  .intra_group,
+              IntraGroup::Valiant)
         << name;
   }
 }

@@ -3,6 +3,7 @@
 // deadlock check with the documented VC counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <set>
 
@@ -113,7 +114,13 @@ TEST(DragonflyRouting, EveryAlgorithmOnEveryPair) {
             EXPECT_TRUE(visited) << "a non-minimal path passes its intermediate";
           }
         }
-        if (t.router_of_node(src) != t.router_of_node(dst)) {
+        const bool same_group = t.group_of(t.router_of_node(src)) == t.group_of(t.router_of_node(dst));
+        if (same_group && t.router_of_node(src) != t.router_of_node(dst)) {
+          // routing.intra_group = "minimal" (the default): one minimal path.
+          EXPECT_TRUE(saw_minimal) << src << "->" << dst;
+          EXPECT_FALSE(saw_nonminimal) << src << "->" << dst;
+          EXPECT_EQ(paths.size(), 1u) << src << "->" << dst;
+        } else if (!same_group) {
           EXPECT_EQ(saw_minimal, e.minimal_option) << src << "->" << dst;
           EXPECT_EQ(saw_nonminimal, e.nonminimal_option) << src << "->" << dst;
         }
@@ -145,4 +152,81 @@ TEST(DragonflyRouting, DeadlockFreeWithTheDocumentedVcsAndNotWithOneLess) {
   // l = 2 links per group pair.
   const Design l2 = derive_design(dragonfly(2, 4, 2, 5, "par", 5));
   EXPECT_NO_THROW(check_routing(l2, DragonflyRouting(l2)));
+}
+
+// routing.intra_group = "valiant": a pair inside one group may go through
+// another group (as before the default became minimal), with the same VC
+// levels and hop bounds; the deadlock check still passes with the documented
+// VCs.
+TEST(DragonflyRouting, IntraGroupValiantSendsSameGroupPairsThroughAnotherGroup) {
+  for (const auto& [algorithm, vcs] : std::vector<std::pair<std::string, int>>{
+           {"valg", 3}, {"valn", 4}, {"ugal_g", 3}, {"ugal_n", 4}, {"ugal_le", 4}, {"par", 5}}) {
+    SCOPED_TRACE(algorithm);
+    Config cfg = dragonfly(2, 4, 2, 9, algorithm, vcs);
+    cfg.intra_group = IntraGroup::Valiant;
+    const Design d = derive_design(cfg);
+    const DragonflyRouting rel(d);
+    const Topology& t = d.topo;
+    EXPECT_NO_THROW(check_routing(d, rel));
+    const int src = t.node_at(t.router_in_group(2, 1), 0);
+    const int dst = t.node_at(t.router_in_group(2, 3), 1);
+    std::vector<Hop> path;
+    std::vector<std::vector<Hop>> paths;
+    all_paths(d, rel, t.router_of_node(src), t.local_of_node(src), 0, {dst, src, -1, RouteMode::Minimal}, path, paths);
+    std::set<int> groups_visited;
+    bool saw_minimal = false;
+    for (const std::vector<Hop>& p : paths) {
+      ASSERT_LE(static_cast<int>(p.size()) - 1, rel.hop_bound());
+      if (p.back().next.mode == RouteMode::Minimal) {
+        saw_minimal = true;
+        continue;
+      }
+      for (const Hop& h : p) groups_visited.insert(t.group_of(h.router));
+    }
+    EXPECT_EQ(saw_minimal, algorithm != "valg" && algorithm != "valn");
+    EXPECT_EQ(groups_visited.size(), 9u) << "every other group is an intermediate";
+    // The default keeps the pair in its group.
+    const Design def = derive_design(dragonfly(2, 4, 2, 9, algorithm, vcs));
+    const DragonflyRouting rd(def);
+    path.clear();
+    paths.clear();
+    all_paths(def, rd, t.router_of_node(src), t.local_of_node(src), 0, {dst, src, -1, RouteMode::Minimal}, path, paths);
+    ASSERT_EQ(paths.size(), 1u);
+    EXPECT_EQ(paths[0].size(), 2u) << "one local hop, then ejection";
+  }
+}
+
+// PAR (the reference implementation): the source writes its candidate into
+// the header of a packet it routes minimally, and the next router of the
+// source group can divert only through that candidate.
+TEST(DragonflyRouting, ParReevaluatesAgainstTheSourcesCandidate) {
+  const Design d = derive_design(dragonfly(2, 4, 2, 9, "par", 5));
+  const DragonflyRouting rel(d);
+  const Topology& t = d.topo;
+  const int r0 = t.router_in_group(1, 0);  // no global link to group 7
+  const int dst = t.node_at(t.router_in_group(7, 2), 0);
+  const RouteState start{dst, t.node_at(r0, 0), -1, RouteMode::Minimal};
+  const std::vector<int> inters = rel.intermediates(1, dst);
+  const std::vector<RouteOption> at_source = rel.next_hops(r0, 0, 0, start);
+  ASSERT_EQ(at_source.size(), 2 * inters.size()) << "a minimal and a non-minimal option per candidate";
+  std::set<int> minimal_inters;
+  for (const RouteOption& o : at_source) {
+    if (o.next.mode == RouteMode::Minimal) minimal_inters.insert(o.next.inter);
+  }
+  EXPECT_EQ(minimal_inters, std::set<int>(inters.begin(), inters.end()));
+  // At the next router of the group: minimal (keeping the candidate) or through it.
+  const RouteOption m = *std::find_if(at_source.begin(), at_source.end(), [&](const RouteOption& o) {
+    return o.next.mode == RouteMode::Minimal && o.next.inter == inters[5];
+  });
+  ASSERT_TRUE(t.is_local_port(m.out_port));
+  const PortRef next = *t.neighbor(r0, m.out_port);
+  const std::vector<RouteOption> again = rel.next_hops(next.router, next.port, 0, m.next);
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_EQ(again[0].next, m.next);
+  EXPECT_EQ(again[1].next.mode, RouteMode::ToIntermediate);
+  EXPECT_EQ(again[1].next.inter, inters[5]);
+  // A header without a legal candidate (e.g. in the destination group): no divert.
+  RouteState bad = m.next;
+  bad.inter = t.router_in_group(7, 0);
+  EXPECT_EQ(rel.next_hops(next.router, next.port, 0, bad).size(), 1u);
 }

@@ -16,9 +16,25 @@ namespace rlroute {
 enum class TopologyKind { Torus, Mesh, Dragonfly };
 // How a dragonfly's global links are laid out (docs/topology_dragonfly.md).
 enum class GlobalArrangement { Absolute, Palmtree };
+// routing.intra_group: how the non-minimal dragonfly algorithms route a packet
+// whose source and destination routers are in the same group
+// (docs/routing_dragonfly.md): minimally (the reference simulators) or through
+// an intermediate group like any other packet.
+enum class IntraGroup { Minimal, Valiant };
+// routing.ugal_rule: the UGAL minimal/non-minimal comparison
+// (docs/routing_dragonfly.md): q_m*H_m <= q_nm*H_nm + b (Chaulagain and Yuan,
+// Algorithm 1) or q_m <= 2*q_nm + b (the Q-adaptive authors' SST/Merlin code).
+enum class UgalRule { HopWeighted, DoubleNonminimal };
+// routing.ugal_queue: what q of a port counts: the used credits plus the flits
+// of the packets waiting in this router's input VCs for that port, or the used
+// credits alone.
+enum class UgalQueue { CreditsAndWaiting, Credits };
 
 const char* to_string(TopologyKind kind);
 const char* to_string(GlobalArrangement arrangement);
+const char* to_string(IntraGroup intra_group);
+const char* to_string(UgalRule rule);
+const char* to_string(UgalQueue queue);
 
 // Every configuration error is one line: "file:line:column: key = value: rule".
 class ConfigError : public std::runtime_error {
@@ -87,7 +103,10 @@ struct Config {
   std::uint64_t seed = 1;  // hardware LFSR seed (adaptive algorithms)
   int ugal_bias = 0;               // b of UGAL-L / UGAL-LE, in flits x hops
   int contention_window = 500;     // UGAL-LE counter window, cycles
-  int contention_threshold = 5;    // UGAL-LE: a flow is active above this many packets per window
+  int contention_threshold = 5;    // UGAL-LE: a flow is active above this many flits per window
+  IntraGroup intra_group = IntraGroup::Minimal;             // non-minimal algorithms
+  UgalRule ugal_rule = UgalRule::HopWeighted;               // ugal_g, ugal_n, ugal_le, par
+  UgalQueue ugal_queue = UgalQueue::CreditsAndWaiting;      // ugal_g, ugal_n, ugal_le, par
 
   SimDefaults sim;
 

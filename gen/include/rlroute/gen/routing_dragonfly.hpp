@@ -54,6 +54,8 @@ class DragonflyRouting : public RoutingRelation {
  private:
   std::vector<RouteOption> minimal(int router, int in_port, int in_vc, const RouteState& s) const;
   std::vector<RouteOption> valiant(int router, int in_port, int in_vc, const RouteState& s) const;
+  // The non-minimal option through one intermediate.
+  RouteOption via(int router, int in_port, int in_vc, const RouteState& s, int inter) const;
   RouteOption hop(int in_port, int in_vc, int out_port, const RouteState& next) const;
 
   const Design& design_;
