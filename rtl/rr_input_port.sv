@@ -32,6 +32,7 @@ module rr_input_port #(
   parameter int unsigned W = 64,       // flit data bits
   parameter int unsigned MIN_LEN = 2,  // shortest packet in flits (1: single-flit packets)
   parameter int unsigned S = 1,        // internal speedup: crossbar lanes
+  parameter bit          REG_READ = 1'b0,  // VC buffers read through a register (block RAM; router.buffer_read)
   parameter int unsigned LEN_LSB = 0,  // packet-length field in the header flit
   parameter int unsigned LEN_W = 3,
   localparam int unsigned VCW = rr_pkg::id_width(V),
@@ -109,7 +110,7 @@ module rr_input_port #(
     assign route_push[v] = push[v] && in_head;
     assign pop[v]        = sa_gnt_i[v];
 
-    rr_fifo #(.WIDTH(W + 2), .DEPTH(B)) i_fifo (
+    rr_fifo #(.WIDTH(W + 2), .DEPTH(B), .REG_READ(REG_READ)) i_fifo (
       .clk_i, .rst_ni,
       .push_i (push[v]),
       .data_i ({in_tail, in_head, in_head ? rc_hdr_i : in_data}),

@@ -14,6 +14,7 @@ module rr_router #(
   parameter int unsigned MIN_LEN = 2,    // shortest packet, flits (router.min_packet_flits)
   parameter int unsigned S = 1,          // internal speedup (router.speedup)
   parameter int unsigned OB = 0,         // output buffer per port, flits (router.output_buffer_flits)
+  parameter bit          REG_READ = 1'b0,  // VC buffers read through a register (router.buffer_read)
   parameter int unsigned LEN_LSB = 0,
   parameter int unsigned LEN_W = 3,
   parameter int unsigned HOPS_LSB = 0,
@@ -74,7 +75,7 @@ module rr_router #(
     logic [S-1:0]     lane_head, lane_tail;
     logic [S*VCW-1:0] lane_vc;
     rr_input_port #(
-      .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W)
+      .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W)
     ) i_input (
       .clk_i, .rst_ni,
       .flit_i       (flit_i[p*LW+:LW]),

@@ -307,6 +307,10 @@ class Parser {
       cfg_.output_buffer_flits = 2 * cfg_.speedup;
     }
 
+    if (const auto f = field("router", "buffer_read")) {
+      cfg_.buffer_read = kBufferReads[f->one_of(names_of(kBufferReads))].first;
+    }
+
     // Virtual cut-through: a head flit may only advance when the downstream VC
     // can take the whole packet, so a VC must hold the largest packet.
     if (cfg_.buffer_flits < cfg_.max_packet_flits) {
@@ -517,6 +521,7 @@ class Parser {
 const char* to_string(TopologyKind kind) { return spelling_of(kTopologyKinds, kind); }
 const char* to_string(GlobalArrangement arrangement) { return spelling_of(kArrangements, arrangement); }
 const char* to_string(IntraGroup intra_group) { return spelling_of(kIntraGroups, intra_group); }
+const char* to_string(BufferRead read) { return spelling_of(kBufferReads, read); }
 const char* to_string(UgalRule rule) { return spelling_of(kUgalRules, rule); }
 const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue); }
 

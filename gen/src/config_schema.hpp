@@ -42,6 +42,11 @@ constexpr std::array<Spelling<UgalQueue>, 2> kUgalQueues{{
     {UgalQueue::Credits, "credits"},
 }};
 
+constexpr std::array<Spelling<BufferRead>, 2> kBufferReads{{
+    {BufferRead::Async, "async"},
+    {BufferRead::Registered, "registered"},
+}};
+
 
 template <typename Enum, std::size_t N>
 constexpr const char* spelling_of(const std::array<Spelling<Enum>, N>& table, Enum value) {
@@ -87,9 +92,9 @@ constexpr std::array<std::string_view, 9> kDragonflyOnlyKeys{
     "local_credit_latency",
     "global_credit_latency",
 };
-constexpr std::array<std::string_view, 8> kRouterKeys{
+constexpr std::array<std::string_view, 9> kRouterKeys{
     "vcs", "buffer_flits", "flit_bits", "min_packet_flits", "max_packet_flits", "nodes_per_router", "speedup",
-    "output_buffer_flits",
+    "output_buffer_flits", "buffer_read",
 };
 constexpr std::array<std::string_view, 8> kRoutingKeys{
     "algorithm", "seed",       "ugal_bias",  "contention_window", "contention_threshold",

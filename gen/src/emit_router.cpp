@@ -194,6 +194,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"MIN_LEN", pkg + "::MIN_PACKET_FLITS", ""},
                      {"S", pkg + "::SPEEDUP", ""},
                      {"OB", pkg + "::OUTPUT_BUFFER_FLITS", ""},
+                     {"REG_READ", pkg + "::BUFFER_REG_READ", ""},
                      {"LEN_LSB", pkg + "::HDR_LEN_LSB", ""},
                      {"LEN_W", pkg + "::HDR_LEN_W", ""},
                      {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},

@@ -1,4 +1,6 @@
-// Block test for rtl/rr_fifo.sv against a std::deque reference model.
+// Block test for rtl/rr_fifo.sv against a std::deque reference model, with
+// the storage read asynchronously and through a register (REG_READ, block
+// RAM): both must behave the same cycle for cycle.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,6 +9,9 @@
 #include "Vrr_fifo_d1.h"
 #include "Vrr_fifo_d3.h"
 #include "Vrr_fifo_d8.h"
+#include "Vrr_fifo_d1_reg.h"
+#include "Vrr_fifo_d3_reg.h"
+#include "Vrr_fifo_d8_reg.h"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each); the struct names appear in the
@@ -23,12 +28,16 @@ struct FifoCfg {
 struct Depth1 : FifoCfg<Vrr_fifo_d1, 1, 8> {};
 struct Depth3 : FifoCfg<Vrr_fifo_d3, 3, 16> {};
 struct Depth8 : FifoCfg<Vrr_fifo_d8, 8, 32> {};
+struct Depth1RegRead : FifoCfg<Vrr_fifo_d1_reg, 1, 8> {};
+struct Depth3RegRead : FifoCfg<Vrr_fifo_d3_reg, 3, 16> {};
+struct Depth8RegRead : FifoCfg<Vrr_fifo_d8_reg, 8, 32> {};
 
 }  // namespace cfg
 
 namespace {
 
-using FifoCfgs = ::testing::Types<cfg::Depth1, cfg::Depth3, cfg::Depth8>;
+using FifoCfgs = ::testing::Types<cfg::Depth1, cfg::Depth3, cfg::Depth8, cfg::Depth1RegRead, cfg::Depth3RegRead,
+                                  cfg::Depth8RegRead>;
 
 using rtltest::Dut;
 using rtltest::Rng;

@@ -4,6 +4,8 @@
   test_synth.py example RLROUTE CONFIG WORKDIR   all three paths on one config: no tool error, sane numbers
   test_synth.py generic RLROUTE CONFIG WORKDIR   the generic Yosys path only (cells, depth, blocks, memories)
   test_synth.py scaling RLROUTE CONFIG WORKDIR   area grows with router.vcs, buffer_flits, flit_bits
+  test_synth.py bram    RLROUTE CONFIG WORKDIR   64-flit VC buffers with router.buffer_read = "registered" map to
+                                                 block RAM on the FPGA path (and stay LUT-RAM with "async")
   test_synth.py errors  RLROUTE CONFIG WORKDIR   bad --liberty / --clock-ns / --paths / -o: one-line
                                                  message, exit code 1, nothing but logs written
 
@@ -184,6 +186,29 @@ def test_scaling(rlroute, config, work):
               f"{reports[key]['liberty']['timing']['fmax_mhz']:.0f} MHz")
 
 
+def test_bram(rlroute, config, work):
+    """Deep VC buffers: registered read makes them block RAM, asynchronous read LUT-RAM (FPGA path only)."""
+    for read, expected in (("registered", "BRAM"), ("async", "LUTRAM")):
+        name = f"bram_{read}"
+        path = variant(config, os.path.join(work, name + ".toml"), name, "buffer_flits",
+                       f'64\nbuffer_read = "{read}"')
+        out = os.path.join(work, name)
+        shutil.rmtree(out, ignore_errors=True)
+        p = synth(rlroute, path, out, "--paths", "fpga")
+        check(f"{name}: rlroute synth --paths fpga exits 0", p.returncode == 0, p.stderr.strip())
+        if p.returncode != 0:
+            continue
+        with open(os.path.join(out, "synth.json")) as f:
+            r = json.load(f)
+        fifo = [m for m in r["memories"] if m["memory"] == "mem_q" and m["block"].startswith("rr_fifo")
+                and m["depth"] == 64]
+        check(f"{name}: the 64-flit VC buffers are inferred as memories", len(fifo) > 0, r["memories"])
+        for m in fifo:
+            check(f"{name}: {m['block']} mem_q maps to {expected} on the FPGA", m.get("fpga", "").startswith(expected), m)
+        if expected == "BRAM":
+            check(f"{name}: the router uses block RAM", router(r, "fpga")["bram"] > 0, router(r, "fpga"))
+
+
 def test_errors(rlroute, config, work):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
@@ -254,7 +279,7 @@ def main():
     mode, rlroute, config, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
     {"example": test_example, "generic": test_generic, "scaling": test_scaling,
-     "errors": test_errors}[mode](rlroute, config, work)
+     "errors": test_errors, "bram": test_bram}[mode](rlroute, config, work)
     print(f"{len(FAILS)} failed")
     return 1 if FAILS else 0
 

@@ -303,7 +303,7 @@ TEST(ConfigError, UnknownKey) {
   EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nvcs = 2\nbuffers = 8\n"),
             "t.toml:6:1: router.buffers = 8: unknown key; valid keys in [router] are: "
             "vcs, buffer_flits, flit_bits, min_packet_flits, max_packet_flits, nodes_per_router, speedup, "
-            "output_buffer_flits");
+            "output_buffer_flits, buffer_read");
 }
 
 TEST(ConfigError, UnknownSubTable) {
@@ -944,6 +944,34 @@ TEST(ConfigError, MinPacketFlits) {
   EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmin_packet_flits = 3\n[sim]\npacket_flits = 2\n"),
             "t.toml:7:1: sim.packet_flits = 2: must be 0 or an integer in router.min_packet_flits = "
             "3..router.max_packet_flits = 4");
+}
+
+TEST(ConfigError, SpeedupAndOutputBuffer) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nspeedup = 5\n"),
+            "t.toml:5:1: router.speedup = 5: must be an integer in 1..4");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\noutput_buffer_flits = 4\n"),
+            "t.toml:5:1: router.output_buffer_flits = 4: needs router.speedup >= 2 (without speedup the output "
+            "register alone drives the link)");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nspeedup = 3\noutput_buffer_flits = 2\n"),
+            "t.toml:6:1: router.output_buffer_flits = 2: must be at least router.speedup = 3 flits (a cycle's "
+            "flits must fit)");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nbuffer_read = \"sync\"\n"),
+            "t.toml:5:1: router.buffer_read = \"sync\": must be one of \"async\", \"registered\"");
+}
+
+TEST(Config, SpeedupDefaultsItsOutputBuffer) {
+  const Config plain = parse_config(kMinimal, "t.toml");
+  EXPECT_EQ(plain.speedup, 1);
+  EXPECT_EQ(plain.output_buffer_flits, 0);
+  EXPECT_EQ(plain.buffer_read, BufferRead::Async);
+  const Config two = parse_config(std::string(kMinimal) + "[router]\nspeedup = 2\nbuffer_read = \"registered\"\n",
+                                  "t.toml");
+  EXPECT_EQ(two.speedup, 2);
+  EXPECT_EQ(two.output_buffer_flits, 4);
+  EXPECT_EQ(two.buffer_read, BufferRead::Registered);
+  EXPECT_EQ(parse_config(std::string(kMinimal) + "[router]\nspeedup = 2\noutput_buffer_flits = 9\n", "t.toml")
+                .output_buffer_flits,
+            9);
 }
 
 TEST(Config, SingleFlitPackets) {

@@ -29,12 +29,17 @@ enum class UgalRule { HopWeighted, DoubleNonminimal };
 // of the packets waiting in this router's input VCs for that port, or the used
 // credits alone.
 enum class UgalQueue { CreditsAndWaiting, Credits };
+// router.buffer_read: how a VC buffer's storage is read: asynchronously
+// (LUT-RAM / register file) or through a register (block RAM / SRAM macros).
+// The router behaves the same cycle for cycle either way.
+enum class BufferRead { Async, Registered };
 
 const char* to_string(TopologyKind kind);
 const char* to_string(GlobalArrangement arrangement);
 const char* to_string(IntraGroup intra_group);
 const char* to_string(UgalRule rule);
 const char* to_string(UgalQueue queue);
+const char* to_string(BufferRead read);
 
 // Every configuration error is one line: "file:line:column: key = value: rule".
 class ConfigError : public std::runtime_error {
@@ -97,6 +102,7 @@ struct Config {
   int nodes_per_router = 1;
   int speedup = 1;               // internal speedup: flits per output port (and input port) per cycle
   int output_buffer_flits = 0;   // per output port; 0 without speedup, default 2 x speedup with it
+  BufferRead buffer_read = BufferRead::Async;
 
   // [routing]
   RoutingAlgorithm algorithm = RoutingAlgorithm::Dor;
