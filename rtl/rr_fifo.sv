@@ -29,7 +29,6 @@ module rr_fifo #(
   output logic             full_o,
   output logic [CW-1:0]    count_o
 );
-  logic [WIDTH-1:0] mem_q [DEPTH];
   logic [AW-1:0]    wr_ptr_q, rd_ptr_q, rd_ptr_d;
   logic [CW-1:0]    count_q;
 
@@ -39,10 +38,6 @@ module rr_fifo #(
   endfunction
 
   assign rd_ptr_d = pop_i ? next_ptr(rd_ptr_q) : rd_ptr_q;
-
-  always_ff @(posedge clk_i) begin
-    if (push_i) mem_q[wr_ptr_q] <= data_i;
-  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -60,7 +55,12 @@ module rr_fifo #(
   if (REG_READ) begin : gen_reg_read
     // The read register holds mem[rd_ptr_q] as it was before the last edge;
     // the entry written at that edge to that address is taken from the
-    // forwarding register instead.
+    // forwarding register instead. ram_style asks for block RAM even where
+    // LUT-RAM would be cheaper for a shallow buffer (Yosys and Vivado read it).
+    (* ram_style = "block" *) logic [WIDTH-1:0] mem_q [DEPTH];
+    always_ff @(posedge clk_i) begin
+      if (push_i) mem_q[wr_ptr_q] <= data_i;
+    end
     logic [WIDTH-1:0] read_q, fwd_data_q;
     logic             fwd_q;
     always_ff @(posedge clk_i) begin
@@ -73,6 +73,10 @@ module rr_fifo #(
     end
     assign data_o = fwd_q ? fwd_data_q : read_q;
   end else begin : gen_async_read
+    logic [WIDTH-1:0] mem_q [DEPTH];
+    always_ff @(posedge clk_i) begin
+      if (push_i) mem_q[wr_ptr_q] <= data_i;
+    end
     assign data_o = mem_q[rd_ptr_q];
   end
 

@@ -122,8 +122,10 @@ std::map<std::pair<std::string, std::string>, std::string> parse_memory_mapping(
   std::smatch m;
   while (std::getline(in, line)) {
     if (!std::regex_search(line, m, re)) continue;
+    // module.memory; a memory in a generate block has dots of its own
+    // (rr_fifo.gen_reg_read.mem_q), a module name none.
     const std::string full = m[1].str();
-    const auto dot = full.rfind('.');
+    const auto dot = full.find('.');
     if (dot == std::string::npos) continue;
     out[{unescape(full.substr(0, dot)), unescape(full.substr(dot + 1))}] = m[2].str();
   }

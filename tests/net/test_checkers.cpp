@@ -400,7 +400,7 @@ TEST(SwitchAllocationCheck, FailsOnAStarvedVcAndFairAllocationSharesTheSink) {
             << "3): " << shares.at(1) << ", " << shares.at(2) << ", " << shares.at(3) << "\n";
 
   const SimResult starved =
-      run_on(b, broken(b.emitted, "rr_sw_alloc.sv", ".advance_i(in_won[p])", ".advance_i(in_has[p])"),
+      run_on(b, broken(b.emitted, "rr_sw_alloc.sv", ".advance_i(lane_won[l])", ".advance_i(lane_has[l])"),
              ModelKind::Router, o);
   EXPECT_EQ(starved.failure.rfind("switch-allocation check: router 0 input port 3 vc", 0), 0u) << starved.failure;
   EXPECT_NE(starved.failure.find("a VC is starved"), std::string::npos) << starved.failure;

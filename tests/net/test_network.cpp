@@ -42,6 +42,24 @@ int zero_load_latency(int hops, int link_latency, int packet_flits) {
   return hops * (2 + link_latency) + packet_flits + 2;
 }
 
+// No packet of a low-load run is faster than the formula, and the fastest of
+// every (hops, length) takes exactly that long. Returns the pairs seen.
+std::map<std::pair<int, int>, int> expect_zero_load_latency(const SimResult& r, int link_latency,
+                                                            const std::string& what) {
+  std::map<std::pair<int, int>, int> fastest;  // (hops, length) -> lowest latency
+  for (const DeliveredPacket& p : r.packets) {
+    const auto latency = static_cast<int>(p.ejected - p.injected);
+    EXPECT_GE(latency, zero_load_latency(p.hops, link_latency, p.length)) << what;
+    auto [it, fresh] = fastest.emplace(std::make_pair(p.hops, p.length), latency);
+    if (!fresh) it->second = std::min(it->second, latency);
+  }
+  for (const auto& [key, latency] : fastest) {
+    EXPECT_EQ(latency, zero_load_latency(key.first, link_latency, key.second))
+        << what << ", " << key.first << " hops, " << key.second << " flits";
+  }
+  return fastest;
+}
+
 
 }  // namespace
 
@@ -112,18 +130,8 @@ speedup = {0}
     o.packet_flits_max = 4;
     const SimResult r = b.run(o);
     expect_clean(r);
-    std::map<std::pair<int, int>, int> fastest;  // (hops, length) -> lowest latency
-    for (const DeliveredPacket& p : r.packets) {
-      const auto latency = static_cast<int>(p.ejected - p.injected);
-      EXPECT_GE(latency, zero_load_latency(p.hops, 1, p.length)) << "speedup " << speedup;
-      auto [it, fresh] = fastest.emplace(std::make_pair(p.hops, p.length), latency);
-      if (!fresh) it->second = std::min(it->second, latency);
-    }
+    const auto fastest = expect_zero_load_latency(r, 1, fmt::format("speedup {}", speedup));
     EXPECT_EQ(fastest.count({2, 1}), 1u) << "no single-flit packet over 2 hops";
-    for (const auto& [key, latency] : fastest) {
-      EXPECT_EQ(latency, zero_load_latency(key.first, 1, key.second))
-          << "speedup " << speedup << ", " << key.first << " hops, " << key.second << " flits";
-    }
   }
 }
 
@@ -221,14 +229,7 @@ max_packet_flits = 5
   o.packet_flits_max = 5;
   const SimResult r = b.run(o);
   expect_clean(r);
-  std::map<std::pair<int, int>, int> fastest;
-  for (const DeliveredPacket& p : r.packets) {
-    const auto latency = static_cast<int>(p.ejected - p.injected);
-    EXPECT_GE(latency, zero_load_latency(p.hops, 3, p.length));
-    auto [it, fresh] = fastest.emplace(std::make_pair(p.hops, p.length), latency);
-    if (!fresh) it->second = std::min(it->second, latency);
-  }
-  for (const auto& [key, latency] : fastest) EXPECT_EQ(latency, zero_load_latency(key.first, 3, key.second));
+  expect_zero_load_latency(r, 3, "link latency 3");
 }
 
 TEST(Network, MeshWithTwoNodesPerRouterUnderEveryPattern) {

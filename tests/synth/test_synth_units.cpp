@@ -274,8 +274,10 @@ TEST(SynthYosys, LogicDepthMemoriesAndMemoryMapping) {
 
   const auto mapping = parse_memory_mapping(
       "14.28. Executing MEMORY_LIBMAP pass (mapping memories to cells).\n"
-      "mapping memory $paramod$ab\\rr_fifo.mem_q via $__XILINX_LUTRAM_SDP_\n");
+      "mapping memory $paramod$ab\\rr_fifo.mem_q via $__XILINX_LUTRAM_SDP_\n"
+      "mapping memory $paramod$cd\\rr_fifo.gen_reg_read.mem_q via $__XILINX_BLOCKRAM_SDP_\n");
   EXPECT_EQ(mapping.at({"$paramod$ab\\rr_fifo", "mem_q"}), "$__XILINX_LUTRAM_SDP_");
+  EXPECT_EQ(mapping.at({"$paramod$cd\\rr_fifo", "gen_reg_read.mem_q"}), "$__XILINX_BLOCKRAM_SDP_");
 }
 
 TEST(SynthMetrics, ClassifiesCellsPerPath) {
