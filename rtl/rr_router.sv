@@ -47,7 +47,8 @@ module rr_router #(
   // per output port: flits of the packets waiting here for a VC of it (rr_demand)
   output logic [P*DW-1:0]   dem_o,
   // observability: free-running cycle counter, per output port flits sent and
-  // cycles in which a packet waited for the port but nothing was sent
+  // cycles in which a packet waited for the port but nothing was sent (both
+  // up to the cycle before)
   output logic [31:0]       cycle_o,
   output logic [P*32-1:0]   stat_flits_o,
   output logic [P*32-1:0]   stat_stall_o
@@ -191,19 +192,26 @@ module rr_router #(
       end
     end
 
-    logic [31:0] flits_q, stall_q;
-    logic [RW-1:0] n_sent;  // flits into the port this cycle
+    // The counters add last cycle's events (registered first), so that no
+    // 32-bit carry chain hangs off the switch allocator's outputs.
+    logic [31:0]   flits_q, stall_q;
+    logic [RW-1:0] n_sent, sent_q;  // flits into the port this cycle, last cycle
+    logic          stalled_q;
     always_comb begin
       n_sent = '0;
       for (int unsigned k = 0; k < S; k++) n_sent = n_sent + RW'(sw_valid[o*S+k]);
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        flits_q <= '0;
-        stall_q <= '0;
+        sent_q    <= '0;
+        stalled_q <= 1'b0;
+        flits_q   <= '0;
+        stall_q   <= '0;
       end else begin
-        if (|sw_valid[o*S+:S]) flits_q <= flits_q + 32'(n_sent);
-        else if (wanted) stall_q <= stall_q + 1'b1;
+        sent_q    <= n_sent;
+        stalled_q <= !(|sw_valid[o*S+:S]) && wanted;
+        flits_q   <= flits_q + 32'(sent_q);
+        if (stalled_q) stall_q <= stall_q + 1'b1;
       end
     end
     assign stat_flits_o[o*32+:32] = flits_q;
