@@ -19,6 +19,15 @@
 //            sa_port_o); a grant is kept as the next allocation and taken over
 //            when the tail leaves, so the next head can leave in the cycle
 //            after the tail, with no idle cycle between the packets.
+// Decision at the head of the VC (HEAD, routing.decision = "vc_head"): the
+//   route unit also gives an alternative route and marks packets whose choice
+//   between the two is still open (rc_decide_i, with rc_operands_i for the
+//   decision unit). Such a packet decides in the first cycle it asks for an
+//   output VC: the port presents it on hd_* (one VC per cycle, round-robin
+//   over the VCs that need a decision) to the decision unit outside, whose
+//   answer hd_alt_i picks the route of this cycle's request and is kept until
+//   the grant. A head that took the alternative leaves with header field
+//   PATCH_LSB..+PATCH_W set to PATCH_VAL.
 // With internal speedup S the port has S lanes to the crossbar: VC v leaves
 // through lane v mod S, so up to S flits (of different VCs) leave per cycle.
 // A credit for the VC goes upstream (registered) for every flit popped; the
@@ -35,6 +44,11 @@ module rr_input_port #(
   parameter bit          REG_READ = 1'b0,  // VC buffers read through a register (block RAM; router.buffer_read)
   parameter int unsigned LEN_LSB = 0,  // packet-length field in the header flit
   parameter int unsigned LEN_W = 3,
+  parameter bit          HEAD = 1'b0,     // decision at the head of the VC (see above)
+  parameter int unsigned DOW = 1,         // width of the decision operands
+  parameter int unsigned PATCH_LSB = 0,   // header field the alternative route sets
+  parameter int unsigned PATCH_W = 1,
+  parameter int unsigned PATCH_VAL = 1,
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned LW = rr_pkg::link_width(V, W),  // link flit (rr_pkg::LINK_*)
@@ -53,6 +67,16 @@ module rr_input_port #(
   input  logic [PW-1:0]    rc_out_port_i,
   input  logic [V-1:0]     rc_out_vcs_i,
   input  logic [W-1:0]     rc_hdr_i,      // the head flit as the route unit rewrote it
+  input  logic [PW-1:0]    rc_alt_port_i, // HEAD: the alternative route
+  input  logic [V-1:0]     rc_alt_vcs_i,
+  input  logic             rc_decide_i,   // HEAD: the choice between the two is open
+  input  logic [DOW-1:0]   rc_operands_i,
+  // HEAD: the packet that decides this cycle and the decision unit's answer
+  output logic             hd_valid_o,
+  output logic [PW-1:0]    hd_port_o,
+  output logic [PW-1:0]    hd_alt_port_o,
+  output logic [DOW-1:0]   hd_operands_o,
+  input  logic             hd_alt_i,      // take the alternative
   // VC allocation, one request per VC
   output logic [V-1:0]     va_req_o,
   output logic [V*PW-1:0]  va_port_o,
@@ -73,7 +97,9 @@ module rr_input_port #(
   output logic [S*VCW-1:0] xb_vc_o
 );
   localparam int unsigned RD = (B / MIN_LEN > 0) ? B / MIN_LEN : 1;  // routes per VC
-  localparam int unsigned RTW = LEN_W + V + PW;          // {len, vcs, port}
+  // A route: {len, vcs, port}, with HEAD {operands, decide, alt_vcs, alt_port, len, vcs, port}.
+  localparam int unsigned BRW = LEN_W + V + PW;
+  localparam int unsigned RTW = HEAD ? BRW + PW + V + 1 + DOW : BRW;
 
   logic           in_valid, in_head, in_tail;
   logic [VCW-1:0] in_vc;
@@ -89,7 +115,14 @@ module rr_input_port #(
   assign rc_in_vc_o = in_vc;
 
   logic [RTW-1:0] route_in;
-  assign route_in = {in_data[LEN_LSB+:LEN_W], rc_out_vcs_i, rc_out_port_i};
+  if (HEAD) begin : gen_route_alt
+    assign route_in = {rc_operands_i, rc_decide_i, rc_alt_vcs_i, rc_alt_port_i,
+                       in_data[LEN_LSB+:LEN_W], rc_out_vcs_i, rc_out_port_i};
+  end else begin : gen_route
+    assign route_in = {in_data[LEN_LSB+:LEN_W], rc_out_vcs_i, rc_out_port_i};
+    logic unused_alt;
+    assign unused_alt = ^{rc_alt_port_i, rc_alt_vcs_i, rc_decide_i, rc_operands_i, hd_alt_i};
+  end
 
   logic [V-1:0]   active_q, next_q;
   logic [PW-1:0]  port_q   [V];
@@ -98,8 +131,15 @@ module rr_input_port #(
   logic [VCW-1:0] next_vc_q   [V];
 
   logic [W+1:0]   front    [V];  // {tail, head, data}
-  logic [RTW-1:0] route    [V];  // {len, vcs, port} of the oldest unallocated packet
+  logic [RTW-1:0] route    [V];  // the route of the oldest unallocated packet
   logic [V-1:0]   empty, push, pop, route_empty, route_push;
+  // Head decisions: the oldest unallocated packet's choice is open and it may
+  // ask for a VC (wants), it decides this cycle (hd_pick), has decided
+  // (decided_q, alt_q), and the alternative applies to the active and the
+  // next packet's head (act_alt_q, next_alt_q).
+  logic [V-1:0]   eligible, wants, hd_pick, take_alt;
+  logic [V-1:0]   decided_q, alt_q, act_alt_q, next_alt_q;
+  logic [PW-1:0]  req_port [V];  // the route this cycle's request asks for
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
     logic [$clog2(B+1)-1:0]  unused_count;
@@ -136,11 +176,38 @@ module rr_input_port #(
     assign tail_at_front = !empty[v] && front[v][W+1];
     assign tail_out      = pop[v] && front[v][W+1];
 
-    assign va_req_o[v]              = !route_empty[v] && (!active_q[v] || (tail_at_front && !next_q[v]));
+    assign eligible[v] = !route_empty[v] && (!active_q[v] || (tail_at_front && !next_q[v]));
+    if (HEAD) begin : gen_head
+      logic open_choice;
+      assign open_choice = route[v][BRW+PW+V];
+      assign wants[v]    = eligible[v] && open_choice && !decided_q[v];
+      assign take_alt[v] = decided_q[v] ? alt_q[v] : (hd_pick[v] && hd_alt_i);
+      assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v] || hd_pick[v]);
+      assign req_port[v] = take_alt[v] ? route[v][BRW+:PW] : route[v][0+:PW];
+      assign va_vcs_o[v*V+:V] = take_alt[v] ? route[v][BRW+PW+:V] : route[v][PW+:V];
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          decided_q[v] <= 1'b0;
+          alt_q[v]     <= 1'b0;
+        end else if (va_gnt_i[v]) begin
+          decided_q[v] <= 1'b0;  // the next route decides afresh
+        end else if (hd_pick[v]) begin
+          decided_q[v] <= 1'b1;
+          alt_q[v]     <= hd_alt_i;
+        end
+      end
+    end else begin : gen_no_head
+      assign wants[v]    = 1'b0;
+      assign take_alt[v] = 1'b0;
+      assign va_req_o[v] = eligible[v];
+      assign req_port[v] = route[v][0+:PW];
+      assign va_vcs_o[v*V+:V] = route[v][PW+:V];
+      assign decided_q[v] = 1'b0;
+      assign alt_q[v]     = 1'b0;
+    end
     assign va_own_o[v]              = active_q[v];
     assign va_own_vc_o[v*VCW+:VCW]  = out_vc_q[v];
-    assign va_port_o[v*PW+:PW]      = route[v][0+:PW];
-    assign va_vcs_o[v*V+:V]         = route[v][PW+:V];
+    assign va_port_o[v*PW+:PW]      = req_port[v];
     assign va_len_o[v*LEN_W+:LEN_W] = route[v][PW+V+:LEN_W];
 
     assign sa_req_o[v]         = active_q[v] && !empty[v];
@@ -154,28 +221,69 @@ module rr_input_port #(
         out_vc_q[v]    <= '0;
         next_port_q[v] <= '0;
         next_vc_q[v]   <= '0;
+        act_alt_q[v]   <= 1'b0;
+        next_alt_q[v]  <= 1'b0;
       end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
         // idle, or the next packet's grant arrives as the tail leaves
         if (va_gnt_i[v]) begin
-          active_q[v] <= 1'b1;
-          port_q[v]   <= route[v][0+:PW];
-          out_vc_q[v] <= va_vc_i[v*VCW+:VCW];
+          active_q[v]  <= 1'b1;
+          port_q[v]    <= req_port[v];
+          out_vc_q[v]  <= va_vc_i[v*VCW+:VCW];
+          act_alt_q[v] <= take_alt[v];
         end else begin
           active_q[v] <= 1'b0;
         end
       end else if (va_gnt_i[v]) begin
         // granted for the next packet while the tail waits at the front
         next_q[v]      <= 1'b1;
-        next_port_q[v] <= route[v][0+:PW];
+        next_port_q[v] <= req_port[v];
         next_vc_q[v]   <= va_vc_i[v*VCW+:VCW];
+        next_alt_q[v]  <= take_alt[v];
       end else if (tail_out) begin
-        active_q[v] <= next_q[v];
-        next_q[v]   <= 1'b0;
-        port_q[v]   <= next_port_q[v];
-        out_vc_q[v] <= next_vc_q[v];
+        active_q[v]  <= next_q[v];
+        next_q[v]    <= 1'b0;
+        port_q[v]    <= next_port_q[v];
+        out_vc_q[v]  <= next_vc_q[v];
+        act_alt_q[v] <= next_alt_q[v];
       end
     end
   end
+
+  // Head decisions: one VC per cycle presents its open choice.
+  if (HEAD) begin : gen_hd
+    rr_arbiter_rr #(.N(V)) i_hd_arb (
+      .clk_i, .rst_ni,
+      .req_i    (wants),
+      .advance_i(1'b1),
+      .gnt_o    (hd_pick)
+    );
+    always_comb begin
+      hd_port_o     = '0;
+      hd_alt_port_o = '0;
+      hd_operands_o = '0;
+      for (int unsigned v = 0; v < V; v++) begin
+        if (hd_pick[v]) begin
+          hd_port_o     = hd_port_o | route[v][0+:PW];
+          hd_alt_port_o = hd_alt_port_o | route[v][BRW+:PW];
+          hd_operands_o = hd_operands_o | route[v][BRW+PW+V+1+:DOW];
+        end
+      end
+    end
+  end else begin : gen_no_hd
+    assign hd_pick       = '0;
+    assign hd_port_o     = '0;
+    assign hd_alt_port_o = '0;
+    assign hd_operands_o = '0;
+    logic unused_hd;
+    assign unused_hd = ^{wants, decided_q, alt_q};
+  end
+  assign hd_valid_o = |hd_pick;
+
+  // The head as it leaves: the alternative route's header field set.
+  function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt);
+    leaving = f[W-1:0];
+    if (HEAD && f[W] && alt) leaving[PATCH_LSB+:PATCH_W] = PATCH_W'(PATCH_VAL);
+  endfunction
 
   // Crossbar inputs: per lane, the flit of the VC the switch allocator granted.
   always_comb begin
@@ -185,7 +293,7 @@ module rr_input_port #(
     xb_vc_o   = '0;
     for (int unsigned v = 0; v < V; v++) begin
       if (sa_gnt_i[v]) begin
-        xb_data_o[(v%S)*W+:W]     = front[v][W-1:0];
+        xb_data_o[(v%S)*W+:W]     = leaving(front[v], act_alt_q[v]);
         xb_head_o[v%S]            = front[v][W];
         xb_tail_o[v%S]            = front[v][W+1];
         xb_vc_o[(v%S)*VCW+:VCW]   = out_vc_q[v];

@@ -64,5 +64,13 @@ package rr_pkg;
     demand_width = $clog2(p * v * ((1 << len_w) - 1) + 1);
   endfunction
 
+  // The UGAL decision's operands (rr_route_dfly -> rr_ugal_decide), carried
+  // with a buffered packet when the decision is taken at the head of its VC:
+  // {destination group[GB], UGAL-LE term applies, non-minimal hops, minimal hops}.
+  localparam int unsigned UGAL_HOPS_W = 3;  // hops of a path: minimal <= 3, Valiant <= 6
+  function automatic int unsigned ugal_operands_width(int unsigned gb);
+    ugal_operands_width = gb + 1 + 2 * UGAL_HOPS_W;
+  endfunction
+
   /* verilator lint_on UNUSEDPARAM */
 endpackage

@@ -23,6 +23,12 @@
 // waiting in this router's input VCs for the port; zero when the config says
 // routing.ugal_queue = "credits").
 // VC levels: +1 after a global hop and for local after local.
+// Decision point (HEAD): 0 = the UGAL comparison is made here, at buffer write
+// (rr_ugal_decide inside); 1 = at the head of the VC: out_* is the minimal
+// outcome, alt_* the non-minimal one, decide_o marks a packet whose choice is
+// still open, and operands_o carries what rr_ugal_decide needs besides the
+// queues; the header is written with the candidate in `inter` and the input
+// port sets `phase` = 1 as the head leaves if the alternative was taken.
 module rr_route_dfly #(
   parameter int unsigned P = 7,
   parameter int unsigned V = 4,
@@ -50,9 +56,12 @@ module rr_route_dfly #(
   parameter int unsigned CFW = 4,            // contention factor width per group
   parameter int unsigned PORT = 0,           // this unit's input port (seeds the LFSR)
   parameter int unsigned SEED = 1,           // routing.seed
+  parameter bit          HEAD = 1'b0,        // decision at the head of the VC (routing.decision = "vc_head")
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
-  localparam int unsigned IDW = GB + IB
+  localparam int unsigned IDW = GB + IB,
+  localparam int unsigned HW = rr_pkg::UGAL_HOPS_W,
+  localparam int unsigned DOW = rr_pkg::ugal_operands_width(GB)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -65,7 +74,12 @@ module rr_route_dfly #(
   input  logic [NUM_G*CFW-1:0] contention_i, // per group: contention factor C_j (UGAL-LE)
   output logic [PW-1:0]        out_port_o,
   output logic [V-1:0]         out_vcs_o,
-  output logic [W-1:0]         hdr_o
+  output logic [W-1:0]         hdr_o,
+  // HEAD only (zero otherwise): the non-minimal outcome and the open decision
+  output logic [PW-1:0]        alt_port_o,
+  output logic [V-1:0]         alt_vcs_o,
+  output logic                 decide_o,
+  output logic [DOW-1:0]       operands_o
 );
   localparam int unsigned FIRST_LOCAL = NUM_NI;
   localparam int unsigned FIRST_GLOBAL = NUM_NI + A - 1;
@@ -89,15 +103,9 @@ module rr_route_dfly #(
   localparam int unsigned CPW = (L > 1) ? $clog2(L) : 1;       // a link copy: 0..L-1
   localparam int unsigned KW = ((IB > CPW) ? IB : CPW) + 1;    // router index mod L
   localparam int unsigned LVW = 3;                             // a VC level: 0..LEVELS (<= 5)
-  localparam int unsigned HW = 3;                              // hops of a minimal route (<= 3), Valiant (<= 6)
   localparam int unsigned N_SAME = VAL_GROUP ? NUM_G - 1 : (NUM_G - 1) * A;  // src and dst group equal
   localparam int unsigned N_DIFF = VAL_GROUP ? NUM_G - 2 : (NUM_G - 2) * A;
   localparam int unsigned NB = $clog2(N_SAME + 1);             // an intermediate choice: 0..N_SAME-1
-  // UGAL queue q = occ + dem (QW bits); costs: q x hops (<= 6) plus UGAL-LE's
-  // q x (C - 1) (C <= A), compared as signed numbers with the bias
-  // (|b| <= 1024, config.cpp).
-  localparam int unsigned QW = ((OW > DW) ? OW : DW) + 1;
-  localparam int unsigned SW = ((QW + CFW + 3 > 11) ? QW + CFW + 3 : 11) + 2;
 
   // ---- topology arithmetic (mirrors gen/src/topology_dragonfly.cpp) ----
   // Position of group t among group g's other groups (t != g).
@@ -241,12 +249,6 @@ module rr_route_dfly #(
     end
   endfunction
 
-  function automatic logic signed [SW-1:0] times(input logic signed [SW-1:0] q, input logic [CFW+HW-1:0] f);
-    times = '0;
-    for (int unsigned k = 0; k < CFW + HW; k++) begin
-      if (f[k]) times = times + (q <<< k);
-    end
-  endfunction
 
   // pick = floor(rand * n / 2^16), uniform over 0..n-1 (n: the candidates).
   logic [GB-1:0] cand_g;
@@ -272,28 +274,6 @@ module rr_route_dfly #(
   assign in_global = in_port_i >= PW'(FIRST_GLOBAL);
   assign in_local = !in_ni && !in_global;
 
-  // UGAL queue of an output port (used credits + waiting demand) and the
-  // contention factor of a group, selected AND-OR (indexing by port*OW would
-  // be a run-time multiply).
-  logic [P*QW-1:0] queue;
-  for (genvar q = 0; q < P; q++) begin : gen_queue
-    assign queue[q*QW+:QW] = QW'(occ_i[q*OW+:OW]) + QW'(dem_i[q*DW+:DW]);
-  end
-
-  function automatic logic [QW-1:0] queue_at(input logic [PW-1:0] port);
-    queue_at = '0;
-    for (int unsigned q = 0; q < P; q++) begin
-      if (port == PW'(q)) queue_at = queue_at | queue[q*QW+:QW];
-    end
-  endfunction
-
-  function automatic logic [CFW-1:0] contention_at(input logic [GB-1:0] grp);
-    contention_at = '0;
-    for (int unsigned q = 0; q < NUM_G; q++) begin
-      if (grp == GB'(q)) contention_at = contention_at | contention_i[q*CFW+:CFW];
-    end
-  endfunction
-
   // A router id is a legal intermediate only inside the topology (a header
   // written by a source router always is; the check keeps PAR's
   // re-evaluation safe for any header).
@@ -306,17 +286,25 @@ module rr_route_dfly #(
     in_topology = gok && iok;
   endfunction
 
+  // Output VCs of a hop out of `port` (the level rises after a global hop and
+  // for a local hop after a local one).
+  function automatic logic [V-1:0] vcs_for(input logic [PW-1:0] port);
+    if (port < PW'(NUM_NI)) vcs_for = '1;  // ejection: any VC
+    else if (in_ni) vcs_for = level_vcs('0);
+    else if (in_global || port < PW'(FIRST_GLOBAL)) vcs_for = level_vcs(level_of(in_vc_i) + 1'b1);
+    else vcs_for = level_vcs(level_of(in_vc_i));
+  endfunction
+
+  // The candidates: the minimal route, and the route towards the candidate
+  // intermediate with both path lengths.
+  logic [PW-1:0]  min_port, cand_port;
+  logic [HW-1:0]  hm, hnm;
+  logic           decide, le, use_ok;
+  logic [GB-1:0]  use_g;
+  logic [IB-1:0]  use_i;
   always_comb begin
-    logic [PW-1:0]   min_port, cand_port, port;
-    logic [CPW-1:0]  c;
-    logic [HW-1:0]   hm, hnm;
-    logic [1:0]      new_phase;
-    logic [IDW-1:0]  new_inter;
-    logic            at_dst, decide, at_inter, own_link, nonmin, par_again, use_ok;
-    logic [GB-1:0]   use_g;
-    logic [IB-1:0]   use_i;
-    logic [CFW-1:0]  cf, cf_m1;
-    logic signed [SW-1:0] qm, qnm, lhs, rhs;
+    logic [CPW-1:0] c;
+    logic           at_dst, par_again;
 
     at_dst = (my_g == dst_g) && (my_i == dst_i);
     if (at_dst) min_port = dst_local;
@@ -341,28 +329,47 @@ module rr_route_dfly #(
       hnm = hops_to(my_g, my_i, use_g, use_i) + hops_to(use_g, use_i, dst_g, dst_i);
     end
     hm = hops_to(my_g, my_i, dst_g, dst_i);
-
-    // UGAL-L: minimal when q_m * H_m <= q_nm * H_nm + b (RULE_DOUBLE:
-    // q_m <= 2 * q_nm + b); UGAL-LE adds q_m * max(C - 1, 0) to the left side
-    // when this router has no global link to the destination group.
-    qm  = SW'(queue_at(min_port));
-    qnm = SW'(queue_at(cand_port));
-    own_link = (min_port >= PW'(FIRST_GLOBAL));
-    cf = contention_at(dst_g);
-    lhs = RULE_DOUBLE ? qm : times(qm, (CFW+HW)'(hm));
-    cf_m1 = cf - 1'b1;
-    if (CONTENTION && my_g != dst_g && !own_link && cf > CFW'(1)) lhs = lhs + times(qm, (CFW+HW)'(cf_m1));
-    rhs = (RULE_DOUBLE ? (qnm <<< 1) : times(qnm, (CFW+HW)'(hnm))) + SW'(BIAS);
-    nonmin = VALIANT ? 1'b1 : (lhs > rhs);
+    // UGAL-LE's contention term: another destination group, reached over
+    // another router's global link.
+    le = (my_g != dst_g) && (min_port < PW'(FIRST_GLOBAL));
 
     decide = !at_dst && phase == 2'd0 && !MINIMAL && (INTRA_VALIANT || my_g != dst_g)
              && (in_ni || (PAR && in_local && my_g == src_g)) && use_ok;
+  end
+
+  // The UGAL comparison here (at buffer write) or at the head of the VC.
+  logic nonmin_now;
+  if (ADAPTIVE && !HEAD) begin : gen_decide_here
+    rr_ugal_decide #(
+      .P(P), .NUM_G(NUM_G), .GB(GB), .CONTENTION(CONTENTION), .BIAS(BIAS), .RULE_DOUBLE(RULE_DOUBLE),
+      .OW(OW), .DW(DW), .CFW(CFW)
+    ) i_decide (
+      .occ_i, .dem_i, .contention_i,
+      .min_port_i   (min_port),
+      .nonmin_port_i(cand_port),
+      .min_hops_i   (hm),
+      .nonmin_hops_i(hnm),
+      .le_i         (le),
+      .dst_group_i  (dst_g),
+      .nonmin_o     (nonmin_now)
+    );
+  end else begin : gen_decide_elsewhere
+    // Valiant always diverts; MIN never; with HEAD the head of the VC decides.
+    assign nonmin_now = VALIANT;
+  end
+
+  always_comb begin
+    logic [PW-1:0]   port;
+    logic [1:0]      new_phase;
+    logic [IDW-1:0]  new_inter;
+    logic            at_inter;
+
     at_inter = VAL_GROUP ? (my_g == int_g) : ((my_g == int_g) && (my_i == int_i));
 
     port = min_port;
     new_phase = phase;
     new_inter = {int_g, int_i};
-    if (decide && nonmin) begin
+    if (decide && nonmin_now) begin
       port = cand_port;
       new_phase = 2'd1;
       new_inter = {use_g, use_i};
@@ -378,19 +385,13 @@ module rr_route_dfly #(
       end
     end
     // PAR: a packet the source routes minimally keeps the source's candidate
-    // for the re-evaluation at the next router of the group.
-    if (PAR && decide && in_ni && !nonmin) new_inter = {use_g, use_i};
+    // for the re-evaluation at the next router of the group. With the
+    // decision at the head, every open decision writes the candidate: the
+    // input port only sets the phase if the head takes the alternative.
+    if (decide && !nonmin_now && ((PAR && in_ni) || (HEAD && ADAPTIVE))) new_inter = {use_g, use_i};
 
     out_port_o = port;
-    if (port < PW'(NUM_NI)) begin
-      out_vcs_o = '1;  // ejection: any VC
-    end else if (in_ni) begin
-      out_vcs_o = level_vcs('0);
-    end else if (in_global || port < PW'(FIRST_GLOBAL)) begin
-      out_vcs_o = level_vcs(level_of(in_vc_i) + 1'b1);
-    end else begin
-      out_vcs_o = level_vcs(level_of(in_vc_i));
-    end
+    out_vcs_o = vcs_for(port);
 
     hdr_o = hdr_i;
     if (!MINIMAL) begin
@@ -399,7 +400,20 @@ module rr_route_dfly #(
     end
   end
 
-  // Adaptive inputs are unused by the oblivious algorithms.
+  if (HEAD && ADAPTIVE) begin : gen_head
+    assign alt_port_o = cand_port;
+    assign alt_vcs_o  = vcs_for(cand_port);
+    assign decide_o   = decide;
+    assign operands_o = {dst_g, le, hnm, hm};
+  end else begin : gen_no_head
+    assign alt_port_o = '0;
+    assign alt_vcs_o  = '0;
+    assign decide_o   = 1'b0;
+    assign operands_o = '0;
+  end
+
+  // Adaptive inputs are unused by the oblivious algorithms and with HEAD;
+  // the path lengths by the oblivious algorithms.
   logic unused;
-  assign unused = ADAPTIVE ? 1'b0 : ^{occ_i, dem_i, contention_i};
+  assign unused = ((ADAPTIVE && !HEAD) ? 1'b0 : ^{occ_i, dem_i, contention_i}) ^ (ADAPTIVE ? 1'b0 : ^{hm, hnm, le});
 endmodule

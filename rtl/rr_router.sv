@@ -5,6 +5,11 @@
 // Route compute sits outside the core (rc_* ports) so that one core serves
 // every topology and routing algorithm; the generated router top wires one
 // route-compute unit per input port, fed by the head flit on the link input.
+// With HEAD (routing.decision = "vc_head") the route unit leaves a choice
+// open between two routes, and a decision unit per input port (outside, on
+// the hd_* ports) makes it when the packet asks for an output VC
+// (rr_input_port). The waiting demand then comes from a register (last
+// cycle's requests): the decision it feeds chooses this cycle's requests.
 module rr_router #(
   parameter int unsigned P = 5,          // ports: NUM_NI NI ports first, then network ports
   parameter int unsigned NUM_NI = 1,
@@ -20,6 +25,11 @@ module rr_router #(
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
   parameter bit          DEMAND = 1'b0,  // build rr_demand (dem_o); else dem_o = 0
+  parameter bit          HEAD = 1'b0,    // decisions at the head of the VC (rr_input_port)
+  parameter int unsigned DOW = 1,        // decision operand width
+  parameter int unsigned PATCH_LSB = 0,  // header field the alternative route sets, and its value
+  parameter int unsigned PATCH_W = 1,
+  parameter int unsigned PATCH_VAL = 1,
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned CW = $clog2(B + 1),
@@ -41,6 +51,16 @@ module rr_router #(
   input  logic [P*PW-1:0]   rc_out_port_i,
   input  logic [P*V-1:0]    rc_out_vcs_i,
   input  logic [P*W-1:0]    rc_hdr_i,
+  input  logic [P*PW-1:0]   rc_alt_port_i,   // HEAD: the alternative route and the open choice
+  input  logic [P*V-1:0]    rc_alt_vcs_i,
+  input  logic [P-1:0]      rc_decide_i,
+  input  logic [P*DOW-1:0]  rc_operands_i,
+  // HEAD: per input port, the packet deciding this cycle and the decision
+  output logic [P-1:0]      hd_valid_o,
+  output logic [P*PW-1:0]   hd_port_o,
+  output logic [P*PW-1:0]   hd_alt_port_o,
+  output logic [P*DOW-1:0]  hd_operands_o,
+  input  logic [P-1:0]      hd_alt_i,
   // per output port: credits in use over all its VCs (downstream occupancy),
   // for adaptive route units
   output logic [P*OW-1:0]   occ_o,
@@ -76,7 +96,8 @@ module rr_router #(
     logic [S-1:0]     lane_head, lane_tail;
     logic [S*VCW-1:0] lane_vc;
     rr_input_port #(
-      .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W)
+      .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W),
+      .HEAD(HEAD), .DOW(DOW), .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL)
     ) i_input (
       .clk_i, .rst_ni,
       .flit_i       (flit_i[p*LW+:LW]),
@@ -87,6 +108,15 @@ module rr_router #(
       .rc_out_port_i(rc_out_port_i[p*PW+:PW]),
       .rc_out_vcs_i (rc_out_vcs_i[p*V+:V]),
       .rc_hdr_i     (rc_hdr_i[p*W+:W]),
+      .rc_alt_port_i(rc_alt_port_i[p*PW+:PW]),
+      .rc_alt_vcs_i (rc_alt_vcs_i[p*V+:V]),
+      .rc_decide_i  (rc_decide_i[p]),
+      .rc_operands_i(rc_operands_i[p*DOW+:DOW]),
+      .hd_valid_o   (hd_valid_o[p]),
+      .hd_port_o    (hd_port_o[p*PW+:PW]),
+      .hd_alt_port_o(hd_alt_port_o[p*PW+:PW]),
+      .hd_operands_o(hd_operands_o[p*DOW+:DOW]),
+      .hd_alt_i     (hd_alt_i[p]),
       .va_req_o     (va_req[p*V+:V]),
       .va_port_o    (va_port[p*V*PW+:V*PW]),
       .va_vcs_o     (va_vcs[p*V*V+:V*V]),
@@ -125,12 +155,23 @@ module rr_router #(
   );
 
   if (DEMAND) begin : gen_demand
+    logic [P*DW-1:0] dem;
     rr_demand #(.P(P), .V(V), .LEN_W(LEN_W)) i_demand (
       .va_req_i (va_req),
       .va_port_i(va_port),
       .va_len_i (va_len),
-      .dem_o    (dem_o)
+      .dem_o    (dem)
     );
+    if (HEAD) begin : gen_dem_q
+      logic [P*DW-1:0] dem_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) dem_q <= '0;
+        else dem_q <= dem;
+      end
+      assign dem_o = dem_q;
+    end else begin : gen_dem_now
+      assign dem_o = dem;
+    end
   end else begin : gen_no_demand
     assign dem_o = '0;
   end

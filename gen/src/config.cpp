@@ -385,6 +385,12 @@ class Parser {
       }
       cfg_.ugal_queue = kUgalQueues[f->one_of(names_of(kUgalQueues))].first;
     }
+    if (const auto f = field("routing", "decision")) {
+      if (!traits(cfg_.algorithm).biased()) {
+        f->fail(fmt::format("only valid for routing.algorithm = {}", names(algorithms_where(&AlgorithmTraits::biased), " or ")));
+      }
+      cfg_.decision = kDecisionPoints[f->one_of(names_of(kDecisionPoints))].first;
+    }
     if (const auto f = field("routing", "intra_group")) {
       if (!traits(cfg_.algorithm).nonminimal()) {
         f->fail(fmt::format("only valid for routing.algorithm = {}", names(algorithms_where(&AlgorithmTraits::nonminimal), " or ")));
@@ -524,6 +530,7 @@ const char* to_string(IntraGroup intra_group) { return spelling_of(kIntraGroups,
 const char* to_string(BufferRead read) { return spelling_of(kBufferReads, read); }
 const char* to_string(UgalRule rule) { return spelling_of(kUgalRules, rule); }
 const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue); }
+const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }
 
 std::string Config::where(const std::string& dotted_key) const {
   const auto it = locations.find(dotted_key);

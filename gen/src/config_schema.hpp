@@ -42,6 +42,11 @@ constexpr std::array<Spelling<UgalQueue>, 2> kUgalQueues{{
     {UgalQueue::Credits, "credits"},
 }};
 
+constexpr std::array<Spelling<DecisionPoint>, 2> kDecisionPoints{{
+    {DecisionPoint::VcHead, "vc_head"},
+    {DecisionPoint::BufferWrite, "buffer_write"},
+}};
+
 constexpr std::array<Spelling<BufferRead>, 2> kBufferReads{{
     {BufferRead::Async, "async"},
     {BufferRead::Registered, "registered"},
@@ -96,9 +101,9 @@ constexpr std::array<std::string_view, 9> kRouterKeys{
     "vcs", "buffer_flits", "flit_bits", "min_packet_flits", "max_packet_flits", "nodes_per_router", "speedup",
     "output_buffer_flits", "buffer_read",
 };
-constexpr std::array<std::string_view, 8> kRoutingKeys{
+constexpr std::array<std::string_view, 9> kRoutingKeys{
     "algorithm", "seed",       "ugal_bias",  "contention_window", "contention_threshold",
-    "intra_group", "ugal_rule", "ugal_queue",
+    "intra_group", "ugal_rule", "ugal_queue", "decision",
 };
 constexpr std::array<std::string_view, 11> kSimKeys{
     "pattern", "load",  "packet_flits", "packet_flits_min", "packet_flits_max", "cycles",

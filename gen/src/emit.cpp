@@ -35,7 +35,7 @@ const std::vector<std::string> kBuildingBlocks = {
 
 // Route-compute blocks per topology family.
 const std::vector<std::string> kTorusBlocks = {"rr_route_dor.sv"};
-const std::vector<std::string> kDragonflyBlocks = {"rr_lfsr.sv", "rr_contention.sv", "rr_route_dfly.sv"};
+const std::vector<std::string> kDragonflyBlocks = {"rr_lfsr.sv", "rr_contention.sv", "rr_ugal_decide.sv", "rr_route_dfly.sv"};
 
 // RTL building blocks are small; a larger file is not one of ours.
 constexpr std::size_t kMaxRtlFileBytes = 1 << 20;

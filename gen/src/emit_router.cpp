@@ -49,6 +49,14 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
   for (const Connection& c : route_unit_ports()) ports.push_back(c);
   return "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port.\n"
          "  assign rc_hdr_new = rc_hdr;  // DOR never rewrites the header\n"
+         "  // DOR decides at buffer write: no alternative route, no head decisions.\n"
+         "  assign rc_alt_port = '0;\n"
+         "  assign rc_alt_vcs = '0;\n"
+         "  assign rc_decide = '0;\n"
+         "  assign rc_operands = '0;\n"
+         "  assign hd_alt = '0;\n"
+         "  logic unused_hd;\n"
+         "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands};\n"
          "  logic [P*OW-1:0] unused_occ;\n"
          "  logic [P*DW-1:0] unused_dem;\n"
          "  assign unused_occ = occ;\n"
@@ -105,6 +113,11 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
                                     fmt::format("routing.ugal_queue = \"{}\"", to_string(d.cfg.ugal_queue))},
                                    {"contention_i", "contention", ""}});
   ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", ""});
+  ports.push_back({"alt_port_o", "rc_alt_port[p*PW +: PW]", ""});
+  ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
+  ports.push_back({"decide_o", "rc_decide[p]", ""});
+  ports.push_back({"operands_o", "rc_operands[p*DOW +: DOW]", ""});
+  const bool head = algorithm.biased() && d.cfg.decision == DecisionPoint::VcHead;
   s += fmt::format("  // Dragonfly routing (routing.algorithm = \"{}\", {} VC levels), one unit per input port.\n",
                    algorithm.name, dfly.levels());
   s += "  for (genvar p = 0; p < P; p++) begin : gen_rc\n";
@@ -138,9 +151,48 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
        {"DW", "DW", ""},
        {"CFW", "CFW", ""},
        {"PORT", "p", ""},
-       {"SEED", std::to_string(d.cfg.seed & 0xffff), "routing.seed (low 16 bits)"}},
+       {"SEED", std::to_string(d.cfg.seed & 0xffff), "routing.seed (low 16 bits)"},
+       {"HEAD", head ? "1'b1" : "1'b0", "routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\""}},
       ports, "    ");
+  if (head) {
+    s += "    // The UGAL decision at the head of the VC, for the packet the input\n"
+         "    // port presents this cycle (routing.decision = \"vc_head\").\n"
+         "    logic [" + pkg + "::GROUP_BITS-1:0] hd_dst_group;\n"
+         "    logic          hd_le;\n"
+         "    logic [rr_pkg::UGAL_HOPS_W-1:0] hd_min_hops, hd_nonmin_hops;\n"
+         "    assign {hd_dst_group, hd_le, hd_nonmin_hops, hd_min_hops} = hd_operands[p*DOW +: DOW];\n";
+    s += sv::instance("rr_ugal_decide", "i_decide",
+                      {{"P", "P", ""},
+                       {"NUM_G", pkg + "::NUM_GROUPS", ""},
+                       {"GB", pkg + "::GROUP_BITS", ""},
+                       {"CONTENTION", algorithm.contention_counters ? "1'b1" : "1'b0", "UGAL-LE"},
+                       {"BIAS", std::to_string(d.cfg.ugal_bias), "routing.ugal_bias"},
+                       {"RULE_DOUBLE", d.cfg.ugal_rule == UgalRule::DoubleNonminimal ? "1'b1" : "1'b0",
+                        fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
+                       {"OW", "OW", ""},
+                       {"DW", "DW", ""},
+                       {"CFW", "CFW", ""}},
+                      {{"occ_i", "occ", ""},
+                       {"dem_i", waiting ? "dem" : "'0", fmt::format("routing.ugal_queue = \"{}\"", to_string(d.cfg.ugal_queue))},
+                       {"contention_i", "contention", ""},
+                       {"min_port_i", "hd_port[p*PW +: PW]", ""},
+                       {"nonmin_port_i", "hd_alt_port[p*PW +: PW]", ""},
+                       {"min_hops_i", "hd_min_hops", ""},
+                       {"nonmin_hops_i", "hd_nonmin_hops", ""},
+                       {"le_i", "hd_le", ""},
+                       {"dst_group_i", "hd_dst_group", ""},
+                       {"nonmin_o", "hd_alt[p]", ""}},
+                      "    ");
+  }
   s += "  end\n";
+  if (!head) {
+    s += "  assign hd_alt = '0;  // decisions at buffer write (or none to take)\n"
+         "  logic unused_hd;\n"
+         "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands};\n";
+  } else {
+    s += "  logic unused_hd;\n"
+         "  assign unused_hd = ^hd_valid;  // the decision unit is combinational\n";
+  }
   return s;
 }
 
@@ -161,7 +213,9 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
        {"CRW", pkg + "::CREDIT_BITS", "credit word (rr_pkg::CREDIT_*)"},
        {"IDW", pkg + "::ROUTER_ID_BITS", ""},
        {"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"},
-       {"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"}},
+       {"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"},
+       {"DOW", t.dragonfly() ? "rr_pkg::ugal_operands_width(" + pkg + "::GROUP_BITS)" : "1",
+        "width of the operands of a decision at the head of the VC"}},
       {{"input", "", "clk_i", ""},
        {"input", "", "rst_ni", ""},
        {"input", "IDW-1:0", "id_i",
@@ -180,11 +234,16 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                   {"logic", "[P*PW-1:0]", "rc_out_port;"},
                   {"logic", "[P*V-1:0]", "rc_out_vcs;"},
                   {"logic", "[P*OW-1:0]", "occ;"},
-                  {"logic", "[P*DW-1:0]", "dem;"}},
+                  {"logic", "[P*DW-1:0]", "dem;"},
+                  {"logic", "[P*PW-1:0]", "rc_alt_port, hd_port, hd_alt_port;"},
+                  {"logic", "[P*V-1:0]", "rc_alt_vcs;"},
+                  {"logic", "[P-1:0]", "rc_decide, hd_valid, hd_alt;"},
+                  {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"}},
                  "  ");
   s += "\n";
   const bool demand = t.dragonfly() && traits(d.cfg.algorithm).biased() &&
                       d.cfg.ugal_queue == UgalQueue::CreditsAndWaiting;
+  const bool head = t.dragonfly() && traits(d.cfg.algorithm).biased() && d.cfg.decision == DecisionPoint::VcHead;
   s += sv::instance("rr_router", "i_core",
                     {{"P", "P", ""},
                      {"NUM_NI", pkg + "::NUM_NI", ""},
@@ -199,7 +258,14 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"LEN_W", pkg + "::HDR_LEN_W", ""},
                      {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},
                      {"HOPS_W", pkg + "::HDR_HOPS_W", ""},
-                     {"DEMAND", demand ? "1'b1" : "1'b0", "waiting demand for the UGAL queue (routing.ugal_queue)"}},
+                     {"DEMAND", demand ? "1'b1" : "1'b0", "waiting demand for the UGAL queue (routing.ugal_queue)"},
+                     {"HEAD", head ? "1'b1" : "1'b0",
+                      head ? "routing.decision = \"vc_head\"" : "decisions at buffer write (or none to take)"},
+                     {"DOW", "DOW", ""},
+                     {"PATCH_LSB", head ? pkg + "::HDR_PHASE_LSB" : "0",
+                      head ? "the alternative route enters phase 1 (to intermediate)" : ""},
+                     {"PATCH_W", head ? pkg + "::HDR_PHASE_W" : "1", ""},
+                     {"PATCH_VAL", "1", ""}},
                     {{"clk_i", "", ""},
                      {"rst_ni", "", ""},
                      {"flit_i", "", ""},
@@ -212,6 +278,15 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"rc_out_port_i", "rc_out_port", ""},
                      {"rc_out_vcs_i", "rc_out_vcs", ""},
                      {"rc_hdr_i", "rc_hdr_new", ""},
+                     {"rc_alt_port_i", "rc_alt_port", ""},
+                     {"rc_alt_vcs_i", "rc_alt_vcs", ""},
+                     {"rc_decide_i", "rc_decide", ""},
+                     {"rc_operands_i", "rc_operands", ""},
+                     {"hd_valid_o", "hd_valid", ""},
+                     {"hd_port_o", "hd_port", ""},
+                     {"hd_alt_port_o", "hd_alt_port", ""},
+                     {"hd_operands_o", "hd_operands", ""},
+                     {"hd_alt_i", "hd_alt", ""},
                      {"occ_o", "occ", ""},
                      {"dem_o", "dem", ""},
                      {"cycle_o", "", ""},

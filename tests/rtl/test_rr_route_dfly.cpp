@@ -16,6 +16,10 @@
 // The decision checks come in two forms: exact (with the LFSR model's
 // candidate) and model-free of the LFSR (the candidate read back from hdr_o
 // when the unit went non-minimal; a decision every candidate agrees on).
+// The adaptive parameter sets run twice: deciding at buffer write
+// (rr_route_dfly HEAD = 0), and split as with routing.decision = "vc_head"
+// (tests/rtl/tb_route_dfly_head.sv: the HEAD = 1 unit, rr_ugal_decide on its
+// operands, and the input port's header patch) -- the same checks hold for both.
 // The header layout is that of a real Design (parse_config + derive_design);
 // the -G values in CMakeLists.txt are checked against it.
 #include <gtest/gtest.h>
@@ -47,6 +51,10 @@
 #include "Vrr_route_dfly_p5_ugal_le.h"
 #include "Vrr_route_dfly_p5_valg.h"
 #include "Vrr_route_dfly_p5_valn.h"
+#include "Vrr_route_dfly_a9_ugal_le_head.h"
+#include "Vrr_route_dfly_a9_ugal_n_dbl_head.h"
+#include "Vrr_route_dfly_p5_par_head.h"
+#include "Vrr_route_dfly_p5_ugal_g_head.h"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/routing.hpp"
@@ -109,6 +117,11 @@ struct P5Par : DflyCfg<Vrr_route_dfly_p5_par, Palm5, kPar, 5, 5, 2, 65535> {};
 struct A9UgalNDbl : DflyCfg<Vrr_route_dfly_a9_ugal_n_dbl, Abs9, kUgalN, 4, 3, 1, 99, true> {};
 struct P5ValgIntra : DflyCfg<Vrr_route_dfly_p5_valg_intra, Palm5, kValg, 3, 0, 0, 1, false, true> {};
 struct P5ParIntra : DflyCfg<Vrr_route_dfly_p5_par_intra, Palm5, kPar, 5, -3, 4, 321, true, true> {};
+// Decisions at the head of the VC.
+struct A9UgalLeHead : DflyCfg<Vrr_route_dfly_a9_ugal_le_head, Abs9, kUgalLe, 4, 0, 5, 7> {};
+struct P5ParHead : DflyCfg<Vrr_route_dfly_p5_par_head, Palm5, kPar, 5, 5, 2, 65535> {};
+struct A9UgalNDblHead : DflyCfg<Vrr_route_dfly_a9_ugal_n_dbl_head, Abs9, kUgalN, 4, 3, 1, 99, true> {};
+struct P5UgalGHead : DflyCfg<Vrr_route_dfly_p5_ugal_g_head, Palm5, kUgalG, 3, 7> {};
 
 }  // namespace cfg
 
@@ -937,12 +950,15 @@ class RouteDflyUgalTest : public RouteDflyTest<Cfg> {};
 
 using DflyCfgs = ::testing::Types<cfg::A9Min, cfg::A9Valg, cfg::A9Valn, cfg::A9UgalG, cfg::A9UgalLe, cfg::A9Par,
                                   cfg::P5Min, cfg::P5Valg, cfg::P5Valn, cfg::P5UgalG, cfg::P5UgalLe, cfg::P5Par,
-                                  cfg::A9UgalNDbl, cfg::P5ValgIntra, cfg::P5ParIntra>;
+                                  cfg::A9UgalNDbl, cfg::P5ValgIntra, cfg::P5ParIntra, cfg::A9UgalLeHead,
+                                  cfg::P5ParHead, cfg::A9UgalNDblHead, cfg::P5UgalGHead>;
 using NonMinCfgs = ::testing::Types<cfg::A9Valg, cfg::A9Valn, cfg::A9UgalG, cfg::A9UgalLe, cfg::A9Par, cfg::P5Valg,
                                     cfg::P5Valn, cfg::P5UgalG, cfg::P5UgalLe, cfg::P5Par, cfg::A9UgalNDbl,
-                                    cfg::P5ValgIntra, cfg::P5ParIntra>;
+                                    cfg::P5ValgIntra, cfg::P5ParIntra, cfg::A9UgalLeHead, cfg::P5ParHead,
+                                    cfg::A9UgalNDblHead, cfg::P5UgalGHead>;
 using UgalCfgs = ::testing::Types<cfg::A9UgalG, cfg::A9UgalLe, cfg::A9Par, cfg::P5UgalG, cfg::P5UgalLe, cfg::P5Par,
-                                  cfg::A9UgalNDbl, cfg::P5ParIntra>;
+                                  cfg::A9UgalNDbl, cfg::P5ParIntra, cfg::A9UgalLeHead, cfg::P5ParHead,
+                                  cfg::A9UgalNDblHead, cfg::P5UgalGHead>;
 TYPED_TEST_SUITE(RouteDflyTest, DflyCfgs);
 TYPED_TEST_SUITE(RouteDflyValiantTest, NonMinCfgs);
 TYPED_TEST_SUITE(RouteDflyUgalTest, UgalCfgs);

@@ -29,6 +29,11 @@ enum class UgalRule { HopWeighted, DoubleNonminimal };
 // of the packets waiting in this router's input VCs for that port, or the used
 // credits alone.
 enum class UgalQueue { CreditsAndWaiting, Credits };
+// routing.decision: where the adaptive algorithms choose between the minimal
+// and the non-minimal route: when the packet reaches the head of its VC and
+// asks for an output VC (with the congestion of that cycle), or when its head
+// is written into the buffer.
+enum class DecisionPoint { VcHead, BufferWrite };
 // router.buffer_read: how a VC buffer's storage is read: asynchronously
 // (LUT-RAM / register file) or through a register (block RAM / SRAM macros).
 // The router behaves the same cycle for cycle either way.
@@ -39,6 +44,7 @@ const char* to_string(GlobalArrangement arrangement);
 const char* to_string(IntraGroup intra_group);
 const char* to_string(UgalRule rule);
 const char* to_string(UgalQueue queue);
+const char* to_string(DecisionPoint point);
 const char* to_string(BufferRead read);
 
 // Every configuration error is one line: "file:line:column: key = value: rule".
@@ -113,6 +119,7 @@ struct Config {
   IntraGroup intra_group = IntraGroup::Minimal;             // non-minimal algorithms
   UgalRule ugal_rule = UgalRule::HopWeighted;               // ugal_g, ugal_n, ugal_le, par
   UgalQueue ugal_queue = UgalQueue::CreditsAndWaiting;      // ugal_g, ugal_n, ugal_le, par
+  DecisionPoint decision = DecisionPoint::VcHead;           // ugal_g, ugal_n, ugal_le, par
 
   SimDefaults sim;
 
