@@ -14,7 +14,14 @@
 //    the active packet holds); a grant is taken over when the tail leaves (at
 //    once if both happen in one cycle), so no cycle is lost between packets;
 //  - one credit for the VC, one cycle after every pop;
-//  - reset (asynchronous, active low) clears every VC and the credit.
+//  - reset (asynchronous, active low) clears every VC and the credit;
+//  - with HEAD (decisions at the head of the VC): a route may leave the choice
+//    open between its route and an alternative; such a packet asks for a VC
+//    only in a cycle in which the port presents it on hd_* (one VC per cycle,
+//    round-robin over the VCs that may ask and have not decided) or after it
+//    decided; the decision unit's answer (hd_alt_i) picks the route of the
+//    request and is kept until the grant; a head that took the alternative
+//    leaves with header field PATCH_LSB..+PATCH_W = PATCH_VAL.
 // The environment plays the upstream router (credit flow control, virtual
 // cut-through: a packet starts only with credits for all of it, packets of at
 // least 2 flits), the route unit and the allocators.
@@ -37,6 +44,8 @@
 #include "Vrr_input_port_p5v2b8___024root.h"
 #include "Vrr_input_port_p7v3b5.h"
 #include "Vrr_input_port_p7v3b5___024root.h"
+#include "Vrr_input_port_p7v3b5h.h"
+#include "Vrr_input_port_p7v3b5h___024root.h"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each, -G values in CMakeLists.txt); the
@@ -54,6 +63,10 @@ struct P7V3B5 {
 struct P4V2B6M1 {  // single-flit packets allowed (MIN_LEN = 1)
   using Model = Vrr_input_port_p4v2b6m1;
   using Root = Vrr_input_port_p4v2b6m1___024root;
+};
+struct P7V3B5H {  // decisions at the head of the VC (HEAD = 1)
+  using Model = Vrr_input_port_p7v3b5h;
+  using Root = Vrr_input_port_p7v3b5h___024root;
 };
 struct P3V1B2 {
   using Model = Vrr_input_port_p3v1b2;
@@ -83,6 +96,11 @@ struct Inputs {
   unsigned rc_port = 0;  // route unit's answer (read for a head flit only)
   std::uint32_t rc_vcs = 0;
   std::uint64_t rc_hdr = 0;
+  unsigned rc_alt_port = 0;  // HEAD: the alternative route, the open choice, its operands
+  std::uint32_t rc_alt_vcs = 0;
+  bool rc_decide = false;
+  unsigned rc_operands = 0;
+  bool hd_alt = false;  // HEAD: the decision unit's answer this cycle
   std::uint32_t va_gnt = 0;
   std::vector<unsigned> va_vc;  // per VC
   std::uint32_t sa_gnt = 0;     // at most one bit
@@ -98,6 +116,10 @@ struct Route {
   unsigned len = 0;
   std::uint32_t vcs = 0;
   unsigned port = 0;
+  unsigned alt_port = 0;  // HEAD only
+  std::uint32_t alt_vcs = 0;
+  bool decide = false;
+  unsigned operands = 0;
 };
 
 struct VcModel {
@@ -107,6 +129,8 @@ struct VcModel {
   unsigned port = 0, out_vc = 0;
   bool next = false;  // the next packet's VC is allocated, the tail has not left
   unsigned next_port = 0, next_vc = 0;
+  bool decided = false, alt = false;          // HEAD: the oldest route's decision
+  bool active_alt = false, next_alt = false;  // HEAD: the alternative applies to the head
 };
 
 // What a cycle did (for the directed tests and the coverage counters).
@@ -135,6 +159,11 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned LW = 3 + VCW + W;  // {data, vc, tail, head, valid}
   static constexpr unsigned MIN_LEN = Root::rr_input_port__DOT__MIN_LEN;
   static constexpr unsigned kRoutes = B / MIN_LEN;  // packets of >= MIN_LEN flits
+  static constexpr bool HEAD = Root::rr_input_port__DOT__HEAD;
+  static constexpr unsigned DOW = Root::rr_input_port__DOT__DOW;
+  static constexpr unsigned PATCH_LSB = Root::rr_input_port__DOT__PATCH_LSB;
+  static constexpr unsigned PATCH_W = Root::rr_input_port__DOT__PATCH_W;
+  static constexpr unsigned PATCH_VAL = Root::rr_input_port__DOT__PATCH_VAL;
   // Longest packet the environment sends: fits the buffer and the length field.
   static constexpr unsigned kMaxLen = std::min({B, static_cast<unsigned>(mask(LEN_W)), 6u});
 
@@ -145,6 +174,7 @@ class InputPortTest : public ::testing::Test {
     for (VcModel& m : vcs_) m = VcModel{};
     credit_valid_ = false;
     credit_vc_ = 0;
+    hd_mask_ = mask(V);
     up_credits_.assign(V, B);
     pending_.assign(V, {});
   }
@@ -156,6 +186,11 @@ class InputPortTest : public ::testing::Test {
     in.rc_port = static_cast<unsigned>(rng_.bits(PW));
     in.rc_vcs = static_cast<std::uint32_t>(rng_.bits(V));
     in.rc_hdr = rng_.bits(W);
+    in.rc_alt_port = static_cast<unsigned>(rng_.bits(PW));
+    in.rc_alt_vcs = static_cast<std::uint32_t>(rng_.bits(V));
+    in.rc_decide = rng_.chance(50);
+    in.rc_operands = static_cast<unsigned>(rng_.bits(DOW));
+    in.hd_alt = rng_.chance(50);
     in.va_vc.resize(V);
     for (unsigned& x : in.va_vc) x = static_cast<unsigned>(rng_.bits(VCW));
     return in;
@@ -184,6 +219,10 @@ class InputPortTest : public ::testing::Test {
     std::uint64_t rewrite = rng_.chance(20) ? 0 : rng_.bits(W);
     rtltest::set_field(rewrite, LEN_LSB, LEN_W, 0);
     in.rc_hdr = in.flit.data ^ rewrite;
+    in.rc_alt_port = static_cast<unsigned>(rng_.range(0, P - 1));
+    in.rc_alt_vcs = static_cast<std::uint32_t>(rng_.range(1, mask(V)));
+    in.rc_decide = HEAD && rng_.chance(60);
+    in.rc_operands = static_cast<unsigned>(rng_.bits(DOW));
   }
 
   // A packet length: short packets often (they fill the route FIFO), else any.
@@ -208,12 +247,38 @@ class InputPortTest : public ::testing::Test {
     return true;
   }
 
-  std::uint32_t va_requests() const {
+  // A VC whose oldest route may ask for an output VC.
+  bool eligible(unsigned v) const {
+    const VcModel& m = vcs_[v];
+    const bool tail_at_front = !m.flits.empty() && m.flits.front().tail;
+    return !m.routes.empty() && (!m.active || (tail_at_front && !m.next));
+  }
+  // HEAD: the VCs with an open choice that may ask, and the one presented
+  // this cycle (round-robin from the pointer; -1 if none).
+  std::uint32_t head_wants() const {
     std::uint32_t r = 0;
     for (unsigned v = 0; v < V; ++v) {
-      const VcModel& m = vcs_[v];
-      const bool tail_at_front = !m.flits.empty() && m.flits.front().tail;
-      r |= static_cast<std::uint32_t>(!m.routes.empty() && (!m.active || (tail_at_front && !m.next))) << v;
+      r |= static_cast<std::uint32_t>(eligible(v) && vcs_[v].routes.front().decide && !vcs_[v].decided) << v;
+    }
+    return r;
+  }
+  int head_pick() const {
+    const std::uint32_t wants = head_wants();
+    if (wants == 0) return -1;
+    const std::uint32_t masked = wants & hd_mask_;
+    return std::countr_zero(masked != 0 ? masked : wants);
+  }
+  // The route a VC's request asks for: the alternative if decided so.
+  bool takes_alt(unsigned v, const Inputs& in) const {
+    const VcModel& m = vcs_[v];
+    return m.decided ? m.alt : (head_pick() == static_cast<int>(v) && in.hd_alt);
+  }
+  std::uint32_t va_requests() const {
+    std::uint32_t r = 0;
+    const int pick = head_pick();
+    for (unsigned v = 0; v < V; ++v) {
+      const bool open = !vcs_[v].routes.empty() && vcs_[v].routes.front().decide && !vcs_[v].decided;
+      r |= static_cast<std::uint32_t>(eligible(v) && (!open || pick == static_cast<int>(v))) << v;
     }
     return r;
   }
@@ -251,6 +316,11 @@ class InputPortTest : public ::testing::Test {
     rtltest::put(dut_->rc_out_port_i, in.rc_port);
     rtltest::put(dut_->rc_out_vcs_i, in.rc_vcs);
     rtltest::put(dut_->rc_hdr_i, in.rc_hdr);
+    rtltest::put(dut_->rc_alt_port_i, in.rc_alt_port);
+    rtltest::put(dut_->rc_alt_vcs_i, in.rc_alt_vcs);
+    rtltest::put(dut_->rc_decide_i, in.rc_decide);
+    rtltest::put(dut_->rc_operands_i, in.rc_operands);
+    rtltest::put(dut_->hd_alt_i, in.hd_alt);
     rtltest::put(dut_->va_gnt_i, in.va_gnt);
     std::uint64_t va_vc = 0;
     for (unsigned v = 0; v < V; ++v) rtltest::set_field(va_vc, v * VCW, VCW, in.va_vc[v]);
@@ -265,6 +335,18 @@ class InputPortTest : public ::testing::Test {
       ASSERT_EQ(dut_->rc_hdr_o, in.flit.data) << at;
       ASSERT_EQ(dut_->rc_in_vc_o, in.flit.vc) << at;
     }
+    // HEAD: the open choice presented to the decision unit, and the route
+    // each VC's request asks for.
+    const int pick = head_pick();
+    std::vector<bool> alt_now(V);
+    for (unsigned v = 0; v < V; ++v) alt_now[v] = takes_alt(v, in);
+    ASSERT_EQ(dut_->hd_valid_o, pick >= 0) << at;
+    if (pick >= 0) {
+      const Route& r = vcs_[static_cast<unsigned>(pick)].routes.front();
+      ASSERT_EQ(dut_->hd_port_o, r.port) << at << " VC " << pick;
+      ASSERT_EQ(dut_->hd_alt_port_o, r.alt_port) << at << " VC " << pick;
+      ASSERT_EQ(dut_->hd_operands_o, r.operands) << at << " VC " << pick;
+    }
     // VC allocation requests with the oldest routed packet's route.
     ASSERT_EQ(dut_->va_req_o, vareq) << at;
     for (unsigned v = 0; v < V; ++v) {
@@ -276,8 +358,9 @@ class InputPortTest : public ::testing::Test {
     for (unsigned v = 0; v < V; ++v) {
       if (!((vareq >> v) & 1u)) continue;
       const Route& r = vcs_[v].routes.front();
-      ASSERT_EQ(field(dut_->va_port_o, v * PW, PW), r.port) << at << " VC " << v;
-      ASSERT_EQ(field(dut_->va_vcs_o, v * V, V), r.vcs) << at << " VC " << v;
+      const bool alt = alt_now[v];
+      ASSERT_EQ(field(dut_->va_port_o, v * PW, PW), alt ? r.alt_port : r.port) << at << " VC " << v;
+      ASSERT_EQ(field(dut_->va_vcs_o, v * V, V), alt ? r.alt_vcs : r.vcs) << at << " VC " << v;
       ASSERT_EQ(field(dut_->va_len_o, v * LEN_W, LEN_W), r.len) << at << " VC " << v;
     }
     // Switch allocation requests on the captured port.
@@ -294,6 +377,7 @@ class InputPortTest : public ::testing::Test {
       if (!((in.sa_gnt >> v) & 1u)) continue;
       popped = vcs_[v].flits.front();
       popped_vc = vcs_[v].out_vc;
+      if (popped.head && vcs_[v].active_alt) rtltest::set_field(popped.data, PATCH_LSB, PATCH_W, PATCH_VAL);
       ASSERT_EQ(dut_->xb_data_o, popped.data) << at << " VC " << v;
       ASSERT_EQ(dut_->xb_head_o, popped.head) << at << " VC " << v;
       ASSERT_EQ(dut_->xb_tail_o, popped.tail) << at << " VC " << v;
@@ -316,27 +400,39 @@ class InputPortTest : public ::testing::Test {
 
     dut_.tick();
 
-    // Model update: pops, grants, push, credit.
+    // Model update: pops, grants, decisions, push, credit.
     if (credit_valid_) ++up_credits_[credit_vc_];
+    if (pick >= 0) hd_mask_ = ~((2u << pick) - 1u) & static_cast<std::uint32_t>(mask(V));
     for (unsigned v = 0; v < V; ++v) {
       VcModel& m = vcs_[v];
       const bool tail_out = ((in.sa_gnt >> v) & 1u) && m.flits.front().tail;
       const bool granted = (in.va_gnt >> v) & 1u;
+      const bool alt = granted && alt_now[v];
+      const unsigned req_port = granted ? (alt ? m.routes.front().alt_port : m.routes.front().port) : 0;
       if (!m.active || (granted && tail_out)) {
         m.active = granted;
         if (granted) {
-          m.port = m.routes.front().port;
+          m.port = req_port;
           m.out_vc = in.va_vc[v];
+          m.active_alt = alt;
         }
       } else if (granted) {
         m.next = true;
-        m.next_port = m.routes.front().port;
+        m.next_port = req_port;
         m.next_vc = in.va_vc[v];
+        m.next_alt = alt;
       } else if (tail_out) {
         m.active = m.next;
         m.next = false;
         m.port = m.next_port;
         m.out_vc = m.next_vc;
+        m.active_alt = m.next_alt;
+      }
+      if (granted) {
+        m.decided = false;
+      } else if (pick == static_cast<int>(v)) {
+        m.decided = true;
+        m.alt = in.hd_alt;
       }
       if (granted) m.routes.pop_front();
       if ((in.sa_gnt >> v) & 1u) m.flits.pop_front();
@@ -346,7 +442,8 @@ class InputPortTest : public ::testing::Test {
       --up_credits_[in.flit.vc];
       m.flits.push_back({in.flit.head ? in.rc_hdr : in.flit.data, in.flit.head, in.flit.tail});
       if (in.flit.head) {
-        m.routes.push_back({static_cast<unsigned>(field(in.flit.data, LEN_LSB, LEN_W)), in.rc_vcs, in.rc_port});
+        m.routes.push_back({static_cast<unsigned>(field(in.flit.data, LEN_LSB, LEN_W)), in.rc_vcs, in.rc_port,
+                            in.rc_alt_port, in.rc_alt_vcs, HEAD && in.rc_decide, in.rc_operands});
       }
     }
     credit_valid_ = in.sa_gnt != 0;
@@ -394,6 +491,7 @@ class InputPortTest : public ::testing::Test {
   std::vector<VcModel> vcs_ = std::vector<VcModel>(V);
   bool credit_valid_ = false;
   unsigned credit_vc_ = 0;
+  std::uint32_t hd_mask_ = 0;                    // HEAD: the decision arbiter's priority mask
   std::vector<unsigned> up_credits_;             // the upstream router's credits per VC
   std::vector<std::deque<LinkFlit>> pending_;  // flits queued upstream per VC
 };
@@ -401,8 +499,8 @@ class InputPortTest : public ::testing::Test {
 // Every parameter set; those with more than one VC.
 template <class Cfg>
 class InputPortMultiVcTest : public InputPortTest<Cfg> {};
-using InputPortCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2, cfg::P4V2B6M1>;
-using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P4V2B6M1>;
+using InputPortCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2, cfg::P4V2B6M1, cfg::P7V3B5H>;
+using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P4V2B6M1, cfg::P7V3B5H>;
 TYPED_TEST_SUITE(InputPortTest, InputPortCfgs);
 TYPED_TEST_SUITE(InputPortMultiVcTest, MultiVcCfgs);
 
@@ -703,6 +801,78 @@ TYPED_TEST(InputPortTest, ResetMidTrafficClearsEverything) {
     }
     ASSERT_NO_FATAL_FAILURE(this->drain());
   }
+}
+
+}  // namespace
+
+namespace {
+
+// HEAD: two VCs with open choices that may ask in the same cycle are
+// presented one after the other (the second asks for no VC until its turn);
+// a decision is kept while the grant is refused, and the head of a packet
+// that took the alternative leaves with the patched header field.
+class InputPortHeadTest : public InputPortTest<cfg::P7V3B5H> {};
+
+TEST_F(InputPortHeadTest, OneDecisionPerCycleKeptUntilTheGrant) {
+  for (unsigned v = 0; v < 2; ++v) ASSERT_TRUE(this->start_packet(v, 2));
+  // Both heads arrive (one per cycle), each with an open choice.
+  for (unsigned v = 0; v < 2; ++v) {
+    Inputs in = this->idle();
+    this->send_next(in, v);
+    in.rc_decide = true;
+    in.rc_port = 1;
+    in.rc_alt_port = 5;
+    in.rc_operands = 3 + v;
+    ASSERT_NO_FATAL_FAILURE(this->step(in));
+  }
+  // VC 0 was presented in the cycle after its head arrived and decided
+  // "alternative"; no grant (refused) -- it keeps the decision.
+  EXPECT_TRUE(this->vcs_[0].decided);
+  EXPECT_FALSE(this->vcs_[1].decided) << "one decision per cycle";
+  // Now VC 1 is presented; VC 0 asks with its kept decision.
+  Inputs in = this->idle();
+  in.hd_alt = false;
+  Events ev;
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_EQ(ev.va_req & 3u, 3u) << "both ask: VC 0 decided, VC 1 deciding now";
+  EXPECT_TRUE(this->vcs_[1].decided);
+  EXPECT_FALSE(this->vcs_[1].alt);
+  // Grant both; VC 0's head leaves patched iff it took the alternative.
+  const bool alt0 = this->vcs_[0].alt;
+  in = this->idle();
+  in.va_gnt = 3u;
+  in.va_vc = {2, 0, 0};
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_EQ(ev.va[0].port, alt0 ? 5u : 1u);
+  EXPECT_EQ(ev.va[1].port, 1u);
+  in = this->idle();
+  in.sa_gnt = 1u;
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_TRUE(ev.xb.head);
+  EXPECT_EQ(field(ev.xb.data, PATCH_LSB, PATCH_W), alt0 ? PATCH_VAL : field(ev.xb.data, PATCH_LSB, PATCH_W));
+  ASSERT_NO_FATAL_FAILURE(this->drain());
+}
+
+// Both answers of the decision unit are taken, and heads leave with and
+// without the patch, under random traffic (the model checks every cycle).
+TEST_F(InputPortHeadTest, RandomDecisionsCoverBothRoutes) {
+  unsigned alt_heads = 0, plain_heads = 0, waited_decided = 0;
+  for (unsigned c = 0; c < 6000; ++c) {
+    for (unsigned v = 0; v < V; ++v) (void)this->start_packet(v, this->random_len());
+    Inputs in = this->eager(static_cast<int>(c % V), this->rng_.chance(50) ? 0x7u : 0u);
+    for (unsigned v = 0; v < V; ++v) waited_decided += this->vcs_[v].decided && !((in.va_gnt >> v) & 1u);
+    Events ev;
+    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
+    if (in.sa_gnt != 0 && ev.xb.head) {
+      (field(ev.xb.data, PATCH_LSB, PATCH_W) == PATCH_VAL ? alt_heads : plain_heads)++;
+    }
+  }
+  ASSERT_NO_FATAL_FAILURE(this->drain());
+  std::cout << "[ info ] heads with the alternative's field " << alt_heads << ", others " << plain_heads
+            << ", cycles a decided packet waited " << waited_decided << "\n";
+  EXPECT_GT(alt_heads, 200u);
+  EXPECT_GT(plain_heads, 200u);
+  EXPECT_GT(waited_decided, 200u);
 }
 
 }  // namespace

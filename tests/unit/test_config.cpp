@@ -316,7 +316,8 @@ TEST(ConfigError, UnknownSubTable) {
 TEST(ConfigError, UnknownRoutingKey) {
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nbias = 3\n"),
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
-            "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue");
+            "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
+            "decision");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -512,6 +513,7 @@ TEST(Config, DragonflyUsesDefaults) {
   EXPECT_EQ(cfg.intra_group, IntraGroup::Minimal);
   EXPECT_EQ(cfg.ugal_rule, UgalRule::HopWeighted);
   EXPECT_EQ(cfg.ugal_queue, UgalQueue::CreditsAndWaiting);
+  EXPECT_EQ(cfg.decision, DecisionPoint::VcHead);
   EXPECT_EQ(cfg.where("topology.g"), "t.toml:6:1");
 }
 
@@ -542,6 +544,7 @@ TEST(Config, DragonflyEveryKeyRoundTrips) {
       "intra_group = \"valiant\"\n"
       "ugal_rule = \"double_nonminimal\"\n"
       "ugal_queue = \"credits\"\n"
+      "decision = \"buffer_write\"\n"
       "[sim]\n"
       "hotspot_node = 71\n",
       "t.toml");
@@ -567,6 +570,7 @@ TEST(Config, DragonflyEveryKeyRoundTrips) {
   EXPECT_EQ(cfg.intra_group, IntraGroup::Valiant);
   EXPECT_EQ(cfg.ugal_rule, UgalRule::DoubleNonminimal);
   EXPECT_EQ(cfg.ugal_queue, UgalQueue::Credits);
+  EXPECT_EQ(cfg.decision, DecisionPoint::BufferWrite);
   EXPECT_EQ(cfg.sim.hotspot_node, 71);  // 9 groups * 4 routers * 2 nodes = 72 nodes
   EXPECT_TRUE(cfg.warnings.empty());
   EXPECT_EQ(cfg.where("topology.arrangement"), "t.toml:9:1");
@@ -804,6 +808,21 @@ TEST(ConfigError, UgalRuleAndQueue) {
                                   "t.toml");
     EXPECT_EQ(c.ugal_rule, UgalRule::DoubleNonminimal) << name;
     EXPECT_EQ(c.ugal_queue, UgalQueue::Credits) << name;
+  }
+}
+
+TEST(ConfigError, DecisionPoint) {
+  const std::string rule = "only valid for routing.algorithm = ugal_g, ugal_n, ugal_le or par";
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\ndecision = \"vc_head\"\n"),
+            "t.toml:8:1: routing.decision = \"vc_head\": " + rule);
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"valg\"\ndecision = \"buffer_write\"\n"),
+            "t.toml:9:1: routing.decision = \"buffer_write\": " + rule);
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"par\"\ndecision = \"head\"\n"),
+            "t.toml:9:1: routing.decision = \"head\": must be one of \"vc_head\", \"buffer_write\"");
+  for (const std::string name : {"ugal_g", "ugal_n", "ugal_le", "par"}) {
+    const Config c = parse_config(
+        std::string(kDragonfly) + "[routing]\nalgorithm = \"" + name + "\"\ndecision = \"buffer_write\"\n", "t.toml");
+    EXPECT_EQ(c.decision, DecisionPoint::BufferWrite) << name;
   }
 }
 
