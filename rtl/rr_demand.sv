@@ -4,6 +4,9 @@
 // UGAL route units add this to the port's used credits (docs/routing_dragonfly.md,
 // "Queue occupancy"). Combinational: the route units see the requests of the
 // cycle in which they decide, like the credit counts.
+// Each port's sum is a balanced tree of adders (depth log2(P*V)): written as
+// one accumulating loop it became a chain of P*V adders, the longest path of
+// the UGAL routers (9 ns of 14 on dfly(2,4,2,9), docs/results.md).
 module rr_demand #(
   parameter int unsigned P = 5,        // ports
   parameter int unsigned V = 2,        // VCs per port
@@ -17,14 +20,20 @@ module rr_demand #(
   input  logic [R*LEN_W-1:0] va_len_i,   // its length in flits
   output logic [P*DW-1:0]    dem_o       // per output port: flits of the requesting packets
 );
+  // Tree of N = 2^LEVELS leaves (R rounded up; the extra leaves are zero),
+  // laid out leaves first: each level's sums follow the level below.
+  localparam int unsigned LEVELS = (R > 1) ? $clog2(R) : 1;
+  localparam int unsigned N = 1 << LEVELS;
+
   for (genvar o = 0; o < P; o++) begin : gen_port
     always_comb begin
-      dem_o[o*DW+:DW] = '0;
-      for (int unsigned r = 0; r < R; r++) begin
-        if (va_req_i[r] && va_port_i[r*PW+:PW] == PW'(o)) begin
-          dem_o[o*DW+:DW] = dem_o[o*DW+:DW] + DW'(va_len_i[r*LEN_W+:LEN_W]);
-        end
+      logic [DW-1:0] node [2*N-1];  // leaves 0..N-1, then node N+i = node 2i + node 2i+1; root last
+      for (int unsigned r = 0; r < N; r++) begin
+        node[r] = '0;
+        if (r < R && va_req_i[r] && va_port_i[r*PW+:PW] == PW'(o)) node[r] = DW'(va_len_i[r*LEN_W+:LEN_W]);
       end
+      for (int unsigned i = 0; i < N - 1; i++) node[N+i] = node[2*i] + node[2*i+1];
+      dem_o[o*DW+:DW] = node[2*N-2];
     end
   end
 endmodule
