@@ -823,6 +823,8 @@ TEST_F(InputPortHeadTest, OneDecisionPerCycleKeptUntilTheGrant) {
     in.rc_port = 1;
     in.rc_alt_port = 5;
     in.rc_operands = 3 + v;
+    rtltest::set_field(in.rc_hdr, PATCH_LSB, PATCH_W, 0);  // the patch must show
+    in.hd_alt = v == 1;  // VC 0 decides in this cycle: the alternative
     ASSERT_NO_FATAL_FAILURE(this->step(in));
   }
   // VC 0 was presented in the cycle after its head arrived and decided
@@ -838,18 +840,18 @@ TEST_F(InputPortHeadTest, OneDecisionPerCycleKeptUntilTheGrant) {
   EXPECT_TRUE(this->vcs_[1].decided);
   EXPECT_FALSE(this->vcs_[1].alt);
   // Grant both; VC 0's head leaves patched iff it took the alternative.
-  const bool alt0 = this->vcs_[0].alt;
+  ASSERT_TRUE(this->vcs_[0].alt);
   in = this->idle();
   in.va_gnt = 3u;
   in.va_vc = {2, 0, 0};
   ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
-  EXPECT_EQ(ev.va[0].port, alt0 ? 5u : 1u);
+  EXPECT_EQ(ev.va[0].port, 5u) << "VC 0 asks with the alternative it decided";
   EXPECT_EQ(ev.va[1].port, 1u);
   in = this->idle();
   in.sa_gnt = 1u;
   ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
   EXPECT_TRUE(ev.xb.head);
-  EXPECT_EQ(field(ev.xb.data, PATCH_LSB, PATCH_W), alt0 ? PATCH_VAL : field(ev.xb.data, PATCH_LSB, PATCH_W));
+  EXPECT_EQ(field(ev.xb.data, PATCH_LSB, PATCH_W), PATCH_VAL) << "the alternative's header field";
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
