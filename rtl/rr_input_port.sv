@@ -26,8 +26,16 @@
 //   output VC: the port presents it on hd_* (one VC per cycle, round-robin
 //   over the VCs that need a decision) to the decision unit outside, whose
 //   answer hd_alt_i picks the route of this cycle's request and is kept until
-//   the grant. A head that took the alternative leaves with header field
-//   PATCH_LSB..+PATCH_W set to PATCH_VAL.
+//   the grant. With HEAD_REG ("vc_head_registered") the decision unit is not
+//   in front of the VC allocator: the oldest unallocated packet of a VC with
+//   an open choice is presented as soon as its route is at the front of the
+//   route FIFO (also while the VC's previous packet still leaves), its answer
+//   is registered, and it is presented again (round-robin) and its decision
+//   renewed until the grant; the packet asks with the last registered
+//   decision. A packet asks no earlier than the cycle after its first
+//   decision (at zero load one cycle more per open decision). A head that
+//   took the alternative leaves with header field PATCH_LSB..+PATCH_W set to
+//   PATCH_VAL.
 // With internal speedup S the port has S lanes to the crossbar: VC v leaves
 // through lane v mod S, so up to S flits (of different VCs) leave per cycle.
 // A credit for the VC goes upstream (registered) for every flit popped; the
@@ -45,6 +53,7 @@ module rr_input_port #(
   parameter int unsigned LEN_LSB = 0,  // packet-length field in the header flit
   parameter int unsigned LEN_W = 3,
   parameter bit          HEAD = 1'b0,     // decision at the head of the VC (see above)
+  parameter bit          HEAD_REG = 1'b0, // HEAD: the decision goes through a register first
   parameter int unsigned DOW = 1,         // width of the decision operands
   parameter int unsigned PATCH_LSB = 0,   // header field the alternative route sets
   parameter int unsigned PATCH_W = 1,
@@ -133,8 +142,8 @@ module rr_input_port #(
   logic [W+1:0]   front    [V];  // {tail, head, data}
   logic [RTW-1:0] route    [V];  // the route of the oldest unallocated packet
   logic [V-1:0]   empty, push, pop, route_empty, route_push;
-  // Head decisions: the oldest unallocated packet's choice is open and it may
-  // ask for a VC (wants), it decides this cycle (hd_pick), has decided
+  // Head decisions: the oldest unallocated packet's choice is open and it
+  // wants a decision (wants), it decides this cycle (hd_pick), has decided
   // (decided_q, alt_q), and the alternative applies to the active and the
   // next packet's head (act_alt_q, next_alt_q).
   logic [V-1:0]   eligible, wants, hd_pick, take_alt;
@@ -180,9 +189,15 @@ module rr_input_port #(
     if (HEAD) begin : gen_head
       logic open_choice;
       assign open_choice = route[v][BRW+PW+V];
-      assign wants[v]    = eligible[v] && open_choice && !decided_q[v];
-      assign take_alt[v] = decided_q[v] ? alt_q[v] : (hd_pick[v] && hd_alt_i);
-      assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v] || hd_pick[v]);
+      if (HEAD_REG) begin : gen_registered
+        assign wants[v]    = !route_empty[v] && open_choice;
+        assign take_alt[v] = decided_q[v] && alt_q[v];
+        assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v]);
+      end else begin : gen_in_front
+        assign wants[v]    = eligible[v] && open_choice && !decided_q[v];
+        assign take_alt[v] = decided_q[v] ? alt_q[v] : (hd_pick[v] && hd_alt_i);
+        assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v] || hd_pick[v]);
+      end
       assign req_port[v] = take_alt[v] ? route[v][BRW+:PW] : route[v][0+:PW];
       assign va_vcs_o[v*V+:V] = take_alt[v] ? route[v][BRW+PW+:V] : route[v][PW+:V];
       always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -5,11 +5,13 @@
 // Route compute sits outside the core (rc_* ports) so that one core serves
 // every topology and routing algorithm; the generated router top wires one
 // route-compute unit per input port, fed by the head flit on the link input.
-// With HEAD (routing.decision = "vc_head") the route unit leaves a choice
-// open between two routes, and a decision unit per input port (outside, on
-// the hd_* ports) makes it when the packet asks for an output VC
-// (rr_input_port). The waiting demand then comes from a register (last
-// cycle's requests): the decision it feeds chooses this cycle's requests.
+// With HEAD (routing.decision = "vc_head" or "vc_head_registered") the route
+// unit leaves a choice open between two routes, and a decision unit per input
+// port (outside, on the hd_* ports) makes it when the packet asks for an
+// output VC (rr_input_port; HEAD_REG: through a register, the packet asks in
+// the next cycle). The waiting demand then comes from a register (last
+// cycle's requests): in front of the VC allocator the decision it feeds
+// chooses this cycle's requests, and both forms see the same demand.
 module rr_router #(
   parameter int unsigned P = 5,          // ports: NUM_NI NI ports first, then network ports
   parameter int unsigned NUM_NI = 1,
@@ -26,6 +28,7 @@ module rr_router #(
   parameter int unsigned HOPS_W = 6,
   parameter bit          DEMAND = 1'b0,  // build rr_demand (dem_o); else dem_o = 0
   parameter bit          HEAD = 1'b0,    // decisions at the head of the VC (rr_input_port)
+  parameter bit          HEAD_REG = 1'b0,  // HEAD: through a register (routing.decision = "vc_head_registered")
   parameter int unsigned DOW = 1,        // decision operand width
   parameter int unsigned PATCH_LSB = 0,  // header field the alternative route sets, and its value
   parameter int unsigned PATCH_W = 1,
@@ -97,7 +100,7 @@ module rr_router #(
     logic [S*VCW-1:0] lane_vc;
     rr_input_port #(
       .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W),
-      .HEAD(HEAD), .DOW(DOW), .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL)
+      .HEAD(HEAD), .HEAD_REG(HEAD_REG), .DOW(DOW), .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL)
     ) i_input (
       .clk_i, .rst_ni,
       .flit_i       (flit_i[p*LW+:LW]),

@@ -42,8 +42,9 @@ constexpr std::array<Spelling<UgalQueue>, 2> kUgalQueues{{
     {UgalQueue::Credits, "credits"},
 }};
 
-constexpr std::array<Spelling<DecisionPoint>, 2> kDecisionPoints{{
+constexpr std::array<Spelling<DecisionPoint>, 3> kDecisionPoints{{
     {DecisionPoint::VcHead, "vc_head"},
+    {DecisionPoint::VcHeadRegistered, "vc_head_registered"},
     {DecisionPoint::BufferWrite, "buffer_write"},
 }};
 

@@ -117,7 +117,7 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
   ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
   ports.push_back({"decide_o", "rc_decide[p]", ""});
   ports.push_back({"operands_o", "rc_operands[p*DOW +: DOW]", ""});
-  const bool head = algorithm.biased() && d.cfg.decision == DecisionPoint::VcHead;
+  const bool head = algorithm.biased() && at_vc_head(d.cfg.decision);
   s += fmt::format("  // Dragonfly routing (routing.algorithm = \"{}\", {} VC levels), one unit per input port.\n",
                    algorithm.name, dfly.levels());
   s += "  for (genvar p = 0; p < P; p++) begin : gen_rc\n";
@@ -156,7 +156,7 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
       ports, "    ");
   if (head) {
     s += "    // The UGAL decision at the head of the VC, for the packet the input\n"
-         "    // port presents this cycle (routing.decision = \"vc_head\").\n"
+         "    // port presents this cycle (routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\").\n"
          "    logic [" + pkg + "::GROUP_BITS-1:0] hd_dst_group;\n"
          "    logic          hd_le;\n"
          "    logic [rr_pkg::UGAL_HOPS_W-1:0] hd_min_hops, hd_nonmin_hops;\n"
@@ -243,7 +243,8 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
   s += "\n";
   const bool demand = t.dragonfly() && traits(d.cfg.algorithm).biased() &&
                       d.cfg.ugal_queue == UgalQueue::CreditsAndWaiting;
-  const bool head = t.dragonfly() && traits(d.cfg.algorithm).biased() && d.cfg.decision == DecisionPoint::VcHead;
+  const bool head = t.dragonfly() && traits(d.cfg.algorithm).biased() && at_vc_head(d.cfg.decision);
+  const std::string decision_key = fmt::format("routing.decision = \"{}\"", to_string(d.cfg.decision));
   s += sv::instance("rr_router", "i_core",
                     {{"P", "P", ""},
                      {"NUM_NI", pkg + "::NUM_NI", ""},
@@ -259,8 +260,9 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},
                      {"HOPS_W", pkg + "::HDR_HOPS_W", ""},
                      {"DEMAND", demand ? "1'b1" : "1'b0", "waiting demand for the UGAL queue (routing.ugal_queue)"},
-                     {"HEAD", head ? "1'b1" : "1'b0",
-                      head ? "routing.decision = \"vc_head\"" : "decisions at buffer write (or none to take)"},
+                     {"HEAD", head ? "1'b1" : "1'b0", head ? decision_key : "decisions at buffer write (or none to take)"},
+                     {"HEAD_REG", head && d.cfg.decision == DecisionPoint::VcHeadRegistered ? "1'b1" : "1'b0",
+                      head ? decision_key : ""},
                      {"DOW", "DOW", ""},
                      {"PATCH_LSB", head ? pkg + "::HDR_PHASE_LSB" : "0",
                       head ? "the alternative route enters phase 1 (to intermediate)" : ""},

@@ -126,6 +126,22 @@ std::vector<RouteOption> DragonflyRouting::valiant(int router, int in_port, int 
   return options;
 }
 
+bool DragonflyRouting::decision_open(int router, int in_port, const RouteState& s) const {
+  if (!traits(algorithm_).biased() || s.mode != RouteMode::Minimal) return false;
+  const int dst_router = topo_.router_of_node(s.dst);
+  if (router == dst_router) return false;
+  if (design_.cfg.intra_group == IntraGroup::Minimal && topo_.group_of(router) == topo_.group_of(dst_router)) {
+    return false;
+  }
+  if (topo_.is_ni_port(in_port)) return true;
+  if (traits(algorithm_).choice != PathChoice::AtSourceGroup || !topo_.is_local_port(in_port) ||
+      topo_.group_of(router) != topo_.group_of(topo_.router_of_node(s.src))) {
+    return false;
+  }
+  const std::vector<int> legal = intermediates(topo_.group_of(router), s.dst);
+  return std::find(legal.begin(), legal.end(), s.inter) != legal.end();
+}
+
 std::vector<RouteOption> DragonflyRouting::next_hops(int router, int in_port, int in_vc,
                                                      const RouteState& s) const {
   const int dst_router = topo_.router_of_node(s.dst);

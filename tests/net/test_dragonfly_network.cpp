@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rlroute/gen/algorithm.hpp"
+#include "rlroute/gen/routing_dragonfly.hpp"
 
 #include "bench.hpp"
 
@@ -52,6 +53,12 @@ struct PathLatencies {
 
 void walk(const Design& d, const RoutingRelation& rel, int router, int in_port, int in_vc, const RouteState& s,
           int cycles, int packet_flits, PathLatencies& out) {
+  // A decision through a register (routing.decision = "vc_head_registered")
+  // delays the packet's VC request by one cycle.
+  if (d.cfg.decision == DecisionPoint::VcHeadRegistered &&
+      dynamic_cast<const DragonflyRouting&>(rel).decision_open(router, in_port, s)) {
+    ++cycles;
+  }
   for (const RouteOption& o : rel.next_hops(router, in_port, in_vc, s)) {
     int vc = 0;
     while (!(o.vc_mask & (1u << vc))) ++vc;

@@ -1,6 +1,6 @@
-// The adaptive decision at the head of the VC (routing.decision = "vc_head")
-// reacts to congestion that appears after the packet's head was buffered; the
-// decision at buffer write does not. One dragonfly router (the generated
+// The adaptive decision at the head of the VC (routing.decision = "vc_head"
+// and "vc_head_registered") reacts to congestion that appears after the
+// packet's head was buffered; the decision at buffer write does not. One dragonfly router (the generated
 // UGAL-n router of dfly(2,4,2,9), Verilated) driven port by port:
 //  1. node 0 fills the ejection port of node 1 (whose credits the test keeps),
 //     so that node 0's next packet P0 (to node 1 again) waits at the head of
@@ -187,14 +187,16 @@ Outcome run(const std::string& decision) {
 }
 
 TEST(HeadDecision, ReactsToCongestionThatAppearsAfterTheHeadWasBuffered) {
-  const Outcome head = run("vc_head");
-  const Outcome write = run("buffer_write");
   const int g_port = 2 + 3;
+  const Outcome write = run("buffer_write");
   EXPECT_EQ(write.port, g_port) << "decided at buffer write, while G was idle: minimal over G";
   EXPECT_EQ(write.phase, static_cast<unsigned>(RouteMode::Minimal));
-  ASSERT_GE(head.port, 0) << "P1 never left";
-  EXPECT_NE(head.port, g_port) << "decided at the head, with Q's credits in use on G: non-minimal";
-  EXPECT_EQ(head.phase, static_cast<unsigned>(RouteMode::ToIntermediate));
+  for (const std::string decision : {"vc_head", "vc_head_registered"}) {
+    const Outcome head = run(decision);
+    ASSERT_GE(head.port, 0) << decision << ": P1 never left";
+    EXPECT_NE(head.port, g_port) << decision << ": decided at the head, with Q's credits in use on G: non-minimal";
+    EXPECT_EQ(head.phase, static_cast<unsigned>(RouteMode::ToIntermediate)) << decision;
+  }
 }
 
 }  // namespace

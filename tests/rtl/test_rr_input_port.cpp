@@ -20,8 +20,12 @@
 //    only in a cycle in which the port presents it on hd_* (one VC per cycle,
 //    round-robin over the VCs that may ask and have not decided) or after it
 //    decided; the decision unit's answer (hd_alt_i) picks the route of the
-//    request and is kept until the grant; a head that took the alternative
-//    leaves with header field PATCH_LSB..+PATCH_W = PATCH_VAL.
+//    request and is kept until the grant; with HEAD_REG the oldest route of a
+//    VC with an open choice is presented whenever its route is at the front
+//    (eligible or not, decided or not: round-robin), the answer is registered
+//    and renewed until the grant, and the packet asks with the registered
+//    decision only; a head that took the alternative leaves with header field
+//    PATCH_LSB..+PATCH_W = PATCH_VAL.
 // The environment plays the upstream router (credit flow control, virtual
 // cut-through: a packet starts only with credits for all of it, packets of at
 // least 2 flits), the route unit and the allocators.
@@ -46,6 +50,8 @@
 #include "Vrr_input_port_p7v3b5___024root.h"
 #include "Vrr_input_port_p7v3b5h.h"
 #include "Vrr_input_port_p7v3b5h___024root.h"
+#include "Vrr_input_port_p7v3b5hr.h"
+#include "Vrr_input_port_p7v3b5hr___024root.h"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each, -G values in CMakeLists.txt); the
@@ -67,6 +73,10 @@ struct P4V2B6M1 {  // single-flit packets allowed (MIN_LEN = 1)
 struct P7V3B5H {  // decisions at the head of the VC (HEAD = 1)
   using Model = Vrr_input_port_p7v3b5h;
   using Root = Vrr_input_port_p7v3b5h___024root;
+};
+struct P7V3B5HR {  // the same, through a register (HEAD_REG = 1)
+  using Model = Vrr_input_port_p7v3b5hr;
+  using Root = Vrr_input_port_p7v3b5hr___024root;
 };
 struct P3V1B2 {
   using Model = Vrr_input_port_p3v1b2;
@@ -160,6 +170,7 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned MIN_LEN = Root::rr_input_port__DOT__MIN_LEN;
   static constexpr unsigned kRoutes = B / MIN_LEN;  // packets of >= MIN_LEN flits
   static constexpr bool HEAD = Root::rr_input_port__DOT__HEAD;
+  static constexpr bool HEAD_REG = Root::rr_input_port__DOT__HEAD_REG;
   static constexpr unsigned DOW = Root::rr_input_port__DOT__DOW;
   static constexpr unsigned PATCH_LSB = Root::rr_input_port__DOT__PATCH_LSB;
   static constexpr unsigned PATCH_W = Root::rr_input_port__DOT__PATCH_W;
@@ -258,7 +269,10 @@ class InputPortTest : public ::testing::Test {
   std::uint32_t head_wants() const {
     std::uint32_t r = 0;
     for (unsigned v = 0; v < V; ++v) {
-      r |= static_cast<std::uint32_t>(eligible(v) && vcs_[v].routes.front().decide && !vcs_[v].decided) << v;
+      const VcModel& m = vcs_[v];
+      const bool want = HEAD_REG ? !m.routes.empty() && m.routes.front().decide
+                                 : eligible(v) && m.routes.front().decide && !m.decided;
+      r |= static_cast<std::uint32_t>(want) << v;
     }
     return r;
   }
@@ -271,6 +285,7 @@ class InputPortTest : public ::testing::Test {
   // The route a VC's request asks for: the alternative if decided so.
   bool takes_alt(unsigned v, const Inputs& in) const {
     const VcModel& m = vcs_[v];
+    if (HEAD_REG) return m.decided && m.alt;
     return m.decided ? m.alt : (head_pick() == static_cast<int>(v) && in.hd_alt);
   }
   std::uint32_t va_requests() const {
@@ -278,7 +293,7 @@ class InputPortTest : public ::testing::Test {
     const int pick = head_pick();
     for (unsigned v = 0; v < V; ++v) {
       const bool open = !vcs_[v].routes.empty() && vcs_[v].routes.front().decide && !vcs_[v].decided;
-      r |= static_cast<std::uint32_t>(eligible(v) && (!open || pick == static_cast<int>(v))) << v;
+      r |= static_cast<std::uint32_t>(eligible(v) && (!open || (!HEAD_REG && pick == static_cast<int>(v)))) << v;
     }
     return r;
   }
@@ -499,8 +514,9 @@ class InputPortTest : public ::testing::Test {
 // Every parameter set; those with more than one VC.
 template <class Cfg>
 class InputPortMultiVcTest : public InputPortTest<Cfg> {};
-using InputPortCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2, cfg::P4V2B6M1, cfg::P7V3B5H>;
-using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P4V2B6M1, cfg::P7V3B5H>;
+using InputPortCfgs =
+    ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2, cfg::P4V2B6M1, cfg::P7V3B5H, cfg::P7V3B5HR>;
+using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P4V2B6M1, cfg::P7V3B5H, cfg::P7V3B5HR>;
 TYPED_TEST_SUITE(InputPortTest, InputPortCfgs);
 TYPED_TEST_SUITE(InputPortMultiVcTest, MultiVcCfgs);
 
@@ -647,7 +663,9 @@ TYPED_TEST(InputPortTest, BackToBackPacketsOnOneVc) {
     const bool tail_at_front = !before.flits.empty() && before.flits.front().tail;
     if (before.active && !before.routes.empty()) {
       ++queued_while_active;
-      EXPECT_EQ(requests, tail_at_front && !before.next)
+      // Through a register, an open choice asks only once decided.
+      const bool undecided = TestFixture::HEAD_REG && before.routes.front().decide && !before.decided;
+      EXPECT_EQ(requests, tail_at_front && !before.next && !undecided)
           << "the next packet asks for its VC exactly while the active tail is at the front, cycle " << i;
       early += requests;
     }
@@ -658,7 +676,7 @@ TYPED_TEST(InputPortTest, BackToBackPacketsOnOneVc) {
     }
     // The next packet was routed before the tail left and is granted eagerly:
     // its head must follow in the next cycle.
-    expect_head = popped && ev.xb.tail && (before.next || before.routes.size() >= 1);
+    expect_head = popped && ev.xb.tail && (before.next || requests);
     tails += popped && ev.xb.tail;
     push_pop += in.flit.valid && popped;
   }
@@ -855,18 +873,69 @@ TEST_F(InputPortHeadTest, OneDecisionPerCycleKeptUntilTheGrant) {
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
+// HEAD_REG: the answer is registered in the cycle the packet is presented;
+// the packet asks in the next cycle, with the route it decided, and two open
+// choices still decide one per cycle.
+class InputPortRegisteredHeadTest : public InputPortTest<cfg::P7V3B5HR> {};
+
+TEST_F(InputPortRegisteredHeadTest, DecisionRegisteredThenAskedInTheNextCycle) {
+  for (unsigned v = 0; v < 2; ++v) ASSERT_TRUE(this->start_packet(v, 2));
+  Events ev;
+  for (unsigned v = 0; v < 2; ++v) {
+    Inputs in = this->idle();
+    this->send_next(in, v);
+    in.rc_decide = true;
+    in.rc_port = 1;
+    in.rc_alt_port = 5;
+    in.rc_operands = 3 + v;
+    rtltest::set_field(in.rc_hdr, PATCH_LSB, PATCH_W, 0);
+    in.hd_alt = true;  // VC 0 is presented in the second cycle: the alternative
+    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+    EXPECT_EQ(ev.va_req, 0u) << "cycle " << v << ": no request before a decision is registered";
+  }
+  EXPECT_TRUE(this->vcs_[0].decided);
+  EXPECT_FALSE(this->vcs_[1].decided) << "one decision per cycle";
+  // VC 0 asks with its registered decision; VC 1 is presented and does not ask yet.
+  Inputs in = this->idle();
+  in.hd_alt = false;
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_EQ(ev.va_req & 3u, 1u) << "VC 0 decided last cycle asks; VC 1 deciding now waits";
+  EXPECT_EQ(ev.va[0].port, 5u) << "VC 0 asks with the alternative it decided";
+  // Both ask now; grant both.
+  in = this->idle();
+  in.va_gnt = 3u;
+  in.va_vc = {2, 0, 0};
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_EQ(ev.va_req & 3u, 3u);
+  EXPECT_EQ(ev.va[0].port, 5u);
+  EXPECT_EQ(ev.va[1].port, 1u) << "VC 1 asks with the minimal route it decided";
+  in = this->idle();
+  in.sa_gnt = 1u;
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_TRUE(ev.xb.head);
+  EXPECT_EQ(field(ev.xb.data, PATCH_LSB, PATCH_W), PATCH_VAL) << "the alternative's header field";
+  ASSERT_NO_FATAL_FAILURE(this->drain());
+}
+
 // Both answers of the decision unit are taken, and heads leave with and
-// without the patch, under random traffic (the model checks every cycle).
-TEST_F(InputPortHeadTest, RandomDecisionsCoverBothRoutes) {
+// without the patch, under random traffic (the model checks every cycle), in
+// front of the VC allocator and through the register.
+template <class Cfg>
+class InputPortRandomHeadTest : public InputPortTest<Cfg> {};
+using HeadCfgs = ::testing::Types<cfg::P7V3B5H, cfg::P7V3B5HR>;
+TYPED_TEST_SUITE(InputPortRandomHeadTest, HeadCfgs);
+
+TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
+  using T = InputPortTest<TypeParam>;
   unsigned alt_heads = 0, plain_heads = 0, waited_decided = 0;
   for (unsigned c = 0; c < 6000; ++c) {
-    for (unsigned v = 0; v < V; ++v) (void)this->start_packet(v, this->random_len());
-    Inputs in = this->eager(static_cast<int>(c % V), this->rng_.chance(50) ? 0x7u : 0u);
-    for (unsigned v = 0; v < V; ++v) waited_decided += this->vcs_[v].decided && !((in.va_gnt >> v) & 1u);
+    for (unsigned v = 0; v < T::V; ++v) (void)this->start_packet(v, this->random_len());
+    Inputs in = this->eager(static_cast<int>(c % T::V), this->rng_.chance(50) ? 0x7u : 0u);
+    for (unsigned v = 0; v < T::V; ++v) waited_decided += this->vcs_[v].decided && !((in.va_gnt >> v) & 1u);
     Events ev;
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
     if (in.sa_gnt != 0 && ev.xb.head) {
-      (field(ev.xb.data, PATCH_LSB, PATCH_W) == PATCH_VAL ? alt_heads : plain_heads)++;
+      (field(ev.xb.data, T::PATCH_LSB, T::PATCH_W) == T::PATCH_VAL ? alt_heads : plain_heads)++;
     }
   }
   ASSERT_NO_FATAL_FAILURE(this->drain());

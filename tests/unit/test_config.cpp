@@ -513,7 +513,7 @@ TEST(Config, DragonflyUsesDefaults) {
   EXPECT_EQ(cfg.intra_group, IntraGroup::Minimal);
   EXPECT_EQ(cfg.ugal_rule, UgalRule::HopWeighted);
   EXPECT_EQ(cfg.ugal_queue, UgalQueue::CreditsAndWaiting);
-  EXPECT_EQ(cfg.decision, DecisionPoint::VcHead);
+  EXPECT_EQ(cfg.decision, DecisionPoint::VcHeadRegistered);
   EXPECT_EQ(cfg.where("topology.g"), "t.toml:6:1");
 }
 
@@ -818,11 +818,16 @@ TEST(ConfigError, DecisionPoint) {
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"valg\"\ndecision = \"buffer_write\"\n"),
             "t.toml:9:1: routing.decision = \"buffer_write\": " + rule);
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"par\"\ndecision = \"head\"\n"),
-            "t.toml:9:1: routing.decision = \"head\": must be one of \"vc_head\", \"buffer_write\"");
+            "t.toml:9:1: routing.decision = \"head\": must be one of \"vc_head\", \"vc_head_registered\", "
+            "\"buffer_write\"");
   for (const std::string name : {"ugal_g", "ugal_n", "ugal_le", "par"}) {
-    const Config c = parse_config(
-        std::string(kDragonfly) + "[routing]\nalgorithm = \"" + name + "\"\ndecision = \"buffer_write\"\n", "t.toml");
-    EXPECT_EQ(c.decision, DecisionPoint::BufferWrite) << name;
+    for (const DecisionPoint point :
+         {DecisionPoint::VcHead, DecisionPoint::VcHeadRegistered, DecisionPoint::BufferWrite}) {
+      const Config c = parse_config(std::string(kDragonfly) + "[routing]\nalgorithm = \"" + name +
+                                        "\"\ndecision = \"" + to_string(point) + "\"\n",
+                                    "t.toml");
+      EXPECT_EQ(c.decision, point) << name;
+    }
   }
 }
 

@@ -31,9 +31,13 @@ enum class UgalRule { HopWeighted, DoubleNonminimal };
 enum class UgalQueue { CreditsAndWaiting, Credits };
 // routing.decision: where the adaptive algorithms choose between the minimal
 // and the non-minimal route: when the packet reaches the head of its VC and
-// asks for an output VC (with the congestion of that cycle), or when its head
-// is written into the buffer.
-enum class DecisionPoint { VcHead, BufferWrite };
+// asks for an output VC (with the congestion of that cycle, in front of the VC
+// allocator), the same but through a register (the packet asks one cycle
+// later, with the congestion of the cycle before), or when its head is
+// written into the buffer.
+enum class DecisionPoint { VcHead, VcHeadRegistered, BufferWrite };
+// Whether the decision is taken at the head of the VC (either form).
+constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::BufferWrite; }
 // router.buffer_read: how a VC buffer's storage is read: asynchronously
 // (LUT-RAM / register file) or through a register (block RAM / SRAM macros).
 // The router behaves the same cycle for cycle either way.
@@ -119,7 +123,7 @@ struct Config {
   IntraGroup intra_group = IntraGroup::Minimal;             // non-minimal algorithms
   UgalRule ugal_rule = UgalRule::HopWeighted;               // ugal_g, ugal_n, ugal_le, par
   UgalQueue ugal_queue = UgalQueue::CreditsAndWaiting;      // ugal_g, ugal_n, ugal_le, par
-  DecisionPoint decision = DecisionPoint::VcHead;           // ugal_g, ugal_n, ugal_le, par
+  DecisionPoint decision = DecisionPoint::VcHeadRegistered;  // ugal_g, ugal_n, ugal_le, par
 
   SimDefaults sim;
 

@@ -50,6 +50,13 @@ class DragonflyRouting : public RoutingRelation {
   std::vector<int> intermediates(int from_group, int dst) const;
   bool at_intermediate(int router, int inter) const;
   bool intermediate_is_group() const;
+  // Whether an adaptive algorithm (UGAL, PAR) chooses between the minimal and
+  // a non-minimal route for a packet in state `s` entering `router` through
+  // `in_port` (rr_route_dfly's `decide`): at the source router, and for PAR
+  // also at the next router of the source group against a legal candidate.
+  // With routing.decision = "vc_head_registered" each such hop costs one
+  // cycle more at zero load.
+  bool decision_open(int router, int in_port, const RouteState& s) const;
 
  private:
   std::vector<RouteOption> minimal(int router, int in_port, int in_vc, const RouteState& s) const;
