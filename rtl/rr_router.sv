@@ -29,6 +29,7 @@ module rr_router #(
   parameter bit          DEMAND = 1'b0,  // build rr_demand (dem_o); else dem_o = 0
   parameter bit          HEAD = 1'b0,    // decisions at the head of the VC (rr_input_port)
   parameter bit          HEAD_REG = 1'b0,  // HEAD: through a register (routing.decision = "vc_head_registered")
+  parameter logic [P-1:0] HEAD_PORTS = '1,  // HEAD: the input ports at which a choice can be open
   parameter int unsigned DOW = 1,        // decision operand width
   parameter int unsigned PATCH_LSB = 0,  // header field the alternative route sets, and its value
   parameter int unsigned PATCH_W = 1,
@@ -100,7 +101,8 @@ module rr_router #(
     logic [S*VCW-1:0] lane_vc;
     rr_input_port #(
       .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W),
-      .HEAD(HEAD), .HEAD_REG(HEAD_REG), .DOW(DOW), .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL)
+      .HEAD(HEAD && HEAD_PORTS[p]), .HEAD_REG(HEAD_REG), .DOW(DOW),
+      .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL)
     ) i_input (
       .clk_i, .rst_ni,
       .flit_i       (flit_i[p*LW+:LW]),

@@ -65,6 +65,19 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
          sv::instance("rr_route_dor", "i_route", params, ports, "    ") + "  end\n";
 }
 
+// The input ports that get a decision unit: where a packet's choice between
+// the minimal and the non-minimal route can be open (port 0 in the LSB).
+std::string head_ports_localparam(const Design& d, const DragonflyRouting& dfly) {
+  const int ports = d.topo.num_ports();
+  std::string bits;
+  for (int p = ports - 1; p >= 0; --p) bits += dfly.decides_at(p) ? '1' : '0';
+  const bool par = traits(d.cfg.algorithm).choice == PathChoice::AtSourceGroup;
+  return fmt::format("  // Input ports at which the minimal/non-minimal choice can be open (the\n"
+                     "  // NI ports{}): only these get the decision hardware.\n"
+                     "  localparam logic [P-1:0] HEAD_PORTS = {}'b{};\n\n",
+                     par ? ", and for PAR the local ports" : "", ports, bits);
+}
+
 std::string dragonfly_route_units(const Design& d, const RoutingRelation& relation, const std::string& pkg) {
   const auto& dfly = dynamic_cast<const DragonflyRouting&>(relation);
   const AlgorithmTraits& algorithm = traits(d.cfg.algorithm);
@@ -157,10 +170,11 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
   if (head) {
     s += "    // The UGAL decision at the head of the VC, for the packet the input\n"
          "    // port presents this cycle (routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\").\n"
-         "    logic [" + pkg + "::GROUP_BITS-1:0] hd_dst_group;\n"
-         "    logic          hd_le;\n"
-         "    logic [rr_pkg::UGAL_HOPS_W-1:0] hd_min_hops, hd_nonmin_hops;\n"
-         "    assign {hd_dst_group, hd_le, hd_nonmin_hops, hd_min_hops} = hd_operands[p*DOW +: DOW];\n";
+         "    if (HEAD_PORTS[p]) begin : gen_decide\n"
+         "      logic [" + pkg + "::GROUP_BITS-1:0] hd_dst_group;\n"
+         "      logic          hd_le;\n"
+         "      logic [rr_pkg::UGAL_HOPS_W-1:0] hd_min_hops, hd_nonmin_hops;\n"
+         "      assign {hd_dst_group, hd_le, hd_nonmin_hops, hd_min_hops} = hd_operands[p*DOW +: DOW];\n";
     s += sv::instance("rr_ugal_decide", "i_decide",
                       {{"P", "P", ""},
                        {"NUM_G", pkg + "::NUM_GROUPS", ""},
@@ -182,7 +196,12 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
                        {"le_i", "hd_le", ""},
                        {"dst_group_i", "hd_dst_group", ""},
                        {"nonmin_o", "hd_alt[p]", ""}},
-                      "    ");
+                      "      ");
+    s += "    end else begin : gen_no_decide\n"
+         "      assign hd_alt[p] = 1'b0;  // no choice is ever open at this port\n"
+         "      logic unused_hd_in;\n"
+         "      assign unused_hd_in = ^{hd_port[p*PW +: PW], hd_alt_port[p*PW +: PW], hd_operands[p*DOW +: DOW]};\n"
+         "    end\n";
   }
   s += "  end\n";
   if (!head) {
@@ -245,6 +264,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                       d.cfg.ugal_queue == UgalQueue::CreditsAndWaiting;
   const bool head = t.dragonfly() && traits(d.cfg.algorithm).biased() && at_vc_head(d.cfg.decision);
   const std::string decision_key = fmt::format("routing.decision = \"{}\"", to_string(d.cfg.decision));
+  if (head) s += head_ports_localparam(d, dynamic_cast<const DragonflyRouting&>(relation));
   s += sv::instance("rr_router", "i_core",
                     {{"P", "P", ""},
                      {"NUM_NI", pkg + "::NUM_NI", ""},
@@ -263,6 +283,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"HEAD", head ? "1'b1" : "1'b0", head ? decision_key : "decisions at buffer write (or none to take)"},
                      {"HEAD_REG", head && d.cfg.decision == DecisionPoint::VcHeadRegistered ? "1'b1" : "1'b0",
                       head ? decision_key : ""},
+                     {"HEAD_PORTS", head ? "HEAD_PORTS" : "'0", ""},
                      {"DOW", "DOW", ""},
                      {"PATCH_LSB", head ? pkg + "::HDR_PHASE_LSB" : "0",
                       head ? "the alternative route enters phase 1 (to intermediate)" : ""},

@@ -126,18 +126,22 @@ std::vector<RouteOption> DragonflyRouting::valiant(int router, int in_port, int 
   return options;
 }
 
+bool DragonflyRouting::decides_at(int in_port) const {
+  if (!traits(algorithm_).biased()) return false;
+  return topo_.is_ni_port(in_port) ||
+         (traits(algorithm_).choice == PathChoice::AtSourceGroup && topo_.is_local_port(in_port));
+}
+
 bool DragonflyRouting::decision_open(int router, int in_port, const RouteState& s) const {
-  if (!traits(algorithm_).biased() || s.mode != RouteMode::Minimal) return false;
+  if (!decides_at(in_port) || s.mode != RouteMode::Minimal) return false;
   const int dst_router = topo_.router_of_node(s.dst);
   if (router == dst_router) return false;
   if (design_.cfg.intra_group == IntraGroup::Minimal && topo_.group_of(router) == topo_.group_of(dst_router)) {
     return false;
   }
   if (topo_.is_ni_port(in_port)) return true;
-  if (traits(algorithm_).choice != PathChoice::AtSourceGroup || !topo_.is_local_port(in_port) ||
-      topo_.group_of(router) != topo_.group_of(topo_.router_of_node(s.src))) {
-    return false;
-  }
+  // PAR, a local port: only in the source group, against a legal candidate.
+  if (topo_.group_of(router) != topo_.group_of(topo_.router_of_node(s.src))) return false;
   const std::vector<int> legal = intermediates(topo_.group_of(router), s.dst);
   return std::find(legal.begin(), legal.end(), s.inter) != legal.end();
 }

@@ -57,6 +57,10 @@ class DragonflyRouting : public RoutingRelation {
   // With routing.decision = "vc_head_registered" each such hop costs one
   // cycle more at zero load.
   bool decision_open(int router, int in_port, const RouteState& s) const;
+  // Whether a packet entering through `in_port` can have an open choice at
+  // all (decision_open for some state): the NI ports, and for PAR the local
+  // ports. Only these input ports get the decision hardware.
+  bool decides_at(int in_port) const;
 
  private:
   std::vector<RouteOption> minimal(int router, int in_port, int in_vc, const RouteState& s) const;
