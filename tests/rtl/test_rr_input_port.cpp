@@ -207,6 +207,20 @@ class InputPortTest : public ::testing::Test {
     return in;
   }
 
+  // HEAD: VC v's next flit (the head of the packet start_packet queued) with
+  // an open choice between port 1 and the alternative port 5, operands
+  // 3 + v, and the header field of the patch cleared so that the patch shows.
+  Inputs head_with_open_choice(unsigned v) {
+    Inputs in = idle();
+    send_next(in, v);
+    in.rc_decide = true;
+    in.rc_port = 1;
+    in.rc_alt_port = 5;
+    in.rc_operands = 3 + v;
+    rtltest::set_field(in.rc_hdr, PATCH_LSB, PATCH_W, 0);
+    return in;
+  }
+
   // The flits of a packet of `len` flits; the header carries the length.
   std::vector<LinkFlit> packet(unsigned vc, unsigned len) {
     std::vector<LinkFlit> p(len);
@@ -835,13 +849,7 @@ TEST_F(InputPortHeadTest, OneDecisionPerCycleKeptUntilTheGrant) {
   for (unsigned v = 0; v < 2; ++v) ASSERT_TRUE(this->start_packet(v, 2));
   // Both heads arrive (one per cycle), each with an open choice.
   for (unsigned v = 0; v < 2; ++v) {
-    Inputs in = this->idle();
-    this->send_next(in, v);
-    in.rc_decide = true;
-    in.rc_port = 1;
-    in.rc_alt_port = 5;
-    in.rc_operands = 3 + v;
-    rtltest::set_field(in.rc_hdr, PATCH_LSB, PATCH_W, 0);  // the patch must show
+    Inputs in = this->head_with_open_choice(v);
     in.hd_alt = v == 1;  // VC 0 decides in this cycle: the alternative
     ASSERT_NO_FATAL_FAILURE(this->step(in));
   }
@@ -882,13 +890,7 @@ TEST_F(InputPortRegisteredHeadTest, DecisionRegisteredThenAskedInTheNextCycle) {
   for (unsigned v = 0; v < 2; ++v) ASSERT_TRUE(this->start_packet(v, 2));
   Events ev;
   for (unsigned v = 0; v < 2; ++v) {
-    Inputs in = this->idle();
-    this->send_next(in, v);
-    in.rc_decide = true;
-    in.rc_port = 1;
-    in.rc_alt_port = 5;
-    in.rc_operands = 3 + v;
-    rtltest::set_field(in.rc_hdr, PATCH_LSB, PATCH_W, 0);
+    Inputs in = this->head_with_open_choice(v);
     in.hd_alt = true;  // VC 0 is presented in the second cycle: the alternative
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
     EXPECT_EQ(ev.va_req, 0u) << "cycle " << v << ": no request before a decision is registered";
