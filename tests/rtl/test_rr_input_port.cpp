@@ -221,6 +221,23 @@ class InputPortTest : public ::testing::Test {
     return in;
   }
 
+  // HEAD: grants VCs 0 and 1 (output VCs 2 and 0) and returns that cycle's
+  // events; then VC 0's head leaves and must carry the patch (VC 0 took the
+  // alternative).
+  Events grant_both_then_patched_head() {
+    Events granted, ev;
+    Inputs in = idle();
+    in.va_gnt = 3u;
+    in.va_vc = {2, 0, 0};
+    step(in, &granted);
+    in = idle();
+    in.sa_gnt = 1u;
+    step(in, &ev);
+    EXPECT_TRUE(ev.xb.head);
+    EXPECT_EQ(field(ev.xb.data, PATCH_LSB, PATCH_W), PATCH_VAL) << "the alternative's header field";
+    return granted;
+  }
+
   // The flits of a packet of `len` flits; the header carries the length.
   std::vector<LinkFlit> packet(unsigned vc, unsigned len) {
     std::vector<LinkFlit> p(len);
@@ -867,17 +884,9 @@ TEST_F(InputPortHeadTest, OneDecisionPerCycleKeptUntilTheGrant) {
   EXPECT_FALSE(this->vcs_[1].alt);
   // Grant both; VC 0's head leaves patched iff it took the alternative.
   ASSERT_TRUE(this->vcs_[0].alt);
-  in = this->idle();
-  in.va_gnt = 3u;
-  in.va_vc = {2, 0, 0};
-  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  ASSERT_NO_FATAL_FAILURE(ev = this->grant_both_then_patched_head());
   EXPECT_EQ(ev.va[0].port, 5u) << "VC 0 asks with the alternative it decided";
   EXPECT_EQ(ev.va[1].port, 1u);
-  in = this->idle();
-  in.sa_gnt = 1u;
-  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
-  EXPECT_TRUE(ev.xb.head);
-  EXPECT_EQ(field(ev.xb.data, PATCH_LSB, PATCH_W), PATCH_VAL) << "the alternative's header field";
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
@@ -904,18 +913,10 @@ TEST_F(InputPortRegisteredHeadTest, DecisionRegisteredThenAskedInTheNextCycle) {
   EXPECT_EQ(ev.va_req & 3u, 1u) << "VC 0 decided last cycle asks; VC 1 deciding now waits";
   EXPECT_EQ(ev.va[0].port, 5u) << "VC 0 asks with the alternative it decided";
   // Both ask now; grant both.
-  in = this->idle();
-  in.va_gnt = 3u;
-  in.va_vc = {2, 0, 0};
-  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  ASSERT_NO_FATAL_FAILURE(ev = this->grant_both_then_patched_head());
   EXPECT_EQ(ev.va_req & 3u, 3u);
   EXPECT_EQ(ev.va[0].port, 5u);
   EXPECT_EQ(ev.va[1].port, 1u) << "VC 1 asks with the minimal route it decided";
-  in = this->idle();
-  in.sa_gnt = 1u;
-  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
-  EXPECT_TRUE(ev.xb.head);
-  EXPECT_EQ(field(ev.xb.data, PATCH_LSB, PATCH_W), PATCH_VAL) << "the alternative's header field";
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
