@@ -13,12 +13,17 @@
 //            allowed output VCs; it is granted only when that VC is free and
 //            has credits for the whole packet (virtual cut-through).
 //   ACTIVE : every flit asks the switch allocator; the tail returns to WAITING.
-//            Once the tail is at the front of the buffer, the next routed
-//            packet may already ask for its output VC (va_own_o: the request
-//            comes from a VC that holds output VC va_own_vc_o on port
-//            sa_port_o); a grant is kept as the next allocation and taken over
-//            when the tail leaves, so the next head can leave in the cycle
-//            after the tail, with no idle cycle between the packets.
+//            Once the tail is at the front of the buffer, the output VC it
+//            holds (va_own_vc_o on port sa_port_o) is releasing (va_rel_o):
+//            the VC allocator may hand it to a successor before the tail has
+//            left. And the next routed packet may already ask for its output
+//            VC; a grant is kept as the next allocation and taken over when
+//            the tail leaves, so the next head can leave in the cycle after
+//            the tail, with no idle cycle between the packets.
+//   A packet granted an output VC whose previous holder's tail has not left
+//   yet (out_pend_i, from the output port) asks for the switch only once it
+//   has (wait_q), so packets never interleave on an output VC and the output
+//   VC carries the successor's head in the cycle after that tail.
 // Decision at the head of the VC (HEAD, routing.decision = "vc_head"): the
 //   route unit also gives an alternative route and marks packets whose choice
 //   between the two is still open (rc_decide_i, with rc_operands_i for the
@@ -91,7 +96,7 @@ module rr_input_port #(
   output logic [V*PW-1:0]  va_port_o,
   output logic [V*V-1:0]   va_vcs_o,
   output logic [V*LEN_W-1:0] va_len_o,
-  output logic [V-1:0]     va_own_o,     // the request is for the packet after the active one
+  output logic [V-1:0]     va_rel_o,     // the active packet's tail is at the front: its output VC is releasing
   output logic [V*VCW-1:0] va_own_vc_o,  // the output VC the active packet holds
   input  logic [V-1:0]     va_gnt_i,
   input  logic [V*VCW-1:0] va_vc_i,
@@ -99,6 +104,7 @@ module rr_input_port #(
   output logic [V-1:0]     sa_req_o,
   output logic [V*PW-1:0]  sa_port_o,
   input  logic [V-1:0]     sa_gnt_i,
+  input  logic [V-1:0]     out_pend_i,   // the held output VC's previous tail has not left yet
   // per lane, the flit leaving through the crossbar (valid in the cycle of the grant)
   output logic [S*W-1:0]   xb_data_o,
   output logic [S-1:0]     xb_head_o,
@@ -134,6 +140,7 @@ module rr_input_port #(
   end
 
   logic [V-1:0]   active_q, next_q;
+  logic [V-1:0]   wait_q;  // ACTIVE, and its output VC may still carry the previous holder's tail
   logic [PW-1:0]  port_q   [V];
   logic [VCW-1:0] out_vc_q [V];
   logic [PW-1:0]  next_port_q [V];  // the next packet's allocation, while next_q
@@ -220,12 +227,12 @@ module rr_input_port #(
       assign decided_q[v] = 1'b0;
       assign alt_q[v]     = 1'b0;
     end
-    assign va_own_o[v]              = active_q[v];
+    assign va_rel_o[v]              = active_q[v] && tail_at_front;
     assign va_own_vc_o[v*VCW+:VCW]  = out_vc_q[v];
     assign va_port_o[v*PW+:PW]      = req_port[v];
     assign va_len_o[v*LEN_W+:LEN_W] = route[v][PW+V+:LEN_W];
 
-    assign sa_req_o[v]         = active_q[v] && !empty[v];
+    assign sa_req_o[v]         = active_q[v] && !empty[v] && !(wait_q[v] && out_pend_i[v]);
     assign sa_port_o[v*PW+:PW] = port_q[v];
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -238,8 +245,10 @@ module rr_input_port #(
         next_vc_q[v]   <= '0;
         act_alt_q[v]   <= 1'b0;
         next_alt_q[v]  <= 1'b0;
+        wait_q[v]      <= 1'b0;
       end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
         // idle, or the next packet's grant arrives as the tail leaves
+        wait_q[v] <= va_gnt_i[v];
         if (va_gnt_i[v]) begin
           active_q[v]  <= 1'b1;
           port_q[v]    <= req_port[v];
@@ -250,16 +259,20 @@ module rr_input_port #(
         end
       end else if (va_gnt_i[v]) begin
         // granted for the next packet while the tail waits at the front
+        if (!out_pend_i[v]) wait_q[v] <= 1'b0;
         next_q[v]      <= 1'b1;
         next_port_q[v] <= req_port[v];
         next_vc_q[v]   <= va_vc_i[v*VCW+:VCW];
         next_alt_q[v]  <= take_alt[v];
       end else if (tail_out) begin
         active_q[v]  <= next_q[v];
+        wait_q[v]    <= next_q[v];
         next_q[v]    <= 1'b0;
         port_q[v]    <= next_port_q[v];
         out_vc_q[v]  <= next_vc_q[v];
         act_alt_q[v] <= next_alt_q[v];
+      end else if (!out_pend_i[v]) begin
+        wait_q[v] <= 1'b0;  // the previous holder's tail has left
       end
     end
   end

@@ -37,13 +37,15 @@ module rr_output_port #(
   // to the switch allocator: flits the port takes this cycle (1..S)
   output logic [RW-1:0]    room_o,
   // from the VC allocator: output VC w was allocated to a packet this cycle
-  // (possibly while busy: to the next packet of the input VC holding it)
+  // (possibly while busy: to the successor of a holder whose tail is at the
+  // front of its buffer)
   input  logic [V-1:0]     alloc_i,
   // link
   output logic [LW-1:0]    flit_o,
   input  logic [CRW-1:0]   credit_i,
   // state for the VC allocator
   output logic [V-1:0]     busy_o,
+  output logic [V-1:0]     handover_o,  // allocated to a successor; the previous tail has not left
   output logic [V*CW-1:0]  credits_o
 );
   logic           credit_valid;
@@ -74,10 +76,11 @@ module rr_output_port #(
       .return_i (credit_valid && (credit_vc == VCW'(w))),
       .credits_o(credits_o[w*CW+:CW])
     );
-    // Allocated from VC allocation until the tail flit leaves. The input VC
-    // that holds it may allocate it again for its next packet before its tail
-    // has left (rr_vc_alloc, own_i): the VC then stays busy when that tail
-    // leaves, and belongs to the next packet (handover_q marks the wait).
+    // Allocated from VC allocation until the tail flit leaves. Once the
+    // holder's tail is at the front of its buffer the VC may be allocated
+    // again, to a successor (rr_vc_alloc, rel_i), before that tail has left:
+    // the VC then stays busy when the tail leaves and belongs to the
+    // successor, whose flits wait while handover_q marks the tail as pending.
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         busy_q[w]     <= 1'b0;
@@ -91,7 +94,8 @@ module rr_output_port #(
       end
     end
   end
-  assign busy_o = busy_q;
+  assign busy_o     = busy_q;
+  assign handover_o = handover_q;
 
   // The link word of each slot, hop count incremented on heads.
   logic [LW-1:0] word [S];

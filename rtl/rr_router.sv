@@ -79,7 +79,7 @@ module rr_router #(
 );
   localparam int unsigned R = P * V;
 
-  logic [R-1:0]       va_req, va_own, va_gnt, sa_req, sa_gnt, out_busy, out_alloc;
+  logic [R-1:0]       va_req, va_rel, va_gnt, sa_req, sa_gnt, out_busy, out_handover, out_alloc, out_pend;
   logic [R*PW-1:0]    va_port, sa_port;
   logic [R*V-1:0]     va_vcs;
   logic [R*LEN_W-1:0] va_len;
@@ -126,13 +126,14 @@ module rr_router #(
       .va_port_o    (va_port[p*V*PW+:V*PW]),
       .va_vcs_o     (va_vcs[p*V*V+:V*V]),
       .va_len_o     (va_len[p*V*LEN_W+:V*LEN_W]),
-      .va_own_o     (va_own[p*V+:V]),
+      .va_rel_o     (va_rel[p*V+:V]),
       .va_own_vc_o  (va_own_vc[p*V*VCW+:V*VCW]),
       .va_gnt_i     (va_gnt[p*V+:V]),
       .va_vc_i      (va_vc[p*V*VCW+:V*VCW]),
       .sa_req_o     (sa_req[p*V+:V]),
       .sa_port_o    (sa_port[p*V*PW+:V*PW]),
       .sa_gnt_i     (sa_gnt[p*V+:V]),
+      .out_pend_i   (out_pend[p*V+:V]),
       .xb_data_o    (lane_data),
       .xb_head_o    (lane_head),
       .xb_tail_o    (lane_tail),
@@ -149,15 +150,27 @@ module rr_router #(
     .port_i    (va_port),
     .vcs_i     (va_vcs),
     .len_i     (va_len),
-    .own_i     (va_own),
+    .rel_i     (va_rel),
     .own_port_i(sa_port),  // an input VC's captured port: the one its active packet holds
     .own_vc_i  (va_own_vc),
     .busy_i    (out_busy),
+    .handover_i(out_handover),
     .credits_i (out_credits),
     .gnt_o     (va_gnt),
     .gnt_vc_o  (va_vc),
     .alloc_o   (out_alloc)
   );
+
+  // Per input VC: the output VC its active packet holds still waits for the
+  // tail of its previous holder (the successor's flits wait for it).
+  always_comb begin
+    out_pend = '0;
+    for (int unsigned r = 0; r < R; r++) begin
+      for (int unsigned o = 0; o < R; o++) begin
+        if (sa_port[r*PW+:PW] == PW'(o / V) && va_own_vc[r*VCW+:VCW] == VCW'(o % V)) out_pend[r] = out_handover[o];
+      end
+    end
+  end
 
   if (DEMAND) begin : gen_demand
     logic [P*DW-1:0] dem;
@@ -218,6 +231,7 @@ module rr_router #(
       .flit_o   (flit_o[o*LW+:LW]),
       .credit_i (credit_i[o*CRW+:CRW]),
       .busy_o   (out_busy[o*V+:V]),
+      .handover_o(out_handover[o*V+:V]),
       .credits_o(out_credits[o*V*CW+:V*CW])
     );
 

@@ -6,13 +6,13 @@
 //   packets on a port spread over its VCs instead of all trying the lowest).
 // Stage 2 (per output VC): a round-robin arbiter over all input VCs that
 //   picked it. Each input VC picks one output VC, so it gets at most one grant.
-// Allocation for the next packet (no idle cycle between packets): an input VC
-//   whose current packet's tail is at the front of its buffer may already
-//   request for the next packet (own_i). The output VC that this input VC
-//   holds then counts as free for it alone, with one credit set aside for the
-//   tail still to leave (the output port keeps the VC busy across the
-//   hand-over), but only while no other input VC waits for a VC of that port:
-//   otherwise a holder could keep its VC forever and starve the others.
+// Hand-over (no idle cycle on an output VC between packets): an output VC
+//   whose holder's tail is at the front of the holder's buffer (rel_i, with
+//   the held VC on own_port_i/own_vc_i) is releasing, and counts as free for
+//   every requester, the holder's own next packet included, with one credit
+//   set aside for the tail still to leave; it gets one successor (handover_i:
+//   the output port marks a VC allocated while busy until that tail leaves),
+//   and the successor's flits wait for the tail (rr_input_port, out_pend_i).
 module rr_vc_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,
@@ -28,31 +28,35 @@ module rr_vc_alloc #(
   input  logic [R*PW-1:0]  port_i,
   input  logic [R*V-1:0]   vcs_i,
   input  logic [R*LEN_W-1:0] len_i,
-  // per input VC: the request is for the packet after the one it is sending,
-  // which holds output VC own_vc_i on port own_port_i
-  input  logic [R-1:0]     own_i,
+  // per input VC: its active packet's tail is at the front of its buffer, so
+  // the output VC it holds (vc own_vc_i of port own_port_i) is releasing
+  input  logic [R-1:0]     rel_i,
   input  logic [R*PW-1:0]  own_port_i,
   input  logic [R*VCW-1:0] own_vc_i,
-  input  logic [R-1:0]     busy_i,     // per output VC (port*V + vc)
-  input  logic [R*CW-1:0]  credits_i,  // per output VC
-  output logic [R-1:0]     gnt_o,      // per input VC
-  output logic [R*VCW-1:0] gnt_vc_o,   // per input VC: the output VC won
-  output logic [R-1:0]     alloc_o     // per output VC: allocated this cycle
+  input  logic [R-1:0]     busy_i,      // per output VC (port*V + vc)
+  input  logic [R-1:0]     handover_i,  // per output VC: allocated to a successor already
+  input  logic [R*CW-1:0]  credits_i,   // per output VC
+  output logic [R-1:0]     gnt_o,       // per input VC
+  output logic [R*VCW-1:0] gnt_vc_o,    // per input VC: the output VC won
+  output logic [R-1:0]     alloc_o      // per output VC: allocated this cycle
 );
   // pick[r] is one-hot over output VCs (R bits), zero if nothing eligible.
   logic [R-1:0] pick [R];
   logic [R-1:0] gnt_bits [R];  // [output VC][input VC]
   // Per output port: the VCs that have priority in stage 1 (at or after the pointer).
   logic [V-1:0] prio_q [P];
-  // Per output port: an input VC that holds no VC waits for one of its VCs.
-  logic [P-1:0] contested;
+  // Per output VC: busy, but its holder's tail is at the front and it has no successor yet.
+  logic [R-1:0] releasing;
   always_comb begin
-    contested = '0;
+    releasing = '0;
     for (int unsigned r = 0; r < R; r++) begin
-      for (int unsigned q = 0; q < P; q++) begin
-        if (req_i[r] && !own_i[r] && port_i[r*PW+:PW] == PW'(q)) contested[q] = 1'b1;
+      for (int unsigned o = 0; o < R; o++) begin
+        if (rel_i[r] && own_port_i[r*PW+:PW] == PW'(o / V) && own_vc_i[r*VCW+:VCW] == VCW'(o % V)) begin
+          releasing[o] = 1'b1;
+        end
       end
     end
+    releasing = releasing & busy_i & ~handover_i;
   end
 
   for (genvar r = 0; r < R; r++) begin : gen_in
@@ -61,37 +65,32 @@ module rr_vc_alloc #(
     logic [V-1:0]     first;
     assign port = port_i[r*PW+:PW];
 
-    // The requested port's busy bits, credit counters and stage-1 priority,
-    // selected AND-OR by a decoded port (indexing by port*V*CW would be a
-    // run-time multiply).
-    logic [V-1:0]  port_busy, port_prio;
-    logic          port_contested;
+    // The requested port's busy and releasing bits, credit counters and
+    // stage-1 priority, selected AND-OR by a decoded port (indexing by
+    // port*V*CW would be a run-time multiply).
+    logic [V-1:0]  port_busy, port_releasing, port_prio;
     logic [CW-1:0] port_credits [V];
     always_comb begin
       port_busy = '0;
+      port_releasing = '0;
       port_prio = '0;
-      port_contested = 1'b0;
       for (int unsigned w = 0; w < V; w++) port_credits[w] = '0;
       for (int unsigned q = 0; q < P; q++) begin
         if (port == PW'(q)) begin
           port_busy = port_busy | busy_i[q*V+:V];
+          port_releasing = port_releasing | releasing[q*V+:V];
           port_prio = port_prio | prio_q[q];
-          port_contested = port_contested | contested[q];
           for (int unsigned w = 0; w < V; w++) port_credits[w] = port_credits[w] | credits_i[(q*V+w)*CW+:CW];
         end
       end
     end
 
     always_comb begin
-      logic inherit;
       logic [CW:0] need;
       for (int unsigned w = 0; w < V; w++) begin
-        // The output VC this input VC's current packet holds: free for its
-        // next packet once the tail (one more credit) has gone.
-        inherit = own_i[r] && !port_contested && (own_port_i[r*PW+:PW] == port)
-                  && (own_vc_i[r*VCW+:VCW] == VCW'(w));
-        need = (CW+1)'(len_i[r*LEN_W+:LEN_W]) + (CW+1)'(inherit);
-        eligible[w] = req_i[r] && vcs_i[r*V+w] && (!port_busy[w] || inherit)
+        // A releasing VC still owes the credit of its holder's tail.
+        need = (CW+1)'(len_i[r*LEN_W+:LEN_W]) + (CW+1)'(port_busy[w]);
+        eligible[w] = req_i[r] && vcs_i[r*V+w] && (!port_busy[w] || port_releasing[w])
                       && ({1'b0, port_credits[w]} >= need);
       end
     end

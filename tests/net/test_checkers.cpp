@@ -227,10 +227,22 @@ TEST_P(BrokenRtl, RouteCheckerFailsOnAMisroutedHop) {
 TEST_P(BrokenRtl, VirtualCutThroughCheckFailsOnAGrantWithFewerCreditsThanThePacket) {
   Bench b(kRing);
   const EmittedDesign e = broken(b.emitted, "rr_vc_alloc.sv",
-                                 "need = (CW+1)'(len_i[r*LEN_W+:LEN_W]) + (CW+1)'(inherit);", "need = (CW+1)'(1);");
+                                 "need = (CW+1)'(len_i[r*LEN_W+:LEN_W]) + (CW+1)'(port_busy[w]);", "need = (CW+1)'(1);");
   const SimResult r = run_on(b, e, GetParam(), short_run(0.8));
   EXPECT_EQ(r.failure.rfind("virtual cut-through check: router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find("the VC was granted with fewer credits than the packet"), std::string::npos) << r.failure;
+}
+
+// The input port lets a packet that was handed a releasing output VC ask for
+// the switch before the previous holder's tail has left: packets interleave
+// on the output VC, which the next router sees as a head inside a packet.
+TEST_P(BrokenRtl, InterleavingCheckFailsOnASuccessorThatDoesNotWaitForTheTail) {
+  Bench b(kRing);
+  const EmittedDesign e = broken(b.emitted, "rr_input_port.sv", "!(wait_q[v] && out_pend_i[v]);",
+                                 "!(wait_q[v] && out_pend_i[v] && 1'b0);");
+  const SimResult r = run_on(b, e, GetParam(), short_run(0.8));
+  EXPECT_NE(r.failure.find(": head of packet "), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find("arrived before the tail of packet"), std::string::npos) << r.failure;
 }
 
 // The input port returns a credit when a flit enters instead of when it leaves.

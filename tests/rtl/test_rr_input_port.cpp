@@ -9,10 +9,13 @@
 //  - ACTIVE: a SA request per buffered flit on the captured port; the granted
 //    flit leaves on the crossbar port with the allocated output VC; the tail
 //    returns the VC to WAITING;
-//  - allocation for the next packet: with the tail at the front of an ACTIVE
-//    VC, the next routed packet requests VA (marked own, with the output VC
-//    the active packet holds); a grant is taken over when the tail leaves (at
+//  - hand-over: with the tail at the front of an ACTIVE VC, the port says so
+//    (va_rel_o, with the output VC the active packet holds), and the next
+//    routed packet requests VA; a grant is taken over when the tail leaves (at
 //    once if both happen in one cycle), so no cycle is lost between packets;
+//  - a packet granted an output VC asks for the switch only in cycles in
+//    which that VC's previous holder has no tail left to send (out_pend_i),
+//    until it has seen such a cycle once;
 //  - one credit for the VC, one cycle after every pop;
 //  - reset (asynchronous, active low) clears every VC and the credit;
 //  - with HEAD (decisions at the head of the VC): a route may leave the choice
@@ -114,6 +117,7 @@ struct Inputs {
   std::uint32_t va_gnt = 0;
   std::vector<unsigned> va_vc;  // per VC
   std::uint32_t sa_gnt = 0;     // at most one bit
+  std::uint32_t out_pend = 0;   // per VC: its output VC's previous tail has not left
 };
 
 struct Stored {
@@ -138,6 +142,7 @@ struct VcModel {
   bool active = false;
   unsigned port = 0, out_vc = 0;
   bool next = false;  // the next packet's VC is allocated, the tail has not left
+  bool wait = false;  // granted, and no cycle without the previous holder's tail seen yet
   unsigned next_port = 0, next_vc = 0;
   bool decided = false, alt = false;          // HEAD: the oldest route's decision
   bool active_alt = false, next_alt = false;  // HEAD: the alternative applies to the head
@@ -328,9 +333,19 @@ class InputPortTest : public ::testing::Test {
     }
     return r;
   }
-  std::uint32_t sa_requests() const {
+  std::uint32_t sa_requests(std::uint32_t out_pend) const {
     std::uint32_t r = 0;
-    for (unsigned v = 0; v < V; ++v) r |= static_cast<std::uint32_t>(vcs_[v].active && !vcs_[v].flits.empty()) << v;
+    for (unsigned v = 0; v < V; ++v) {
+      const bool held = vcs_[v].wait && ((out_pend >> v) & 1u);
+      r |= static_cast<std::uint32_t>(vcs_[v].active && !vcs_[v].flits.empty() && !held) << v;
+    }
+    return r;
+  }
+  // The output port's view: a VC that may still wait for its previous holder's tail sees it
+  // pending in `percent` of the cycles.
+  std::uint32_t random_pend(unsigned percent) {
+    std::uint32_t r = 0;
+    for (unsigned v = 0; v < V; ++v) r |= static_cast<std::uint32_t>(rng_.chance(percent)) << v;
     return r;
   }
 
@@ -338,7 +353,7 @@ class InputPortTest : public ::testing::Test {
   void step(const Inputs& in, Events* ev = nullptr) {
     const std::string at = "cycle " + std::to_string(dut_.cycle());
     // The environment keeps the protocol.
-    const std::uint32_t vareq = va_requests(), sareq = sa_requests();
+    const std::uint32_t vareq = va_requests(), sareq = sa_requests(in.out_pend);
     ASSERT_EQ(in.va_gnt & ~vareq, 0u) << "test bug: VA grant without a request";
     ASSERT_EQ(in.sa_gnt & ~sareq, 0u) << "test bug: SA grant without a request";
     ASSERT_LE(rtltest::popcount(in.sa_gnt), 1) << "test bug: two SA grants";
@@ -372,6 +387,7 @@ class InputPortTest : public ::testing::Test {
     for (unsigned v = 0; v < V; ++v) rtltest::set_field(va_vc, v * VCW, VCW, in.va_vc[v]);
     rtltest::put(dut_->va_vc_i, va_vc);
     rtltest::put(dut_->sa_gnt_i, in.sa_gnt);
+    rtltest::put(dut_->out_pend_i, in.out_pend);
     dut_.eval();
 
     // Route-compute request: the head flit on the link, combinationally.
@@ -396,7 +412,8 @@ class InputPortTest : public ::testing::Test {
     // VC allocation requests with the oldest routed packet's route.
     ASSERT_EQ(dut_->va_req_o, vareq) << at;
     for (unsigned v = 0; v < V; ++v) {
-      ASSERT_EQ(field(dut_->va_own_o, v, 1), vcs_[v].active) << at << " VC " << v;
+      const bool tail_at_front = !vcs_[v].flits.empty() && vcs_[v].flits.front().tail;
+      ASSERT_EQ(field(dut_->va_rel_o, v, 1), vcs_[v].active && tail_at_front) << at << " VC " << v;
       if (vcs_[v].active) {
         ASSERT_EQ(field(dut_->va_own_vc_o, v * VCW, VCW), vcs_[v].out_vc) << at << " VC " << v;
       }
@@ -455,24 +472,30 @@ class InputPortTest : public ::testing::Test {
       const bool granted = (in.va_gnt >> v) & 1u;
       const bool alt = granted && alt_now[v];
       const unsigned req_port = granted ? (alt ? m.routes.front().alt_port : m.routes.front().port) : 0;
+      const bool pend = (in.out_pend >> v) & 1u;
       if (!m.active || (granted && tail_out)) {
         m.active = granted;
+        m.wait = granted;
         if (granted) {
           m.port = req_port;
           m.out_vc = in.va_vc[v];
           m.active_alt = alt;
         }
       } else if (granted) {
+        if (!pend) m.wait = false;
         m.next = true;
         m.next_port = req_port;
         m.next_vc = in.va_vc[v];
         m.next_alt = alt;
       } else if (tail_out) {
         m.active = m.next;
+        m.wait = m.next;
         m.next = false;
         m.port = m.next_port;
         m.out_vc = m.next_vc;
         m.active_alt = m.next_alt;
+      } else if (!pend) {
+        m.wait = false;
       }
       if (granted) {
         m.decided = false;
@@ -509,9 +532,10 @@ class InputPortTest : public ::testing::Test {
     }
     in.va_gnt = va_requests() & ~va_block;
     for (unsigned v = 0; v < V; ++v) in.va_vc[v] = static_cast<unsigned>(rng_.range(0, V - 1));
+    in.out_pend = random_pend(pend_percent_);
     std::vector<unsigned> sa;
     for (unsigned v = 0; v < V; ++v) {
-      if ((sa_requests() >> v) & 1u) sa.push_back(v);
+      if ((sa_requests(in.out_pend) >> v) & 1u) sa.push_back(v);
     }
     if (!sa.empty()) in.sa_gnt = 1u << sa[rng_.range(0, sa.size() - 1)];
     return in;
@@ -538,6 +562,7 @@ class InputPortTest : public ::testing::Test {
   bool credit_valid_ = false;
   unsigned credit_vc_ = 0;
   std::uint32_t hd_mask_ = 0;                    // HEAD: the decision arbiter's priority mask
+  unsigned pend_percent_ = 0;                    // eager(): cycles in which out_pend_i is set
   std::vector<unsigned> up_credits_;             // the upstream router's credits per VC
   std::vector<std::deque<LinkFlit>> pending_;  // flits queued upstream per VC
 };
@@ -767,7 +792,8 @@ TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) {
       }
       if (!ready.empty()) this->send_next(in, ready[this->rng_.range(0, ready.size() - 1)]);
     }
-    const std::uint32_t vareq = this->va_requests(), sareq = this->sa_requests();
+    in.out_pend = this->random_pend(30);
+    const std::uint32_t vareq = this->va_requests(), sareq = this->sa_requests(in.out_pend);
     for (unsigned v = 0; v < V; ++v) {
       if (((vareq >> v) & 1u) && this->rng_.chance(r.va)) in.va_gnt |= 1u << v;
       if ((in.va_gnt >> v) & 1u) in.va_vc[v] = static_cast<unsigned>(this->rng_.range(0, V - 1));

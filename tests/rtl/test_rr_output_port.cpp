@@ -125,6 +125,9 @@ class OutputPortTest : public ::testing::Test {
     std::uint32_t busy = 0;
     for (unsigned w = 0; w < V; ++w) busy |= static_cast<std::uint32_t>(busy_[w]) << w;
     ASSERT_EQ(dut_->busy_o, busy) << at;
+    std::uint32_t handover = 0;
+    for (unsigned w = 0; w < V; ++w) handover |= static_cast<std::uint32_t>(handover_[w]) << w;
+    ASSERT_EQ(dut_->handover_o, handover) << at << ": handover_o (a successor waits for the tail)";
     for (unsigned w = 0; w < V; ++w) {
       ASSERT_EQ(field(dut_->credits_o, w * CW, CW), credits_[w]) << at << ", VC " << w;
     }
@@ -406,9 +409,10 @@ TYPED_TEST(OutputPortTest, BusyFromAllocUntilTail) {
   EXPECT_EQ(this->dut_->busy_o, 1u);
 }
 
-// An input VC allocates its busy VC again for its next packet: before its
-// tail leaves (the tail then keeps the VC busy) or in the tail's cycle.
-TYPED_TEST(OutputPortTest, BusyVcHandedOverToTheHoldersNextPacket) {
+// A busy VC is allocated again to a successor: before the holder's tail
+// leaves (the tail then keeps the VC busy, and handover_o tells the successor
+// to wait for it) or in the tail's cycle (nothing to wait for).
+TYPED_TEST(OutputPortTest, BusyVcHandedOverToASuccessor) {
   Inputs alloc;
   alloc.alloc = 1;
   Inputs credit_back;  // the downstream router frees a slot (buffers of 2 flits run dry otherwise)
@@ -417,8 +421,11 @@ TYPED_TEST(OutputPortTest, BusyVcHandedOverToTheHoldersNextPacket) {
   ASSERT_NO_FATAL_FAILURE(this->step(alloc));
   ASSERT_NO_FATAL_FAILURE(this->step(this->flit(0, true, false)));
   ASSERT_NO_FATAL_FAILURE(this->step(alloc));  // the next packet, while the tail waits
+  EXPECT_EQ(this->dut_->handover_o & 1u, 1u) << "the successor must wait for the first packet's tail";
   ASSERT_NO_FATAL_FAILURE(this->step(credit_back));
+  EXPECT_EQ(this->dut_->handover_o & 1u, 1u) << "the tail has not left";
   ASSERT_NO_FATAL_FAILURE(this->step(this->flit(0, false, true)));  // the first packet's tail
+  EXPECT_EQ(this->dut_->handover_o & 1u, 0u) << "the tail left: the successor may send";
   ASSERT_NO_FATAL_FAILURE(this->step(credit_back));
   EXPECT_EQ(this->dut_->busy_o & 1u, 1u) << "the tail of the first packet freed the VC of the next";
   ASSERT_NO_FATAL_FAILURE(this->step(this->flit(0, true, false)));
@@ -427,6 +434,7 @@ TYPED_TEST(OutputPortTest, BusyVcHandedOverToTheHoldersNextPacket) {
   ASSERT_NO_FATAL_FAILURE(this->step(tail_and_alloc));
   ASSERT_NO_FATAL_FAILURE(this->step(credit_back));
   EXPECT_EQ(this->dut_->busy_o & 1u, 1u) << "allocated in the cycle of the tail: busy for the third packet";
+  EXPECT_EQ(this->dut_->handover_o & 1u, 0u) << "allocated in the cycle of the tail: no tail to wait for";
   ASSERT_NO_FATAL_FAILURE(this->step(this->flit(0, true, true)));
   ASSERT_NO_FATAL_FAILURE(this->step(credit_back));
   EXPECT_EQ(this->dut_->busy_o & 1u, 0u) << "the third packet's tail frees the VC";

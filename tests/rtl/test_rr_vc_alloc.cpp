@@ -1,7 +1,7 @@
 // Block test for rtl/rr_vc_alloc.sv (separable input-first VC allocator for
-// virtual cut-through, round-robin over a port's VCs in stage 1, allocation
-// for the next packet of an input VC that holds an output VC) against a C++
-// model, plus model-independent checks.
+// virtual cut-through, round-robin over a port's VCs in stage 1, hand-over of
+// a releasing output VC to one successor) against a C++ model, plus
+// model-independent checks.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -49,12 +49,13 @@ using rtltest::set_field;
 struct VaIn {
   std::vector<bool> req;
   std::vector<unsigned> port, vcs, len;  // per input VC (vcs: mask of allowed VCs)
-  std::vector<bool> own;                 // per input VC: it holds output VC own_port*V + own_vc
-  std::vector<unsigned> own_port, own_vc;
+  std::vector<bool> rel;                 // per input VC: its tail is at the front of its buffer,
+  std::vector<unsigned> own_port, own_vc;  // and it holds output VC own_port*V + own_vc
   std::vector<bool> busy;                // per output VC
+  std::vector<bool> handover;            // per output VC: allocated to a successor already
   std::vector<unsigned> credits;         // per output VC
   explicit VaIn(unsigned r)
-      : req(r), port(r), vcs(r), len(r), own(r), own_port(r), own_vc(r), busy(r), credits(r) {}
+      : req(r), port(r), vcs(r), len(r), rel(r), own_port(r), own_vc(r), busy(r), handover(r), credits(r) {}
 };
 
 struct VaOut {
@@ -68,19 +69,20 @@ class VaModel {
  public:
   static constexpr unsigned R = Cfg::R, V = Cfg::V, P = Cfg::P;
 
-  // Output VC w of the requested port is the one input r holds (its next
-  // packet may take it over, one credit being set aside for the tail), and no
-  // input VC that holds nothing waits for a VC of that port.
-  static bool inherits(const VaIn& in, unsigned r, unsigned w) {
+  // Output VC o is busy, but some input VC holds it with its tail at the
+  // front and it has no successor yet: any requester may take it over.
+  static bool releasing(const VaIn& in, unsigned o) {
+    if (!in.busy[o] || in.handover[o]) return false;
     for (unsigned s = 0; s < R; ++s) {
-      if (in.req[s] && !in.own[s] && in.port[s] == in.port[r]) return false;
+      if (in.rel[s] && in.own_port[s] * V + in.own_vc[s] == o) return true;
     }
-    return in.own[r] && in.own_port[r] == in.port[r] && in.own_vc[r] == w;
+    return false;
   }
+  // A busy VC (releasing) needs one credit more: its holder's tail.
   static bool eligible(const VaIn& in, unsigned r, unsigned w) {
     const unsigned o = in.port[r] * V + w;
-    const bool inherit = inherits(in, r, w);
-    return in.req[r] && bit(in.vcs[r], w) && (!in.busy[o] || inherit) && in.credits[o] >= in.len[r] + inherit;
+    return in.req[r] && bit(in.vcs[r], w) && (!in.busy[o] || releasing(in, o)) &&
+           in.credits[o] >= in.len[r] + in.busy[o];
   }
   // Stage 1: the output VC input r bids for, or -1: the first eligible VC at
   // or after the port's pointer, else the first eligible one.
@@ -170,28 +172,31 @@ class VcAllocTest : public ::testing::Test {
   }
 
   void drive(const VaIn& in) {
-    std::uint64_t req = 0, port = 0, vcs = 0, len = 0, busy = 0, credits = 0, own = 0, own_port = 0, own_vc = 0;
+    std::uint64_t req = 0, port = 0, vcs = 0, len = 0, busy = 0, handover = 0, credits = 0, rel = 0, own_port = 0,
+                  own_vc = 0;
     for (unsigned r = 0; r < R; ++r) {
       set_field(req, r, 1, in.req[r]);
       set_field(port, r * PW, PW, in.port[r]);
       set_field(vcs, r * V, V, in.vcs[r]);
       set_field(len, r * LEN_W, LEN_W, in.len[r]);
-      set_field(own, r, 1, in.own[r]);
+      set_field(rel, r, 1, in.rel[r]);
       set_field(own_port, r * PW, PW, in.own_port[r]);
       set_field(own_vc, r * VCW, VCW, in.own_vc[r]);
     }
     for (unsigned o = 0; o < R; ++o) {
       set_field(busy, o, 1, in.busy[o]);
+      set_field(handover, o, 1, in.handover[o]);
       set_field(credits, o * CW, CW, in.credits[o]);
     }
     rtltest::put(dut_->req_i, req);
     rtltest::put(dut_->port_i, port);
     rtltest::put(dut_->vcs_i, vcs);
     rtltest::put(dut_->len_i, len);
-    rtltest::put(dut_->own_i, own);
+    rtltest::put(dut_->rel_i, rel);
     rtltest::put(dut_->own_port_i, own_port);
     rtltest::put(dut_->own_vc_i, own_vc);
     rtltest::put(dut_->busy_i, busy);
+    rtltest::put(dut_->handover_i, handover);
     rtltest::put(dut_->credits_i, credits);
     dut_.eval();
   }
@@ -218,12 +223,11 @@ class VcAllocTest : public ::testing::Test {
       const unsigned o = in.port[r] * V + w;
       EXPECT_TRUE(in.req[r]) << "grant to non-requesting input " << r << ", cycle " << cyc;
       EXPECT_TRUE(bit(in.vcs[r], w)) << "input " << r << " granted VC " << w << " outside its mask, cycle " << cyc;
-      const bool inherit = VaModel<Cfg>::inherits(in, r, w);
-      EXPECT_TRUE(!in.busy[o] || inherit) << "input " << r << " granted busy output VC " << o
-                                          << " it does not hold, cycle " << cyc;
-      EXPECT_GE(in.credits[o], in.len[r] + inherit) << "input " << r << " granted output VC " << o
-                                                    << " without credits for the packet (and the tail still to "
-                                                    << "leave on it), cycle " << cyc;
+      EXPECT_TRUE(!in.busy[o] || VaModel<Cfg>::releasing(in, o))
+          << "input " << r << " granted busy output VC " << o << " that is not releasing, cycle " << cyc;
+      EXPECT_GE(in.credits[o], in.len[r] + in.busy[o]) << "input " << r << " granted output VC " << o
+                                                        << " without credits for the packet (and the tail still to "
+                                                        << "leave on it), cycle " << cyc;
       EXPECT_FALSE(bit(granted_ovcs, o)) << "output VC " << o << " granted twice, cycle " << cyc;
       granted_ovcs |= std::uint64_t{1} << o;
     }
@@ -268,13 +272,14 @@ class VcAllocTest : public ::testing::Test {
       in.port[r] = hot_port >= 0 && rng.chance(60) ? static_cast<unsigned>(hot_port) : static_cast<unsigned>(rng.range(0, P - 1));
       in.vcs[r] = rng.chance(5) ? 0u : static_cast<unsigned>(rng.range(1, rtltest::mask(V)));
       in.len[r] = static_cast<unsigned>(rng.range(1, rtltest::mask(LEN_W)));
-      in.own[r] = rng.chance(30);
-      // Often the port it requests, so that inheriting happens.
+      in.rel[r] = rng.chance(30);
+      // Often the port it requests, so that hand-overs happen.
       in.own_port[r] = rng.chance(70) ? in.port[r] : static_cast<unsigned>(rng.range(0, P - 1));
       in.own_vc[r] = static_cast<unsigned>(rng.range(0, V - 1));
     }
     for (unsigned o = 0; o < R; ++o) {
       in.busy[o] = rng.chance(busy_pct);
+      in.handover[o] = in.busy[o] && rng.chance(30);
       in.credits[o] = static_cast<unsigned>(rng.chance(50) ? rng.range(0, rtltest::mask(LEN_W) + 1) : rng.range(0, rtltest::mask(CW)));
     }
     return in;
@@ -350,10 +355,12 @@ TYPED_TEST(VcAllocTest, RespectsMaskBusyAndCredits) {
   EXPECT_EQ(this->step(in).gnt, 0u) << "empty routing mask";
 }
 
-// An input VC whose packet holds output VC (1, 0) asks for its next packet's
-// VC while the tail has not left: that VC is free for it alone, and only with
-// a credit to spare for the tail.
-TYPED_TEST(VcAllocTest, TheHolderMayTakeItsBusyVcForItsNextPacket) {
+// Output VC (1, 0) is busy: input VC 3 holds it. Once 3's tail is at the
+// front (rel), the VC goes to one successor, the holder's own next packet or
+// any other requester, round-robin, and only with a credit to spare for the
+// tail still to leave; never while it has a successor already or while its
+// holder's tail is not at the front.
+TYPED_TEST(VcAllocTest, AReleasingVcGoesToOneSuccessorWithACreditForTheTail) {
   constexpr unsigned V = TestFixture::V;
   VaIn in = this->idle();
   for (const unsigned r : {0u, 3u}) {
@@ -362,26 +369,28 @@ TYPED_TEST(VcAllocTest, TheHolderMayTakeItsBusyVcForItsNextPacket) {
     in.vcs[r] = 1u;  // VC 0 only
     in.len[r] = 2;
   }
-  in.busy[1 * V + 0] = true;
-  in.own[0] = true;  // input VC 0 holds a VC of port 0
+  const unsigned o = 1 * V + 0;
+  in.busy[o] = true;
+  in.rel[0] = true;  // input VC 0's tail is at the front, but it holds a VC of port 0
   in.own_port[0] = 0;
   in.own_vc[0] = 0;
-  in.own[3] = true;  // input VC 3 holds output VC (1, 0)
-  in.own_port[3] = 1;
+  in.own_port[3] = 1;  // input VC 3 holds output VC (1, 0); its tail is not at the front yet
   in.own_vc[3] = 0;
-  in.credits[1 * V + 0] = 2;
+  EXPECT_EQ(this->step(in).gnt, 0u) << "the holder's tail is not at the front: the VC is busy";
+  in.rel[3] = true;
+  in.credits[o] = 2;
   EXPECT_EQ(this->step(in).gnt, 0u) << "2 credits: 1 for the tail still to leave leaves 1 < 2";
-  in.credits[1 * V + 0] = 3;
-  VaOut out = this->step(in);
-  EXPECT_EQ(out.gnt, 1u << 3) << "the holder (and only it) takes the busy VC";
-  EXPECT_EQ(out.gnt_vc[3], 0u);
-  EXPECT_EQ(out.alloc, std::uint64_t{1} << (1 * V + 0));
-  in.own[0] = false;  // input VC 0 holds nothing and waits for port 1: no take-over
-  EXPECT_EQ(this->step(in).gnt, 0u) << "a holder kept its VC although another input VC waits for the port";
-  in.own[0] = true;  // input VC 0 holds a VC elsewhere
-  in.own_port[0] = 0;
-  EXPECT_EQ(this->step(in).gnt, 1u << 3) << "a waiting holder does not contest the port";
-  in.own_vc[3] = V - 1;  // it holds another VC of the port: VC 0 is busy for it too
+  in.credits[o] = 3;
+  VaOut first = this->step(in);
+  ASSERT_EQ(rtltest::popcount(first.gnt), 1u) << "one successor";
+  EXPECT_EQ(first.alloc, std::uint64_t{1} << o);
+  VaOut second = this->step(in);
+  ASSERT_EQ(rtltest::popcount(second.gnt), 1u);
+  EXPECT_NE(second.gnt, first.gnt) << "the holder's next packet and a waiting input VC take turns";
+  in.handover[o] = true;
+  EXPECT_EQ(this->step(in).gnt, 0u) << "a VC with a successor is not handed over again";
+  in.handover[o] = false;
+  in.own_vc[3] = V - 1;  // it holds another VC of the port: VC 0 is not releasing
   if (V > 1) {
     EXPECT_EQ(this->step(in).gnt, 0u);
   }
@@ -414,7 +423,7 @@ TYPED_TEST(VcAllocTest, NothingEligibleNoGrant) {
     VaIn in = this->random_in(rng, 80, 0, -1);
     // Every VC an input may use is either busy or short of credits.
     for (unsigned r = 0; r < R; ++r) {
-      in.own[r] = false;  // nobody may take over a busy VC
+      in.rel[r] = false;  // no busy VC is releasing
       in.len[r] = static_cast<unsigned>(rng.range(2, rtltest::mask(TestFixture::LEN_W)));
       for (unsigned w = 0; w < V; ++w) {
         const unsigned o = in.port[r] * V + w;
