@@ -1,12 +1,16 @@
 // Credits for one downstream VC buffer: starts full (DEPTH free slots),
-// decrements when a flit is sent, increments when a credit comes back.
+// decreases by the flits sent in a cycle (up to MAXC: with internal speedup
+// several flits of one VC may enter the output port together), increases by
+// one when a credit comes back.
 module rr_credit_counter #(
   parameter int unsigned DEPTH = 8,
-  localparam int unsigned CW = $clog2(DEPTH + 1)
+  parameter int unsigned MAXC = 1,  // flits consumed per cycle, at most
+  localparam int unsigned CW = $clog2(DEPTH + 1),
+  localparam int unsigned NW = $clog2(MAXC + 1)
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
-  input  logic          consume_i,
+  input  logic [NW-1:0] consume_i,  // flits sent this cycle
   input  logic          return_i,
   output logic [CW-1:0] credits_o
 );
@@ -15,10 +19,8 @@ module rr_credit_counter #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       credits_q <= CW'(DEPTH);
-    end else if (consume_i && !return_i) begin
-      credits_q <= credits_q - 1'b1;
-    end else if (return_i && !consume_i) begin
-      credits_q <= credits_q + 1'b1;
+    end else begin
+      credits_q <= credits_q - CW'(consume_i) + CW'(return_i);
     end
   end
 

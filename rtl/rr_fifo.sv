@@ -1,43 +1,56 @@
 // Synchronous FIFO, first-word fall-through: data_o is the front entry
 // whenever the FIFO is not empty.
+// With READS > 1 it shows the first READS entries (data_o word k = the entry
+// k places behind the front, valid while count_o > k) and pops up to READS
+// per cycle (pop_i is a count): an input VC with internal speedup sends
+// several flits of one packet in a cycle.
 // The storage has no reset so synthesis can map it to RAM. With REG_READ = 0
 // the front is read asynchronously (LUT-RAM on FPGAs, a register file on
 // standard cells). With REG_READ = 1 the storage is read through a register,
-// as block RAM and SRAM macros are: every cycle it reads the entry that will
-// be the front in the next cycle (the one after the front when popping), and
-// an entry written in the same cycle at that address is forwarded around the
+// as block RAM and SRAM macros are: every cycle it reads the entries that will
+// be at the front in the next cycle (those after the popped ones), and an
+// entry written in the same cycle at such an address is forwarded around the
 // memory. The outputs are the same cycle for cycle either way.
-// Popping when empty, or pushing when full without popping in the same cycle,
-// is a protocol error: credit-based flow control guarantees neither happens
-// (a credit goes upstream only after the pop), and the test bench checks
-// credits. Push and pop of a full FIFO in one cycle is legal: the pop reads
-// the old front before the write lands.
+// Popping more than count_o, or pushing when full without popping in the same
+// cycle, is a protocol error: credit-based flow control guarantees neither
+// happens (a credit goes upstream only after the pop), and the test bench
+// checks credits. Push and pop of a full FIFO in one cycle is legal: the pop
+// reads the old front before the write lands.
 module rr_fifo #(
   parameter int unsigned WIDTH = 8,
   parameter int unsigned DEPTH = 4,
+  parameter int unsigned READS = 1,        // entries shown and popped per cycle (1..DEPTH)
   parameter bit          REG_READ = 1'b0,  // read the storage through a register (block RAM)
   localparam int unsigned AW = (DEPTH > 1) ? $clog2(DEPTH) : 1,
-  localparam int unsigned CW = $clog2(DEPTH + 1)
+  localparam int unsigned CW = $clog2(DEPTH + 1),
+  localparam int unsigned PCW = $clog2(READS + 1)
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  input  logic             push_i,
-  input  logic [WIDTH-1:0] data_i,
-  input  logic             pop_i,
-  output logic [WIDTH-1:0] data_o,
-  output logic             empty_o,
-  output logic             full_o,
-  output logic [CW-1:0]    count_o
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic                   push_i,
+  input  logic [WIDTH-1:0]       data_i,
+  input  logic [PCW-1:0]         pop_i,   // entries popped (0..READS)
+  output logic [READS*WIDTH-1:0] data_o,
+  output logic                   empty_o,
+  output logic                   full_o,
+  output logic [CW-1:0]          count_o
 );
   logic [AW-1:0]    wr_ptr_q, rd_ptr_q, rd_ptr_d;
   logic [CW-1:0]    count_q;
 
-  function automatic logic [AW-1:0] next_ptr(input logic [AW-1:0] ptr);
-    if (ptr == AW'(DEPTH - 1)) next_ptr = '0;
-    else next_ptr = ptr + 1'b1;
+  // ptr + n modulo DEPTH, for n <= DEPTH.
+  function automatic logic [AW-1:0] advance(input logic [AW-1:0] ptr, input logic [AW:0] n);
+    logic [AW:0] sum;
+    sum = (AW+1)'(ptr) + n;
+    advance = (sum >= (AW+1)'(DEPTH)) ? AW'(sum - (AW+1)'(DEPTH)) : AW'(sum);
   endfunction
 
-  assign rd_ptr_d = pop_i ? next_ptr(rd_ptr_q) : rd_ptr_q;
+  always_comb begin
+    rd_ptr_d = rd_ptr_q;
+    for (int unsigned n = 1; n <= READS; n++) begin
+      if (pop_i == PCW'(n)) rd_ptr_d = advance(rd_ptr_q, (AW+1)'(n));
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -45,15 +58,14 @@ module rr_fifo #(
       rd_ptr_q <= '0;
       count_q  <= '0;
     end else begin
-      if (push_i) wr_ptr_q <= next_ptr(wr_ptr_q);
+      if (push_i) wr_ptr_q <= advance(wr_ptr_q, (AW+1)'(1));
       rd_ptr_q <= rd_ptr_d;
-      if (push_i && !pop_i) count_q <= count_q + 1'b1;
-      else if (pop_i && !push_i) count_q <= count_q - 1'b1;
+      count_q  <= count_q + CW'(push_i) - CW'(pop_i);
     end
   end
 
   if (REG_READ) begin : gen_reg_read
-    // The read register holds mem[rd_ptr_q] as it was before the last edge;
+    // Read register k holds mem[rd_ptr_q + k] as it was before the last edge;
     // the entry written at that edge to that address is taken from the
     // forwarding register instead. ram_style asks for block RAM even where
     // LUT-RAM would be cheaper for a shallow buffer (Yosys and Vivado read it).
@@ -61,23 +73,28 @@ module rr_fifo #(
     always_ff @(posedge clk_i) begin
       if (push_i) mem_q[wr_ptr_q] <= data_i;
     end
-    logic [WIDTH-1:0] read_q, fwd_data_q;
-    logic             fwd_q;
-    always_ff @(posedge clk_i) begin
-      read_q     <= mem_q[rd_ptr_d];
-      fwd_data_q <= data_i;
+    logic [WIDTH-1:0] fwd_data_q;
+    always_ff @(posedge clk_i) fwd_data_q <= data_i;
+    for (genvar k = 0; k < READS; k++) begin : gen_read
+      logic [AW-1:0]    addr;
+      logic [WIDTH-1:0] read_q;
+      logic             fwd_q;
+      assign addr = advance(rd_ptr_d, (AW+1)'(k));
+      always_ff @(posedge clk_i) read_q <= mem_q[addr];
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) fwd_q <= 1'b0;
+        else fwd_q <= push_i && (wr_ptr_q == addr);
+      end
+      assign data_o[k*WIDTH+:WIDTH] = fwd_q ? fwd_data_q : read_q;
     end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) fwd_q <= 1'b0;
-      else fwd_q <= push_i && (wr_ptr_q == rd_ptr_d);
-    end
-    assign data_o = fwd_q ? fwd_data_q : read_q;
   end else begin : gen_async_read
     logic [WIDTH-1:0] mem_q [DEPTH];
     always_ff @(posedge clk_i) begin
       if (push_i) mem_q[wr_ptr_q] <= data_i;
     end
-    assign data_o = mem_q[rd_ptr_q];
+    for (genvar k = 0; k < READS; k++) begin : gen_read
+      assign data_o[k*WIDTH+:WIDTH] = mem_q[advance(rd_ptr_q, (AW+1)'(k))];
+    end
   end
 
   assign empty_o = (count_q == '0);

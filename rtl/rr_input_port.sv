@@ -41,8 +41,12 @@
 //   decision (at zero load one cycle more per open decision). A head that
 //   took the alternative leaves with header field PATCH_LSB..+PATCH_W set to
 //   PATCH_VAL.
-// With internal speedup S the port has S lanes to the crossbar: VC v leaves
-// through lane v mod S, so up to S flits (of different VCs) leave per cycle.
+// With internal speedup S the port has S lanes to the crossbar and a VC
+// offers the switch up to S flits of its active packet per cycle (sa_cnt_o:
+// the flits at the front of its buffer, up to and including a tail); the
+// switch allocator grants each VC a prefix of them (sa_gnt_i, a count) and
+// says which flit each lane carries (lane_*_i), so up to S flits, of one VC
+// or of several, leave per cycle.
 // A credit for the VC goes upstream (registered) for every flit popped; the
 // link carries one credit per cycle, so with S > 1 credits of a cycle with
 // several pops wait in a counter per VC and go out one per cycle, round-robin
@@ -65,6 +69,8 @@ module rr_input_port #(
   parameter int unsigned PATCH_VAL = 1,
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
+  localparam int unsigned IW = rr_pkg::id_width(S),  // a flit index behind the front, 0..S-1
+  localparam int unsigned RW = $clog2(S + 1),        // a count of 0..S flits
   localparam int unsigned LW = rr_pkg::link_width(V, W),  // link flit (rr_pkg::LINK_*)
   localparam int unsigned CRW = rr_pkg::credit_width(V)     // credit (rr_pkg::CREDIT_*)
 ) (
@@ -100,10 +106,14 @@ module rr_input_port #(
   output logic [V*VCW-1:0] va_own_vc_o,  // the output VC the active packet holds
   input  logic [V-1:0]     va_gnt_i,
   input  logic [V*VCW-1:0] va_vc_i,
-  // switch allocation, one request per VC, at most one grant per lane
+  // switch allocation, one request per VC for up to S flits
   output logic [V-1:0]     sa_req_o,
   output logic [V*PW-1:0]  sa_port_o,
-  input  logic [V-1:0]     sa_gnt_i,
+  output logic [V*RW-1:0]  sa_cnt_o,     // flits the VC can send this cycle (1..S)
+  input  logic [V*RW-1:0]  sa_gnt_i,     // flits granted (a prefix of those offered)
+  input  logic [S-1:0]     lane_valid_i, // per lane: it carries a granted flit,
+  input  logic [S*VCW-1:0] lane_vc_i,    // of this VC,
+  input  logic [S*IW-1:0]  lane_idx_i,   // this many places behind the front
   input  logic [V-1:0]     out_pend_i,   // the held output VC's previous tail has not left yet
   // per lane, the flit leaving through the crossbar (valid in the cycle of the grant)
   output logic [S*W-1:0]   xb_data_o,
@@ -146,8 +156,9 @@ module rr_input_port #(
   logic [PW-1:0]  next_port_q [V];  // the next packet's allocation, while next_q
   logic [VCW-1:0] next_vc_q   [V];
 
-  logic [W+1:0]   front    [V];  // {tail, head, data}
-  logic [RTW-1:0] route    [V];  // the route of the oldest unallocated packet
+  logic [W+1:0]   front    [V][S];  // the first S flits of each buffer, {tail, head, data}
+  logic [RW-1:0]  npop     [V];     // flits popped this cycle
+  logic [RTW-1:0] route    [V];     // the route of the oldest unallocated packet
   logic [V-1:0]   empty, push, pop, route_empty, route_push;
   // Head decisions: the oldest unallocated packet's choice is open and it
   // wants a decision (wants), it decides this cycle (hd_pick), has decided
@@ -158,24 +169,43 @@ module rr_input_port #(
   logic [PW-1:0]  req_port [V];  // the route this cycle's request asks for
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
-    logic [$clog2(B+1)-1:0]  unused_count;
+    logic [$clog2(B+1)-1:0]  count;
     logic [$clog2(RD+1)-1:0] unused_route_count;
     logic                    unused_full, unused_route_full;
+    logic [S*(W+2)-1:0]      fronts;
 
     assign push[v]       = in_valid && (in_vc == VCW'(v));
     assign route_push[v] = push[v] && in_head;
-    assign pop[v]        = sa_gnt_i[v];
+    assign npop[v]       = sa_gnt_i[v*RW+:RW];
+    assign pop[v]        = npop[v] != '0;
 
-    rr_fifo #(.WIDTH(W + 2), .DEPTH(B), .REG_READ(REG_READ)) i_fifo (
+    rr_fifo #(.WIDTH(W + 2), .DEPTH(B), .READS(S), .REG_READ(REG_READ)) i_fifo (
       .clk_i, .rst_ni,
       .push_i (push[v]),
       .data_i ({in_tail, in_head, in_head ? rc_hdr_i : in_data}),
-      .pop_i  (pop[v]),
-      .data_o (front[v]),
+      .pop_i  (npop[v]),
+      .data_o (fronts),
       .empty_o(empty[v]),
       .full_o (unused_full),
-      .count_o(unused_count)
+      .count_o(count)
     );
+    for (genvar k = 0; k < S; k++) begin : gen_front
+      assign front[v][k] = fronts[k*(W+2)+:W+2];
+    end
+
+    // The flits the VC can send this cycle: those of the active packet among
+    // the first S in its buffer (the tail ends them).
+    always_comb begin
+      logic stop;
+      stop = 1'b0;
+      sa_cnt_o[v*RW+:RW] = '0;
+      for (int unsigned k = 0; k < S; k++) begin
+        if (!stop && count > ($clog2(B+1))'(k)) begin
+          sa_cnt_o[v*RW+:RW] = RW'(k + 1);
+          stop = front[v][k][W+1];
+        end
+      end
+    end
 
     rr_fifo #(.WIDTH(RTW), .DEPTH(RD)) i_route_fifo (
       .clk_i, .rst_ni,
@@ -189,8 +219,14 @@ module rr_input_port #(
     );
 
     logic tail_at_front, tail_out;
-    assign tail_at_front = !empty[v] && front[v][W+1];
-    assign tail_out      = pop[v] && front[v][W+1];
+    assign tail_at_front = !empty[v] && front[v][0][W+1];
+    // Popped flits are a prefix of the active packet's: the tail is the last.
+    always_comb begin
+      tail_out = 1'b0;
+      for (int unsigned k = 0; k < S; k++) begin
+        if (npop[v] == RW'(k + 1)) tail_out = front[v][k][W+1];
+      end
+    end
 
     assign eligible[v] = !route_empty[v] && (!active_q[v] || (tail_at_front && !next_q[v]));
     if (HEAD) begin : gen_head
@@ -313,18 +349,22 @@ module rr_input_port #(
     if (HEAD && f[W] && alt) leaving[PATCH_LSB+:PATCH_W] = PATCH_W'(PATCH_VAL);
   endfunction
 
-  // Crossbar inputs: per lane, the flit of the VC the switch allocator granted.
-  always_comb begin
-    xb_data_o = '0;
-    xb_head_o = '0;
-    xb_tail_o = '0;
-    xb_vc_o   = '0;
-    for (int unsigned v = 0; v < V; v++) begin
-      if (sa_gnt_i[v]) begin
-        xb_data_o[(v%S)*W+:W]     = leaving(front[v], act_alt_q[v]);
-        xb_head_o[v%S]            = front[v][W];
-        xb_tail_o[v%S]            = front[v][W+1];
-        xb_vc_o[(v%S)*VCW+:VCW]   = out_vc_q[v];
+  // Crossbar inputs: per lane, the flit the switch allocator granted it.
+  for (genvar m = 0; m < S; m++) begin : gen_lane
+    always_comb begin
+      xb_data_o[m*W+:W]   = '0;
+      xb_head_o[m]        = 1'b0;
+      xb_tail_o[m]        = 1'b0;
+      xb_vc_o[m*VCW+:VCW] = '0;
+      for (int unsigned v = 0; v < V; v++) begin
+        for (int unsigned k = 0; k < S; k++) begin
+          if (lane_valid_i[m] && lane_vc_i[m*VCW+:VCW] == VCW'(v) && lane_idx_i[m*IW+:IW] == IW'(k)) begin
+            xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v]);
+            xb_head_o[m]        = front[v][k][W];
+            xb_tail_o[m]        = front[v][k][W+1];
+            xb_vc_o[m*VCW+:VCW] = out_vc_q[v];
+          end
+        end
       end
     end
   end
@@ -355,7 +395,7 @@ module rr_input_port #(
       assign owed[v] = (owed_q[v] != '0) || pop[v];
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) owed_q[v] <= '0;
-        else owed_q[v] <= owed_q[v] + OWW'(pop[v]) - OWW'(pick[v]);
+        else owed_q[v] <= owed_q[v] + OWW'(npop[v]) - OWW'(pick[v]);
       end
     end
     rr_arbiter_rr #(.N(V)) i_credit_arb (

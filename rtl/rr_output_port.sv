@@ -3,7 +3,7 @@
 // A head flit leaving on a network port (not an NI port) has its hop count
 // incremented here.
 // With internal speedup S > 1 the switch delivers up to S flits per cycle
-// (slots 0..S-1, each of a different VC) and the port keeps them in an output
+// (slots 0..S-1, in order; several may be of one VC) and the port keeps them in an output
 // buffer of OB flits that drains one flit per cycle onto the link, oldest
 // first; a flit that finds the buffer empty goes straight to the output
 // register, so zero-load latency does not change with S. room_o tells the
@@ -53,15 +53,17 @@ module rr_output_port #(
   assign credit_valid = credit_i[rr_pkg::CREDIT_VALID];
   assign credit_vc    = credit_i[rr_pkg::CREDIT_VC_LSB+:VCW];
 
-  // Per downstream VC: a flit of it enters the port this cycle, and its tail.
-  logic [V-1:0] sent, tail_out;
+  // Per downstream VC: the flits of it entering the port this cycle (with
+  // speedup up to S of one VC), and whether its tail is among them.
+  logic [RW-1:0] sent [V];
+  logic [V-1:0]  tail_out;
   always_comb begin
-    sent = '0;
     tail_out = '0;
-    for (int unsigned k = 0; k < S; k++) begin
-      for (int unsigned w = 0; w < V; w++) begin
+    for (int unsigned w = 0; w < V; w++) begin
+      sent[w] = '0;
+      for (int unsigned k = 0; k < S; k++) begin
         if (send_i[k] && vc_i[k*VCW+:VCW] == VCW'(w)) begin
-          sent[w] = 1'b1;
+          sent[w] = sent[w] + 1'b1;
           if (tail_i[k]) tail_out[w] = 1'b1;
         end
       end
@@ -70,7 +72,7 @@ module rr_output_port #(
 
   logic [V-1:0] busy_q, handover_q;
   for (genvar w = 0; w < V; w++) begin : gen_vc
-    rr_credit_counter #(.DEPTH(B)) i_credits (
+    rr_credit_counter #(.DEPTH(B), .MAXC(S)) i_credits (
       .clk_i, .rst_ni,
       .consume_i(sent[w]),
       .return_i (credit_valid && (credit_vc == VCW'(w))),

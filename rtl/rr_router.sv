@@ -79,7 +79,7 @@ module rr_router #(
 );
   localparam int unsigned R = P * V;
 
-  logic [R-1:0]       va_req, va_rel, va_gnt, sa_req, sa_gnt, out_busy, out_handover, out_alloc, out_pend;
+  logic [R-1:0]       va_req, va_rel, va_gnt, sa_req, out_busy, out_handover, out_alloc, out_pend;
   logic [R*PW-1:0]    va_port, sa_port;
   logic [R*V-1:0]     va_vcs;
   logic [R*LEN_W-1:0] va_len;
@@ -90,6 +90,11 @@ module rr_router #(
   localparam int unsigned L = P * S;         // crossbar lanes (inputs) and slots (outputs)
   localparam int unsigned LNW = rr_pkg::id_width(L);
   localparam int unsigned RW = $clog2(S + 1);
+  localparam int unsigned IW = rr_pkg::id_width(S);
+  logic [R*RW-1:0]    sa_cnt, sa_gnt;  // per input VC: flits offered, flits granted
+  logic [L-1:0]       sa_lane_valid;   // per input lane p*S + m: the flit it carries
+  logic [L*VCW-1:0]   sa_lane_vc;
+  logic [L*IW-1:0]    sa_lane_idx;
   logic [L*XW-1:0]    xb_in, xb_out;
   logic [L-1:0]       sw_valid;   // per output slot o*S + k
   logic [L*LNW-1:0]   sw_sel;
@@ -132,7 +137,11 @@ module rr_router #(
       .va_vc_i      (va_vc[p*V*VCW+:V*VCW]),
       .sa_req_o     (sa_req[p*V+:V]),
       .sa_port_o    (sa_port[p*V*PW+:V*PW]),
-      .sa_gnt_i     (sa_gnt[p*V+:V]),
+      .sa_cnt_o     (sa_cnt[p*V*RW+:V*RW]),
+      .sa_gnt_i     (sa_gnt[p*V*RW+:V*RW]),
+      .lane_valid_i (sa_lane_valid[p*S+:S]),
+      .lane_vc_i    (sa_lane_vc[p*S*VCW+:S*VCW]),
+      .lane_idx_i   (sa_lane_idx[p*S*IW+:S*IW]),
       .out_pend_i   (out_pend[p*V+:V]),
       .xb_data_o    (lane_data),
       .xb_head_o    (lane_head),
@@ -198,8 +207,12 @@ module rr_router #(
     .clk_i, .rst_ni,
     .req_i      (sa_req),
     .port_i     (sa_port),
+    .cnt_i      (sa_cnt),
     .room_i     (room),
     .gnt_o      (sa_gnt),
+    .lane_valid_o(sa_lane_valid),
+    .lane_vc_o  (sa_lane_vc),
+    .lane_idx_o (sa_lane_idx),
     .out_valid_o(sw_valid),
     .out_sel_o  (sw_sel)
   );

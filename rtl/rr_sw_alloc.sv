@@ -1,75 +1,135 @@
 // Separable input-first switch allocator with internal speedup S.
-// Each input port has S lanes to the crossbar; VC v of a port uses lane
-// v mod S, so a port sends up to S flits per cycle, from different VCs. Each
-// output port takes up to S flits per cycle (as many as room_i allows).
-// Stage 1 (per input lane): round-robin over the lane's requesting VCs.
-// Stage 2 (per output port): round-robin over the input lanes whose chosen
-//   VC wants that output; up to room_i of them are granted, in round-robin
-//   order from the pointer, each into its own output slot.
-// An input lane's arbiter advances only when its choice won, so a VC that
-// loses at the output keeps its turn. With S = 1 a lane is the port and an
-// output grants one lane: the plain separable allocator.
+// Each input port has S lanes to the crossbar and each output port S slots,
+// so up to S flits leave an input port and up to S enter an output port per
+// cycle; the flits of one lane-cycle may come from one VC (a VC with several
+// flits of its packet at the front sends them together, as if the router ran
+// S times faster than the links) or from several.
+// Stage 1 (per input port): round-robin over the requesting VCs. The first
+//   VC in round-robin order (the primary) takes lanes 0.. for as many flits
+//   as it can send (cnt_i, 1..S); the next VCs in round-robin order take the
+//   remaining lanes the same way. Lane m carries flit lane_idx_o[m] (0 = the
+//   front) of VC lane_vc_o[m].
+// Stage 2 (per output port): round-robin over the input ports whose lanes
+//   want that output; up to room_i lanes are granted, lanes of one input port
+//   in lane order, each into its own output slot, so a VC always sends a
+//   prefix of the flits it offered and they enter the output in order.
+// An input port's pointer advances past its primary only when the primary
+// won, so a VC that loses at the output keeps its turn. With S = 1 a lane is
+// the port and an output grants one port: the plain separable allocator.
 module rr_sw_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,
   parameter int unsigned S = 1,  // internal speedup (router.speedup)
   localparam int unsigned PW = rr_pkg::id_width(P),
+  localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned L = P * S,                // input lanes
   localparam int unsigned LNW = rr_pkg::id_width(L),
+  localparam int unsigned IW = rr_pkg::id_width(S),  // a flit index 0..S-1
   localparam int unsigned RW = $clog2(S + 1)        // a count of 0..S flits
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
   input  logic [P*V-1:0]     req_i,
   input  logic [P*V*PW-1:0]  port_i,
+  input  logic [P*V*RW-1:0]  cnt_i,     // per input VC: flits it can send this cycle (1..S)
   input  logic [P*RW-1:0]    room_i,    // per output port: flits it can take this cycle (1..S)
-  output logic [P*V-1:0]     gnt_o,     // per input VC, at most one per input lane
-  output logic [P*S-1:0]     out_valid_o,  // per output slot o*S + k
-  output logic [P*S*LNW-1:0] out_sel_o     // per output slot: the winning input lane
+  output logic [P*V*RW-1:0]  gnt_o,     // per input VC: flits granted (0..S)
+  output logic [L-1:0]       lane_valid_o,  // per input lane: granted
+  output logic [L*VCW-1:0]   lane_vc_o,     // per input lane: the VC it carries
+  output logic [L*IW-1:0]    lane_idx_o,    // per input lane: which of the VC's flits
+  output logic [P*S-1:0]     out_valid_o,   // per output slot o*S + k
+  output logic [P*S*LNW-1:0] out_sel_o      // per output slot: the winning input lane
 );
-  logic [V-1:0]  lane_gnt [L];
-  logic [PW-1:0] lane_port [L];
   logic [L-1:0]  lane_has, lane_won;
+  logic [PW-1:0] lane_port [L];
   logic [L-1:0]  out_gnt [P];  // [output][lane]
 
-  for (genvar l = 0; l < L; l++) begin : gen_lane
-    localparam int unsigned LP = l / S;  // the lane's port
-    localparam int unsigned LK = l % S;  // its index: VCs v with v mod S = LK
-    logic [V-1:0] lane_vcs, lane_req;
-    for (genvar v = 0; v < V; v++) begin : gen_member
-      assign lane_vcs[v] = (v % S) == LK;
-    end
-    assign lane_req = req_i[LP*V+:V] & lane_vcs;
-    rr_arbiter_rr #(.N(V)) i_arb (
-      .clk_i, .rst_ni,
-      .req_i    (lane_req),
-      .advance_i(lane_won[l]),
-      .gnt_o    (lane_gnt[l])
-    );
-    assign lane_has[l] = |lane_req;
+  for (genvar p = 0; p < P; p++) begin : gen_in
+    logic [V-1:0]   req, vmask_q, primary;
+    logic [S-1:0]   has;
+    logic [VCW-1:0] vc  [S];
+    logic [IW-1:0]  idx [S];
+    assign req = req_i[p*V+:V];
+
     always_comb begin
-      lane_port[l] = '0;
-      for (int unsigned v = 0; v < V; v++) begin
-        if (lane_gnt[l][v]) lane_port[l] = port_i[(LP*V+v)*PW+:PW];
+      logic [V-1:0] hi, lo, pick;
+      logic [RW:0]  at, n;
+      hi = req & vmask_q;
+      lo = req & ~vmask_q;
+      primary = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
+      has = '0;
+      for (int unsigned m = 0; m < S; m++) begin
+        vc[m]  = '0;
+        idx[m] = '0;
+      end
+      // Lanes in round-robin order of the VCs: first those at or after the
+      // pointer, then the others.
+      at = '0;
+      n = '0;
+      for (int unsigned pass = 0; pass < 2; pass++) begin
+        pick = (pass == 0) ? hi : lo;
+        for (int unsigned v = 0; v < V; v++) begin
+          if (pick[v]) begin
+            n = (RW+1)'(cnt_i[(p*V+v)*RW+:RW]);
+            for (int unsigned m = 0; m < S; m++) begin
+              if ((RW+1)'(m) >= at && (RW+1)'(m) < at + n) begin
+                has[m] = 1'b1;
+                vc[m]  = VCW'(v);
+                idx[m] = IW'((RW+1)'(m) - at);
+              end
+            end
+            at = (at + n > (RW+1)'(S)) ? (RW+1)'(S) : at + n;
+          end
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) vmask_q <= '1;
+      else if (lane_won[p*S]) vmask_q <= ~((primary - 1'b1) | primary);  // past the primary
+    end
+
+    for (genvar m = 0; m < S; m++) begin : gen_lane
+      assign lane_has[p*S+m] = has[m];
+      assign lane_vc_o[(p*S+m)*VCW+:VCW] = vc[m];
+      assign lane_idx_o[(p*S+m)*IW+:IW] = idx[m];
+      always_comb begin
+        lane_port[p*S+m] = '0;
+        for (int unsigned v = 0; v < V; v++) begin
+          if (vc[m] == VCW'(v)) lane_port[p*S+m] = port_i[(p*V+v)*PW+:PW];
+        end
+      end
+    end
+
+    // Flits granted per VC: its won lanes.
+    for (genvar v = 0; v < V; v++) begin : gen_gnt
+      always_comb begin
+        gnt_o[(p*V+v)*RW+:RW] = '0;
+        for (int unsigned m = 0; m < S; m++) begin
+          if (lane_won[p*S+m] && vc[m] == VCW'(v)) gnt_o[(p*V+v)*RW+:RW] = gnt_o[(p*V+v)*RW+:RW] + 1'b1;
+        end
       end
     end
   end
 
   for (genvar o = 0; o < P; o++) begin : gen_out
-    logic [L-1:0]  reqs, mask_q, granted, last;
+    logic [L-1:0]  reqs, lane_mask, granted, last;
+    logic [P-1:0]  pmask_q, last_port;
     logic [RW-1:0] room;
     logic [S-1:0]  slot_valid;
     logic [S*LNW-1:0] slot_sel;
     assign room = room_i[o*RW+:RW];
     for (genvar l = 0; l < L; l++) begin : gen_col
       assign reqs[l] = lane_has[l] && (lane_port[l] == PW'(o));
+      assign lane_mask[l] = pmask_q[l/S];
     end
-    // Up to `room` grants in round-robin order: first the requesters at or
-    // after the pointer (mask_q), then the others from lane 0.
+    // Up to `room` grants in round-robin order of the input ports: first the
+    // lanes of the ports at or after the pointer (pmask_q), then the others
+    // from lane 0; lanes of one port in lane order.
     always_comb begin
       logic [L-1:0] hi, lo, g;
-      hi = reqs & mask_q;
-      lo = reqs & ~mask_q;
+      hi = reqs & lane_mask;
+      lo = reqs & ~lane_mask;
       granted = '0;
       last = '0;
       for (int unsigned k = 0; k < S; k++) begin
@@ -89,9 +149,12 @@ module rr_sw_alloc #(
         if (|g) last = g;
       end
     end
+    for (genvar q = 0; q < P; q++) begin : gen_last
+      assign last_port[q] = |last[q*S+:S];
+    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) mask_q <= '1;
-      else if (|granted) mask_q <= ~((last - 1'b1) | last);  // past the last lane granted
+      if (!rst_ni) pmask_q <= '1;
+      else if (|granted) pmask_q <= ~((last_port - 1'b1) | last_port);  // past the last port granted
     end
     assign out_gnt[o] = granted;
     assign out_valid_o[o*S+:S] = slot_valid;
@@ -102,13 +165,5 @@ module rr_sw_alloc #(
     lane_won = '0;
     for (int unsigned o = 0; o < P; o++) lane_won = lane_won | out_gnt[o];
   end
-
-  for (genvar p = 0; p < P; p++) begin : gen_gnt
-    always_comb begin
-      gnt_o[p*V+:V] = '0;
-      for (int unsigned k = 0; k < S; k++) begin
-        if (lane_won[p*S+k]) gnt_o[p*V+:V] = gnt_o[p*V+:V] | lane_gnt[p*S+k];
-      end
-    end
-  end
+  assign lane_valid_o = lane_won;
 endmodule
