@@ -6,9 +6,12 @@
 //    header), allowed VCs, out port} is captured in the same cycle;
 //  - WAITING with a routed packet: a VA request with that packet's route; a VA
 //    grant makes the VC ACTIVE with the granted output VC;
-//  - ACTIVE: a SA request per buffered flit on the captured port; the granted
-//    flit leaves on the crossbar port with the allocated output VC; the tail
-//    returns the VC to WAITING;
+//  - ACTIVE: a SA request per buffered flit on the captured port, offering
+//    the flits of the active packet among the first S of the buffer (sa_cnt_o,
+//    up to and including a tail); the allocator grants a prefix of them
+//    (sa_gnt_i, a count) and names the VC and flit of each crossbar lane
+//    (lane_*_i); each lane carries that flit with the allocated output VC;
+//    the tail returns the VC to WAITING;
 //  - hand-over: with the tail at the front of an ACTIVE VC, the port says so
 //    (va_rel_o, with the output VC the active packet holds), and the next
 //    routed packet requests VA; a grant is taken over when the tail leaves (at
@@ -16,7 +19,9 @@
 //  - a packet granted an output VC asks for the switch only in cycles in
 //    which that VC's previous holder has no tail left to send (out_pend_i),
 //    until it has seen such a cycle once;
-//  - one credit for the VC, one cycle after every pop;
+//  - one credit for the VC, one cycle after every pop; with S > 1 a VC owes
+//    a credit per popped flit and one goes out per cycle, round-robin over
+//    the VCs that owe one (this cycle's pops included);
 //  - reset (asynchronous, active low) clears every VC and the credit;
 //  - with HEAD (decisions at the head of the VC): a route may leave the choice
 //    open between its route and an alternative; such a packet asks for a VC
@@ -49,6 +54,10 @@
 #include "Vrr_input_port_p4v2b6m1___024root.h"
 #include "Vrr_input_port_p5v2b8.h"
 #include "Vrr_input_port_p5v2b8___024root.h"
+#include "Vrr_input_port_p5v2b8s2.h"
+#include "Vrr_input_port_p5v2b8s2___024root.h"
+#include "Vrr_input_port_p5v2b8s2r.h"
+#include "Vrr_input_port_p5v2b8s2r___024root.h"
 #include "Vrr_input_port_p7v3b5.h"
 #include "Vrr_input_port_p7v3b5___024root.h"
 #include "Vrr_input_port_p7v3b5h.h"
@@ -85,6 +94,15 @@ struct P3V1B2 {
   using Model = Vrr_input_port_p3v1b2;
   using Root = Vrr_input_port_p3v1b2___024root;
 };
+struct P5V2B8S2 {  // speedup 2: two crossbar lanes, up to two flits of a VC per
+                   // cycle
+  using Model = Vrr_input_port_p5v2b8s2;
+  using Root = Vrr_input_port_p5v2b8s2___024root;
+};
+struct P5V2B8S2R {  // the same with the VC buffers read through a register
+  using Model = Vrr_input_port_p5v2b8s2r;
+  using Root = Vrr_input_port_p5v2b8s2r___024root;
+};
 
 }  // namespace cfg
 
@@ -103,6 +121,13 @@ struct LinkFlit {
   std::uint64_t data = 0;
 };
 
+// One crossbar lane as the switch allocator drives it: flit idx (0 = the
+// front) of VC vc.
+struct Lane {
+  bool valid = false;
+  unsigned vc = 0, idx = 0;
+};
+
 // The inputs of one cycle.
 struct Inputs {
   LinkFlit flit;
@@ -116,14 +141,15 @@ struct Inputs {
   bool hd_alt = false;  // HEAD: the decision unit's answer this cycle
   std::uint32_t va_gnt = 0;
   std::vector<unsigned> va_vc;  // per VC
-  std::uint32_t sa_gnt = 0;     // at most one bit
+  std::uint32_t sa_gnt = 0;     // per VC a count of RW bits (S = 1: one bit per VC)
+  std::vector<Lane> lanes;      // per lane; empty: step() assigns the granted flits to lanes
   std::uint32_t out_pend = 0;   // per VC: its output VC's previous tail has not left
 };
 
 struct Stored {
   std::uint64_t data = 0;
   bool head = false, tail = false;
-  bool operator==(const Stored&) const = default;
+  bool operator==(const Stored &) const = default;
 };
 
 struct Route {
@@ -142,10 +168,12 @@ struct VcModel {
   bool active = false;
   unsigned port = 0, out_vc = 0;
   bool next = false;  // the next packet's VC is allocated, the tail has not left
-  bool wait = false;  // granted, and no cycle without the previous holder's tail seen yet
+  bool wait = false;  // granted, and no cycle without the previous holder's tail
+                      // seen yet
   unsigned next_port = 0, next_vc = 0;
-  bool decided = false, alt = false;          // HEAD: the oldest route's decision
-  bool active_alt = false, next_alt = false;  // HEAD: the alternative applies to the head
+  bool decided = false, alt = false;  // HEAD: the oldest route's decision
+  bool active_alt = false,
+       next_alt = false;  // HEAD: the alternative applies to the head
 };
 
 // What a cycle did (for the directed tests and the coverage counters).
@@ -153,10 +181,13 @@ struct Events {
   std::uint32_t va_req = 0, sa_req = 0;
   bool credit = false;
   unsigned credit_vc = 0;
-  std::vector<Route> va;           // va_port_o/va_vcs_o/va_len_o per VC, as read
+  std::vector<Route> va;          // va_port_o/va_vcs_o/va_len_o per VC, as read
   std::vector<unsigned> sa_port;  // sa_port_o per VC, as read
-  Stored xb;                      // the popped flit
+  Stored xb;                      // the popped flit (S > 1: the last one of the first VC popping)
+  Stored xb_first;                // that VC's first popped flit
   unsigned xb_vc = 0;
+  unsigned popped = 0;           // flits popped, all VCs
+  std::vector<unsigned> sa_cnt;  // sa_cnt_o per VC, as read
 };
 
 template <class Cfg>
@@ -180,6 +211,9 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned PATCH_LSB = Root::rr_input_port__DOT__PATCH_LSB;
   static constexpr unsigned PATCH_W = Root::rr_input_port__DOT__PATCH_W;
   static constexpr unsigned PATCH_VAL = Root::rr_input_port__DOT__PATCH_VAL;
+  static constexpr unsigned S = Root::rr_input_port__DOT__S;
+  static constexpr unsigned IW = S > 1 ? std::bit_width(S - 1) : 1;
+  static constexpr unsigned RW = std::bit_width(S);
   // Longest packet the environment sends: fits the buffer and the length field.
   static constexpr unsigned kMaxLen = std::min({B, static_cast<unsigned>(mask(LEN_W)), 6u});
 
@@ -187,18 +221,59 @@ class InputPortTest : public ::testing::Test {
 
   void reset() {
     dut_.reset();
-    for (VcModel& m : vcs_) m = VcModel{};
+    for (VcModel &m : vcs_) m = VcModel{};
     credit_valid_ = false;
     credit_vc_ = 0;
     hd_mask_ = mask(V);
     up_credits_.assign(V, B);
     pending_.assign(V, {});
+    owed_.assign(V, 0);
+    cr_mask_ = static_cast<std::uint32_t>(mask(V));
+  }
+
+  // ---- switch grants (counts of RW bits per VC) ----
+  static unsigned gnt_of(std::uint32_t sa_gnt, unsigned v) { return static_cast<unsigned>(field(sa_gnt, v * RW, RW)); }
+  static std::uint32_t gnt_one(unsigned v, unsigned n = 1) { return n << (v * RW); }
+  // The flits VC v offers the switch: those among the first S of its buffer,
+  // up to and including a tail.
+  unsigned offer(unsigned v) const {
+    const auto &f = vcs_[v].flits;
+    unsigned n = 0;
+    for (unsigned k = 0; k < S && k < f.size(); ++k) {
+      n = k + 1;
+      if (f[k].tail) break;
+    }
+    return n;
+  }
+  // Random switch grants for the requesters `sareq`: S = 1 one of them; S > 1
+  // VCs in random order, each a random prefix of its offer in the lanes left.
+  std::uint32_t random_sa(std::uint32_t sareq) {
+    std::vector<unsigned> sa;
+    for (unsigned v = 0; v < V; ++v) {
+      if ((sareq >> v) & 1u) sa.push_back(v);
+    }
+    if (sa.empty()) return 0;
+    if (S == 1) return 1u << sa[rng_.range(0, sa.size() - 1)];
+    std::uint32_t g = 0;
+    unsigned left = S;
+    const unsigned first = static_cast<unsigned>(rng_.range(0, sa.size() - 1));
+    for (unsigned i = 0; i < sa.size() && left > 0; ++i) {
+      const unsigned v = sa[(first + i) % sa.size()];
+      if (i > 0 && rng_.chance(40)) continue;
+      // Mostly all it offers (as the allocator does without contention).
+      const unsigned most = std::min(left, offer(v));
+      const unsigned n = rng_.chance(70) ? most : static_cast<unsigned>(rng_.range(1, most));
+      g |= gnt_one(v, n);
+      left -= n;
+    }
+    return g;
   }
 
   // ---- environment helpers ----
   Inputs idle() {
     Inputs in;
-    // Anything on the route-unit inputs: the port must read them for heads only.
+    // Anything on the route-unit inputs: the port must read them for heads
+    // only.
     in.rc_port = static_cast<unsigned>(rng_.bits(PW));
     in.rc_vcs = static_cast<std::uint32_t>(rng_.bits(V));
     in.rc_hdr = rng_.bits(W);
@@ -208,7 +283,7 @@ class InputPortTest : public ::testing::Test {
     in.rc_operands = static_cast<unsigned>(rng_.bits(DOW));
     in.hd_alt = rng_.chance(50);
     in.va_vc.resize(V);
-    for (unsigned& x : in.va_vc) x = static_cast<unsigned>(rng_.bits(VCW));
+    for (unsigned &x : in.va_vc) x = static_cast<unsigned>(rng_.bits(VCW));
     return in;
   }
 
@@ -236,7 +311,7 @@ class InputPortTest : public ::testing::Test {
     in.va_vc = {2, 0, 0};
     step(in, &granted);
     in = idle();
-    in.sa_gnt = 1u;
+    in.sa_gnt = gnt_one(0);
     step(in, &ev);
     EXPECT_TRUE(ev.xb.head);
     EXPECT_EQ(field(ev.xb.data, PATCH_LSB, PATCH_W), PATCH_VAL) << "the alternative's header field";
@@ -259,7 +334,7 @@ class InputPortTest : public ::testing::Test {
 
   // Plays the route unit for a head flit on the link: a random port, VC mask
   // and a rewrite of the header that leaves its length field alone.
-  void route_unit(Inputs& in) {
+  void route_unit(Inputs &in) {
     if (!(in.flit.valid && in.flit.head)) return;
     in.rc_port = static_cast<unsigned>(rng_.range(0, P - 1));
     in.rc_vcs = static_cast<std::uint32_t>(rng_.range(1, mask(V)));
@@ -273,12 +348,10 @@ class InputPortTest : public ::testing::Test {
   }
 
   // A packet length: short packets often (they fill the route FIFO), else any.
-  unsigned random_len() {
-    return rng_.chance(40) ? MIN_LEN : static_cast<unsigned>(rng_.range(MIN_LEN, kMaxLen));
-  }
+  unsigned random_len() { return rng_.chance(40) ? MIN_LEN : static_cast<unsigned>(rng_.range(MIN_LEN, kMaxLen)); }
 
   // Sends the next flit of the packet queued for `vc` (upstream credit check).
-  void send_next(Inputs& in, unsigned vc) {
+  void send_next(Inputs &in, unsigned vc) {
     ASSERT_FALSE(pending_[vc].empty());
     ASSERT_GT(up_credits_[vc], 0u) << "test bug: flit without a credit";
     in.flit = pending_[vc].front();
@@ -290,13 +363,13 @@ class InputPortTest : public ::testing::Test {
   // whole packet, the previous packet completely sent).
   bool start_packet(unsigned vc, unsigned len) {
     if (!pending_[vc].empty() || up_credits_[vc] < len) return false;
-    for (const LinkFlit& f : packet(vc, len)) pending_[vc].push_back(f);
+    for (const LinkFlit &f : packet(vc, len)) pending_[vc].push_back(f);
     return true;
   }
 
   // A VC whose oldest route may ask for an output VC.
   bool eligible(unsigned v) const {
-    const VcModel& m = vcs_[v];
+    const VcModel &m = vcs_[v];
     const bool tail_at_front = !m.flits.empty() && m.flits.front().tail;
     return !m.routes.empty() && (!m.active || (tail_at_front && !m.next));
   }
@@ -305,7 +378,7 @@ class InputPortTest : public ::testing::Test {
   std::uint32_t head_wants() const {
     std::uint32_t r = 0;
     for (unsigned v = 0; v < V; ++v) {
-      const VcModel& m = vcs_[v];
+      const VcModel &m = vcs_[v];
       const bool want = HEAD_REG ? !m.routes.empty() && m.routes.front().decide
                                  : eligible(v) && m.routes.front().decide && !m.decided;
       r |= static_cast<std::uint32_t>(want) << v;
@@ -319,8 +392,8 @@ class InputPortTest : public ::testing::Test {
     return std::countr_zero(masked != 0 ? masked : wants);
   }
   // The route a VC's request asks for: the alternative if decided so.
-  bool takes_alt(unsigned v, const Inputs& in) const {
-    const VcModel& m = vcs_[v];
+  bool takes_alt(unsigned v, const Inputs &in) const {
+    const VcModel &m = vcs_[v];
     if (HEAD_REG) return m.decided && m.alt;
     return m.decided ? m.alt : (head_pick() == static_cast<int>(v) && in.hd_alt);
   }
@@ -341,8 +414,8 @@ class InputPortTest : public ::testing::Test {
     }
     return r;
   }
-  // The output port's view: a VC that may still wait for its previous holder's tail sees it
-  // pending in `percent` of the cycles.
+  // The output port's view: a VC that may still wait for its previous holder's
+  // tail sees it pending in `percent` of the cycles.
   std::uint32_t random_pend(unsigned percent) {
     std::uint32_t r = 0;
     for (unsigned v = 0; v < V; ++v) r |= static_cast<std::uint32_t>(rng_.chance(percent)) << v;
@@ -350,15 +423,52 @@ class InputPortTest : public ::testing::Test {
   }
 
   // ---- one cycle: drive, compare every output the port promises, clock ----
-  void step(const Inputs& in, Events* ev = nullptr) {
+  void step(const Inputs &in_arg, Events *ev = nullptr) {
     const std::string at = "cycle " + std::to_string(dut_.cycle());
+    Inputs in = in_arg;
     // The environment keeps the protocol.
     const std::uint32_t vareq = va_requests(), sareq = sa_requests(in.out_pend);
     ASSERT_EQ(in.va_gnt & ~vareq, 0u) << "test bug: VA grant without a request";
-    ASSERT_EQ(in.sa_gnt & ~sareq, 0u) << "test bug: SA grant without a request";
-    ASSERT_LE(rtltest::popcount(in.sa_gnt), 1) << "test bug: two SA grants";
+    unsigned total = 0;
+    for (unsigned v = 0; v < V; ++v) {
+      const unsigned g = gnt_of(in.sa_gnt, v);
+      ASSERT_TRUE(g == 0 || ((sareq >> v) & 1u)) << "test bug: SA grant without a request, VC " << v;
+      ASSERT_LE(g, offer(v)) << "test bug: SA grant beyond the flits offered, VC " << v;
+      total += g;
+    }
+    ASSERT_EQ(in.sa_gnt & ~static_cast<std::uint32_t>(mask(V * RW)), 0u) << "test bug";
+    ASSERT_LE(total, S) << "test bug: more SA grants than lanes";
+    // The lanes: unless given, the granted flits of each VC on the lanes, in a
+    // random order for S > 1 (the port must follow lane_*_i whatever they are).
+    if (in.lanes.empty()) {
+      std::vector<Lane> used;
+      for (unsigned v = 0; v < V; ++v) {
+        for (unsigned k = 0; k < gnt_of(in.sa_gnt, v); ++k) used.push_back({true, v, k});
+      }
+      in.lanes.assign(S, Lane{});
+      std::vector<unsigned> order(S);
+      for (unsigned m = 0; m < S; ++m) order[m] = m;
+      if (S > 1) {
+        for (unsigned m = S - 1; m > 0; --m) std::swap(order[m], order[rng_.range(0, m)]);
+        // Free lanes name anything: the port must ignore them.
+        for (Lane &l : in.lanes)
+          l = {false, static_cast<unsigned>(rng_.bits(VCW)), static_cast<unsigned>(rng_.bits(IW))};
+      }
+      for (unsigned j = 0; j < used.size(); ++j) in.lanes[order[j]] = used[j];
+    }
+    ASSERT_EQ(in.lanes.size(), S);
+    {
+      std::vector<unsigned> on_lanes(V, 0);
+      for (const Lane &l : in.lanes) {
+        if (!l.valid) continue;
+        ASSERT_LT(l.vc, V);
+        ASSERT_LT(l.idx, gnt_of(in.sa_gnt, l.vc)) << "test bug: lane with a flit not granted";
+        ++on_lanes[l.vc];
+      }
+      for (unsigned v = 0; v < V; ++v) ASSERT_EQ(on_lanes[v], gnt_of(in.sa_gnt, v)) << "test bug: lanes vs grants";
+    }
     if (in.flit.valid) {
-      const VcModel& m = vcs_[in.flit.vc];
+      const VcModel &m = vcs_[in.flit.vc];
       ASSERT_LT(in.flit.vc, V);
       ASSERT_TRUE(m.flits.size() < B) << "test bug: flit into a full buffer";
       if (in.flit.head) {
@@ -387,6 +497,15 @@ class InputPortTest : public ::testing::Test {
     for (unsigned v = 0; v < V; ++v) rtltest::set_field(va_vc, v * VCW, VCW, in.va_vc[v]);
     rtltest::put(dut_->va_vc_i, va_vc);
     rtltest::put(dut_->sa_gnt_i, in.sa_gnt);
+    std::uint64_t lane_valid = 0, lane_vc = 0, lane_idx = 0;
+    for (unsigned m = 0; m < S; ++m) {
+      rtltest::set_field(lane_valid, m, 1, in.lanes[m].valid);
+      rtltest::set_field(lane_vc, m * VCW, VCW, in.lanes[m].vc);
+      rtltest::set_field(lane_idx, m * IW, IW, in.lanes[m].idx);
+    }
+    rtltest::put(dut_->lane_valid_i, lane_valid);
+    rtltest::put(dut_->lane_vc_i, lane_vc);
+    rtltest::put(dut_->lane_idx_i, lane_idx);
     rtltest::put(dut_->out_pend_i, in.out_pend);
     dut_.eval();
 
@@ -404,7 +523,7 @@ class InputPortTest : public ::testing::Test {
     for (unsigned v = 0; v < V; ++v) alt_now[v] = takes_alt(v, in);
     ASSERT_EQ(dut_->hd_valid_o, pick >= 0) << at;
     if (pick >= 0) {
-      const Route& r = vcs_[static_cast<unsigned>(pick)].routes.front();
+      const Route &r = vcs_[static_cast<unsigned>(pick)].routes.front();
       ASSERT_EQ(dut_->hd_port_o, r.port) << at << " VC " << pick;
       ASSERT_EQ(dut_->hd_alt_port_o, r.alt_port) << at << " VC " << pick;
       ASSERT_EQ(dut_->hd_operands_o, r.operands) << at << " VC " << pick;
@@ -420,7 +539,7 @@ class InputPortTest : public ::testing::Test {
     }
     for (unsigned v = 0; v < V; ++v) {
       if (!((vareq >> v) & 1u)) continue;
-      const Route& r = vcs_[v].routes.front();
+      const Route &r = vcs_[v].routes.front();
       const bool alt = alt_now[v];
       ASSERT_EQ(field(dut_->va_port_o, v * PW, PW), alt ? r.alt_port : r.port) << at << " VC " << v;
       ASSERT_EQ(field(dut_->va_vcs_o, v * V, V), alt ? r.alt_vcs : r.vcs) << at << " VC " << v;
@@ -433,18 +552,39 @@ class InputPortTest : public ::testing::Test {
         ASSERT_EQ(field(dut_->sa_port_o, v * PW, PW), vcs_[v].port) << at << " VC " << v;
       }
     }
-    // The granted flit on the crossbar port.
-    Stored popped;
-    unsigned popped_vc = 0;
+    // The flits each VC offers the switch.
+    std::vector<unsigned> sa_cnt(V);
     for (unsigned v = 0; v < V; ++v) {
-      if (!((in.sa_gnt >> v) & 1u)) continue;
-      popped = vcs_[v].flits.front();
+      sa_cnt[v] = static_cast<unsigned>(field(dut_->sa_cnt_o, v * RW, RW));
+      ASSERT_EQ(sa_cnt[v], offer(v)) << at << " sa_cnt_o of VC " << v;
+    }
+    // The granted flits on the crossbar lanes.
+    const auto leaving = [&](unsigned v, unsigned k) {
+      Stored f = vcs_[v].flits[k];
+      if (f.head && vcs_[v].active_alt) rtltest::set_field(f.data, PATCH_LSB, PATCH_W, PATCH_VAL);
+      return f;
+    };
+    const Bits xb_data = rtltest::get_bits(dut_->xb_data_o, S * W);
+    for (unsigned m = 0; m < S; ++m) {
+      const Lane &l = in.lanes[m];
+      if (!l.valid) continue;
+      const Stored f = leaving(l.vc, l.idx);
+      const std::string lane =
+          at + " lane " + std::to_string(m) + " VC " + std::to_string(l.vc) + " flit " + std::to_string(l.idx);
+      ASSERT_EQ(xb_data.get(m * W, W), f.data) << lane;
+      ASSERT_EQ(field(dut_->xb_head_o, m, 1), f.head) << lane;
+      ASSERT_EQ(field(dut_->xb_tail_o, m, 1), f.tail) << lane;
+      ASSERT_EQ(field(dut_->xb_vc_o, m * VCW, VCW), vcs_[l.vc].out_vc) << lane;
+    }
+    Stored popped, popped_first;
+    unsigned popped_vc = 0, popped_n = 0;
+    for (unsigned v = 0; v < V; ++v) {
+      const unsigned g = gnt_of(in.sa_gnt, v);
+      popped_n += g;
+      if (g == 0 || popped_n != g) continue;  // the first VC that pops
+      popped_first = leaving(v, 0);
+      popped = leaving(v, g - 1);
       popped_vc = vcs_[v].out_vc;
-      if (popped.head && vcs_[v].active_alt) rtltest::set_field(popped.data, PATCH_LSB, PATCH_W, PATCH_VAL);
-      ASSERT_EQ(dut_->xb_data_o, popped.data) << at << " VC " << v;
-      ASSERT_EQ(dut_->xb_head_o, popped.head) << at << " VC " << v;
-      ASSERT_EQ(dut_->xb_tail_o, popped.tail) << at << " VC " << v;
-      ASSERT_EQ(dut_->xb_vc_o, popped_vc) << at << " VC " << v;
     }
     // The credit of last cycle's pop.
     ASSERT_EQ(field(dut_->credit_o, 0, 1), credit_valid_) << at;
@@ -452,7 +592,7 @@ class InputPortTest : public ::testing::Test {
       ASSERT_EQ(field(dut_->credit_o, 1, VCW), credit_vc_) << at;
     }
     if (ev != nullptr) {
-      *ev = Events{vareq, sareq, credit_valid_, credit_vc_, {}, {}, popped, popped_vc};
+      *ev = Events{vareq, sareq, credit_valid_, credit_vc_, {}, {}, popped, popped_first, popped_vc, popped_n, sa_cnt};
       for (unsigned v = 0; v < V; ++v) {
         ev->va.push_back({static_cast<unsigned>(field(dut_->va_len_o, v * LEN_W, LEN_W)),
                           static_cast<std::uint32_t>(field(dut_->va_vcs_o, v * V, V)),
@@ -467,8 +607,9 @@ class InputPortTest : public ::testing::Test {
     if (credit_valid_) ++up_credits_[credit_vc_];
     if (pick >= 0) hd_mask_ = ~((2u << pick) - 1u) & static_cast<std::uint32_t>(mask(V));
     for (unsigned v = 0; v < V; ++v) {
-      VcModel& m = vcs_[v];
-      const bool tail_out = ((in.sa_gnt >> v) & 1u) && m.flits.front().tail;
+      VcModel &m = vcs_[v];
+      const unsigned npop = gnt_of(in.sa_gnt, v);
+      const bool tail_out = npop > 0 && m.flits[npop - 1].tail;
       const bool granted = (in.va_gnt >> v) & 1u;
       const bool alt = granted && alt_now[v];
       const unsigned req_port = granted ? (alt ? m.routes.front().alt_port : m.routes.front().port) : 0;
@@ -504,10 +645,10 @@ class InputPortTest : public ::testing::Test {
         m.alt = in.hd_alt;
       }
       if (granted) m.routes.pop_front();
-      if ((in.sa_gnt >> v) & 1u) m.flits.pop_front();
+      for (unsigned k = 0; k < npop; ++k) m.flits.pop_front();
     }
     if (in.flit.valid) {
-      VcModel& m = vcs_[in.flit.vc];
+      VcModel &m = vcs_[in.flit.vc];
       --up_credits_[in.flit.vc];
       m.flits.push_back({in.flit.head ? in.rc_hdr : in.flit.data, in.flit.head, in.flit.tail});
       if (in.flit.head) {
@@ -515,8 +656,24 @@ class InputPortTest : public ::testing::Test {
                             in.rc_alt_port, in.rc_alt_vcs, HEAD && in.rc_decide, in.rc_operands});
       }
     }
-    credit_valid_ = in.sa_gnt != 0;
-    credit_vc_ = in.sa_gnt != 0 ? static_cast<unsigned>(std::countr_zero(in.sa_gnt)) : 0;
+    if (S == 1) {
+      credit_valid_ = in.sa_gnt != 0;
+      credit_vc_ = in.sa_gnt != 0 ? static_cast<unsigned>(std::countr_zero(in.sa_gnt)) : 0;
+    } else {
+      // One owed credit per cycle, round-robin over the VCs owing one (this
+      // cycle's pops included).
+      std::uint32_t owing = 0;
+      for (unsigned v = 0; v < V; ++v)
+        owing |= static_cast<std::uint32_t>(owed_[v] != 0 || gnt_of(in.sa_gnt, v) != 0) << v;
+      credit_valid_ = owing != 0;
+      credit_vc_ = 0;
+      if (owing != 0) {
+        const std::uint32_t masked = owing & cr_mask_;
+        credit_vc_ = static_cast<unsigned>(std::countr_zero(masked != 0 ? masked : owing));
+        cr_mask_ = ~((2u << credit_vc_) - 1u) & static_cast<std::uint32_t>(mask(V));
+      }
+      for (unsigned v = 0; v < V; ++v) owed_[v] += gnt_of(in.sa_gnt, v) - (credit_valid_ && credit_vc_ == v ? 1u : 0u);
+    }
   }
 
   // Grants VA to every requester and SA to the oldest-numbered requester (or
@@ -533,17 +690,13 @@ class InputPortTest : public ::testing::Test {
     in.va_gnt = va_requests() & ~va_block;
     for (unsigned v = 0; v < V; ++v) in.va_vc[v] = static_cast<unsigned>(rng_.range(0, V - 1));
     in.out_pend = random_pend(pend_percent_);
-    std::vector<unsigned> sa;
-    for (unsigned v = 0; v < V; ++v) {
-      if ((sa_requests(in.out_pend) >> v) & 1u) sa.push_back(v);
-    }
-    if (!sa.empty()) in.sa_gnt = 1u << sa[rng_.range(0, sa.size() - 1)];
+    in.sa_gnt = random_sa(sa_requests(in.out_pend));
     return in;
   }
 
   bool quiet() const {
     for (unsigned v = 0; v < V; ++v) {
-      if (!vcs_[v].flits.empty() || !pending_[v].empty()) return false;
+      if (!vcs_[v].flits.empty() || !pending_[v].empty() || owed_[v] != 0) return false;
     }
     return !credit_valid_;
   }
@@ -561,18 +714,21 @@ class InputPortTest : public ::testing::Test {
   std::vector<VcModel> vcs_ = std::vector<VcModel>(V);
   bool credit_valid_ = false;
   unsigned credit_vc_ = 0;
-  std::uint32_t hd_mask_ = 0;                    // HEAD: the decision arbiter's priority mask
-  unsigned pend_percent_ = 0;                    // eager(): cycles in which out_pend_i is set
-  std::vector<unsigned> up_credits_;             // the upstream router's credits per VC
+  std::uint32_t hd_mask_ = 0;                  // HEAD: the decision arbiter's priority mask
+  unsigned pend_percent_ = 0;                  // eager(): cycles in which out_pend_i is set
+  std::vector<unsigned> up_credits_;           // the upstream router's credits per VC
   std::vector<std::deque<LinkFlit>> pending_;  // flits queued upstream per VC
+  std::vector<unsigned> owed_;                 // S > 1: credits owed per VC
+  std::uint32_t cr_mask_ = 0;                  // S > 1: the credit arbiter's priority mask
 };
 
 // Every parameter set; those with more than one VC.
 template <class Cfg>
 class InputPortMultiVcTest : public InputPortTest<Cfg> {};
-using InputPortCfgs =
-    ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2, cfg::P4V2B6M1, cfg::P7V3B5H, cfg::P7V3B5HR>;
-using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P4V2B6M1, cfg::P7V3B5H, cfg::P7V3B5HR>;
+using InputPortCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2, cfg::P4V2B6M1, cfg::P7V3B5H,
+                                       cfg::P7V3B5HR, cfg::P5V2B8S2, cfg::P5V2B8S2R>;
+using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P4V2B6M1, cfg::P7V3B5H, cfg::P7V3B5HR,
+                                     cfg::P5V2B8S2, cfg::P5V2B8S2R>;
 TYPED_TEST_SUITE(InputPortTest, InputPortCfgs);
 TYPED_TEST_SUITE(InputPortMultiVcTest, MultiVcCfgs);
 
@@ -584,6 +740,8 @@ TYPED_TEST(InputPortTest, ParametersAsBuilt) {
   EXPECT_EQ(Root::rr_input_port__DOT__LW, TestFixture::LW);
   EXPECT_EQ(Root::rr_input_port__DOT__CRW, 1 + TestFixture::VCW);
   EXPECT_EQ(Root::rr_input_port__DOT__RD, std::max(TestFixture::B / TestFixture::MIN_LEN, 1u));
+  EXPECT_EQ(Root::rr_input_port__DOT__IW, TestFixture::IW);
+  EXPECT_EQ(Root::rr_input_port__DOT__RW, TestFixture::RW);
   EXPECT_GE(TestFixture::kMaxLen, 2u);
 }
 
@@ -595,6 +753,7 @@ TYPED_TEST(InputPortTest, ResetClearsRandomInitialState) {
     rtltest::put_bits(dut->flit_i, Bits{}, TestFixture::LW);
     dut->va_gnt_i = 0;
     dut->sa_gnt_i = 0;
+    dut->lane_valid_i = 0;
     dut->rst_ni = 0;
     dut.eval();
     EXPECT_EQ(dut->va_req_o, 0u) << "seed " << seed;
@@ -647,7 +806,7 @@ TYPED_TEST(InputPortTest, OnePacketCycleByCycle) {
   for (unsigned i = 0; i < len; ++i) {
     in = this->idle();
     if (!this->pending_[vc].empty()) this->send_next(in, vc);
-    in.sa_gnt = 1u << vc;
+    in.sa_gnt = TestFixture::gnt_one(vc);
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
     EXPECT_EQ(ev.va_req, 0u) << "ACTIVE VCs do not ask for a VC";
     EXPECT_EQ(ev.sa_req, 1u << vc);
@@ -708,7 +867,9 @@ TYPED_TEST(InputPortTest, BackToBackPacketsOnOneVc) {
   const unsigned vc = V / 2;
   unsigned packets = 0, push_pop = 0, tails = 0, queued_while_active = 0, early = 0, seamless = 0;
   bool expect_head = false;
-  for (unsigned i = 0; i < 400; ++i) {
+  // (With speedup the VC drains faster than the link fills it, so the next
+  // packet is buffered behind an active one less often: run longer.)
+  for (unsigned i = 0; i < 400 * TestFixture::S; ++i) {
     const unsigned len = this->random_len();
     if (this->pending_[vc].empty() && this->start_packet(vc, len)) ++packets;
     const VcModel before = this->vcs_[vc];
@@ -722,13 +883,15 @@ TYPED_TEST(InputPortTest, BackToBackPacketsOnOneVc) {
       // Through a register, an open choice asks only once decided.
       const bool undecided = TestFixture::HEAD_REG && before.routes.front().decide && !before.decided;
       EXPECT_EQ(requests, tail_at_front && !before.next && !undecided)
-          << "the next packet asks for its VC exactly while the active tail is at the front, cycle " << i;
+          << "the next packet asks for its VC exactly while the active tail is "
+             "at the front, cycle "
+          << i;
       early += requests;
     }
     const bool popped = in.sa_gnt != 0;
     if (expect_head) {
-      EXPECT_TRUE(popped && ev.xb.head) << "idle cycle between a tail and the next packet's head, cycle " << i;
-      seamless += popped && ev.xb.head;
+      EXPECT_TRUE(popped && ev.xb_first.head) << "idle cycle between a tail and the next packet's head, cycle " << i;
+      seamless += popped && ev.xb_first.head;
     }
     // The next packet was routed before the tail left and is granted eagerly:
     // its head must follow in the next cycle.
@@ -761,7 +924,7 @@ TYPED_TEST(InputPortMultiVcTest, BlockedVcDoesNotBlockOthers) {
     Events ev;
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
     delivered_tails += in.sa_gnt != 0 && ev.xb.tail;
-    ASSERT_EQ(in.sa_gnt & (1u << blocked), 0u);
+    ASSERT_EQ(TestFixture::gnt_of(in.sa_gnt, blocked), 0u);
   }
   EXPECT_EQ(this->vcs_[blocked].flits.size() + this->up_credits_[blocked], B);
   EXPECT_GE(this->vcs_[blocked].flits.size(), B - TestFixture::kMaxLen + 1) << "blocked VC not filled";
@@ -777,7 +940,7 @@ TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) {
   };
   static constexpr Rates kRegimes[] = {{90, 80, 90}, {95, 10, 15}, {10, 90, 95}, {60, 50, 50}, {100, 100, 100}};
   unsigned full = 0, routes_full = 0, push_pop_same_vc = 0, back_to_back = 0, multi_va = 0, head_with_tail_pop = 0;
-  unsigned flits = 0;
+  unsigned flits = 0, multi_pop = 0, multi_pop_tail = 0, two_vcs_pop = 0, owed_backlog = 0;
   Rates r = kRegimes[0];
   for (unsigned c = 0; c < 20000; ++c) {
     if (c % 150 == 0) r = kRegimes[this->rng_.range(0, std::size(kRegimes) - 1)];
@@ -798,25 +961,34 @@ TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) {
       if (((vareq >> v) & 1u) && this->rng_.chance(r.va)) in.va_gnt |= 1u << v;
       if ((in.va_gnt >> v) & 1u) in.va_vc[v] = static_cast<unsigned>(this->rng_.range(0, V - 1));
     }
-    std::vector<unsigned> sa;
-    for (unsigned v = 0; v < V; ++v) {
-      if ((sareq >> v) & 1u) sa.push_back(v);
-    }
-    if (!sa.empty() && this->rng_.chance(r.sa)) in.sa_gnt = 1u << sa[this->rng_.range(0, sa.size() - 1)];
+    if (this->rng_.chance(r.sa)) in.sa_gnt = this->random_sa(sareq);
     // Coverage.
     for (unsigned v = 0; v < V; ++v) {
       full += this->vcs_[v].flits.size() == B;
       routes_full += this->vcs_[v].routes.size() == std::max(B / TestFixture::MIN_LEN, 1u);
     }
     if (in.flit.valid) {
-      const VcModel& m = this->vcs_[in.flit.vc];
-      const bool pops = (in.sa_gnt >> in.flit.vc) & 1u;
-      push_pop_same_vc += pops;
+      const VcModel &m = this->vcs_[in.flit.vc];
+      const unsigned pops = TestFixture::gnt_of(in.sa_gnt, in.flit.vc);
+      push_pop_same_vc += pops > 0;
       back_to_back += in.flit.head && (m.active || !m.routes.empty());
-      head_with_tail_pop += in.flit.head && pops && m.flits.front().tail;
+      head_with_tail_pop += in.flit.head && pops > 0 && m.flits[pops - 1].tail;
       ++flits;
     }
     multi_va += rtltest::popcount(in.va_gnt) > 1;
+    // Speedup: two flits of one VC (the second a tail or not), flits of two
+    // VCs in one cycle, credits queued.
+    unsigned popping = 0;
+    for (unsigned v = 0; v < V; ++v) {
+      const unsigned g = TestFixture::gnt_of(in.sa_gnt, v);
+      popping += g > 0;
+      if (g > 1) {
+        ++multi_pop;
+        multi_pop_tail += this->vcs_[v].flits[g - 1].tail;
+      }
+      owed_backlog += this->owed_[v] > 1;
+    }
+    two_vcs_pop += popping > 1;
     ASSERT_NO_FATAL_FAILURE(this->step(in)) << "cycle " << c;
   }
   ASSERT_NO_FATAL_FAILURE(this->drain());
@@ -827,7 +999,8 @@ TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) {
   // and takes a packet only once the one before it has left.
   EXPECT_GT(flits, B >= 3 ? 8000u : 3000u);
   EXPECT_GT(full, 500u);
-  EXPECT_GT(routes_full, 50u);  // rarer since the next packet is allocated while the tail waits
+  EXPECT_GT(routes_full,
+            50u);  // rarer since the next packet is allocated while the tail waits
   if (B >= 3) {
     EXPECT_GT(back_to_back, 500u);
     EXPECT_GT(push_pop_same_vc, 500u);
@@ -835,6 +1008,14 @@ TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) {
   }
   if (V > 1) {
     EXPECT_GT(multi_va, 50u);
+  }
+  if (TestFixture::S > 1) {
+    std::cout << "[ info ] 2+ flits of one VC " << multi_pop << " (tail last " << multi_pop_tail << "), 2 VCs "
+              << two_vcs_pop << ", credit backlog " << owed_backlog << "\n";
+    EXPECT_GT(multi_pop, 1000u);
+    EXPECT_GT(multi_pop_tail, 200u);
+    EXPECT_GT(two_vcs_pop, 500u);
+    EXPECT_GT(owed_backlog, 100u);
   }
 }
 
@@ -853,7 +1034,7 @@ TYPED_TEST(InputPortTest, ResetMidTrafficClearsEverything) {
       if (this->rng_.chance(50)) in.sa_gnt = 0;  // let buffers fill
       ASSERT_NO_FATAL_FAILURE(this->step(in));
       bool active = false, routed = false;
-      for (const VcModel& m : this->vcs_) {
+      for (const VcModel &m : this->vcs_) {
         active |= m.active;
         routed |= !m.routes.empty();
       }
@@ -867,7 +1048,8 @@ TYPED_TEST(InputPortTest, ResetMidTrafficClearsEverything) {
     EXPECT_EQ(field(this->dut_->credit_o, 0, 1), 0u);
     this->reset();
     ASSERT_NO_FATAL_FAILURE(this->step(this->idle()));
-    // From scratch: a full buffer's worth of traffic per VC, and every credit back.
+    // From scratch: a full buffer's worth of traffic per VC, and every credit
+    // back.
     for (unsigned i = 0; i < 200; ++i) {
       for (unsigned v = 0; v < V; ++v) {
         (void)this->start_packet(v, this->random_len());
@@ -881,6 +1063,82 @@ TYPED_TEST(InputPortTest, ResetMidTrafficClearsEverything) {
 }  // namespace
 
 namespace {
+
+// Speedup 2: a VC offers the flits of its active packet among the first two
+// (stopping after the tail, with the next packet's head behind it), sends two
+// in one cycle on the lanes the allocator names (here in swapped order), and
+// the credits of a two-flit cycle go out one per cycle.
+template <class Cfg>
+class InputPortSpeedupTest : public InputPortTest<Cfg> {};
+using SpeedupCfgs = ::testing::Types<cfg::P5V2B8S2, cfg::P5V2B8S2R>;
+TYPED_TEST_SUITE(InputPortSpeedupTest, SpeedupCfgs);
+
+TYPED_TEST(InputPortSpeedupTest, TwoFlitsOfOneVcPerCycle) {
+  using T = InputPortTest<TypeParam>;
+  const unsigned vc = 1;
+  Events ev;
+  // A 3-flit packet and a 2-flit one on VC 1; the first is granted VC 0.
+  ASSERT_TRUE(this->start_packet(vc, 3));
+  for (int i = 0; i < 3; ++i) {
+    Inputs in = this->idle();
+    this->send_next(in, vc);
+    if (i == 1) {
+      in.va_gnt = 1u << vc;
+      in.va_vc[vc] = 0;
+    }
+    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  }
+  ASSERT_TRUE(this->start_packet(vc, 2));
+  for (int i = 0; i < 2; ++i) {
+    Inputs in = this->idle();
+    this->send_next(in, vc);
+    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+    EXPECT_EQ(ev.sa_cnt[vc], 2u) << "head and body of the first packet offered";
+    EXPECT_EQ(ev.sa_cnt[0], 0u) << "an empty VC offers nothing";
+  }
+  // Buffer: H B T | H T. Both lanes carry VC 1: lane 0 its flit 1, lane 1 its
+  // flit 0.
+  Inputs in = this->idle();
+  in.sa_gnt = T::gnt_one(vc, 2);
+  in.lanes = {{true, vc, 1}, {true, vc, 0}};
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_EQ(ev.popped, 2u);
+  EXPECT_TRUE(ev.xb_first.head);
+  EXPECT_FALSE(ev.xb.tail);
+  EXPECT_FALSE(ev.credit);
+  // T | H T: the tail alone is offered; the next packet asks for its VC (the
+  // tail is at the front) and is granted as the tail leaves.
+  in = this->idle();
+  in.sa_gnt = T::gnt_one(vc, 1);
+  in.va_gnt = 1u << vc;
+  in.va_vc[vc] = 1;
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_EQ(ev.sa_cnt[vc], 1u) << "the offer stops after the tail";
+  EXPECT_EQ(ev.va_req, 1u << vc);
+  EXPECT_TRUE(ev.xb.tail);
+  EXPECT_TRUE(ev.credit) << "the first of the two credits";
+  EXPECT_EQ(ev.credit_vc, vc);
+  // H T: both flits of the second packet in one cycle, tail included.
+  in = this->idle();
+  in.sa_gnt = T::gnt_one(vc, 2);
+  ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
+  EXPECT_EQ(ev.sa_cnt[vc], 2u);
+  EXPECT_TRUE(ev.xb_first.head);
+  EXPECT_TRUE(ev.xb.tail);
+  EXPECT_EQ(ev.xb_vc, 1u) << "the second packet's output VC";
+  EXPECT_TRUE(ev.credit) << "the second credit of the two-flit cycle";
+  // Three credits still owed (the tail, then the two of the last cycle): one
+  // per cycle.
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_NO_FATAL_FAILURE(this->step(this->idle(), &ev));
+    EXPECT_TRUE(ev.credit) << "owed credit " << i;
+    EXPECT_EQ(ev.credit_vc, vc);
+    EXPECT_EQ(ev.sa_req, 0u);
+  }
+  ASSERT_NO_FATAL_FAILURE(this->step(this->idle(), &ev));
+  EXPECT_FALSE(ev.credit);
+  EXPECT_EQ(this->up_credits_[vc], T::B);
+}
 
 // HEAD: two VCs with open choices that may ask in the same cycle are
 // presented one after the other (the second asks for no VC until its turn);
@@ -932,7 +1190,8 @@ TEST_F(InputPortRegisteredHeadTest, DecisionRegisteredThenAskedInTheNextCycle) {
   }
   EXPECT_TRUE(this->vcs_[0].decided);
   EXPECT_FALSE(this->vcs_[1].decided) << "one decision per cycle";
-  // VC 0 asks with its registered decision; VC 1 is presented and does not ask yet.
+  // VC 0 asks with its registered decision; VC 1 is presented and does not ask
+  // yet.
   Inputs in = this->idle();
   in.hd_alt = false;
   ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
@@ -963,7 +1222,7 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
     for (unsigned v = 0; v < T::V; ++v) waited_decided += this->vcs_[v].decided && !((in.va_gnt >> v) & 1u);
     Events ev;
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
-    if (in.sa_gnt != 0 && ev.xb.head) {
+    if (in.sa_gnt != 0 && ev.xb_first.head) {
       (field(ev.xb.data, T::PATCH_LSB, T::PATCH_W) == T::PATCH_VAL ? alt_heads : plain_heads)++;
     }
   }
