@@ -17,10 +17,11 @@
 namespace cfg {
 
 // DEPTH 7 fills its 3-bit counter exactly; DEPTH 8 needs a 4th bit.
-template <class M, unsigned D, unsigned C = 1> struct CreditCfg {
+template <class M, unsigned D, unsigned C = 1>
+struct CreditCfg {
   using Model = M;
   static constexpr unsigned kDepth = D;
-  static constexpr unsigned kMaxConsume = C; // MAXC
+  static constexpr unsigned kMaxConsume = C;  // MAXC
 };
 
 struct Depth1 : CreditCfg<Vrr_credit_counter_d1, 1> {};
@@ -28,20 +29,19 @@ struct Depth7 : CreditCfg<Vrr_credit_counter_d7, 7> {};
 struct Depth8 : CreditCfg<Vrr_credit_counter_d8, 8> {};
 struct Depth8Consume2 : CreditCfg<Vrr_credit_counter_d8m2, 8, 2> {};
 
-} // namespace cfg
+}  // namespace cfg
 
 namespace {
 
-using CreditCfgs = ::testing::Types<cfg::Depth1, cfg::Depth7, cfg::Depth8,
-                                    cfg::Depth8Consume2>;
+using CreditCfgs = ::testing::Types<cfg::Depth1, cfg::Depth7, cfg::Depth8, cfg::Depth8Consume2>;
 
 using rtltest::Dut;
 using rtltest::Rng;
 
-template <class Cfg> class CreditCounterTest : public ::testing::Test {
-protected:
-  static constexpr unsigned kDepth = Cfg::kDepth,
-                            kMaxConsume = Cfg::kMaxConsume;
+template <class Cfg>
+class CreditCounterTest : public ::testing::Test {
+ protected:
+  static constexpr unsigned kDepth = Cfg::kDepth, kMaxConsume = Cfg::kMaxConsume;
 
   CreditCounterTest() { dut_.reset(); }
 
@@ -72,17 +72,14 @@ TYPED_TEST(CreditCounterTest, StartsFull) {
   this->dut_.eval();
   EXPECT_EQ(this->dut_->credits_o, TestFixture::kDepth);
   // Idle cycles keep it.
-  for (int i = 0; i < 3; ++i)
-    ASSERT_NO_FATAL_FAILURE(this->step(false, false));
+  for (int i = 0; i < 3; ++i) ASSERT_NO_FATAL_FAILURE(this->step(false, false));
 }
 
 TYPED_TEST(CreditCounterTest, DrainAndRefill) {
   constexpr unsigned D = TestFixture::kDepth;
-  for (unsigned i = 0; i < D; ++i)
-    ASSERT_NO_FATAL_FAILURE(this->step(true, false));
+  for (unsigned i = 0; i < D; ++i) ASSERT_NO_FATAL_FAILURE(this->step(true, false));
   EXPECT_EQ(this->dut_->credits_o, 0u);
-  for (unsigned i = 0; i < D; ++i)
-    ASSERT_NO_FATAL_FAILURE(this->step(false, true));
+  for (unsigned i = 0; i < D; ++i) ASSERT_NO_FATAL_FAILURE(this->step(false, true));
   EXPECT_EQ(this->dut_->credits_o, D);
 }
 
@@ -90,8 +87,7 @@ TYPED_TEST(CreditCounterTest, ConsumeAndReturnSameCycleKeepsCount) {
   constexpr unsigned D = TestFixture::kDepth;
   // At every level 1..D (a credit is available to consume).
   for (unsigned level = D; level >= 1; --level) {
-    while (this->credits_ > level)
-      ASSERT_NO_FATAL_FAILURE(this->step(true, false));
+    while (this->credits_ > level) ASSERT_NO_FATAL_FAILURE(this->step(true, false));
     if (level < D) {
       // At a level below D a credit can also be outstanding.
       for (int i = 0; i < 3; ++i) {
@@ -102,13 +98,11 @@ TYPED_TEST(CreditCounterTest, ConsumeAndReturnSameCycleKeepsCount) {
   }
   // Refill, then consume one so a credit is outstanding and consume+return is
   // legal just below D (with DEPTH 1 the two can never be legal together).
-  while (this->credits_ < D)
-    ASSERT_NO_FATAL_FAILURE(this->step(false, true));
+  while (this->credits_ < D) ASSERT_NO_FATAL_FAILURE(this->step(false, true));
   EXPECT_EQ(this->dut_->credits_o, D);
   if (D > 1) {
     ASSERT_NO_FATAL_FAILURE(this->step(true, false));
-    for (int i = 0; i < 3; ++i)
-      ASSERT_NO_FATAL_FAILURE(this->step(true, true));
+    for (int i = 0; i < 3; ++i) ASSERT_NO_FATAL_FAILURE(this->step(true, true));
     EXPECT_EQ(this->dut_->credits_o, D - 1);
   }
 }
@@ -118,8 +112,7 @@ TYPED_TEST(CreditCounterTest, RandomAgainstModel) {
   Rng rng(0xC0DE + D);
   unsigned at_zero = 0, at_full = 0, both = 0;
   for (unsigned c = 0; c < 20000; ++c) {
-    const unsigned bias =
-        (c / 50) % 2 == 0 ? 30 : 70; // drifts towards full, then empty
+    const unsigned bias = (c / 50) % 2 == 0 ? 30 : 70;  // drifts towards full, then empty
     const bool consume = this->credits_ > 0 && rng.chance(bias);
     const bool ret = this->credits_ < D && rng.chance(100 - bias);
     at_zero += this->credits_ == 0;
@@ -155,14 +148,11 @@ TYPED_TEST(CreditCounterConsume2Test, ConsumeTwoPerCycle) {
   ASSERT_NO_FATAL_FAILURE(this->step(1, false));
   EXPECT_EQ(this->dut_->credits_o, 0u);
   // Refill, then drain two at a time to exactly 0 (D even).
-  while (this->credits_ < D)
-    ASSERT_NO_FATAL_FAILURE(this->step(0, true));
-  while (this->credits_ >= 2)
-    ASSERT_NO_FATAL_FAILURE(this->step(2, false));
+  while (this->credits_ < D) ASSERT_NO_FATAL_FAILURE(this->step(0, true));
+  while (this->credits_ >= 2) ASSERT_NO_FATAL_FAILURE(this->step(2, false));
   EXPECT_EQ(this->dut_->credits_o, D % 2);
   // At 2 (with one outstanding): consume 2 and return 1 leaves 1.
-  while (this->credits_ < 2)
-    ASSERT_NO_FATAL_FAILURE(this->step(0, true));
+  while (this->credits_ < 2) ASSERT_NO_FATAL_FAILURE(this->step(0, true));
   ASSERT_NO_FATAL_FAILURE(this->step(2, true));
   EXPECT_EQ(this->dut_->credits_o, 1u);
 }
@@ -173,10 +163,7 @@ TYPED_TEST(CreditCounterTest, RandomMultiConsumeAgainstModel) {
   unsigned at_zero = 0, at_full = 0, max_with_ret = 0, max_alone = 0;
   for (unsigned c = 0; c < 20000; ++c) {
     const unsigned bias = (c / 50) % 2 == 0 ? 30 : 70;
-    const unsigned consume =
-        rng.chance(bias)
-            ? static_cast<unsigned>(rng.range(0, std::min(C, this->credits_)))
-            : 0;
+    const unsigned consume = rng.chance(bias) ? static_cast<unsigned>(rng.range(0, std::min(C, this->credits_))) : 0;
     const bool ret = this->credits_ < D && rng.chance(100 - bias);
     at_zero += this->credits_ == 0;
     at_full += this->credits_ == D;
@@ -194,12 +181,11 @@ TYPED_TEST(CreditCounterTest, RandomMultiConsumeAgainstModel) {
 
 TYPED_TEST(CreditCounterTest, ResetRestoresDepth) {
   constexpr unsigned D = TestFixture::kDepth;
-  for (unsigned i = 0; i < D; ++i)
-    ASSERT_NO_FATAL_FAILURE(this->step(true, false));
+  for (unsigned i = 0; i < D; ++i) ASSERT_NO_FATAL_FAILURE(this->step(true, false));
   this->dut_.reset();
   this->credits_ = D;
   this->dut_.eval();
   EXPECT_EQ(this->dut_->credits_o, D);
 }
 
-} // namespace
+}  // namespace

@@ -30,7 +30,7 @@ struct V4B8S3 {
   using Model = Vrr_output_port_v4b8s3;
   using Root = Vrr_output_port_v4b8s3___024root;
 };
-} // namespace cfg
+}  // namespace cfg
 
 namespace {
 
@@ -46,17 +46,15 @@ struct Slot {
   std::uint64_t data = 0;
 };
 
-template <class Cfg> class OutputSpeedupTest : public ::testing::Test {
-protected:
+template <class Cfg>
+class OutputSpeedupTest : public ::testing::Test {
+ protected:
   using Root = typename Cfg::Root;
-  static constexpr unsigned V = Root::rr_output_port__DOT__V,
-                            B = Root::rr_output_port__DOT__B;
-  static constexpr unsigned W = Root::rr_output_port__DOT__W,
-                            S = Root::rr_output_port__DOT__S;
+  static constexpr unsigned V = Root::rr_output_port__DOT__V, B = Root::rr_output_port__DOT__B;
+  static constexpr unsigned W = Root::rr_output_port__DOT__W, S = Root::rr_output_port__DOT__S;
   static constexpr unsigned OB = Root::rr_output_port__DOT__OB;
   static constexpr bool COUNT_HOP = Root::rr_output_port__DOT__COUNT_HOP;
-  static constexpr unsigned HOPS_LSB = Root::rr_output_port__DOT__HOPS_LSB,
-                            HOPS_W = Root::rr_output_port__DOT__HOPS_W;
+  static constexpr unsigned HOPS_LSB = Root::rr_output_port__DOT__HOPS_LSB, HOPS_W = Root::rr_output_port__DOT__HOPS_W;
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
   static constexpr unsigned LW = 3 + VCW + W;
 
@@ -69,9 +67,7 @@ protected:
 
   Bits word(const Slot &s) const {
     std::uint64_t data = s.data;
-    if (COUNT_HOP && s.head)
-      rtltest::set_field(data, HOPS_LSB, HOPS_W,
-                         field(data, HOPS_LSB, HOPS_W) + 1);
+    if (COUNT_HOP && s.head) rtltest::set_field(data, HOPS_LSB, HOPS_W, field(data, HOPS_LSB, HOPS_W) + 1);
     Bits b;
     b.set(0, 1, 1);
     b.set(1, 1, s.head);
@@ -81,32 +77,25 @@ protected:
     return b;
   }
 
-  unsigned room() const {
-    return std::min<unsigned>(S, OB - static_cast<unsigned>(queue_.size()) + 1);
-  }
+  unsigned room() const { return std::min<unsigned>(S, OB - static_cast<unsigned>(queue_.size()) + 1); }
 
   // One cycle: check the registered outputs, drive the slots (and a credit
   // back for one VC, and VC allocations), clock, update the model.
-  void step(const std::vector<Slot> &slots, int credit_vc = -1,
-            std::uint64_t alloc = 0) {
+  void step(const std::vector<Slot> &slots, int credit_vc = -1, std::uint64_t alloc = 0) {
     const std::string at = "cycle " + std::to_string(dut_.cycle());
     ASSERT_EQ(rtltest::get_bits(dut_->flit_o, LW), link_q_) << at;
     ASSERT_EQ(dut_->room_o, room()) << at;
     for (unsigned w = 0; w < V; ++w) {
-      ASSERT_EQ(field(dut_->credits_o, w * 4, 4), credits_[w])
-          << at << " VC " << w;
-      ASSERT_EQ(rtltest::bit(dut_->busy_o, w), busy_[w])
-          << at << " busy_o of VC " << w;
-      ASSERT_EQ(rtltest::bit(dut_->handover_o, w), handover_[w])
-          << at << " handover_o of VC " << w;
+      ASSERT_EQ(field(dut_->credits_o, w * 4, 4), credits_[w]) << at << " VC " << w;
+      ASSERT_EQ(rtltest::bit(dut_->busy_o, w), busy_[w]) << at << " busy_o of VC " << w;
+      ASSERT_EQ(rtltest::bit(dut_->handover_o, w), handover_[w]) << at << " handover_o of VC " << w;
     }
     std::uint64_t send = 0, head = 0, tail = 0, vc = 0;
     Bits data;
     unsigned n = 0;
     for (unsigned k = 0; k < S; ++k) {
       const Slot &s = slots[k];
-      if (!s.send)
-        continue;
+      if (!s.send) continue;
       ++n;
       rtltest::set_field(send, k, 1, 1);
       rtltest::set_field(head, k, 1, s.head);
@@ -121,10 +110,7 @@ protected:
     rtltest::put(dut_->vc_i, vc);
     rtltest::put_bits(dut_->data_i, data, S * W);
     rtltest::put(dut_->alloc_i, alloc);
-    rtltest::put(dut_->credit_i,
-                 credit_vc >= 0
-                     ? (static_cast<std::uint64_t>(credit_vc) << 1) | 1u
-                     : 0u);
+    rtltest::put(dut_->credit_i, credit_vc >= 0 ? (static_cast<std::uint64_t>(credit_vc) << 1) | 1u : 0u);
     dut_.eval();
     dut_.tick();
     // Model: the oldest flit leaves, this cycle's flits join in slot order.
@@ -146,8 +132,7 @@ protected:
         handover_[w] = false;
       }
     }
-    if (credit_vc >= 0)
-      ++credits_[static_cast<unsigned>(credit_vc)];
+    if (credit_vc >= 0) ++credits_[static_cast<unsigned>(credit_vc)];
     if (queue_.empty()) {
       link_q_ = Bits{};
     } else {
@@ -157,8 +142,7 @@ protected:
   }
 
   Dut<typename Cfg::Model> dut_;
-  std::deque<Bits>
-      queue_; // flits in the output buffer (the register holds link_q_)
+  std::deque<Bits> queue_;  // flits in the output buffer (the register holds link_q_)
   Bits link_q_;
   std::vector<unsigned> credits_;
   std::vector<bool> busy_, handover_;
@@ -174,15 +158,11 @@ TYPED_TEST(OutputSpeedupTest, BypassAndOrder) {
   std::vector<Slot> idle(S), one(S), burst(S);
   one[S - 1] = {true, true, false, 2, 0x1234};
   ASSERT_NO_FATAL_FAILURE(this->step(one));
-  EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, TestFixture::LW),
-            this->link_q_);
-  EXPECT_TRUE(this->link_q_.test(0))
-      << "the flit is on the link one cycle after it entered";
-  for (unsigned k = 0; k < S; ++k)
-    burst[k] = {true, false, k == 0, k, 0x100u + k};
+  EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, TestFixture::LW), this->link_q_);
+  EXPECT_TRUE(this->link_q_.test(0)) << "the flit is on the link one cycle after it entered";
+  for (unsigned k = 0; k < S; ++k) burst[k] = {true, false, k == 0, k, 0x100u + k};
   ASSERT_NO_FATAL_FAILURE(this->step(burst));
-  for (unsigned i = 0; i < S + 2; ++i)
-    ASSERT_NO_FATAL_FAILURE(this->step(idle));
+  for (unsigned i = 0; i < S + 2; ++i) ASSERT_NO_FATAL_FAILURE(this->step(idle));
 }
 
 // Random traffic within room_o: the link carries every flit, in order, one per
@@ -192,26 +172,19 @@ TYPED_TEST(OutputSpeedupTest, RandomAgainstModel) {
   Rng rng(0xB0F + S);
   unsigned full = 0, multi = 0, in = 0, same_vc = 0, same_vc_tail = 0;
   for (unsigned c = 0; c < 20000; ++c) {
-    const unsigned rate = (c / 500) % 3 == 0   ? 90
-                          : (c / 500) % 3 == 1 ? 40
-                                               : 10;
+    const unsigned rate = (c / 500) % 3 == 0 ? 90 : (c / 500) % 3 == 1 ? 40 : 10;
     std::vector<Slot> slots(S);
     unsigned n = 0;
-    std::vector<unsigned> used(V, 0); // flits of each VC this cycle
+    std::vector<unsigned> used(V, 0);  // flits of each VC this cycle
     unsigned last = 0;
     for (unsigned k = 0; k < S && n < this->room(); ++k) {
-      if (!rng.chance(rate))
-        continue;
+      if (!rng.chance(rate)) continue;
       // Often the VC of the previous slot again (a VC sending several flits).
-      const unsigned w = n > 0 && rng.chance(50)
-                             ? last
-                             : static_cast<unsigned>(rng.range(0, V - 1));
-      if (this->credits_[w] <= used[w])
-        continue;
+      const unsigned w = n > 0 && rng.chance(50) ? last : static_cast<unsigned>(rng.range(0, V - 1));
+      if (this->credits_[w] <= used[w]) continue;
       ++used[w];
       last = w;
-      slots[k] = {true, rng.chance(30), rng.chance(30), w,
-                  rng.bits(TestFixture::W)};
+      slots[k] = {true, rng.chance(30), rng.chance(30), w, rng.bits(TestFixture::W)};
       ++n;
     }
     // The downstream router returns credits for flits it has.
@@ -228,8 +201,7 @@ TYPED_TEST(OutputSpeedupTest, RandomAgainstModel) {
     for (unsigned x = 0; x < V; ++x) {
       same_vc += used[x] > 1;
       if (used[x] > 1) {
-        for (unsigned k = 0; k < S; ++k)
-          same_vc_tail += slots[k].send && slots[k].vc == x && slots[k].tail;
+        for (unsigned k = 0; k < S; ++k) same_vc_tail += slots[k].send && slots[k].vc == x && slots[k].tail;
       }
     }
     ASSERT_NO_FATAL_FAILURE(this->step(slots, credit, alloc)) << "cycle " << c;
@@ -238,8 +210,7 @@ TYPED_TEST(OutputSpeedupTest, RandomAgainstModel) {
   EXPECT_GT(multi, 1000u);
   EXPECT_GT(in, 8000u);
   EXPECT_GT(same_vc, 500u) << "few cycles with several flits of one VC";
-  EXPECT_GT(same_vc_tail, 100u)
-      << "few cycles with a tail among several flits of one VC";
+  EXPECT_GT(same_vc_tail, 100u) << "few cycles with a tail among several flits of one VC";
 }
 
 // Two slots of the same VC in one cycle: two credits consumed, the flits
@@ -255,10 +226,8 @@ TYPED_TEST(OutputSpeedupTest, SameVcTwoSlots) {
   two[1] = {true, false, false, 1, 0xA1};
   ASSERT_NO_FATAL_FAILURE(this->step(two));
   this->dut_.eval();
-  EXPECT_EQ(field(this->dut_->credits_o, 1 * 4, 4), B - 2)
-      << "two credits in one cycle";
-  EXPECT_EQ(this->link_q_.get(3 + TestFixture::VCW, TestFixture::W) & 0xFF,
-            TestFixture::COUNT_HOP ? 0xA0u + 1u : 0xA0u)
+  EXPECT_EQ(field(this->dut_->credits_o, 1 * 4, 4), B - 2) << "two credits in one cycle";
+  EXPECT_EQ(this->link_q_.get(3 + TestFixture::VCW, TestFixture::W) & 0xFF, TestFixture::COUNT_HOP ? 0xA0u + 1u : 0xA0u)
       << "slot 0 (the head) leaves first";
   EXPECT_TRUE(this->link_q_.test(1)) << "the head first";
   // Body and tail of VC 1 together: the VC is free after this cycle.
@@ -275,10 +244,9 @@ TYPED_TEST(OutputSpeedupTest, SameVcTwoSlots) {
     ASSERT_NO_FATAL_FAILURE(this->step(idle));
   }
   // The credits come back one per cycle.
-  for (int i = 0; i < 4; ++i)
-    ASSERT_NO_FATAL_FAILURE(this->step(idle, 1));
+  for (int i = 0; i < 4; ++i) ASSERT_NO_FATAL_FAILURE(this->step(idle, 1));
   this->dut_.eval();
   EXPECT_EQ(field(this->dut_->credits_o, 1 * 4, 4), B);
 }
 
-} // namespace
+}  // namespace

@@ -21,15 +21,15 @@ namespace cfg {
 
 constexpr unsigned clog2(unsigned n) {
   unsigned w = 0;
-  while ((1u << w) < n)
-    ++w;
+  while ((1u << w) < n) ++w;
   return w;
 }
 
-template <class M, unsigned P_, unsigned V_, unsigned S_ = 1> struct SaCfg {
+template <class M, unsigned P_, unsigned V_, unsigned S_ = 1>
+struct SaCfg {
   using Model = M;
   static constexpr unsigned P = P_, V = V_, S = S_;
-  static constexpr unsigned L = P * S; // input lanes, and output slots
+  static constexpr unsigned L = P * S;  // input lanes, and output slots
   static constexpr unsigned PW = P > 1 ? clog2(P) : 1;
   static constexpr unsigned VCW = V > 1 ? clog2(V) : 1;
   static constexpr unsigned LNW = L > 1 ? clog2(L) : 1;
@@ -42,7 +42,7 @@ struct P5V2 : SaCfg<Vrr_sw_alloc_p5v2, 5, 2> {};
 struct P4V3S2 : SaCfg<Vrr_sw_alloc_p4v3s2, 4, 3, 2> {};
 struct P3V4S3 : SaCfg<Vrr_sw_alloc_p3v4s3, 3, 4, 3> {};
 
-} // namespace cfg
+}  // namespace cfg
 
 namespace {
 
@@ -58,32 +58,28 @@ using rtltest::set_field;
 // Inputs of one cycle, per input VC i = port*V + vc.
 struct SaIn {
   std::vector<bool> req;
-  std::vector<unsigned> out; // requested output port
-  std::vector<unsigned>
-      cnt; // flits the VC can send (1..S); empty = 1 everywhere
-  std::vector<unsigned>
-      room; // per output port: flits it takes (1..S); empty = S everywhere
+  std::vector<unsigned> out;   // requested output port
+  std::vector<unsigned> cnt;   // flits the VC can send (1..S); empty = 1 everywhere
+  std::vector<unsigned> room;  // per output port: flits it takes (1..S); empty = S everywhere
   explicit SaIn(unsigned n) : req(n), out(n) {}
 };
 
 struct SaOut {
-  std::vector<unsigned> gnt; // per input VC: flits granted
+  std::vector<unsigned> gnt;  // per input VC: flits granted
   std::uint64_t lane_valid = 0;
-  std::vector<unsigned> lane_vc, lane_idx; // per input lane
+  std::vector<unsigned> lane_vc, lane_idx;  // per input lane
   std::uint64_t out_valid = 0;
-  std::vector<unsigned> out_sel; // per output slot
+  std::vector<unsigned> out_sel;  // per output slot
 
   // The VCs granted anything, one bit per input VC.
   std::uint64_t gnt_bits() const {
     std::uint64_t b = 0;
-    for (unsigned i = 0; i < gnt.size(); ++i)
-      b |= std::uint64_t{gnt[i] != 0} << i;
+    for (unsigned i = 0; i < gnt.size(); ++i) b |= std::uint64_t{gnt[i] != 0} << i;
     return b;
   }
   unsigned grants() const {
     unsigned n = 0;
-    for (const unsigned g : gnt)
-      n += g;
+    for (const unsigned g : gnt) n += g;
     return n;
   }
 };
@@ -96,16 +92,13 @@ struct Lanes {
   int primary = -1;
 };
 
-template <class Cfg> class SaModel {
-public:
+template <class Cfg>
+class SaModel {
+ public:
   static constexpr unsigned P = Cfg::P, V = Cfg::V, S = Cfg::S, L = Cfg::L;
 
-  static unsigned room(const SaIn &in, unsigned o) {
-    return in.room.empty() ? S : in.room[o];
-  }
-  static unsigned cnt(const SaIn &in, unsigned i) {
-    return in.cnt.empty() ? 1 : in.cnt[i];
-  }
+  static unsigned room(const SaIn &in, unsigned o) { return in.room.empty() ? S : in.room[o]; }
+  static unsigned cnt(const SaIn &in, unsigned i) { return in.cnt.empty() ? 1 : in.cnt[i]; }
 
   // Stage 1: per input port, the requesting VCs in round-robin order from the
   // port's pointer fill the lanes from lane 0, each with its flits 0..cnt-1.
@@ -118,10 +111,8 @@ public:
       unsigned at = 0;
       for (unsigned i = 0; i < V; ++i) {
         const unsigned v = (in_ptr_[p] + i) % V;
-        if (!in.req[p * V + v])
-          continue;
-        if (l.primary < 0)
-          l.primary = static_cast<int>(v);
+        if (!in.req[p * V + v]) continue;
+        if (l.primary < 0) l.primary = static_cast<int>(v);
         for (unsigned k = 0; k < cnt(in, p * V + v) && at < S; ++k, ++at) {
           l.vc[at] = static_cast<int>(v);
           l.idx[at] = k;
@@ -131,23 +122,18 @@ public:
     return ls;
   }
   // The output port a lane asks for (-1: none).
-  static int lane_out(const SaIn &in, const std::vector<Lanes> &ls,
-                      unsigned lane) {
+  static int lane_out(const SaIn &in, const std::vector<Lanes> &ls, unsigned lane) {
     const int v = ls[lane / S].vc[lane % S];
-    return v < 0 ? -1
-                 : static_cast<int>(
-                       in.out[(lane / S) * V + static_cast<unsigned>(v)]);
+    return v < 0 ? -1 : static_cast<int>(in.out[(lane / S) * V + static_cast<unsigned>(v)]);
   }
   // Stage 2: the lanes granted per output port, in slot order: up to room of
   // them, in lane order from the first lane of the output's pointer port.
-  std::vector<std::vector<unsigned>>
-  winners(const SaIn &in, const std::vector<Lanes> &ls) const {
+  std::vector<std::vector<unsigned>> winners(const SaIn &in, const std::vector<Lanes> &ls) const {
     std::vector<std::vector<unsigned>> win(P);
     for (unsigned o = 0; o < P; ++o) {
       for (unsigned i = 0; i < L && win[o].size() < room(in, o); ++i) {
         const unsigned lane = (out_ptr_[o] * S + i) % L;
-        if (lane_out(in, ls, lane) == static_cast<int>(o))
-          win[o].push_back(lane);
+        if (lane_out(in, ls, lane) == static_cast<int>(o)) win[o].push_back(lane);
       }
     }
     return win;
@@ -181,30 +167,26 @@ public:
     const auto ls = lanes(in);
     const auto win = winners(in, ls);
     for (unsigned o = 0; o < P; ++o) {
-      if (win[o].empty())
-        continue;
-      out_ptr_[o] =
-          (win[o].back() / S + 1) % P; // past the port of the last lane granted
+      if (win[o].empty()) continue;
+      out_ptr_[o] = (win[o].back() / S + 1) % P;  // past the port of the last lane granted
       for (const unsigned lane : win[o]) {
         // The input port's pointer passes its primary only if lane 0 (the
         // primary's first flit) won.
-        if (lane % S == 0)
-          in_ptr_[lane / S] =
-              (static_cast<unsigned>(ls[lane / S].primary) + 1) % V;
+        if (lane % S == 0) in_ptr_[lane / S] = (static_cast<unsigned>(ls[lane / S].primary) + 1) % V;
       }
     }
   }
 
-private:
+ private:
   std::vector<unsigned> in_ptr_ = std::vector<unsigned>(P, 0);
   std::vector<unsigned> out_ptr_ = std::vector<unsigned>(P, 0);
 };
 
-template <class Cfg> class SwAllocTest : public ::testing::Test {
-protected:
+template <class Cfg>
+class SwAllocTest : public ::testing::Test {
+ protected:
   static constexpr unsigned P = Cfg::P, V = Cfg::V, PW = Cfg::PW, N = P * V;
-  static constexpr unsigned S = Cfg::S, L = Cfg::L, LNW = Cfg::LNW,
-                            RW = Cfg::RW, VCW = Cfg::VCW, IW = Cfg::IW;
+  static constexpr unsigned S = Cfg::S, L = Cfg::L, LNW = Cfg::LNW, RW = Cfg::RW, VCW = Cfg::VCW, IW = Cfg::IW;
 
   SwAllocTest() { dut_.reset(); }
 
@@ -216,8 +198,7 @@ protected:
       set_field(cnt, i * RW, RW, SaModel<Cfg>::cnt(in, i));
     }
     std::uint64_t room = 0;
-    for (unsigned o = 0; o < P; ++o)
-      set_field(room, o * RW, RW, SaModel<Cfg>::room(in, o));
+    for (unsigned o = 0; o < P; ++o) set_field(room, o * RW, RW, SaModel<Cfg>::room(in, o));
     rtltest::put(dut_->req_i, req);
     rtltest::put(dut_->port_i, port);
     rtltest::put(dut_->cnt_i, cnt);
@@ -225,19 +206,16 @@ protected:
     dut_.eval();
     SaOut out;
     const std::uint64_t gnt = dut_->gnt_o;
-    for (unsigned i = 0; i < N; ++i)
-      out.gnt.push_back(static_cast<unsigned>(field(gnt, i * RW, RW)));
+    for (unsigned i = 0; i < N; ++i) out.gnt.push_back(static_cast<unsigned>(field(gnt, i * RW, RW)));
     out.lane_valid = dut_->lane_valid_o;
     const std::uint64_t lvc = dut_->lane_vc_o, lidx = dut_->lane_idx_o;
     for (unsigned l = 0; l < L; ++l) {
       out.lane_vc.push_back(static_cast<unsigned>(field(lvc, l * VCW, VCW)));
-      out.lane_idx.push_back(
-          S > 1 ? static_cast<unsigned>(field(lidx, l * IW, IW)) : 0);
+      out.lane_idx.push_back(S > 1 ? static_cast<unsigned>(field(lidx, l * IW, IW)) : 0);
     }
     out.out_valid = dut_->out_valid_o;
     const std::uint64_t sel = dut_->out_sel_o;
-    for (unsigned k = 0; k < L; ++k)
-      out.out_sel.push_back(static_cast<unsigned>(field(sel, k * LNW, LNW)));
+    for (unsigned k = 0; k < L; ++k) out.out_sel.push_back(static_cast<unsigned>(field(sel, k * LNW, LNW)));
     return out;
   }
 
@@ -245,40 +223,31 @@ protected:
   void check_properties(const SaIn &in, const SaOut &out) {
     const auto cyc = dut_.cycle();
     bool any_req = false;
-    std::vector<unsigned> lane_uses(L, 0); // output slots carrying each lane
+    std::vector<unsigned> lane_uses(L, 0);  // output slots carrying each lane
     for (unsigned o = 0; o < P; ++o) {
       unsigned slots = 0;
-      std::vector<int> last_idx(
-          N, -1); // per input VC: flit index in the previous slot of o
+      std::vector<int> last_idx(N, -1);  // per input VC: flit index in the previous slot of o
       for (unsigned k = 0; k < S; ++k) {
         const bool valid = bit(out.out_valid, o * S + k);
         if (k > 0 && valid) {
           EXPECT_TRUE(bit(out.out_valid, o * S + k - 1))
-              << "output " << o << " slot " << k << " after a free slot, cycle "
-              << cyc;
+              << "output " << o << " slot " << k << " after a free slot, cycle " << cyc;
         }
-        if (!valid)
-          continue;
+        if (!valid) continue;
         ++slots;
         const unsigned lane = out.out_sel[o * S + k];
         ASSERT_LT(lane, L) << "cycle " << cyc;
         ++lane_uses[lane];
         EXPECT_TRUE(bit(out.lane_valid, lane))
-            << "output " << o << " slot " << k << " carries lane " << lane
-            << " that is not granted, cycle " << cyc;
+            << "output " << o << " slot " << k << " carries lane " << lane << " that is not granted, cycle " << cyc;
         const unsigned i = (lane / S) * V + out.lane_vc[lane];
-        EXPECT_TRUE(in.req[i])
-            << "lane " << lane << " carries non-requesting VC " << i
-            << ", cycle " << cyc;
-        EXPECT_EQ(in.out[i], o) << "lane " << lane << " of VC " << i
-                                << " granted the wrong output, cycle " << cyc;
+        EXPECT_TRUE(in.req[i]) << "lane " << lane << " carries non-requesting VC " << i << ", cycle " << cyc;
+        EXPECT_EQ(in.out[i], o) << "lane " << lane << " of VC " << i << " granted the wrong output, cycle " << cyc;
         EXPECT_GT(static_cast<int>(out.lane_idx[lane]), last_idx[i])
-            << "output " << o << ": flits of VC " << i
-            << " out of order, cycle " << cyc;
+            << "output " << o << ": flits of VC " << i << " out of order, cycle " << cyc;
         last_idx[i] = static_cast<int>(out.lane_idx[lane]);
       }
-      EXPECT_LE(slots, SaModel<Cfg>::room(in, o))
-          << "output " << o << " over its room, cycle " << cyc;
+      EXPECT_LE(slots, SaModel<Cfg>::room(in, o)) << "output " << o << " over its room, cycle " << cyc;
     }
     for (unsigned l = 0; l < L; ++l) {
       EXPECT_EQ(lane_uses[l], bit(out.lane_valid, l) ? 1u : 0u)
@@ -288,10 +257,8 @@ protected:
       for (unsigned v = 0; v < V; ++v) {
         const unsigned i = p * V + v;
         any_req |= in.req[i];
-        if (out.gnt[i] == 0)
-          continue;
-        EXPECT_TRUE(in.req[i])
-            << "grant to non-requesting VC " << i << ", cycle " << cyc;
+        if (out.gnt[i] == 0) continue;
+        EXPECT_TRUE(in.req[i]) << "grant to non-requesting VC " << i << ", cycle " << cyc;
         EXPECT_LE(out.gnt[i], SaModel<Cfg>::cnt(in, i))
             << "VC " << i << " granted more flits than it has, cycle " << cyc;
       }
@@ -300,20 +267,15 @@ protected:
         std::vector<unsigned> idx;
         for (unsigned m = 0; m < S; ++m) {
           const unsigned l = p * S + m;
-          if (bit(out.lane_valid, l) && out.lane_vc[l] == v)
-            idx.push_back(out.lane_idx[l]);
+          if (bit(out.lane_valid, l) && out.lane_vc[l] == v) idx.push_back(out.lane_idx[l]);
         }
         std::sort(idx.begin(), idx.end());
         std::vector<unsigned> prefix(out.gnt[p * V + v]);
-        for (unsigned k = 0; k < prefix.size(); ++k)
-          prefix[k] = k;
-        EXPECT_EQ(idx, prefix)
-            << "VC " << v << " of port " << p
-            << ": lanes are not its flits 0..gnt-1, cycle " << cyc;
+        for (unsigned k = 0; k < prefix.size(); ++k) prefix[k] = k;
+        EXPECT_EQ(idx, prefix) << "VC " << v << " of port " << p << ": lanes are not its flits 0..gnt-1, cycle " << cyc;
       }
     }
-    EXPECT_EQ(out.grants() != 0, any_req)
-        << "grant iff some request, cycle " << cyc;
+    EXPECT_EQ(out.grants() != 0, any_req) << "grant iff some request, cycle " << cyc;
     // Work conservation: an input port whose requests all go to output o,
     // where no other input port requests o, gets o.
     for (unsigned p = 0; p < P; ++p) {
@@ -321,20 +283,17 @@ protected:
       bool single_target = true;
       for (unsigned v = 0; v < V; ++v) {
         const unsigned i = p * V + v;
-        if (!in.req[i])
-          continue;
+        if (!in.req[i]) continue;
         if (only < 0)
           only = static_cast<int>(in.out[i]);
         else
           single_target &= only == static_cast<int>(in.out[i]);
       }
-      if (only < 0 || !single_target)
-        continue;
+      if (only < 0 || !single_target) continue;
       bool contested = false;
       for (unsigned q = 0; q < P; ++q) {
         for (unsigned v = 0; v < V && q != p; ++v)
-          contested |= in.req[q * V + v] &&
-                       in.out[q * V + v] == static_cast<unsigned>(only);
+          contested |= in.req[q * V + v] && in.out[q * V + v] == static_cast<unsigned>(only);
       }
       if (!contested) {
         ++uncontested_;
@@ -344,10 +303,8 @@ protected:
           offered += in.req[p * V + v] ? SaModel<Cfg>::cnt(in, p * V + v) : 0;
           got += out.gnt[p * V + v];
         }
-        const unsigned expect = std::min(
-            {offered, S, SaModel<Cfg>::room(in, static_cast<unsigned>(only))});
-        EXPECT_EQ(got, expect) << "input " << p << " alone wants output "
-                               << only << ", cycle " << cyc;
+        const unsigned expect = std::min({offered, S, SaModel<Cfg>::room(in, static_cast<unsigned>(only))});
+        EXPECT_EQ(got, expect) << "input " << p << " alone wants output " << only << ", cycle " << cyc;
       }
     }
   }
@@ -361,17 +318,14 @@ protected:
     EXPECT_EQ(out.lane_valid, exp.lane_valid) << "lane_valid_o, cycle " << cyc;
     for (unsigned l = 0; l < L; ++l) {
       if (bit(exp.lane_valid, l)) {
-        EXPECT_EQ(out.lane_vc[l], exp.lane_vc[l])
-            << "lane_vc_o of lane " << l << ", cycle " << cyc;
-        EXPECT_EQ(out.lane_idx[l], exp.lane_idx[l])
-            << "lane_idx_o of lane " << l << ", cycle " << cyc;
+        EXPECT_EQ(out.lane_vc[l], exp.lane_vc[l]) << "lane_vc_o of lane " << l << ", cycle " << cyc;
+        EXPECT_EQ(out.lane_idx[l], exp.lane_idx[l]) << "lane_idx_o of lane " << l << ", cycle " << cyc;
       }
     }
     EXPECT_EQ(out.out_valid, exp.out_valid) << "out_valid_o, cycle " << cyc;
     for (unsigned k = 0; k < L; ++k) {
       if (bit(exp.out_valid, k)) {
-        EXPECT_EQ(out.out_sel[k], exp.out_sel[k])
-            << "out_sel of slot " << k << ", cycle " << cyc;
+        EXPECT_EQ(out.out_sel[k], exp.out_sel[k]) << "out_sel of slot " << k << ", cycle " << cyc;
       }
     }
     dut_.tick();
@@ -385,7 +339,8 @@ protected:
 };
 
 TYPED_TEST_SUITE(SwAllocTest, SaCfgs);
-template <class Cfg> class SwAllocNoSpeedupTest : public SwAllocTest<Cfg> {};
+template <class Cfg>
+class SwAllocNoSpeedupTest : public SwAllocTest<Cfg> {};
 TYPED_TEST_SUITE(SwAllocNoSpeedupTest, NoSpeedupCfgs);
 
 TYPED_TEST(SwAllocTest, IdleNoGrant) {
@@ -410,21 +365,18 @@ TYPED_TEST(SwAllocNoSpeedupTest, AllVcsOnOneOutputShareFairly) {
   std::vector<unsigned> count(N, 0);
   for (unsigned c = 0; c < 6 * N; ++c) {
     const SaOut out = this->step(in);
-    ASSERT_EQ(rtltest::popcount(out.gnt_bits()), 1)
-        << "one output, one grant per cycle";
+    ASSERT_EQ(rtltest::popcount(out.gnt_bits()), 1) << "one output, one grant per cycle";
     // Output rotates over input ports, each input port over its VCs.
     const unsigned p = c % P, v = (c / P) % V;
     EXPECT_EQ(out.gnt_bits(), std::uint64_t{1} << (p * V + v)) << "cycle " << c;
     const auto i = static_cast<unsigned>(__builtin_ctzll(out.gnt_bits()));
     if (last[i] >= 0) {
-      EXPECT_EQ(c - static_cast<unsigned>(last[i]), N)
-          << "VC " << i << " waited the wrong time";
+      EXPECT_EQ(c - static_cast<unsigned>(last[i]), N) << "VC " << i << " waited the wrong time";
     }
     last[i] = static_cast<int>(c);
     ++count[i];
   }
-  for (unsigned i = 0; i < N; ++i)
-    EXPECT_EQ(count[i], 6u) << "VC " << i;
+  for (unsigned i = 0; i < N; ++i) EXPECT_EQ(count[i], 6u) << "VC " << i;
 }
 
 TYPED_TEST(SwAllocNoSpeedupTest, PermutationGetsFullThroughput) {
@@ -432,15 +384,13 @@ TYPED_TEST(SwAllocNoSpeedupTest, PermutationGetsFullThroughput) {
   SaIn in(N);
   for (unsigned i = 0; i < N; ++i) {
     in.req[i] = true;
-    in.out[i] =
-        (i / V + 1) % P; // input port p -> output p+1: no output conflicts
+    in.out[i] = (i / V + 1) % P;  // input port p -> output p+1: no output conflicts
   }
   for (unsigned c = 0; c < 4 * V; ++c) {
     const SaOut out = this->step(in);
     EXPECT_EQ(out.out_valid, rtltest::mask(P)) << "cycle " << c;
     for (unsigned p = 0; p < P; ++p) {
-      EXPECT_EQ(field(out.gnt_bits(), p * V, V), std::uint64_t{1} << (c % V))
-          << "port " << p << " cycle " << c;
+      EXPECT_EQ(field(out.gnt_bits(), p * V, V), std::uint64_t{1} << (c % V)) << "port " << p << " cycle " << c;
     }
   }
 }
@@ -463,27 +413,22 @@ TYPED_TEST(SwAllocNoSpeedupTest, LosingVcKeepsItsTurn) {
   in.req[1 * V + 0] = true;
   in.out[1 * V + 0] = 0;
   SaOut out = this->step(in);
-  EXPECT_EQ(out.gnt_bits(), std::uint64_t{1} << (1 * V + 0))
-      << "port 1 should win output 0";
-  EXPECT_FALSE(bit(out.out_valid, 1))
-      << "input-first: port 0's second VC is not considered";
+  EXPECT_EQ(out.gnt_bits(), std::uint64_t{1} << (1 * V + 0)) << "port 1 should win output 0";
+  EXPECT_FALSE(bit(out.out_valid, 1)) << "input-first: port 0's second VC is not considered";
   // Cycle 2: port 1 is gone; port 0 still puts VC 0 forward (kept its turn).
   in.req[1 * V + 0] = false;
   out = this->step(in);
-  EXPECT_EQ(out.gnt_bits(), std::uint64_t{1} << 0)
-      << "VC 0 of port 0 lost its turn";
+  EXPECT_EQ(out.gnt_bits(), std::uint64_t{1} << 0) << "VC 0 of port 0 lost its turn";
   // Cycle 3: now VC 1.
   out = this->step(in);
   EXPECT_EQ(out.gnt_bits(), std::uint64_t{1} << 1);
 }
 
 TYPED_TEST(SwAllocTest, RandomAgainstModel) {
-  constexpr unsigned P = TestFixture::P, V = TestFixture::V, S = TestFixture::S,
-                     L = TestFixture::L;
+  constexpr unsigned P = TestFixture::P, V = TestFixture::V, S = TestFixture::S, L = TestFixture::L;
   constexpr unsigned N = TestFixture::N;
   Rng rng(0x5A11 + P * 7 + S);
-  unsigned conflicts = 0, grants = 0, multi_flit = 0, shared_port = 0,
-           prefix_cut = 0, wrapped = 0;
+  unsigned conflicts = 0, grants = 0, multi_flit = 0, shared_port = 0, prefix_cut = 0, wrapped = 0;
   for (unsigned c = 0; c < 10000; ++c) {
     const unsigned phase = (c / 300) % 4;
     const unsigned req_pct = phase == 0 ? 15 : phase == 1 ? 50 : 90;
@@ -492,16 +437,13 @@ TYPED_TEST(SwAllocTest, RandomAgainstModel) {
     in.cnt.resize(N);
     for (unsigned i = 0; i < N; ++i) {
       in.req[i] = rng.chance(req_pct);
-      in.out[i] = phase == 3 && rng.chance(50)
-                      ? hot
-                      : static_cast<unsigned>(rng.range(0, P - 1));
+      in.out[i] = phase == 3 && rng.chance(50) ? hot : static_cast<unsigned>(rng.range(0, P - 1));
       // A VC often has all S flits ready; the count of a VC without a request
       // is don't-care (random).
       in.cnt[i] = rng.chance(50) ? S : static_cast<unsigned>(rng.range(1, S));
     }
     in.room.resize(P);
-    for (unsigned o = 0; o < P; ++o)
-      in.room[o] = static_cast<unsigned>(rng.range(1, S));
+    for (unsigned o = 0; o < P; ++o) in.room[o] = static_cast<unsigned>(rng.range(1, S));
     // Coverage: two input ports put forward lanes for the same output; a
     // granted output's lanes cut to a prefix by its room; lane filling wraps
     // from the last VCs of a port to the first.
@@ -510,8 +452,7 @@ TYPED_TEST(SwAllocTest, RandomAgainstModel) {
       std::vector<bool> ports(P, false);
       unsigned lanes = 0;
       for (unsigned l = 0; l < L; ++l) {
-        if (SaModel<TypeParam>::lane_out(in, ls, l) != static_cast<int>(o))
-          continue;
+        if (SaModel<TypeParam>::lane_out(in, ls, l) != static_cast<int>(o)) continue;
         ports[l / S] = true;
         ++lanes;
       }
@@ -519,30 +460,24 @@ TYPED_TEST(SwAllocTest, RandomAgainstModel) {
       prefix_cut += lanes > in.room[o];
     }
     for (unsigned p = 0; p < P; ++p) {
-      for (unsigned m = 1; m < S; ++m)
-        wrapped += ls[p].vc[m] >= 0 && ls[p].vc[m] < ls[p].vc[m - 1];
+      for (unsigned m = 1; m < S; ++m) wrapped += ls[p].vc[m] >= 0 && ls[p].vc[m] < ls[p].vc[m - 1];
     }
     const SaOut out = this->step(in);
     grants += out.grants();
-    for (unsigned i = 0; i < N; ++i)
-      multi_flit += out.gnt[i] > 1;
+    for (unsigned i = 0; i < N; ++i) multi_flit += out.gnt[i] > 1;
     for (unsigned p = 0; p < P; ++p) {
       unsigned vcs = 0;
-      for (unsigned v = 0; v < V; ++v)
-        vcs += out.gnt[p * V + v] != 0;
+      for (unsigned v = 0; v < V; ++v) vcs += out.gnt[p * V + v] != 0;
       shared_port += vcs > 1;
     }
-    if (::testing::Test::HasFailure())
-      return;
+    if (::testing::Test::HasFailure()) return;
   }
   EXPECT_GT(grants, 10000u);
   EXPECT_GT(conflicts, 500u);
-  EXPECT_GT(this->uncontested_, 1000u)
-      << "the work-conservation check rarely applied";
+  EXPECT_GT(this->uncontested_, 1000u) << "the work-conservation check rarely applied";
   if (S > 1) {
     EXPECT_GT(multi_flit, 500u) << "few VCs sent several flits in a cycle";
-    EXPECT_GT(shared_port, 500u)
-        << "few input ports sent flits of two VCs in a cycle";
+    EXPECT_GT(shared_port, 500u) << "few input ports sent flits of two VCs in a cycle";
     EXPECT_GT(prefix_cut, 500u) << "few outputs cut a port's lanes to a prefix";
     EXPECT_GT(wrapped, 200u) << "lane filling rarely wrapped around the VCs";
   }
@@ -572,9 +507,7 @@ TYPED_TEST(SwAllocTest, PersistentRequesterNotStarved) {
           in.out[i] = fixed.out[i];
         } else {
           in.req[i] = rng.chance(85);
-          in.out[i] = rng.chance(60)
-                          ? fixed.out[target]
-                          : static_cast<unsigned>(rng.range(0, P - 1));
+          in.out[i] = rng.chance(60) ? fixed.out[target] : static_cast<unsigned>(rng.range(0, P - 1));
         }
       }
       const SaOut out = this->step(in);
@@ -583,9 +516,7 @@ TYPED_TEST(SwAllocTest, PersistentRequesterNotStarved) {
         wait = 0;
       } else {
         ++wait;
-        ASSERT_LT(wait, N)
-            << "VC " << target
-            << " not granted within P*V cycles"; // room is S here
+        ASSERT_LT(wait, N) << "VC " << target << " not granted within P*V cycles";  // room is S here
       }
     }
     EXPECT_GE(grants, 200 / N);
@@ -607,26 +538,17 @@ TEST(SwAllocSpeedupTest, OneVcTwoFlitsBothLanesAndSlots) {
       set_field(port, i * Cfg::PW, Cfg::PW, in.out[i]);
       set_field(cnt, i * Cfg::RW, Cfg::RW, SaModel<Cfg>::cnt(in, i));
     }
-    for (unsigned o = 0; o < Cfg::P; ++o)
-      set_field(room, o * Cfg::RW, Cfg::RW, SaModel<Cfg>::room(in, o));
+    for (unsigned o = 0; o < Cfg::P; ++o) set_field(room, o * Cfg::RW, Cfg::RW, SaModel<Cfg>::room(in, o));
     rtltest::put(dut->req_i, req);
     rtltest::put(dut->port_i, port);
     rtltest::put(dut->cnt_i, cnt);
     rtltest::put(dut->room_i, room);
     dut.eval();
   };
-  const auto gnt = [&](unsigned i) {
-    return field(dut->gnt_o, i * Cfg::RW, Cfg::RW);
-  };
-  const auto lane_vc = [&](unsigned l) {
-    return field(dut->lane_vc_o, l * Cfg::VCW, Cfg::VCW);
-  };
-  const auto lane_idx = [&](unsigned l) {
-    return field(dut->lane_idx_o, l * Cfg::IW, Cfg::IW);
-  };
-  const auto sel = [&](unsigned slot) {
-    return field(dut->out_sel_o, slot * Cfg::LNW, Cfg::LNW);
-  };
+  const auto gnt = [&](unsigned i) { return field(dut->gnt_o, i * Cfg::RW, Cfg::RW); };
+  const auto lane_vc = [&](unsigned l) { return field(dut->lane_vc_o, l * Cfg::VCW, Cfg::VCW); };
+  const auto lane_idx = [&](unsigned l) { return field(dut->lane_idx_o, l * Cfg::IW, Cfg::IW); };
+  const auto sel = [&](unsigned slot) { return field(dut->out_sel_o, slot * Cfg::LNW, Cfg::LNW); };
   // Port 1, VC 2 -> output 3, with 2 flits ready (the pointers are at reset:
   // nothing is clocked in this test).
   SaIn in(N);
@@ -642,8 +564,7 @@ TEST(SwAllocSpeedupTest, OneVcTwoFlitsBothLanesAndSlots) {
   EXPECT_EQ(lane_idx(2), 0u) << "lane 0 carries flit 0";
   EXPECT_EQ(lane_vc(3), 2u);
   EXPECT_EQ(lane_idx(3), 1u) << "lane 1 carries flit 1";
-  EXPECT_EQ(field(dut->out_valid_o, 3 * 2, 2), 0b11u)
-      << "both slots of output 3";
+  EXPECT_EQ(field(dut->out_valid_o, 3 * 2, 2), 0b11u) << "both slots of output 3";
   EXPECT_EQ(sel(3 * 2 + 0), 2u) << "slot 0 = flit 0 (lane 2)";
   EXPECT_EQ(sel(3 * 2 + 1), 3u) << "slot 1 = flit 1 (lane 3)";
   EXPECT_EQ(field(dut->out_valid_o, 0, 6), 0u) << "no other output";
@@ -663,8 +584,7 @@ TEST(SwAllocSpeedupTest, OneVcTwoFlitsBothLanesAndSlots) {
   in.cnt[1 * V + 0] = 1;
   drive(in);
   EXPECT_EQ(gnt(1 * V + 0), 1u);
-  EXPECT_EQ(gnt(1 * V + 2), 1u)
-      << "VC 2 fills the remaining lane with its flit 0";
+  EXPECT_EQ(gnt(1 * V + 2), 1u) << "VC 2 fills the remaining lane with its flit 0";
   EXPECT_EQ(dut->lane_valid_o, 0b1100u);
   EXPECT_EQ(lane_vc(2), 0u);
   EXPECT_EQ(lane_idx(2), 0u);
@@ -699,4 +619,4 @@ TEST(SwAllocSpeedupTest, OneVcTwoFlitsBothLanesAndSlots) {
   EXPECT_EQ(sel(3 * 2 + 1), 2u);
 }
 
-} // namespace
+}  // namespace
