@@ -235,14 +235,15 @@ TEST_P(BrokenRtl, VirtualCutThroughCheckFailsOnAGrantWithFewerCreditsThanThePack
 
 // The input port lets a packet that was handed a releasing output VC ask for
 // the switch before the previous holder's tail has left: packets interleave
-// on the output VC, which the next router sees as a head inside a packet.
+// on the output VC, which the checker sees on the router's output port.
 TEST_P(BrokenRtl, InterleavingCheckFailsOnASuccessorThatDoesNotWaitForTheTail) {
   Bench b(kRing);
   const EmittedDesign e = broken(b.emitted, "rr_input_port.sv", "!(wait_q[v] && out_pend_i[v]);",
                                  "!(wait_q[v] && out_pend_i[v] && 1'b0);");
   const SimResult r = run_on(b, e, GetParam(), short_run(0.8));
+  EXPECT_EQ(r.failure.rfind("router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find(": head of packet "), std::string::npos) << r.failure;
-  EXPECT_NE(r.failure.find("arrived before the tail of packet"), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find(" interleaved into packet "), std::string::npos) << r.failure;
 }
 
 // The input port returns a credit when a flit enters instead of when it leaves.
