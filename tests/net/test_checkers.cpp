@@ -416,7 +416,7 @@ TEST(SwitchAllocationCheck, FailsOnAStarvedVcAndFairAllocationSharesTheSink) {
             << "3): " << shares.at(1) << ", " << shares.at(2) << ", " << shares.at(3) << "\n";
 
   const SimResult starved =
-      run_on(b, broken(b.emitted, "rr_sw_alloc.sv", ".advance_i(lane_won[l])", ".advance_i(lane_has[l])"),
+      run_on(b, broken(b.emitted, "rr_sw_alloc.sv", "else if (lane_won[p*S]) vmask_q", "else if (|req) vmask_q"),
              ModelKind::Router, o);
   EXPECT_EQ(starved.failure.rfind("switch-allocation check: router 0 input port ", 0), 0u) << starved.failure;
   EXPECT_NE(starved.failure.find("a VC is starved"), std::string::npos) << starved.failure;
