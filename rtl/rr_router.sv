@@ -171,13 +171,12 @@ module rr_router #(
   );
 
   // Per input VC: the output VC its active packet holds still waits for the
-  // tail of its previous holder (the successor's flits wait for it).
+  // tail of its previous holder (the successor's flits wait for it): its
+  // handover bit, selected by the held VC's index port*V + vc.
   always_comb begin
     out_pend = '0;
     for (int unsigned r = 0; r < R; r++) begin
-      for (int unsigned o = 0; o < R; o++) begin
-        if (sa_port[r*PW+:PW] == PW'(o / V) && va_own_vc[r*VCW+:VCW] == VCW'(o % V)) out_pend[r] = out_handover[o];
-      end
+      out_pend[r] = |(out_handover & (R'(1) << (32'(sa_port[r*PW+:PW]) * V + 32'(va_own_vc[r*VCW+:VCW]))));
     end
   end
 

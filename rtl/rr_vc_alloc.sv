@@ -47,14 +47,11 @@ module rr_vc_alloc #(
   logic [V-1:0] prio_q [P];
   // Per output VC: busy, but its holder's tail is at the front and it has no successor yet.
   logic [R-1:0] releasing;
+  // Each releasing input VC decodes the index (port*V + vc) of the VC it holds.
   always_comb begin
     releasing = '0;
     for (int unsigned r = 0; r < R; r++) begin
-      for (int unsigned o = 0; o < R; o++) begin
-        if (rel_i[r] && own_port_i[r*PW+:PW] == PW'(o / V) && own_vc_i[r*VCW+:VCW] == VCW'(o % V)) begin
-          releasing[o] = 1'b1;
-        end
-      end
+      if (rel_i[r]) releasing = releasing | (R'(1) << (32'(own_port_i[r*PW+:PW]) * V + 32'(own_vc_i[r*VCW+:VCW])));
     end
     releasing = releasing & busy_i & ~handover_i;
   end
