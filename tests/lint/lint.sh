@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Generates a config and lints its RTL as DESIGN.md section 3 asks:
-# `verilator --lint-only -Wall` with zero warnings on the router top and, with
-# TOPS = both, the network top. (Yosys runs in the synth.* tests, tests/synth/.)
-# usage: lint.sh RLROUTE CONFIG WORKDIR [router|both]
+# `verilator --lint-only -Wall` with zero warnings on the router top, the
+# network top, or both (TOPS). (Yosys runs in the synth.* tests, tests/synth/.)
+# usage: lint.sh RLROUTE CONFIG WORKDIR [router|network|both]
 set -euo pipefail
 rlroute=$1 config=$2 work=$3 tops=${4:-both}
 name=$(basename "$config" .toml)
@@ -12,8 +12,12 @@ rm -rf "$out"
 filelist=$(ls "$out"/*.f)
 router=$(sed -n 's/.*"router": "\(.*\)".*/\1/p' "$out/manifest.json")
 network=$(sed -n 's/.*"network": "\(.*\)".*/\1/p' "$out/manifest.json")
-checked=("$router")
-[ "$tops" = both ] && checked+=("$network")
+case "$tops" in
+  router) checked=("$router") ;;
+  network) checked=("$network") ;;
+  both) checked=("$router" "$network") ;;
+  *) echo "lint.sh: TOPS must be router, network or both, not '$tops'" >&2; exit 2 ;;
+esac
 for top in "${checked[@]}"; do
   if ! verilator --lint-only -Wall -F "$filelist" --top-module "$top" > "$out/lint_$top.log" 2>&1; then
     echo "FAIL: verilator -Wall on $top:"; cat "$out/lint_$top.log"; exit 1
