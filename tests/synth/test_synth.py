@@ -12,6 +12,7 @@
 Every check prints "ok: ..." or "FAIL: ..."; the exit code is the number of failures (capped at 1).
 """
 
+import concurrent.futures
 import json
 import os
 import re
@@ -167,15 +168,19 @@ def test_scaling(rlroute, config, work):
         "flit_bits": variant(config, os.path.join(work, "flit.toml"), "scale_flit", "flit_bits",
                              defaults["flit_bits"] * 2),
     }
-    reports = {}
-    for key, cfg in configs.items():
-        out = os.path.join(work, key)
+    # Two runs at a time (CTest reserves two processors for this test).
+    outs = {key: os.path.join(work, key) for key in configs}
+    for out in outs.values():
         shutil.rmtree(out, ignore_errors=True)
-        p = synth(rlroute, cfg, out)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        runs = {key: pool.submit(synth, rlroute, cfg, outs[key]) for key, cfg in configs.items()}
+    reports = {}
+    for key, future in runs.items():
+        p = future.result()
         check(f"scaling: {key} variant synthesizes", p.returncode == 0, p.stderr.strip())
         if p.returncode != 0:
             return
-        with open(os.path.join(out, "synth.json")) as f:
+        with open(os.path.join(outs[key], "synth.json")) as f:
             reports[key] = json.load(f)
     measures = [("generic", "cells"), ("generic", "transistors"), ("liberty", "area_um2"), ("fpga", "lut")]
     for key in ("vcs", "buffer_flits", "flit_bits"):
