@@ -1,7 +1,9 @@
 // Credits for one downstream VC buffer: starts full (DEPTH free slots),
 // decreases by the flits sent in a cycle (up to MAXC: with internal speedup
 // several flits of one VC may enter the output port together), increases by
-// one when a credit comes back.
+// one when a credit comes back. A returning credit counts in the cycle it
+// arrives (credits_o includes return_i): the credit loop is one cycle
+// shorter than with a registered count (gen/pipeline.hpp).
 module rr_credit_counter #(
   parameter int unsigned DEPTH = 8,
   parameter int unsigned MAXC = 1,  // flits consumed per cycle, at most
@@ -20,9 +22,9 @@ module rr_credit_counter #(
     if (!rst_ni) begin
       credits_q <= CW'(DEPTH);
     end else begin
-      credits_q <= credits_q - CW'(consume_i) + CW'(return_i);
+      credits_q <= credits_o - CW'(consume_i);
     end
   end
 
-  assign credits_o = credits_q;
+  assign credits_o = credits_q + CW'(return_i);
 endmodule

@@ -1,6 +1,7 @@
 // Block test for rtl/rr_credit_counter.sv against an integer model; with
 // MAXC = 2 up to two credits are consumed per cycle (an output port with
-// speedup 2).
+// speedup 2). A credit returning in a cycle is visible (and can be spent) in
+// that cycle.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -43,17 +44,21 @@ class CreditCounterTest : public ::testing::Test {
  protected:
   static constexpr unsigned kDepth = Cfg::kDepth, kMaxConsume = Cfg::kMaxConsume;
 
-  CreditCounterTest() { dut_.reset(); }
+  CreditCounterTest() {
+    dut_->consume_i = 0;
+    dut_->return_i = 0;  // credits_o shows a returning credit at once
+    dut_.reset();
+  }
 
-  // consume: credits consumed this cycle (0..MAXC).
+  // consume: credits consumed this cycle (0..MAXC), the returning one included.
   void step(unsigned consume, bool ret) {
     ASSERT_LE(consume, kMaxConsume) << "test bug: consume beyond MAXC";
-    ASSERT_LE(consume, credits_) << "test bug: consume without credit";
+    ASSERT_LE(consume, credits_ + (ret ? 1 : 0)) << "test bug: consume without credit";
     ASSERT_FALSE(ret && credits_ == kDepth) << "test bug: return beyond depth";
     dut_->consume_i = consume;
     dut_->return_i = ret;
     dut_.eval();
-    ASSERT_EQ(dut_->credits_o, credits_) << "cycle " << dut_.cycle();
+    ASSERT_EQ(dut_->credits_o, credits_ + (ret ? 1 : 0)) << "cycle " << dut_.cycle();
     dut_.tick();
     credits_ = credits_ - consume + (ret ? 1 : 0);
     dut_->consume_i = 0;
@@ -107,14 +112,28 @@ TYPED_TEST(CreditCounterTest, ConsumeAndReturnSameCycleKeepsCount) {
   }
 }
 
+TYPED_TEST(CreditCounterTest, ReturnedCreditIsSpentInTheSameCycle) {
+  constexpr unsigned D = TestFixture::kDepth;
+  for (unsigned i = 0; i < D; ++i) ASSERT_NO_FATAL_FAILURE(this->step(true, false));
+  EXPECT_EQ(this->dut_->credits_o, 0u);
+  // Empty: each returning credit shows at once and is spent at once.
+  for (int i = 0; i < 3; ++i) {
+    this->dut_->return_i = 1;
+    this->dut_.eval();
+    EXPECT_EQ(this->dut_->credits_o, 1u);
+    ASSERT_NO_FATAL_FAILURE(this->step(true, true));
+    EXPECT_EQ(this->dut_->credits_o, 0u);
+  }
+}
+
 TYPED_TEST(CreditCounterTest, RandomAgainstModel) {
   constexpr unsigned D = TestFixture::kDepth;
   Rng rng(0xC0DE + D);
   unsigned at_zero = 0, at_full = 0, both = 0;
   for (unsigned c = 0; c < 20000; ++c) {
     const unsigned bias = (c / 50) % 2 == 0 ? 30 : 70;  // drifts towards full, then empty
-    const bool consume = this->credits_ > 0 && rng.chance(bias);
     const bool ret = this->credits_ < D && rng.chance(100 - bias);
+    const bool consume = this->credits_ + ret > 0 && rng.chance(bias);
     at_zero += this->credits_ == 0;
     at_full += this->credits_ == D;
     both += consume && ret;
@@ -163,8 +182,9 @@ TYPED_TEST(CreditCounterTest, RandomMultiConsumeAgainstModel) {
   unsigned at_zero = 0, at_full = 0, max_with_ret = 0, max_alone = 0;
   for (unsigned c = 0; c < 20000; ++c) {
     const unsigned bias = (c / 50) % 2 == 0 ? 30 : 70;
-    const unsigned consume = rng.chance(bias) ? static_cast<unsigned>(rng.range(0, std::min(C, this->credits_))) : 0;
     const bool ret = this->credits_ < D && rng.chance(100 - bias);
+    const unsigned consume =
+        rng.chance(bias) ? static_cast<unsigned>(rng.range(0, std::min(C, this->credits_ + (ret ? 1u : 0u)))) : 0;
     at_zero += this->credits_ == 0;
     at_full += this->credits_ == D;
     max_with_ret += consume == C && ret;

@@ -119,7 +119,9 @@ class OutputPortTest : public ::testing::Test {
     return b;
   }
 
-  void check_outputs(const std::string& at) {
+  // returning: the VC whose credit arrives this cycle (or V): credits_o
+  // counts it at once.
+  void check_outputs(const std::string& at, unsigned returning = V) {
     const Bits flit = rtltest::get_bits(dut_->flit_o, LW);
     ASSERT_EQ(flit, flit_q_) << at << ": flit_o " << flit.hex(LW) << ", expected " << flit_q_.hex(LW);
     std::uint32_t busy = 0;
@@ -129,7 +131,7 @@ class OutputPortTest : public ::testing::Test {
     for (unsigned w = 0; w < V; ++w) handover |= static_cast<std::uint32_t>(handover_[w]) << w;
     ASSERT_EQ(dut_->handover_o, handover) << at << ": handover_o (a successor waits for the tail)";
     for (unsigned w = 0; w < V; ++w) {
-      ASSERT_EQ(field(dut_->credits_o, w * CW, CW), credits_[w]) << at << ", VC " << w;
+      ASSERT_EQ(field(dut_->credits_o, w * CW, CW), credits_[w] + (w == returning ? 1u : 0u)) << at << ", VC " << w;
     }
   }
 
@@ -153,9 +155,11 @@ class OutputPortTest : public ::testing::Test {
     rtltest::put(dut_->alloc_i, in.alloc);
     rtltest::put(dut_->credit_i, (static_cast<std::uint64_t>(in.credit_vc) << 1) | (in.credit ? 1u : 0u));
     dut_.eval();
-    // Outputs are registers: they do not follow this cycle's inputs.
-    ASSERT_NO_FATAL_FAILURE(check_outputs(at));
+    // Outputs are registers and do not follow this cycle's inputs, except
+    // credits_o, which counts a returning credit at once.
+    ASSERT_NO_FATAL_FAILURE(check_outputs(at, in.credit ? in.credit_vc : V));
     dut_.tick();
+    rtltest::put(dut_->credit_i, 0u);
     for (unsigned w = 0; w < V; ++w) {
       const bool consume = in.send && in.vc == w;
       const bool ret = in.credit && in.credit_vc == w;

@@ -713,7 +713,7 @@ TEST(ConfigError, DragonflyLatencyRange) {
     EXPECT_EQ(parse_config(std::string(kDragonfly) + key + " = 256\n[router]\nbuffer_flits = 256\n", "t.toml")
                   .warnings.size(),
               1u)
-        << key;  // 256 + 1 + 2 or 256 + 10 + 2 cycles exceed 256 flits
+        << key;  // 256 + 1 + 1 or 256 + 10 + 1 cycles exceed 256 flits
   }
 }
 
@@ -722,33 +722,33 @@ TEST(ConfigError, DragonflyLatencyRange) {
 
 TEST(Config, CreditRoundTripWarning) {
   // dfly(2, 4, 2, 9) with the default 8-flit buffers: global links take
-  // 10 + 10 + 2 = 22 cycles, local links 1 + 1 + 2 = 4.
+  // 10 + 10 + 1 = 21 cycles, local links 1 + 1 + 1 = 3.
   EXPECT_EQ(parse_config(kDragonfly, "t.toml").warnings,
             (std::vector<std::string>{
                 "t.toml: router.buffer_flits = 8: smaller than the credit round trip of a global link "
-                "(topology.global_link_latency + topology.global_credit_latency + 2 = 22 cycles), so one VC "
+                "(topology.global_link_latency + topology.global_credit_latency + 1 = 21 cycles), so one VC "
                 "cannot keep that link busy"}));
   // Written buffer: cited at its location; local and global links both short.
   EXPECT_EQ(
-      parse_config(std::string(kDragonfly) + "local_link_latency = 4\n[router]\nbuffer_flits = 6\n", "t.toml")
+      parse_config(std::string(kDragonfly) + "local_link_latency = 5\n[router]\nbuffer_flits = 6\n", "t.toml")
           .warnings,
       (std::vector<std::string>{
           "t.toml:9:1: router.buffer_flits = 6: smaller than the credit round trip of a local link "
-          "(topology.local_link_latency + topology.local_credit_latency + 2 = 7 cycles), so one VC "
+          "(topology.local_link_latency + topology.local_credit_latency + 1 = 7 cycles), so one VC "
           "cannot keep that link busy",
           "t.toml:9:1: router.buffer_flits = 6: smaller than the credit round trip of a global link "
-          "(topology.global_link_latency + topology.global_credit_latency + 2 = 22 cycles), so one VC "
+          "(topology.global_link_latency + topology.global_credit_latency + 1 = 21 cycles), so one VC "
           "cannot keep that link busy"}));
   // A buffer equal to the round trip is enough.
   EXPECT_TRUE(
-      parse_config(std::string(kDragonfly) + "[router]\nbuffer_flits = 22\n", "t.toml").warnings.empty());
+      parse_config(std::string(kDragonfly) + "[router]\nbuffer_flits = 21\n", "t.toml").warnings.empty());
 
   // Torus and mesh: the one link class.
   EXPECT_TRUE(parse_config(kMinimal, "t.toml").warnings.empty());
   EXPECT_EQ(parse_config(std::string(kMinimal) + "link_latency = 5\ncredit_latency = 3\n", "t.toml").warnings,
             (std::vector<std::string>{
                 "t.toml: router.buffer_flits = 8: smaller than the credit round trip of a link "
-                "(topology.link_latency + topology.credit_latency + 2 = 10 cycles), so one VC cannot keep "
+                "(topology.link_latency + topology.credit_latency + 1 = 9 cycles), so one VC cannot keep "
                 "that link busy"}));
   EXPECT_TRUE(parse_config(std::string(kMinimal) + "link_latency = 3\ncredit_latency = 3\n", "t.toml")
                   .warnings.empty());

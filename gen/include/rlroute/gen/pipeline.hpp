@@ -6,9 +6,11 @@
 namespace rlroute {
 
 // Cycles of a link's credit loop spent in the routers' own registers: the
-// downstream router registers the credit it returns, the upstream router
-// registers the flit it sends.
-inline constexpr int kCreditLoopRegisterCycles = 2;
+// downstream router registers the credit it returns, and the upstream router
+// spends a returning credit in the cycle it arrives (rr_credit_counter counts
+// it combinationally), so the credit's own register is the only one. The
+// flit's output register is inside the link latency.
+inline constexpr int kCreditLoopRegisterCycles = 1;
 
 // Cycles from a flit leaving a VC until its credit can be spent again on the
 // same VC: link latency + credit latency + the routers' registers.
