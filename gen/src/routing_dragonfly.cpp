@@ -154,35 +154,26 @@ std::vector<RouteOption> DragonflyRouting::next_hops(int router, int in_port, in
       const PathChoice choice = traits(algorithm_).choice;
       if (router == dst_router || choice == PathChoice::MinimalOnly) return minimal(router, in_port, in_vc, s);
       // Source and destination in one group: minimal unless routing.intra_group = "valiant".
-      if (design_.cfg.intra_group == IntraGroup::Minimal &&
-          topo_.group_of(router) == topo_.group_of(dst_router)) {
-        return minimal(router, in_port, in_vc, s);
+      const bool intra_group_minimal = design_.cfg.intra_group == IntraGroup::Minimal &&
+                                       topo_.group_of(router) == topo_.group_of(dst_router);
+      if (choice == PathChoice::AlwaysValiant && topo_.is_ni_port(in_port) && !intra_group_minimal) {
+        return valiant(router, in_port, in_vc, s);
       }
-      const bool at_source = topo_.is_ni_port(in_port);
-      // PAR: a minimally routed packet may still divert at the next router of
-      // its source group (it got there over a local link).
-      const bool par_divert = choice == PathChoice::AtSourceGroup && topo_.is_local_port(in_port) &&
-                              topo_.group_of(router) == topo_.group_of(topo_.router_of_node(s.src));
-      if (at_source && choice == PathChoice::AlwaysValiant) return valiant(router, in_port, in_vc, s);
-      if (par_divert) {
-        // PAR's second decision: against the candidate the source drew and
-        // wrote into the header (kept in s.inter), if it is a legal one.
+      if (!decision_open(router, in_port, s)) return minimal(router, in_port, in_vc, s);
+      if (topo_.is_local_port(in_port)) {
+        // PAR's second decision, at the next router of the source group: minimal
+        // or the candidate the source drew and wrote into the header (s.inter).
         std::vector<RouteOption> options = minimal(router, in_port, in_vc, s);
-        const std::vector<int> legal = intermediates(topo_.group_of(router), s.dst);
-        if (std::find(legal.begin(), legal.end(), s.inter) != legal.end()) {
-          options.push_back(via(router, in_port, in_vc, s, s.inter));
-        }
+        options.push_back(via(router, in_port, in_vc, s, s.inter));
         return options;
       }
-      if (!at_source || !traits(algorithm_).biased()) return minimal(router, in_port, in_vc, s);
       std::vector<RouteOption> options;
       if (choice == PathChoice::AtSourceGroup) {
-        // PAR: the minimal route carries the candidate for the re-evaluation.
+        // PAR at the source: the minimal route carries the candidate for the re-evaluation.
         for (const int inter : intermediates(topo_.group_of(router), s.dst)) {
           RouteState next = s;
           next.inter = inter;
-          const RouteOption m = minimal(router, in_port, in_vc, next).front();
-          options.push_back(m);
+          options.push_back(minimal(router, in_port, in_vc, next).front());
         }
       } else {
         options = minimal(router, in_port, in_vc, s);
