@@ -9,7 +9,8 @@
 #   s2v5  s2 with 5 VCs per port for every algorithm (PAR's count), so that
 #         no algorithm wins or loses by its VC count alone
 # Usage: sim/capacity_sweeps.sh VARIANT [OUT]   (OUT defaults to out/capacity)
-# PATTERNS="uniform adv+1" limits the patterns (default: all four).
+# PATTERNS="uniform adv+1" limits the patterns (default: all four); RLROUTE=PATH
+# runs another binary (default build/rlroute; a copy lets you rebuild meanwhile).
 # Writes OUT/configs/VARIANT/*.toml, OUT/VARIANT/<pattern>/ (sweep.py output)
 # and prints the saturation table. Run from the repository root after
 # building build/rlroute; about 20 minutes per variant on 2 cores.
@@ -32,7 +33,7 @@ mkdir -p "$out/$variant"
 dirs=()
 for pattern in ${PATTERNS:-uniform adv+1 adv+4 mixed:share=0.5}; do
   dir="$out/$variant/${pattern//[:=]/_}"
-  /usr/bin/python3 sim/sweep.py --configs "$out/configs/$variant"/*.toml --pattern "$pattern" \
+  /usr/bin/python3 sim/sweep.py --rlroute "${RLROUTE:-build/rlroute}" --configs "$out/configs/$variant"/*.toml --pattern "$pattern" \
     --loads 0.02,0.1:1.0:0.1 --warmup 2000 --cycles 5000 --drain 3000 --seed 1 --jobs 2 --out "$dir" > "$dir.log" 2>&1 \
     || { echo "capacity_sweeps: sweep $pattern failed, see $dir.log" >&2; exit 1; }
   dirs+=("$dir")
