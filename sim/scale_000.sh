@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The 1,056-node benchmark of docs/results.md (issue 10): every dragonfly
+# algorithm on sim/configs/dfly_4_8_4_33_000.toml (000's network and packet
+# format) at the loads 000 section 5.3 discusses: uniform random at 0.8 and
+# 1.0, ADV+1 at 0.45 and 1.0.
+# Usage: sim/scale_000.sh [OUT]   (OUT defaults to out/scale_000)
+# RLROUTE=PATH runs another binary (default build/rlroute). Writes
+# OUT/configs/*.toml, OUT/uniform/ and OUT/adv_1/ (sweep.py output) and
+# prints a Markdown table of every run. About 40 minutes on 2 cores.
+set -euo pipefail
+out=${1:-out/scale_000}
+base=sim/configs/dfly_4_8_4_33_000.toml
+# Each algorithm with the VC levels it needs (docs/routing_dragonfly.md).
+for spec in min:2 valg:3 valn:4 ugal_g:3 ugal_n:4 ugal_le:4 par:5; do
+  algorithm=${spec%:*}
+  extra=()
+  [ "$algorithm" = ugal_le ] && extra=(--set routing.contention_window=500 --set routing.contention_threshold=5)
+  /usr/bin/python3 sim/variants.py --suffix "$algorithm" --out "$out/configs" \
+    --set "routing.algorithm=\"$algorithm\"" --set "router.vcs=${spec#*:}" "${extra[@]}" "$base" > /dev/null
+done
+dirs=()
+for run in uniform@0.8,1.0 adv+1@0.45,1.0; do
+  pattern=${run%@*}
+  dir="$out/${pattern//+/_}"
+  mkdir -p "$out"
+  /usr/bin/python3 sim/sweep.py --rlroute "${RLROUTE:-build/rlroute}" --configs "$out/configs"/*.toml \
+    --pattern "$pattern" --loads "${run#*@}" --warmup 3000 --cycles 5000 --drain 1000 --seed 1 --jobs 2 \
+    --out "$dir" > "$dir.log" 2>&1 || { echo "scale_000: sweep $pattern failed, see $dir.log" >&2; exit 1; }
+  dirs+=("$dir")
+done
+# One row per config and run: accepted load, network latency, hops.
+/usr/bin/python3 - "${dirs[@]}" <<'PY'
+import csv, os, sys
+print("| config | pattern | offered | accepted | latency avg | p99 | hops | drained |")
+print("|---|---|---|---|---|---|---|---|")
+for folder in sys.argv[1:]:
+    with open(os.path.join(folder, "sweep.csv")) as f:
+        for r in csv.DictReader(f):
+            print(f"| {r['config']} | {r['pattern']} | {float(r['offered_load']):g} | {float(r['accepted_load']):.4f} | "
+                  f"{float(r['lat_avg']):.1f} | {float(r['lat_p99']):.0f} | {float(r['avg_hops']):.2f} | {r['drained']} |")
+PY
