@@ -38,9 +38,15 @@
 //   is registered, and it is presented again (round-robin) and its decision
 //   renewed until the grant; the packet asks with the last registered
 //   decision. A packet asks no earlier than the cycle after its first
-//   decision (at zero load one cycle more per open decision). A head that
-//   took the alternative leaves with header field PATCH_LSB..+PATCH_W set to
-//   PATCH_VAL.
+//   decision (at zero load one cycle more per open decision). So that this
+//   cycle is not paid again by every packet of a VC, the packet behind the
+//   oldest one decides ahead (LOOK): once the oldest packet's route is
+//   settled (decided, or no open choice), the VC presents the second route
+//   in its route FIFO instead, registers that answer apart and hands it to
+//   the second packet when the oldest is granted; a VC of single-flit
+//   packets then asks for an output VC every cycle, not every other cycle.
+//   A head that took the alternative leaves with header field
+//   PATCH_LSB..+PATCH_W set to PATCH_VAL.
 // With internal speedup S the port has S lanes to the crossbar and a VC
 // offers the switch up to S flits of its active packet per cycle (sa_cnt_o:
 // the flits at the front of its buffer, up to and including a tail); the
@@ -122,6 +128,9 @@ module rr_input_port #(
   output logic [S*VCW-1:0] xb_vc_o
 );
   localparam int unsigned RD = (B / MIN_LEN > 0) ? B / MIN_LEN : 1;  // routes per VC
+  localparam bit          LOOK = HEAD && HEAD_REG && RD >= 2;           // the second route decides ahead
+  localparam int unsigned RR = LOOK ? 2 : 1;                            // routes read per VC
+  localparam int unsigned RPW = $clog2(RR + 1);                         // routes popped (0..RR)
   // A route: {len, vcs, port}, with HEAD {operands, decide, alt_vcs, alt_port, len, vcs, port}.
   localparam int unsigned BRW = LEN_W + V + PW;
   localparam int unsigned RTW = HEAD ? BRW + PW + V + 1 + DOW : BRW;
@@ -159,6 +168,7 @@ module rr_input_port #(
   logic [W+1:0]   front    [V][S];  // the first S flits of each buffer, {tail, head, data}
   logic [RW-1:0]  npop     [V];     // flits popped this cycle
   logic [RTW-1:0] route    [V];     // the route of the oldest unallocated packet
+  logic [RTW-1:0] route2   [V];     // LOOK: the route behind it (valid while route_count >= 2)
   logic [V-1:0]   empty, push, pop, route_empty, route_push;
   // Head decisions: the oldest unallocated packet's choice is open and it
   // wants a decision (wants), it decides this cycle (hd_pick), has decided
@@ -166,11 +176,14 @@ module rr_input_port #(
   // next packet's head (act_alt_q, next_alt_q).
   logic [V-1:0]   eligible, wants, hd_pick, take_alt;
   logic [V-1:0]   decided_q, alt_q, act_alt_q, next_alt_q;
+  // LOOK: the second route is the one presented (ahead), and its decision.
+  logic [V-1:0]   ahead, decided2_q, alt2_q;
   logic [PW-1:0]  req_port [V];  // the route this cycle's request asks for
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
     logic [$clog2(B+1)-1:0]  count;
-    logic [$clog2(RD+1)-1:0] unused_route_count;
+    logic [$clog2(RD+1)-1:0] route_count;
+    logic [RR*RTW-1:0]       routes;
     logic                    unused_full, unused_route_full;
     logic [S*(W+2)-1:0]      fronts;
 
@@ -207,16 +220,18 @@ module rr_input_port #(
       end
     end
 
-    rr_fifo #(.WIDTH(RTW), .DEPTH(RD)) i_route_fifo (
+    rr_fifo #(.WIDTH(RTW), .DEPTH(RD), .READS(RR)) i_route_fifo (
       .clk_i, .rst_ni,
       .push_i (route_push[v]),
       .data_i (route_in),
-      .pop_i  (va_gnt_i[v]),
-      .data_o (route[v]),
+      .pop_i  (RPW'(va_gnt_i[v])),
+      .data_o (routes),
       .empty_o(route_empty[v]),
       .full_o (unused_route_full),
-      .count_o(unused_route_count)
+      .count_o(route_count)
     );
+    assign route[v]  = routes[0+:RTW];
+    assign route2[v] = routes[(RR-1)*RTW+:RTW];
 
     logic tail_at_front, tail_out;
     assign tail_at_front = !empty[v] && front[v][0][W+1];
@@ -233,22 +248,42 @@ module rr_input_port #(
       logic open_choice;
       assign open_choice = route[v][BRW+PW+V];
       if (HEAD_REG) begin : gen_registered
-        assign wants[v]    = !route_empty[v] && open_choice;
+        if (LOOK) begin : gen_ahead
+          assign ahead[v] = 32'(route_count) >= 2 && route2[v][BRW+PW+V] && !decided2_q[v] &&
+                            (!open_choice || decided_q[v]);
+        end else begin : gen_not_ahead
+          assign ahead[v] = 1'b0;
+          logic unused_count;
+          assign unused_count = ^{route_count, route2[v]};
+        end
+        assign wants[v]    = (!route_empty[v] && open_choice) || ahead[v];
         assign take_alt[v] = decided_q[v] && alt_q[v];
         assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v]);
       end else begin : gen_in_front
+        assign ahead[v]    = 1'b0;
         assign wants[v]    = eligible[v] && open_choice && !decided_q[v];
         assign take_alt[v] = decided_q[v] ? alt_q[v] : (hd_pick[v] && hd_alt_i);
+        logic unused_count;
+        assign unused_count = ^{route_count, route2[v]};
         assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v] || hd_pick[v]);
       end
       assign req_port[v] = take_alt[v] ? route[v][BRW+:PW] : route[v][0+:PW];
       assign va_vcs_o[v*V+:V] = take_alt[v] ? route[v][BRW+PW+:V] : route[v][PW+:V];
+      // A grant pops the oldest route: the second one's decision (ahead,
+      // possibly this cycle's) becomes the oldest one's.
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-          decided_q[v] <= 1'b0;
-          alt_q[v]     <= 1'b0;
+          decided_q[v]  <= 1'b0;
+          alt_q[v]      <= 1'b0;
+          decided2_q[v] <= 1'b0;
+          alt2_q[v]     <= 1'b0;
         end else if (va_gnt_i[v]) begin
-          decided_q[v] <= 1'b0;  // the next route decides afresh
+          decided_q[v]  <= decided2_q[v] || (hd_pick[v] && ahead[v]);
+          alt_q[v]      <= (hd_pick[v] && ahead[v]) ? hd_alt_i : alt2_q[v];
+          decided2_q[v] <= 1'b0;
+        end else if (hd_pick[v] && ahead[v]) begin
+          decided2_q[v] <= 1'b1;
+          alt2_q[v]     <= hd_alt_i;
         end else if (hd_pick[v]) begin
           decided_q[v] <= 1'b1;
           alt_q[v]     <= hd_alt_i;
@@ -260,8 +295,13 @@ module rr_input_port #(
       assign va_req_o[v] = eligible[v];
       assign req_port[v] = route[v][0+:PW];
       assign va_vcs_o[v*V+:V] = route[v][PW+:V];
-      assign decided_q[v] = 1'b0;
-      assign alt_q[v]     = 1'b0;
+      assign decided_q[v]  = 1'b0;
+      assign alt_q[v]      = 1'b0;
+      assign ahead[v]      = 1'b0;
+      assign decided2_q[v] = 1'b0;
+      assign alt2_q[v]     = 1'b0;
+      logic unused_count;
+      assign unused_count = ^{route_count, route2[v]};
     end
     assign va_rel_o[v]              = active_q[v] && tail_at_front;
     assign va_own_vc_o[v*VCW+:VCW]  = out_vc_q[v];
@@ -327,9 +367,9 @@ module rr_input_port #(
       hd_operands_o = '0;
       for (int unsigned v = 0; v < V; v++) begin
         if (hd_pick[v]) begin
-          hd_port_o     = hd_port_o | route[v][0+:PW];
-          hd_alt_port_o = hd_alt_port_o | route[v][BRW+:PW];
-          hd_operands_o = hd_operands_o | route[v][BRW+PW+V+1+:DOW];
+          hd_port_o     = hd_port_o | (ahead[v] ? route2[v][0+:PW] : route[v][0+:PW]);
+          hd_alt_port_o = hd_alt_port_o | (ahead[v] ? route2[v][BRW+:PW] : route[v][BRW+:PW]);
+          hd_operands_o = hd_operands_o | (ahead[v] ? route2[v][BRW+PW+V+1+:DOW] : route[v][BRW+PW+V+1+:DOW]);
         end
       end
     end
@@ -339,7 +379,7 @@ module rr_input_port #(
     assign hd_alt_port_o = '0;
     assign hd_operands_o = '0;
     logic unused_hd;
-    assign unused_hd = ^{wants, decided_q, alt_q};
+    assign unused_hd = ^{wants, decided_q, alt_q, ahead, decided2_q, alt2_q};
   end
   assign hd_valid_o = |hd_pick;
 

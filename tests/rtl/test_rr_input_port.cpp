@@ -32,8 +32,12 @@
 //    VC with an open choice is presented whenever its route is at the front
 //    (eligible or not, decided or not: round-robin), the answer is registered
 //    and renewed until the grant, and the packet asks with the registered
-//    decision only; a head that took the alternative leaves with header field
-//    PATCH_LSB..+PATCH_W = PATCH_VAL.
+//    decision only; once the oldest route is settled (decided, or no open
+//    choice) and the route behind it has an open choice and no decision, that
+//    second route is presented instead, its answer registered apart and taken
+//    over by the second packet when the oldest is granted (a grant and a
+//    decision ahead in one cycle: the new answer); a head that took the
+//    alternative leaves with header field PATCH_LSB..+PATCH_W = PATCH_VAL.
 // The environment plays the upstream router (credit flow control, virtual
 // cut-through: a packet starts only with credits for all of it, packets of at
 // least 2 flits), the route unit and the allocators.
@@ -52,6 +56,8 @@
 #include "Vrr_input_port_p3v1b2___024root.h"
 #include "Vrr_input_port_p4v2b6m1.h"
 #include "Vrr_input_port_p4v2b6m1___024root.h"
+#include "Vrr_input_port_p4v2b6m1hr.h"
+#include "Vrr_input_port_p4v2b6m1hr___024root.h"
 #include "Vrr_input_port_p5v2b8.h"
 #include "Vrr_input_port_p5v2b8___024root.h"
 #include "Vrr_input_port_p5v2b8s2.h"
@@ -81,6 +87,10 @@ struct P7V3B5 {
 struct P4V2B6M1 {  // single-flit packets allowed (MIN_LEN = 1)
   using Model = Vrr_input_port_p4v2b6m1;
   using Root = Vrr_input_port_p4v2b6m1___024root;
+};
+struct P4V2B6M1HR {  // single-flit packets, decisions at the head through a register
+  using Model = Vrr_input_port_p4v2b6m1hr;
+  using Root = Vrr_input_port_p4v2b6m1hr___024root;
 };
 struct P7V3B5H {  // decisions at the head of the VC (HEAD = 1)
   using Model = Vrr_input_port_p7v3b5h;
@@ -172,6 +182,7 @@ struct VcModel {
                       // seen yet
   unsigned next_port = 0, next_vc = 0;
   bool decided = false, alt = false;  // HEAD: the oldest route's decision
+  bool decided2 = false, alt2 = false;  // HEAD_REG: the second route's decision, taken ahead
   bool active_alt = false,
        next_alt = false;  // HEAD: the alternative applies to the head
 };
@@ -288,14 +299,14 @@ class InputPortTest : public ::testing::Test {
   }
 
   // HEAD: VC v's next flit (the head of the packet start_packet queued) with
-  // an open choice between port 1 and the alternative port 5, operands
+  // an open choice between port 1 and the alternative port 5 (P - 1 if less), operands
   // 3 + v, and the header field of the patch cleared so that the patch shows.
   Inputs head_with_open_choice(unsigned v) {
     Inputs in = idle();
     send_next(in, v);
     in.rc_decide = true;
     in.rc_port = 1;
-    in.rc_alt_port = 5;
+    in.rc_alt_port = std::min(5u, P - 1);
     in.rc_operands = 3 + v;
     rtltest::set_field(in.rc_hdr, PATCH_LSB, PATCH_W, 0);
     return in;
@@ -373,13 +384,21 @@ class InputPortTest : public ::testing::Test {
     const bool tail_at_front = !m.flits.empty() && m.flits.front().tail;
     return !m.routes.empty() && (!m.active || (tail_at_front && !m.next));
   }
+  // HEAD_REG: VC v presents its second route (the oldest one is settled).
+  bool ahead(unsigned v) const {
+    const VcModel &m = vcs_[v];
+    return HEAD_REG && kRoutes >= 2 && m.routes.size() >= 2 && m.routes[1].decide && !m.decided2 &&
+           (!m.routes[0].decide || m.decided);
+  }
+  // The route VC v presents to the decision unit.
+  const Route &presented(unsigned v) const { return ahead(v) ? vcs_[v].routes[1] : vcs_[v].routes.front(); }
   // HEAD: the VCs with an open choice that may ask, and the one presented
   // this cycle (round-robin from the pointer; -1 if none).
   std::uint32_t head_wants() const {
     std::uint32_t r = 0;
     for (unsigned v = 0; v < V; ++v) {
       const VcModel &m = vcs_[v];
-      const bool want = HEAD_REG ? !m.routes.empty() && m.routes.front().decide
+      const bool want = HEAD_REG ? (!m.routes.empty() && m.routes.front().decide) || ahead(v)
                                  : eligible(v) && m.routes.front().decide && !m.decided;
       r |= static_cast<std::uint32_t>(want) << v;
     }
@@ -523,7 +542,7 @@ class InputPortTest : public ::testing::Test {
     for (unsigned v = 0; v < V; ++v) alt_now[v] = takes_alt(v, in);
     ASSERT_EQ(dut_->hd_valid_o, pick >= 0) << at;
     if (pick >= 0) {
-      const Route &r = vcs_[static_cast<unsigned>(pick)].routes.front();
+      const Route &r = presented(static_cast<unsigned>(pick));
       ASSERT_EQ(dut_->hd_port_o, r.port) << at << " VC " << pick;
       ASSERT_EQ(dut_->hd_alt_port_o, r.alt_port) << at << " VC " << pick;
       ASSERT_EQ(dut_->hd_operands_o, r.operands) << at << " VC " << pick;
@@ -601,6 +620,8 @@ class InputPortTest : public ::testing::Test {
       }
     }
 
+    std::vector<bool> ahead_now(V);
+    for (unsigned v = 0; v < V; ++v) ahead_now[v] = pick == static_cast<int>(v) && ahead(v);
     dut_.tick();
 
     // Model update: pops, grants, decisions, push, credit.
@@ -638,8 +659,13 @@ class InputPortTest : public ::testing::Test {
       } else if (!pend) {
         m.wait = false;
       }
-      if (granted) {
-        m.decided = false;
+      if (granted) {  // the second route's decision becomes the oldest one's
+        m.decided = m.decided2 || ahead_now[v];
+        m.alt = ahead_now[v] ? in.hd_alt : m.alt2;
+        m.decided2 = false;
+      } else if (ahead_now[v]) {
+        m.decided2 = true;
+        m.alt2 = in.hd_alt;
       } else if (pick == static_cast<int>(v)) {
         m.decided = true;
         m.alt = in.hd_alt;
@@ -725,10 +751,10 @@ class InputPortTest : public ::testing::Test {
 // Every parameter set; those with more than one VC.
 template <class Cfg>
 class InputPortMultiVcTest : public InputPortTest<Cfg> {};
-using InputPortCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2, cfg::P4V2B6M1, cfg::P7V3B5H,
-                                       cfg::P7V3B5HR, cfg::P5V2B8S2, cfg::P5V2B8S2R>;
-using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P4V2B6M1, cfg::P7V3B5H, cfg::P7V3B5HR,
-                                     cfg::P5V2B8S2, cfg::P5V2B8S2R>;
+using InputPortCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P3V1B2, cfg::P4V2B6M1, cfg::P4V2B6M1HR,
+                                       cfg::P7V3B5H, cfg::P7V3B5HR, cfg::P5V2B8S2, cfg::P5V2B8S2R>;
+using MultiVcCfgs = ::testing::Types<cfg::P5V2B8, cfg::P7V3B5, cfg::P4V2B6M1, cfg::P4V2B6M1HR, cfg::P7V3B5H,
+                                     cfg::P7V3B5HR, cfg::P5V2B8S2, cfg::P5V2B8S2R>;
 TYPED_TEST_SUITE(InputPortTest, InputPortCfgs);
 TYPED_TEST_SUITE(InputPortMultiVcTest, MultiVcCfgs);
 
@@ -784,6 +810,7 @@ TYPED_TEST(InputPortTest, OnePacketCycleByCycle) {
   this->send_next(in, vc);
   in.rc_port = P - 1;
   in.rc_vcs = static_cast<std::uint32_t>(mask(V));
+  in.rc_decide = false;  // HEAD: no open choice (InputPortHeadTest has those)
   in.rc_hdr = ~sent[0].data & mask(TestFixture::W);
   rtltest::set_field(in.rc_hdr, TestFixture::LEN_LSB, TestFixture::LEN_W, len);
   const std::uint64_t rewritten = in.rc_hdr;
@@ -1205,21 +1232,55 @@ TEST_F(InputPortRegisteredHeadTest, DecisionRegisteredThenAskedInTheNextCycle) {
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
+// HEAD_REG with single-flit packets: the packet behind the oldest decides
+// ahead, so a VC whose packets all have open choices asks for an output VC
+// in every cycle once the first decision is registered (without deciding
+// ahead it asked every other cycle: half the link's rate), and each packet
+// asks with its own decision.
+class InputPortSingleFlitHeadTest : public InputPortTest<cfg::P4V2B6M1HR> {};
+
+TEST_F(InputPortSingleFlitHeadTest, BackToBackOpenChoicesAskEveryCycle) {
+  constexpr unsigned kPackets = 12;
+  unsigned sent = 0;
+  std::vector<unsigned> asks;  // the cycles in which VC 0 asked for an output VC
+  for (unsigned c = 0; c < kPackets + 8; ++c) {
+    Inputs in = this->idle();
+    if (sent < kPackets && this->start_packet(0, 1)) {
+      in = this->head_with_open_choice(0);
+      ++sent;
+    }
+    in.hd_alt = c % 3 == 0;  // the answers differ from cycle to cycle (the model checks each request's route)
+    in.va_gnt = this->va_requests();
+    in.va_vc = {0, 0};
+    in.sa_gnt = this->sa_requests(0);
+    Events ev;
+    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
+    if (ev.va_req & 1u) asks.push_back(c);
+  }
+  ASSERT_EQ(sent, kPackets);
+  ASSERT_EQ(asks.size(), kPackets);
+  EXPECT_EQ(asks.front(), 2u) << "the first head arrives in cycle 0, decides in 1 and asks in 2";
+  for (unsigned i = 1; i < kPackets; ++i) EXPECT_EQ(asks[i], asks[i - 1] + 1) << "request " << i;
+  ASSERT_NO_FATAL_FAILURE(this->drain());
+}
+
 // Both answers of the decision unit are taken, and heads leave with and
 // without the patch, under random traffic (the model checks every cycle), in
 // front of the VC allocator and through the register.
 template <class Cfg>
 class InputPortRandomHeadTest : public InputPortTest<Cfg> {};
-using HeadCfgs = ::testing::Types<cfg::P7V3B5H, cfg::P7V3B5HR>;
+using HeadCfgs = ::testing::Types<cfg::P7V3B5H, cfg::P7V3B5HR, cfg::P4V2B6M1HR>;
 TYPED_TEST_SUITE(InputPortRandomHeadTest, HeadCfgs);
 
 TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
   using T = InputPortTest<TypeParam>;
-  unsigned alt_heads = 0, plain_heads = 0, waited_decided = 0;
+  unsigned alt_heads = 0, plain_heads = 0, waited_decided = 0, decided_ahead = 0;
   for (unsigned c = 0; c < 6000; ++c) {
     for (unsigned v = 0; v < T::V; ++v) (void)this->start_packet(v, this->random_len());
     Inputs in = this->eager(static_cast<int>(c % T::V), this->rng_.chance(50) ? 0x7u : 0u);
     for (unsigned v = 0; v < T::V; ++v) waited_decided += this->vcs_[v].decided && !((in.va_gnt >> v) & 1u);
+    const int pick = this->head_pick();
+    decided_ahead += pick >= 0 && this->ahead(static_cast<unsigned>(pick));
     Events ev;
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
     if (in.sa_gnt != 0 && ev.xb_first.head) {
@@ -1228,7 +1289,11 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
   }
   ASSERT_NO_FATAL_FAILURE(this->drain());
   std::cout << "[ info ] heads with the alternative's field " << alt_heads << ", others " << plain_heads
-            << ", cycles a decided packet waited " << waited_decided << "\n";
+            << ", cycles a decided packet waited " << waited_decided << ", decisions taken ahead " << decided_ahead
+            << "\n";
+  if (T::HEAD_REG) {
+    EXPECT_GT(decided_ahead, 40u);  // 61 with 2-flit routes in a 5-flit buffer, 1542 with single-flit packets
+  }
   EXPECT_GT(alt_heads, 200u);
   EXPECT_GT(plain_heads, 200u);
   EXPECT_GT(waited_decided, 200u);
