@@ -276,6 +276,19 @@ def sweep_config(args, rlroute, config, loads, runs_dir):
     return rows, time.monotonic() - t0
 
 
+def sweep_all(args, rlroute, configs, loads, runs_dir):
+    """(rows, seconds) of every config, in the order given. With --jobs N and
+    at least N configs, N configs run at a time, each through its loads in
+    order, so that two processes never build one model (the model cache's
+    entry lock would serialise them anyway); with fewer configs, each config's
+    loads after the first run N at a time."""
+    if args.jobs <= 1 or len(configs) < args.jobs:
+        return [sweep_config(args, rlroute, c, loads, runs_dir) for c in configs]
+    one_at_a_time = argparse.Namespace(**{**vars(args), "jobs": 1})
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        return list(ex.map(lambda c: sweep_config(one_at_a_time, rlroute, c, loads, runs_dir), configs))
+
+
 def packet_flits(args, cfg):
     if args.packet_flits:
         return args.packet_flits
@@ -493,9 +506,8 @@ def main(argv=None):
               flush=True)
         t0 = time.monotonic()
         by_config, summaries, all_rows = {}, [], []
-        for c in args.configs:
+        for c, (rows, secs) in zip(args.configs, sweep_all(args, rlroute, args.configs, loads, runs_dir)):
             cfg = read_config(c)
-            rows, secs = sweep_config(args, rlroute, c, loads, runs_dir)
             name = rows[0]["config"]
             if name in by_config:
                 raise SweepError(f"two configs have the design name {name!r}")
