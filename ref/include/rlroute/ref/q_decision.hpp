@@ -1,0 +1,50 @@
+// Bit-exact reference of Q-adaptive's decision (000 section 4, Figure 4 and
+// Equation 2; the authors' code fills the gaps, docs/q_adaptive.md). Ports
+// are table columns: 0 .. a-2 the local ports, a-1 .. k-p-1 the global ones.
+// The random draws (explore or not, which port) come in as inputs: the RTL
+// decision unit takes them from its LFSR, and its block test feeds the same
+// draws to this function.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace rlroute::ref {
+
+// Column of the smallest value of a row; the lowest column on ties.
+unsigned q_argmin(std::span<const uint32_t> row);
+
+// Equation 2 without the division: keep the minimal port when
+// dV = (q_min - q_other) / q_min < threshold, threshold = thld / 2^thld_bits,
+// tested as (q_min - q_other) * 2^thld_bits < thld * q_min on signed integers.
+// With q_min = 0 this is the floating-point answer too (a negative numerator
+// is below any threshold; 0 / 0 is not).
+bool q_keep_minimal(uint32_t q_min, uint32_t q_other, uint32_t thld, unsigned thld_bits);
+
+// Where the router stands on the packet's path (Figure 4).
+enum class QRole {
+  kMinimal,       // destination group, or past the decision points: route minimally
+  kSource,        // the source router: best port of the row against the minimal one (q_thld1)
+  kIntermediate,  // first router of the intermediate group, no global link to the destination
+                  // group: a random local port against the minimal one (q_thld2)
+};
+
+struct QThresholds {
+  unsigned thld_bits = 8;
+  uint32_t source = 51;        // q_thld1 = round(0.2 x 256)
+  uint32_t intermediate = 90;  // q_thld2 = round(0.35 x 256)
+};
+
+struct QDecisionInput {
+  QRole role = QRole::kMinimal;
+  std::span<const uint32_t> row;  // the packet's row, one value per column
+  unsigned min_port = 0;          // the minimal port's column
+  unsigned random_local = 0;      // kIntermediate: the random local column drawn
+  bool explore = false;           // the epsilon draw came up (kSource, kIntermediate)
+  unsigned random_port = 0;       // the column to explore through
+};
+
+// The column the packet leaves by.
+unsigned q_decide(const QDecisionInput& in, const QThresholds& thresholds);
+
+}  // namespace rlroute::ref

@@ -1,0 +1,98 @@
+// The reference of Q-adaptive's decision (ref/q_decision.hpp): Figure 4 and
+// Equation 2 of 000, with the authors' tie and exploration rules.
+#include "rlroute/ref/q_decision.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+using rlroute::ref::q_argmin;
+using rlroute::ref::q_decide;
+using rlroute::ref::q_keep_minimal;
+using rlroute::ref::QDecisionInput;
+using rlroute::ref::QRole;
+using rlroute::ref::QThresholds;
+
+TEST(QDecision, ArgminTakesTheLowestColumnOnTies) {
+  const std::vector<uint32_t> row{9, 4, 7, 4, 4};
+  EXPECT_EQ(q_argmin(row), 1u);
+  const std::vector<uint32_t> one{3};
+  EXPECT_EQ(q_argmin(one), 0u);
+  EXPECT_THROW(q_argmin(std::span<const uint32_t>{}), std::invalid_argument);
+}
+
+TEST(QDecision, ThresholdBoundaryOfEquation2) {
+  // threshold 51/256 = 0.19921875; the minimal port stays when dV is below it
+  EXPECT_TRUE(q_keep_minimal(100, 81, 51, 8));   // dV 0.19
+  EXPECT_FALSE(q_keep_minimal(100, 80, 51, 8));  // dV 0.20
+  EXPECT_TRUE(q_keep_minimal(256, 206, 51, 8));  // dV 50/256
+  EXPECT_FALSE(q_keep_minimal(256, 205, 51, 8)); // dV 51/256: equal is not below
+  EXPECT_TRUE(q_keep_minimal(100, 150, 0, 8));   // the other port is worse: dV < 0
+  EXPECT_FALSE(q_keep_minimal(100, 100, 0, 8));  // threshold 0 and dV 0
+  EXPECT_TRUE(q_keep_minimal(0, 5, 51, 8));      // q_min 0: -inf is below any threshold
+  EXPECT_FALSE(q_keep_minimal(0, 0, 51, 8));     // 0 / 0 is not
+}
+
+// Against the division of the authors' code, away from the exact boundary
+// where a double's rounding may fall on either side.
+TEST(QDecision, EqualsTheDivisionAwayFromTheBoundary) {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<uint32_t> value(1, 65535), thld(0, 255);
+  int compared = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const uint32_t q_min = value(rng), other = value(rng), t = thld(rng);
+    const double dv = (double(q_min) - double(other)) / double(q_min);
+    const double threshold = t / 256.0;
+    if (std::abs(dv - threshold) < 1e-9) continue;
+    ++compared;
+    ASSERT_EQ(q_keep_minimal(q_min, other, t, 8), dv < threshold) << q_min << " " << other << " " << t;
+  }
+  EXPECT_GT(compared, 199000);
+}
+
+TEST(QDecision, SourceRouterWeighsTheBestPortAgainstTheMinimalOne) {
+  const QThresholds th;  // q_thld1 51/256, q_thld2 90/256
+  std::vector<uint32_t> row{300, 200, 500, 170};
+  QDecisionInput in{QRole::kSource, row, /*min_port=*/1, 0, false, 0};
+  EXPECT_EQ(q_decide(in, th), 1u);  // best 170: dV 0.15 < 0.2, stay minimal
+  row[3] = 150;
+  EXPECT_EQ(q_decide(in, th), 3u);  // dV 0.25: take the best port
+  in.min_port = 3;
+  EXPECT_EQ(q_decide(in, th), 3u);  // the minimal port is the best
+  row = {150, 200, 500, 150};
+  in.min_port = 3;
+  EXPECT_EQ(q_decide(in, th), 3u);  // best is column 0 (tie, lowest), dV 0: minimal
+}
+
+TEST(QDecision, IntermediateRouterWeighsARandomLocalPort) {
+  const QThresholds th;
+  const std::vector<uint32_t> row{100, 60, 500, 90, 400};
+  // minimal port 4 (Q 400); the argmin (column 1) is not what is compared
+  QDecisionInput in{QRole::kIntermediate, row, 4, /*random_local=*/0, false, 0};
+  EXPECT_EQ(q_decide(in, th), 0u);  // dV (400-100)/400 = 0.75 >= 0.35
+  in.random_local = 2;
+  EXPECT_EQ(q_decide(in, th), 4u);  // the random local port is worse
+  const std::vector<uint32_t> close{100, 60, 500, 300, 400};
+  in.row = close;
+  in.random_local = 3;
+  EXPECT_EQ(q_decide(in, th), 4u);  // dV 0.25 < 0.35
+}
+
+TEST(QDecision, ExplorationOverridesAndMinimalIgnoresTheTable) {
+  const QThresholds th;
+  const std::vector<uint32_t> row{100, 60, 500};
+  EXPECT_EQ(q_decide({QRole::kSource, row, 2, 0, true, 2}, th), 2u);
+  EXPECT_EQ(q_decide({QRole::kSource, row, 0, 0, true, 2}, th), 2u);
+  EXPECT_EQ(q_decide({QRole::kIntermediate, row, 2, 0, true, 1}, th), 1u);
+  EXPECT_EQ(q_decide({QRole::kMinimal, row, 2, 0, true, 1}, th), 2u);
+  EXPECT_EQ(q_decide({QRole::kMinimal, row, 2, 1, false, 0}, th), 2u);
+  EXPECT_THROW(q_decide({QRole::kSource, row, 3, 0, false, 0}, th), std::invalid_argument);
+  EXPECT_THROW(q_decide({QRole::kSource, row, 0, 0, true, 5}, th), std::invalid_argument);
+}
+
+}  // namespace
