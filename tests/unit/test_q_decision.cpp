@@ -11,12 +11,7 @@
 
 namespace {
 
-using rlroute::ref::q_argmin;
-using rlroute::ref::q_decide;
-using rlroute::ref::q_keep_minimal;
-using rlroute::ref::QDecisionInput;
-using rlroute::ref::QRole;
-using rlroute::ref::QThresholds;
+using namespace rlroute::ref;
 
 TEST(QDecision, ArgminTakesTheLowestColumnOnTies) {
   const std::vector<uint32_t> row{9, 4, 7, 4, 4};

@@ -10,11 +10,7 @@
 
 namespace {
 
-using rlroute::ref::fraction_code;
-using rlroute::ref::QFormat;
-using rlroute::ref::QRates;
-using rlroute::ref::q_target;
-using rlroute::ref::q_update;
+using namespace rlroute::ref;
 
 TEST(QLearning, FractionCodesOfThePapersParameters) {
   EXPECT_EQ(fraction_code(0.2, 8), 51u);    // alpha
