@@ -7,8 +7,8 @@
 # RLROUTE=PATH runs another binary (default build/rlroute). Writes
 # OUT/configs/*.toml, OUT/uniform/ and OUT/adv_1/ (sweep.py output) and
 # prints a Markdown table of every run. The measured window is 3125 cycles,
-# 100 us at 000's 32 ns flit time (000 averages over 100 us). About an hour
-# on 2 cores.
+# 100 us at 000's 32 ns flit time (000 averages over 100 us). About two
+# hours on 2 cores.
 set -euo pipefail
 out=${1:-out/scale_000}
 base=sim/configs/dfly_4_8_4_33_000.toml
