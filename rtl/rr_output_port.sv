@@ -11,12 +11,19 @@
 // consumed as flits enter the port (the VC allocator reserved them for the
 // whole packet), so a flit in the output buffer already holds its
 // downstream slot.
+// With MULTI_GRANT (speedup with single-flit packets, rr_vc_alloc G > 1) a
+// single-flit packet does not hold its output VC: the VC counts the
+// single-flit packets allocated to it and not yet entered (singles_o; the VC
+// allocator gives them credits and keeps multi-flit packets off the VC until
+// the count is zero), and busy_o/handover_o track the multi-flit holder and
+// its one successor as before, the successor possibly a single-flit packet.
 module rr_output_port #(
   parameter int unsigned V = 2,
   parameter int unsigned B = 8,           // downstream buffer depth per VC
   parameter int unsigned W = 64,
   parameter int unsigned S = 1,           // internal speedup: flits in per cycle (router.speedup)
   parameter int unsigned OB = 0,          // output buffer, flits (router.output_buffer_flits; >= S when S > 1)
+  parameter bit          MULTI_GRANT = 1'b0,  // single-flit packets share an output VC (see above)
   parameter bit          COUNT_HOP = 1'b1,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
@@ -40,13 +47,15 @@ module rr_output_port #(
   // (possibly while busy: to the successor of a holder whose tail is at the
   // front of its buffer)
   input  logic [V-1:0]     alloc_i,
+  input  logic [V*RW-1:0]  alloc_n_i,   // MULTI_GRANT: single-flit packets among them (0: one multi-flit packet)
   // link
   output logic [LW-1:0]    flit_o,
   input  logic [CRW-1:0]   credit_i,
   // state for the VC allocator
   output logic [V-1:0]     busy_o,
   output logic [V-1:0]     handover_o,  // allocated to a successor; the previous tail has not left
-  output logic [V*CW-1:0]  credits_o
+  output logic [V*CW-1:0]  credits_o,
+  output logic [V*CW-1:0]  singles_o    // MULTI_GRANT: single-flit packets allocated, not yet entered
 );
   logic           credit_valid;
   logic [VCW-1:0] credit_vc;
@@ -54,17 +63,21 @@ module rr_output_port #(
   assign credit_vc    = credit_i[rr_pkg::CREDIT_VC_LSB+:VCW];
 
   // Per downstream VC: the flits of it entering the port this cycle (with
-  // speedup up to S of one VC), and whether its tail is among them.
+  // speedup up to S of one VC), whether the tail of the packet holding it is
+  // among them, and (MULTI_GRANT) how many single-flit packets.
   logic [RW-1:0] sent [V];
+  logic [RW-1:0] singles_in [V];
   logic [V-1:0]  tail_out;
   always_comb begin
     tail_out = '0;
     for (int unsigned w = 0; w < V; w++) begin
       sent[w] = '0;
+      singles_in[w] = '0;
       for (int unsigned k = 0; k < S; k++) begin
         if (send_i[k] && vc_i[k*VCW+:VCW] == VCW'(w)) begin
           sent[w] = sent[w] + 1'b1;
-          if (tail_i[k]) tail_out[w] = 1'b1;
+          if (MULTI_GRANT && head_i[k] && tail_i[k]) singles_in[w] = singles_in[w] + 1'b1;
+          else if (tail_i[k]) tail_out[w] = 1'b1;
         end
       end
     end
@@ -83,17 +96,42 @@ module rr_output_port #(
     // again, to a successor (rr_vc_alloc, rel_i), before that tail has left:
     // the VC then stays busy when the tail leaves and belongs to the
     // successor, whose flits wait while handover_q marks the tail as pending.
+    // MULTI_GRANT: the allocation is of single-flit packets (alloc_n_i), and
+    // the successor a VC was handed over to is one (it then does not hold the
+    // VC when the previous tail has left).
+    logic multi_alloc, succ_multi;
+    assign multi_alloc = alloc_i[w] && !(MULTI_GRANT && alloc_n_i[w*RW+:RW] != '0);
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         busy_q[w]     <= 1'b0;
         handover_q[w] <= 1'b0;
       end else if (alloc_i[w]) begin
-        busy_q[w]     <= 1'b1;
+        busy_q[w]     <= multi_alloc || (busy_q[w] && !tail_out[w]);
         handover_q[w] <= busy_q[w] && !tail_out[w];
       end else if (tail_out[w]) begin
-        busy_q[w]     <= handover_q[w];
+        busy_q[w]     <= handover_q[w] && succ_multi;
         handover_q[w] <= 1'b0;
       end
+    end
+    if (MULTI_GRANT) begin : gen_singles
+      logic succ_multi_q;
+      logic [CW-1:0] singles_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          succ_multi_q <= 1'b0;
+          singles_q    <= '0;
+        end else begin
+          if (alloc_i[w]) succ_multi_q <= multi_alloc;
+          singles_q <= singles_q + CW'(alloc_n_i[w*RW+:RW]) - CW'(singles_in[w]);
+        end
+      end
+      assign succ_multi = succ_multi_q;
+      assign singles_o[w*CW+:CW] = singles_q;
+    end else begin : gen_no_singles
+      assign succ_multi = 1'b1;
+      assign singles_o[w*CW+:CW] = '0;
+      logic unused_alloc_n;
+      assign unused_alloc_n = ^{alloc_n_i[w*RW+:RW], singles_in[w]};
     end
   end
   assign busy_o     = busy_q;

@@ -78,13 +78,21 @@ module rr_router #(
   output logic [P*32-1:0]   stat_stall_o
 );
   localparam int unsigned R = P * V;
+  // With speedup and single-flit packets an output VC takes up to S of them
+  // per cycle (rr_vc_alloc G, rr_output_port MULTI_GRANT): else a VC of
+  // single-flit packets would take one packet per cycle, the link's rate,
+  // and speedup could not drain it faster than it fills.
+  localparam bit          MULTI_GRANT = S > 1 && MIN_LEN == 1;
+  localparam int unsigned G = MULTI_GRANT ? S : 1;
+  localparam int unsigned GW = $clog2(G + 1);
 
   logic [R-1:0]       va_req, va_rel, va_gnt, sa_req, out_busy, out_handover, out_alloc, out_pend;
   logic [R*PW-1:0]    va_port, sa_port;
   logic [R*V-1:0]     va_vcs;
   logic [R*LEN_W-1:0] va_len;
   logic [R*VCW-1:0]   va_vc, va_own_vc;
-  logic [R*CW-1:0]    out_credits;
+  logic [R*CW-1:0]    out_credits, out_singles;
+  logic [R*GW-1:0]    out_alloc_n;  // per output VC: single-flit packets allocated (MULTI_GRANT)
 
   localparam int unsigned XW = VCW + 2 + W;  // crossbar word {vc, tail, head, data}
   localparam int unsigned L = P * S;         // crossbar lanes (inputs) and slots (outputs)
@@ -153,7 +161,7 @@ module rr_router #(
     end
   end
 
-  rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CW(CW)) i_vc_alloc (
+  rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CW(CW), .G(G)) i_vc_alloc (
     .clk_i, .rst_ni,
     .req_i     (va_req),
     .port_i    (va_port),
@@ -165,9 +173,11 @@ module rr_router #(
     .busy_i    (out_busy),
     .handover_i(out_handover),
     .credits_i (out_credits),
+    .singles_i (out_singles),
     .gnt_o     (va_gnt),
     .gnt_vc_o  (va_vc),
-    .alloc_o   (out_alloc)
+    .alloc_o   (out_alloc),
+    .alloc_n_o (out_alloc_n)
   );
 
   // Per input VC: the output VC its active packet holds still waits for the
@@ -229,8 +239,18 @@ module rr_router #(
     for (genvar k = 0; k < S; k++) begin : gen_slot
       assign {slot_vc[k*VCW+:VCW], slot_tail[k], slot_head[k], slot_data[k*W+:W]} = xb_out[(o*S+k)*XW+:XW];
     end
+    // The single-flit allocations of this port's VCs, as the port counts them.
+    logic [V*RW-1:0] alloc_n;
+    for (genvar w = 0; w < V; w++) begin : gen_alloc_n
+      if (MULTI_GRANT) begin : gen_n
+        assign alloc_n[w*RW+:RW] = RW'(out_alloc_n[(o*V+w)*GW+:GW]);
+      end else begin : gen_zero
+        assign alloc_n[w*RW+:RW] = '0;
+      end
+    end
     rr_output_port #(
-      .V(V), .B(B), .W(W), .S(S), .OB(OB), .COUNT_HOP(o >= NUM_NI), .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W)
+      .V(V), .B(B), .W(W), .S(S), .OB(OB), .MULTI_GRANT(MULTI_GRANT), .COUNT_HOP(o >= NUM_NI),
+      .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W)
     ) i_output (
       .clk_i, .rst_ni,
       .send_i   (sw_valid[o*S+:S]),
@@ -240,11 +260,13 @@ module rr_router #(
       .vc_i     (slot_vc),
       .room_o   (room[o*RW+:RW]),
       .alloc_i  (out_alloc[o*V+:V]),
+      .alloc_n_i(alloc_n),
       .flit_o   (flit_o[o*LW+:LW]),
       .credit_i (credit_i[o*CRW+:CRW]),
       .busy_o   (out_busy[o*V+:V]),
       .handover_o(out_handover[o*V+:V]),
-      .credits_o(out_credits[o*V*CW+:V*CW])
+      .credits_o(out_credits[o*V*CW+:V*CW]),
+      .singles_o(out_singles[o*V*CW+:V*CW])
     );
 
     always_comb begin
@@ -288,6 +310,11 @@ module rr_router #(
     end
     assign stat_flits_o[o*32+:32] = flits_q;
     assign stat_stall_o[o*32+:32] = stall_q;
+  end
+
+  if (!MULTI_GRANT) begin : gen_no_multi
+    logic unused_alloc_n;
+    assign unused_alloc_n = ^out_alloc_n;
   end
 
   logic [31:0] cycle_q;

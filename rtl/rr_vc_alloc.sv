@@ -13,13 +13,28 @@
 //   set aside for the tail still to leave; it gets one successor (handover_i:
 //   the output port marks a VC allocated while busy until that tail leaves),
 //   and the successor's flits wait for the tail (rr_input_port, out_pend_i).
+// Several single-flit packets per output VC (G > 1: internal speedup with
+//   single-flit packets, router.speedup > 1 and min_packet_flits = 1): a
+//   single-flit packet cannot interleave with another single-flit packet, so
+//   an output VC that no multi-flit packet holds (busy_i low) takes up to G
+//   of them in one cycle, and more in later cycles while earlier ones have
+//   not left yet (singles_i counts them per output VC; each still owes a
+//   credit). Stage 2 then grants, after the round-robin winner, up to G - 1
+//   more single-flit bidders in round-robin order, the k-th only with
+//   credits for all of them. A multi-flit packet still needs the VC free of
+//   single-flit holders too (singles_i zero) or releasing; a releasing VC
+//   goes to one successor, single-flit or not. alloc_n_o counts the
+//   single-flit packets allocated (zero when the one winner has more flits).
+//   With G = 1 the singles ports are unused and every packet holds the VC.
 module rr_vc_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,
   parameter int unsigned LEN_W = 3,
   parameter int unsigned CW = 4,  // credit counter width
+  parameter int unsigned G = 1,   // grants per output VC and cycle (single-flit packets)
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
+  localparam int unsigned GW = $clog2(G + 1),  // a count of 0..G packets
   localparam int unsigned R = P * V  // requesters = input VCs = output VCs
 ) (
   input  logic             clk_i,
@@ -36,10 +51,18 @@ module rr_vc_alloc #(
   input  logic [R-1:0]     busy_i,      // per output VC (port*V + vc)
   input  logic [R-1:0]     handover_i,  // per output VC: allocated to a successor already
   input  logic [R*CW-1:0]  credits_i,   // per output VC
+  input  logic [R*CW-1:0]  singles_i,   // per output VC: single-flit packets allocated, not yet sent (G > 1)
   output logic [R-1:0]     gnt_o,       // per input VC
   output logic [R*VCW-1:0] gnt_vc_o,    // per input VC: the output VC won
-  output logic [R-1:0]     alloc_o      // per output VC: allocated this cycle
+  output logic [R-1:0]     alloc_o,     // per output VC: allocated this cycle
+  output logic [R*GW-1:0]  alloc_n_o    // per output VC: single-flit packets among them (G > 1)
 );
+  localparam bit MULTI = G > 1;
+  // Per input VC: its packet has one flit and may share an output VC.
+  logic [R-1:0] single;
+  for (genvar r = 0; r < R; r++) begin : gen_single
+    assign single[r] = MULTI && len_i[r*LEN_W+:LEN_W] == LEN_W'(1);
+  end
   // pick[r] is one-hot over output VCs (R bits), zero if nothing eligible.
   logic [R-1:0] pick [R];
   logic [R-1:0] gnt_bits [R];  // [output VC][input VC]
@@ -67,28 +90,38 @@ module rr_vc_alloc #(
     // port*V*CW would be a run-time multiply).
     logic [V-1:0]  port_busy, port_releasing, port_prio;
     logic [CW-1:0] port_credits [V];
+    logic [CW-1:0] port_singles [V];
     always_comb begin
       port_busy = '0;
       port_releasing = '0;
       port_prio = '0;
-      for (int unsigned w = 0; w < V; w++) port_credits[w] = '0;
+      for (int unsigned w = 0; w < V; w++) begin
+        port_credits[w] = '0;
+        port_singles[w] = '0;
+      end
       for (int unsigned q = 0; q < P; q++) begin
         if (port == PW'(q)) begin
           port_busy = port_busy | busy_i[q*V+:V];
           port_releasing = port_releasing | releasing[q*V+:V];
           port_prio = port_prio | prio_q[q];
-          for (int unsigned w = 0; w < V; w++) port_credits[w] = port_credits[w] | credits_i[(q*V+w)*CW+:CW];
+          for (int unsigned w = 0; w < V; w++) begin
+            port_credits[w] = port_credits[w] | credits_i[(q*V+w)*CW+:CW];
+            if (MULTI) port_singles[w] = port_singles[w] | singles_i[(q*V+w)*CW+:CW];
+          end
         end
       end
     end
 
     always_comb begin
-      logic [CW:0] need;
+      logic [CW+1:0] need;
+      logic          free;
       for (int unsigned w = 0; w < V; w++) begin
-        // A releasing VC still owes the credit of its holder's tail.
-        need = (CW+1)'(len_i[r*LEN_W+:LEN_W]) + (CW+1)'(port_busy[w]);
-        eligible[w] = req_i[r] && vcs_i[r*V+w] && (!port_busy[w] || port_releasing[w])
-                      && ({1'b0, port_credits[w]} >= need);
+        // A releasing VC still owes the credit of its holder's tail, and one
+        // per single-flit packet allocated to it and not sent yet.
+        need = (CW+2)'(len_i[r*LEN_W+:LEN_W]) + (CW+2)'(port_busy[w]) + (CW+2)'(port_singles[w]);
+        free = single[r] ? !port_busy[w] : (!port_busy[w] && port_singles[w] == '0);
+        eligible[w] = req_i[r] && vcs_i[r*V+w] && (free || port_releasing[w])
+                      && ({2'b0, port_credits[w]} >= need);
       end
     end
     assign preferred = eligible & port_prio;
@@ -111,12 +144,57 @@ module rr_vc_alloc #(
     for (genvar r = 0; r < R; r++) begin : gen_col
       assign reqs[r] = pick[r][o];
     end
-    rr_arbiter_rr #(.N(R)) i_arb (
-      .clk_i, .rst_ni,
-      .req_i    (reqs),
-      .advance_i(1'b1),
-      .gnt_o    (gnts)
-    );
+    if (!MULTI) begin : gen_one
+      rr_arbiter_rr #(.N(R)) i_arb (
+        .clk_i, .rst_ni,
+        .req_i    (reqs),
+        .advance_i(1'b1),
+        .gnt_o    (gnts)
+      );
+      assign alloc_n_o[o*GW+:GW] = '0;
+    end else begin : gen_multi
+      // Round-robin over the bidders (mask_q: those at or after the pointer
+      // first); after a single-flit winner on a VC no multi-flit packet
+      // holds, up to G - 1 more single-flit bidders in the same order, the
+      // k-th more only with credits for the singles pending, the winner and
+      // k more. The pointer moves past the last one granted.
+      logic [R-1:0]  mask_q, last;
+      logic [GW-1:0] n;
+      always_comb begin
+        logic [R-1:0]  hi, lo, g;
+        logic [CW+1:0] owed;
+        logic          more;
+        hi = reqs & mask_q;
+        lo = reqs & ~mask_q;
+        g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
+        gnts = g;
+        last = g;
+        more = |(g & single) && !busy_i[o];
+        n = GW'(|(g & single));
+        owed = (CW+2)'(singles_i[o*CW+:CW]) + (CW+2)'(1);
+        hi = hi & single & ~g;
+        lo = lo & single & ~g;
+        for (int unsigned k = 1; k < G; k++) begin
+          g = '0;
+          if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin
+            g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
+          end
+          hi = hi & ~g;
+          lo = lo & ~g;
+          gnts = gnts | g;
+          if (|g) begin
+            last = g;
+            n = n + 1'b1;
+            owed = owed + (CW+2)'(1);
+          end
+        end
+      end
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) mask_q <= '1;
+        else if (|reqs) mask_q <= ~((last - 1'b1) | last);
+      end
+      assign alloc_n_o[o*GW+:GW] = n;
+    end
     assign alloc_o[o] = |gnts;
     for (genvar r = 0; r < R; r++) begin : gen_gnt
       assign gnt_bits[o][r] = gnts[r];
@@ -133,6 +211,11 @@ module rr_vc_alloc #(
       if (!rst_ni) prio_q[q] <= '1;
       else if (|alloc) prio_q[q] <= ~((winner - 1'b1) | winner);
     end
+  end
+
+  if (!MULTI) begin : gen_no_singles
+    logic unused_singles;
+    assign unused_singles = ^singles_i;
   end
 
   always_comb begin

@@ -227,7 +227,8 @@ TEST_P(BrokenRtl, RouteCheckerFailsOnAMisroutedHop) {
 TEST_P(BrokenRtl, VirtualCutThroughCheckFailsOnAGrantWithFewerCreditsThanThePacket) {
   Bench b(kRing);
   const EmittedDesign e = broken(b.emitted, "rr_vc_alloc.sv",
-                                 "need = (CW+1)'(len_i[r*LEN_W+:LEN_W]) + (CW+1)'(port_busy[w]);", "need = (CW+1)'(1);");
+                                 "need = (CW+2)'(len_i[r*LEN_W+:LEN_W]) + (CW+2)'(port_busy[w]) + (CW+2)'(port_singles[w]);",
+                                 "need = (CW+2)'(1);");
   const SimResult r = run_on(b, e, GetParam(), short_run(0.8));
   EXPECT_EQ(r.failure.rfind("virtual cut-through check: router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find("the VC was granted with fewer credits than the packet"), std::string::npos) << r.failure;
@@ -244,6 +245,46 @@ TEST_P(BrokenRtl, InterleavingCheckFailsOnASuccessorThatDoesNotWaitForTheTail) {
   EXPECT_EQ(r.failure.rfind("router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find(": head of packet "), std::string::npos) << r.failure;
   EXPECT_NE(r.failure.find(" interleaved into packet "), std::string::npos) << r.failure;
+}
+
+// The ring with speedup 2 and single-flit packets (several per output VC and
+// cycle). The checks of that grant run on the harness only: the network-top
+// variants would add two long model builds and check the same checker.
+std::string ring_s2() {
+  std::string toml = kRing;
+  toml.replace(toml.find("chk_ring4"), 9, "chk_ring4_s2");
+  toml.replace(toml.find("flit_bits = 64"), 14, "flit_bits = 128");
+  return toml + "min_packet_flits = 1\nspeedup = 2\n";
+}
+
+// The VC allocator gives a multi-flit packet an output VC that single-flit
+// packets allocated to it have not left yet: one of them then enters the
+// output VC in the middle of the multi-flit packet.
+TEST(BrokenRtlSpeedup, InterleavingCheckFailsOnAPacketAllocatedOverPendingSingleFlitPackets) {
+  Bench b(ring_s2());
+  const EmittedDesign e = broken(b.emitted, "rr_vc_alloc.sv",
+                                 "free = single[r] ? !port_busy[w] : (!port_busy[w] && port_singles[w] == '0);",
+                                 "free = !port_busy[w];");
+  SimOptions o = short_run(0.8);
+  o.packet_flits_min = 1;
+  o.packet_flits_max = 4;
+  const SimResult r = run_on(b, e, ModelKind::Router, o);
+  EXPECT_EQ(r.failure.rfind("router ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find(" interleaved into packet "), std::string::npos) << r.failure;
+}
+
+// The VC allocator grants an output VC to a second single-flit packet in a
+// cycle without a credit for it.
+TEST(BrokenRtlSpeedup, CreditCheckFailsOnASecondSingleFlitGrantWithoutACredit) {
+  Bench b(ring_s2());
+  const EmittedDesign e = broken(b.emitted, "rr_vc_alloc.sv",
+                                 "if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin",
+                                 "if (more) begin");
+  SimOptions o = short_run(1.0);
+  o.packet_flits_min = o.packet_flits_max = 1;
+  const SimResult r = run_on(b, e, ModelKind::Router, o);
+  EXPECT_EQ(r.failure.rfind("credit check: router ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("received a flit with its 8-flit buffer full"), std::string::npos) << r.failure;
 }
 
 // The input port returns a credit when a flit enters instead of when it leaves.

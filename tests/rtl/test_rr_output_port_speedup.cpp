@@ -7,6 +7,9 @@
 // as many per VC as it has flits in the cycle; a tail among them frees the VC.
 // A C++ model of the queue, the credits and the busy flags checks every
 // cycle; the environment keeps to room_o and the VC's credits.
+// With MULTI_GRANT a single-flit packet does not hold its VC: the port counts
+// the single-flit packets allocated (alloc_n_i) and not yet entered
+// (singles_o), and a multi-flit holder's successor may be one of them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +20,12 @@
 
 #include "Vrr_output_port_v4b8s2.h"
 #include "Vrr_output_port_v4b8s2___024root.h"
+#include "Vrr_output_port_v4b8s2m.h"
+#include "Vrr_output_port_v4b8s2m___024root.h"
 #include "Vrr_output_port_v4b8s3.h"
 #include "Vrr_output_port_v4b8s3___024root.h"
+#include "Vrr_output_port_v4b8s3m.h"
+#include "Vrr_output_port_v4b8s3m___024root.h"
 #include "vtb.hpp"
 
 namespace cfg {
@@ -29,6 +36,14 @@ struct V4B8S2 {
 struct V4B8S3 {
   using Model = Vrr_output_port_v4b8s3;
   using Root = Vrr_output_port_v4b8s3___024root;
+};
+struct V4B8S2M {
+  using Model = Vrr_output_port_v4b8s2m;
+  using Root = Vrr_output_port_v4b8s2m___024root;
+};
+struct V4B8S3M {
+  using Model = Vrr_output_port_v4b8s3m;
+  using Root = Vrr_output_port_v4b8s3m___024root;
 };
 }  // namespace cfg
 
@@ -54,6 +69,7 @@ class OutputSpeedupTest : public ::testing::Test {
   static constexpr unsigned W = Root::rr_output_port__DOT__W, S = Root::rr_output_port__DOT__S;
   static constexpr unsigned OB = Root::rr_output_port__DOT__OB;
   static constexpr bool COUNT_HOP = Root::rr_output_port__DOT__COUNT_HOP;
+  static constexpr bool MULTI = Root::rr_output_port__DOT__MULTI_GRANT;
   static constexpr unsigned HOPS_LSB = Root::rr_output_port__DOT__HOPS_LSB, HOPS_W = Root::rr_output_port__DOT__HOPS_W;
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
   static constexpr unsigned LW = 3 + VCW + W;
@@ -63,6 +79,8 @@ class OutputSpeedupTest : public ::testing::Test {
     credits_.assign(V, B);
     busy_.assign(V, false);
     handover_.assign(V, false);
+    succ_multi_.assign(V, false);
+    singles_.assign(V, 0);
   }
 
   Bits word(const Slot &s) const {
@@ -81,14 +99,21 @@ class OutputSpeedupTest : public ::testing::Test {
 
   // One cycle: check the registered outputs, drive the slots (and a credit
   // back for one VC, and VC allocations), clock, update the model.
-  void step(const std::vector<Slot> &slots, int credit_vc = -1, std::uint64_t alloc = 0) {
+  // alloc_n[w]: single-flit packets among VC w's allocation (MULTI).
+  void step(const std::vector<Slot> &slots, int credit_vc = -1, std::uint64_t alloc = 0,
+            std::vector<unsigned> alloc_n = {}) {
     const std::string at = "cycle " + std::to_string(dut_.cycle());
+    alloc_n.resize(V, 0);
     ASSERT_EQ(rtltest::get_bits(dut_->flit_o, LW), link_q_) << at;
     ASSERT_EQ(dut_->room_o, room()) << at;
     for (unsigned w = 0; w < V; ++w) {
       ASSERT_EQ(rtltest::bit(dut_->busy_o, w), busy_[w]) << at << " busy_o of VC " << w;
       ASSERT_EQ(rtltest::bit(dut_->handover_o, w), handover_[w]) << at << " handover_o of VC " << w;
+      ASSERT_EQ(field(dut_->singles_o, w * 4, 4), singles_[w]) << at << " singles_o of VC " << w;
     }
+    std::uint64_t alloc_n_bits = 0;
+    for (unsigned w = 0; w < V; ++w) rtltest::set_field(alloc_n_bits, w * RW, RW, alloc_n[w]);
+    rtltest::put(dut_->alloc_n_i, alloc_n_bits);
     std::uint64_t send = 0, head = 0, tail = 0, vc = 0;
     Bits data;
     unsigned n = 0;
@@ -119,23 +144,35 @@ class OutputSpeedupTest : public ::testing::Test {
     dut_.tick();
     rtltest::put(dut_->credit_i, 0u);
     // Model: the oldest flit leaves, this cycle's flits join in slot order.
+    // A tail frees the VC its packet holds; with MULTI a single-flit
+    // packet's flit (head and tail) holds none and counts down singles_o.
     std::vector<bool> tail_out(V, false);
+    std::vector<unsigned> singles_in(V, 0);
     for (unsigned k = 0; k < S; ++k) {
       if (slots[k].send) {
         queue_.push_back(word(slots[k]));
         ASSERT_GT(credits_[slots[k].vc], 0u) << "test bug: flit without credit";
         --credits_[slots[k].vc];
-        tail_out[slots[k].vc] = tail_out[slots[k].vc] || slots[k].tail;
+        if (MULTI && slots[k].head && slots[k].tail) {
+          ++singles_in[slots[k].vc];
+        } else {
+          tail_out[slots[k].vc] = tail_out[slots[k].vc] || slots[k].tail;
+        }
       }
     }
     for (unsigned w = 0; w < V; ++w) {
+      const bool multi_alloc = rtltest::bit(alloc, w) && !(MULTI && alloc_n[w] > 0);
+      const bool succ_multi = MULTI ? succ_multi_[w] : true;
       if (rtltest::bit(alloc, w)) {
-        handover_[w] = busy_[w] && !tail_out[w];
-        busy_[w] = true;
+        const bool keeps = busy_[w] && !tail_out[w];
+        handover_[w] = keeps;
+        busy_[w] = multi_alloc || keeps;
+        succ_multi_[w] = multi_alloc;
       } else if (tail_out[w]) {
-        busy_[w] = handover_[w];
+        busy_[w] = handover_[w] && succ_multi;
         handover_[w] = false;
       }
+      if (MULTI) singles_[w] = (singles_[w] + alloc_n[w] - singles_in[w]) & 0xFu;
     }
     if (credit_vc >= 0) ++credits_[static_cast<unsigned>(credit_vc)];
     if (queue_.empty()) {
@@ -149,11 +186,13 @@ class OutputSpeedupTest : public ::testing::Test {
   Dut<typename Cfg::Model> dut_;
   std::deque<Bits> queue_;  // flits in the output buffer (the register holds link_q_)
   Bits link_q_;
+  static constexpr unsigned RW = std::bit_width(S);
   std::vector<unsigned> credits_;
-  std::vector<bool> busy_, handover_;
+  std::vector<bool> busy_, handover_, succ_multi_;
+  std::vector<unsigned> singles_;  // MULTI: single-flit packets allocated, not yet entered
 };
 
-using Cfgs = ::testing::Types<cfg::V4B8S2, cfg::V4B8S3>;
+using Cfgs = ::testing::Types<cfg::V4B8S2, cfg::V4B8S3, cfg::V4B8S2M, cfg::V4B8S3M>;
 TYPED_TEST_SUITE(OutputSpeedupTest, Cfgs);
 
 // One flit into an empty port reaches the link in the next cycle, as without
@@ -175,12 +214,13 @@ TYPED_TEST(OutputSpeedupTest, BypassAndOrder) {
 TYPED_TEST(OutputSpeedupTest, RandomAgainstModel) {
   constexpr unsigned S = TestFixture::S, V = TestFixture::V;
   Rng rng(0xB0F + S);
-  unsigned full = 0, multi = 0, in = 0, same_vc = 0, same_vc_tail = 0;
+  unsigned full = 0, multi = 0, in = 0, same_vc = 0, same_vc_tail = 0, singles_alloc = 0, singles_sent = 0;
   for (unsigned c = 0; c < 20000; ++c) {
     const unsigned rate = (c / 500) % 3 == 0 ? 90 : (c / 500) % 3 == 1 ? 40 : 10;
     std::vector<Slot> slots(S);
     unsigned n = 0;
     std::vector<unsigned> used(V, 0);  // flits of each VC this cycle
+    std::vector<unsigned> singles_used(V, 0);  // MULTI: single-flit packets of each VC this cycle
     unsigned last = 0;
     for (unsigned k = 0; k < S && n < this->room(); ++k) {
       if (!rng.chance(rate)) continue;
@@ -190,6 +230,11 @@ TYPED_TEST(OutputSpeedupTest, RandomAgainstModel) {
       ++used[w];
       last = w;
       slots[k] = {true, rng.chance(30), rng.chance(30), w, rng.bits(TestFixture::W)};
+      if (TestFixture::MULTI && slots[k].head && slots[k].tail) {
+        // A single-flit packet enters only if one was allocated to its VC.
+        if (singles_used[w] < this->singles_[w]) ++singles_used[w];
+        else slots[k].tail = false;
+      }
       ++n;
     }
     // The downstream router returns credits for flits it has.
@@ -200,6 +245,15 @@ TYPED_TEST(OutputSpeedupTest, RandomAgainstModel) {
     }
     // Allocations now and then (busy/handover follow the model).
     const std::uint64_t alloc = rng.chance(10) ? rng.bits(V) : 0;
+    // MULTI: some allocations are of 1..S single-flit packets (fewer than
+    // the credits the VC allocator would check, kept below 15).
+    std::vector<unsigned> alloc_n(V, 0);
+    for (unsigned x = 0; TestFixture::MULTI && x < V; ++x) {
+      if (rtltest::bit(alloc, x) && rng.chance(60) && this->singles_[x] + S < 15) {
+        alloc_n[x] = static_cast<unsigned>(rng.range(1, S));
+        singles_alloc += alloc_n[x];
+      }
+    }
     full += this->queue_.size() == TestFixture::OB;
     multi += n > 1;
     in += n;
@@ -209,7 +263,12 @@ TYPED_TEST(OutputSpeedupTest, RandomAgainstModel) {
         for (unsigned k = 0; k < S; ++k) same_vc_tail += slots[k].send && slots[k].vc == x && slots[k].tail;
       }
     }
-    ASSERT_NO_FATAL_FAILURE(this->step(slots, credit, alloc)) << "cycle " << c;
+    for (unsigned x = 0; x < V; ++x) singles_sent += singles_used[x];
+    ASSERT_NO_FATAL_FAILURE(this->step(slots, credit, alloc, alloc_n)) << "cycle " << c;
+  }
+  if (TestFixture::MULTI) {
+    EXPECT_GT(singles_alloc, 1000u) << "few single-flit allocations";
+    EXPECT_GT(singles_sent, 500u) << "few single-flit packets entered";
   }
   EXPECT_GT(full, 200u) << "the output buffer rarely filled";
   EXPECT_GT(multi, 1000u);
@@ -252,6 +311,48 @@ TYPED_TEST(OutputSpeedupTest, SameVcTwoSlots) {
   for (int i = 0; i < 4; ++i) ASSERT_NO_FATAL_FAILURE(this->step(idle, 1));
   this->dut_.eval();
   EXPECT_EQ(field(this->dut_->credits_o, 1 * 4, 4), B);
+}
+
+// MULTI: two single-flit packets allocated to one VC in one cycle leave
+// it free for more (busy stays low, singles_o counts them) and enter together;
+// a multi-flit holder's successor may be a single-flit packet: the VC stays
+// busy with a hand-over until the holder's tail enters, then is free.
+TYPED_TEST(OutputSpeedupTest, SingleFlitPacketsShareAVc) {
+  constexpr unsigned S = TestFixture::S, B = TestFixture::B;
+  if (!TestFixture::MULTI) GTEST_SKIP() << "without MULTI_GRANT every packet holds its VC";
+  std::vector<Slot> idle(S);
+  ASSERT_NO_FATAL_FAILURE(this->step(idle, -1, 1u << 1, {0, 2}));
+  EXPECT_FALSE(this->busy_[1]) << "single-flit packets hold no VC";
+  EXPECT_EQ(this->singles_[1], 2u);
+  ASSERT_NO_FATAL_FAILURE(this->step(idle, -1, 1u << 1, {0, 1}));  // a third, a cycle later
+  EXPECT_EQ(this->singles_[1], 3u);
+  std::vector<Slot> two(S);
+  two[0] = {true, true, true, 1, 0xB0};
+  two[1] = {true, true, true, 1, 0xB1};
+  ASSERT_NO_FATAL_FAILURE(this->step(two));
+  this->dut_.eval();
+  EXPECT_EQ(field(this->dut_->credits_o, 1 * 4, 4), B - 2);
+  EXPECT_EQ(this->singles_[1], 1u);
+  std::vector<Slot> one(S);
+  one[0] = {true, true, true, 1, 0xB2};
+  ASSERT_NO_FATAL_FAILURE(this->step(one));
+  EXPECT_EQ(this->singles_[1], 0u);
+  // A multi-flit packet holds VC 2; its successor is a single-flit packet.
+  ASSERT_NO_FATAL_FAILURE(this->step(idle, -1, 1u << 2));
+  EXPECT_TRUE(this->busy_[2]);
+  one[0] = {true, true, false, 2, 0xC0};
+  ASSERT_NO_FATAL_FAILURE(this->step(one, -1, 1u << 2, {0, 0, 1}));  // head, and the successor allocated
+  EXPECT_TRUE(this->busy_[2]);
+  EXPECT_TRUE(this->handover_[2]);
+  EXPECT_EQ(this->singles_[2], 1u);
+  one[0] = {true, false, true, 2, 0xC1};
+  ASSERT_NO_FATAL_FAILURE(this->step(one));  // the holder's tail
+  EXPECT_FALSE(this->busy_[2]) << "the successor is a single-flit packet: the VC is free of holders";
+  EXPECT_FALSE(this->handover_[2]);
+  one[0] = {true, true, true, 2, 0xC2};
+  ASSERT_NO_FATAL_FAILURE(this->step(one));
+  EXPECT_EQ(this->singles_[2], 0u);
+  for (unsigned i = 0; i < 8; ++i) ASSERT_NO_FATAL_FAILURE(this->step(idle));
 }
 
 }  // namespace

@@ -1,14 +1,17 @@
 // Block test for rtl/rr_vc_alloc.sv (separable input-first VC allocator for
 // virtual cut-through, round-robin over a port's VCs in stage 1, hand-over of
-// a releasing output VC to one successor) against a C++ model, plus
-// model-independent checks.
+// a releasing output VC to one successor; with G > 1 up to G single-flit
+// packets per output VC and cycle) against a C++ model, plus model-independent
+// checks.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "Vrr_vc_alloc_p3v2.h"
+#include "Vrr_vc_alloc_p4v2g2.h"
 #include "Vrr_vc_alloc_p5v3.h"
+#include "Vrr_vc_alloc_p3v3g3.h"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each); the struct names appear in the
@@ -21,23 +24,27 @@ constexpr unsigned clog2(unsigned n) {
   return w;
 }
 
-template <class M, unsigned P_, unsigned V_, unsigned LEN_W_, unsigned CW_>
+template <class M, unsigned P_, unsigned V_, unsigned LEN_W_, unsigned CW_, unsigned G_ = 1>
 struct VaCfg {
   using Model = M;
-  static constexpr unsigned P = P_, V = V_, LEN_W = LEN_W_, CW = CW_;
+  static constexpr unsigned P = P_, V = V_, LEN_W = LEN_W_, CW = CW_, G = G_;
   static constexpr unsigned R = P * V;
   static constexpr unsigned PW = P > 1 ? clog2(P) : 1;
   static constexpr unsigned VCW = V > 1 ? clog2(V) : 1;
+  static constexpr unsigned GW = clog2(G + 1);
 };
 
 struct P3V2 : VaCfg<Vrr_vc_alloc_p3v2, 3, 2, 3, 4> {};
 struct P5V3 : VaCfg<Vrr_vc_alloc_p5v3, 5, 3, 3, 4> {};
+// Up to 2 and 3 single-flit packets per output VC and cycle.
+struct P4V2G2 : VaCfg<Vrr_vc_alloc_p4v2g2, 4, 2, 3, 4, 2> {};
+struct P3V3G3 : VaCfg<Vrr_vc_alloc_p3v3g3, 3, 3, 3, 4, 3> {};
 
 }  // namespace cfg
 
 namespace {
 
-using VaCfgs = ::testing::Types<cfg::P3V2, cfg::P5V3>;
+using VaCfgs = ::testing::Types<cfg::P3V2, cfg::P5V3, cfg::P4V2G2, cfg::P3V3G3>;
 
 using rtltest::bit;
 using rtltest::Dut;
@@ -54,20 +61,25 @@ struct VaIn {
   std::vector<bool> busy;                // per output VC
   std::vector<bool> handover;            // per output VC: allocated to a successor already
   std::vector<unsigned> credits;         // per output VC
+  std::vector<unsigned> singles;         // per output VC: single-flit packets allocated, not sent (G > 1)
   explicit VaIn(unsigned r)
-      : req(r), port(r), vcs(r), len(r), rel(r), own_port(r), own_vc(r), busy(r), handover(r), credits(r) {}
+      : req(r), port(r), vcs(r), len(r), rel(r), own_port(r), own_vc(r), busy(r), handover(r), credits(r), singles(r) {}
 };
 
 struct VaOut {
   std::uint64_t gnt = 0;
   std::vector<unsigned> gnt_vc;  // valid where gnt is set
   std::uint64_t alloc = 0;
+  std::vector<unsigned> alloc_n;  // per output VC: single-flit packets allocated (G > 1)
 };
 
 template <class Cfg>
 class VaModel {
  public:
-  static constexpr unsigned R = Cfg::R, V = Cfg::V, P = Cfg::P;
+  static constexpr unsigned R = Cfg::R, V = Cfg::V, P = Cfg::P, G = Cfg::G;
+
+  // A single-flit packet may share its output VC with others (G > 1).
+  static bool single(const VaIn& in, unsigned r) { return G > 1 && in.len[r] == 1; }
 
   // Output VC o is busy, but some input VC holds it with its tail at the
   // front and it has no successor yet: any requester may take it over.
@@ -78,11 +90,15 @@ class VaModel {
     }
     return false;
   }
-  // A busy VC (releasing) needs one credit more: its holder's tail.
+  // A busy VC (releasing) needs one credit more: its holder's tail; and one
+  // per single-flit packet allocated to it and not sent. A multi-flit packet
+  // needs a VC without single-flit holders too.
   static bool eligible(const VaIn& in, unsigned r, unsigned w) {
     const unsigned o = in.port[r] * V + w;
-    return in.req[r] && bit(in.vcs[r], w) && (!in.busy[o] || releasing(in, o)) &&
-           in.credits[o] >= in.len[r] + in.busy[o];
+    const unsigned singles = G > 1 ? in.singles[o] : 0;
+    const bool free = single(in, r) ? !in.busy[o] : !in.busy[o] && singles == 0;
+    return in.req[r] && bit(in.vcs[r], w) && (free || releasing(in, o)) &&
+           in.credits[o] >= in.len[r] + in.busy[o] + singles;
   }
   // Stage 1: the output VC input r bids for, or -1: the first eligible VC at
   // or after the port's pointer, else the first eligible one.
@@ -97,40 +113,53 @@ class VaModel {
     return -1;
   }
 
-  // Stage 2: per output VC, round-robin over its bidders. winner[o] = r or -1.
-  std::vector<int> winners(const VaIn& in) const {
-    std::vector<int> win(R, -1);
+  // Stage 2: per output VC, round-robin over its bidders; with G > 1, after
+  // a single-flit winner on a VC no multi-flit packet holds, up to G - 1 more
+  // single-flit bidders in round-robin order, each with credits for all.
+  // wins[o] = the winners in that order (the first is the round-robin one).
+  std::vector<std::vector<unsigned>> winners(const VaIn& in) const {
+    std::vector<std::vector<unsigned>> wins(R);
     std::vector<int> picks(R);
     for (unsigned r = 0; r < R; ++r) picks[r] = pick(in, r);
     for (unsigned o = 0; o < R; ++o) {
       for (unsigned i = 0; i < R; ++i) {
         const unsigned r = (ptr_[o] + i) % R;
-        if (picks[r] == static_cast<int>(o)) {
-          win[o] = static_cast<int>(r);
-          break;
+        if (picks[r] != static_cast<int>(o)) continue;
+        if (wins[o].empty()) {
+          wins[o].push_back(r);
+          if (!single(in, r) || in.busy[o]) break;
+        } else if (wins[o].size() < G && single(in, r) && in.credits[o] >= in.singles[o] + wins[o].size() + 1) {
+          wins[o].push_back(r);
         }
       }
     }
-    return win;
+    return wins;
   }
 
   VaOut eval(const VaIn& in) const {
     VaOut out;
     out.gnt_vc.assign(R, 0);
-    const std::vector<int> win = winners(in);
+    out.alloc_n.assign(R, 0);
+    const std::vector<std::vector<unsigned>> wins = winners(in);
     for (unsigned o = 0; o < R; ++o) {
-      if (win[o] < 0) continue;
+      if (wins[o].empty()) continue;
       out.alloc |= std::uint64_t{1} << o;
-      out.gnt |= std::uint64_t{1} << win[o];
-      out.gnt_vc[static_cast<unsigned>(win[o])] = o % V;
+      for (const unsigned r : wins[o]) {
+        out.gnt |= std::uint64_t{1} << r;
+        out.gnt_vc[r] = o % V;
+      }
+      if (single(in, wins[o].front())) out.alloc_n[o] = static_cast<unsigned>(wins[o].size());
     }
     return out;
   }
 
   void clock(const VaIn& in) {
-    const std::vector<int> win = winners(in);
+    const std::vector<std::vector<unsigned>> wins = winners(in);
+    std::vector<int> win(R, -1);  // any winner, for the stage-1 pointers
     for (unsigned o = 0; o < R; ++o) {
-      if (win[o] >= 0) ptr_[o] = (static_cast<unsigned>(win[o]) + 1) % R;
+      if (wins[o].empty()) continue;
+      win[o] = static_cast<int>(wins[o].front());
+      ptr_[o] = (wins[o].back() + 1) % R;  // past the last one granted
     }
     // A port's pointer moves past the first VC at or after it that was
     // allocated (else past the lowest allocated one); after the last VC it
@@ -161,7 +190,7 @@ template <class Cfg>
 class VcAllocTest : public ::testing::Test {
  protected:
   static constexpr unsigned P = Cfg::P, V = Cfg::V, R = Cfg::R, PW = Cfg::PW, VCW = Cfg::VCW;
-  static constexpr unsigned LEN_W = Cfg::LEN_W, CW = Cfg::CW;
+  static constexpr unsigned LEN_W = Cfg::LEN_W, CW = Cfg::CW, G = Cfg::G;
 
   VcAllocTest() { dut_.reset(); }
 
@@ -173,7 +202,7 @@ class VcAllocTest : public ::testing::Test {
 
   void drive(const VaIn& in) {
     std::uint64_t req = 0, port = 0, vcs = 0, len = 0, busy = 0, handover = 0, credits = 0, rel = 0, own_port = 0,
-                  own_vc = 0;
+                  own_vc = 0, singles = 0;
     for (unsigned r = 0; r < R; ++r) {
       set_field(req, r, 1, in.req[r]);
       set_field(port, r * PW, PW, in.port[r]);
@@ -187,6 +216,7 @@ class VcAllocTest : public ::testing::Test {
       set_field(busy, o, 1, in.busy[o]);
       set_field(handover, o, 1, in.handover[o]);
       set_field(credits, o * CW, CW, in.credits[o]);
+      set_field(singles, o * CW, CW, in.singles[o]);
     }
     rtltest::put(dut_->req_i, req);
     rtltest::put(dut_->port_i, port);
@@ -198,6 +228,7 @@ class VcAllocTest : public ::testing::Test {
     rtltest::put(dut_->busy_i, busy);
     rtltest::put(dut_->handover_i, handover);
     rtltest::put(dut_->credits_i, credits);
+    rtltest::put(dut_->singles_i, singles);
     dut_.eval();
   }
 
@@ -207,6 +238,8 @@ class VcAllocTest : public ::testing::Test {
     out.alloc = dut_->alloc_o;
     const std::uint64_t gv = dut_->gnt_vc_o;
     for (unsigned r = 0; r < R; ++r) out.gnt_vc.push_back(static_cast<unsigned>(field(gv, r * VCW, VCW)));
+    const std::uint64_t an = dut_->alloc_n_o;
+    for (unsigned o = 0; o < R; ++o) out.alloc_n.push_back(static_cast<unsigned>(field(an, o * Cfg::GW, Cfg::GW)));
     return out;
   }
 
@@ -214,6 +247,7 @@ class VcAllocTest : public ::testing::Test {
   void check_properties(const VaIn& in, const VaOut& out) {
     const auto cyc = dut_.cycle();
     std::uint64_t granted_ovcs = 0;
+    std::vector<unsigned> grants_of(R, 0), multi_of(R, 0);  // per output VC
     bool any_eligible = false;
     for (unsigned r = 0; r < R; ++r) {
       for (unsigned w = 0; w < V; ++w) any_eligible |= VaModel<Cfg>::eligible(in, r, w);
@@ -225,11 +259,25 @@ class VcAllocTest : public ::testing::Test {
       EXPECT_TRUE(bit(in.vcs[r], w)) << "input " << r << " granted VC " << w << " outside its mask, cycle " << cyc;
       EXPECT_TRUE(!in.busy[o] || VaModel<Cfg>::releasing(in, o))
           << "input " << r << " granted busy output VC " << o << " that is not releasing, cycle " << cyc;
-      EXPECT_GE(in.credits[o], in.len[r] + in.busy[o]) << "input " << r << " granted output VC " << o
-                                                        << " without credits for the packet (and the tail still to "
-                                                        << "leave on it), cycle " << cyc;
-      EXPECT_FALSE(bit(granted_ovcs, o)) << "output VC " << o << " granted twice, cycle " << cyc;
+      EXPECT_TRUE(VaModel<Cfg>::single(in, r) || in.busy[o] || Cfg::G == 1 || in.singles[o] == 0)
+          << "input " << r << " granted output VC " << o << " for a multi-flit packet while " << in.singles[o]
+          << " single-flit packets still hold it, cycle " << cyc;
+      EXPECT_GE(in.credits[o], in.len[r] + in.busy[o] + (Cfg::G > 1 ? in.singles[o] : 0))
+          << "input " << r << " granted output VC " << o
+          << " without credits for the packet (and the tail and single-flit packets still to leave on it), cycle "
+          << cyc;
+      ++grants_of[o];
+      multi_of[o] += !VaModel<Cfg>::single(in, r);
       granted_ovcs |= std::uint64_t{1} << o;
+    }
+    for (unsigned o = 0; o < R; ++o) {
+      if (grants_of[o] <= 1) continue;
+      EXPECT_LE(grants_of[o], Cfg::G) << "output VC " << o << " granted more than G times, cycle " << cyc;
+      EXPECT_EQ(multi_of[o], 0u) << "output VC " << o << " granted twice, to a multi-flit packet, cycle " << cyc;
+      EXPECT_FALSE(in.busy[o]) << "busy output VC " << o << " handed over to several packets, cycle " << cyc;
+      EXPECT_GE(in.credits[o], in.singles[o] + grants_of[o])
+          << "output VC " << o << " granted to " << grants_of[o] << " packets without a credit each, cycle " << cyc;
+      EXPECT_EQ(out.alloc_n[o], grants_of[o]) << "alloc_n_o of output VC " << o << ", cycle " << cyc;
     }
     EXPECT_EQ(out.alloc, granted_ovcs) << "alloc_o does not match the grants, cycle " << cyc;
     if (!any_eligible) {
@@ -255,6 +303,7 @@ class VcAllocTest : public ::testing::Test {
     const VaOut exp = model_.eval(in);
     EXPECT_EQ(out.gnt, exp.gnt) << "cycle " << dut_.cycle();
     EXPECT_EQ(out.alloc, exp.alloc) << "cycle " << dut_.cycle();
+    EXPECT_EQ(out.alloc_n, exp.alloc_n) << "cycle " << dut_.cycle();
     for (unsigned r = 0; r < R; ++r) {
       if (bit(exp.gnt, r)) {
         EXPECT_EQ(out.gnt_vc[r], exp.gnt_vc[r]) << "gnt_vc of input " << r;
@@ -281,6 +330,16 @@ class VcAllocTest : public ::testing::Test {
       in.busy[o] = rng.chance(busy_pct);
       in.handover[o] = in.busy[o] && rng.chance(30);
       in.credits[o] = static_cast<unsigned>(rng.chance(50) ? rng.range(0, rtltest::mask(LEN_W) + 1) : rng.range(0, rtltest::mask(CW)));
+    }
+    if (Cfg::G > 1) {
+      // Single-flit packets, often several on one output VC; some output VCs
+      // hold single-flit packets already (then not busy, or a successor).
+      for (unsigned r = 0; r < R; ++r) {
+        if (rng.chance(50)) in.len[r] = 1;
+      }
+      for (unsigned o = 0; o < R; ++o) {
+        if ((!in.busy[o] || in.handover[o]) && rng.chance(30)) in.singles[o] = static_cast<unsigned>(rng.range(1, 4));
+      }
     }
     return in;
   }
@@ -406,7 +465,7 @@ TYPED_TEST(VcAllocTest, AllInputsOnOneOutputVcRotate) {
     in.req[r] = true;
     in.port[r] = 0;
     in.vcs[r] = 1;
-    in.len[r] = 1;
+    in.len[r] = 2;  // one grant per cycle (single-flit packets may share it, G > 1)
   }
   for (unsigned c = 0; c < 3 * R; ++c) {
     const VaOut out = this->step(in);
@@ -503,6 +562,7 @@ TYPED_TEST(VcAllocTest, PersistentEligibleRequesterNotStarved) {
       for (unsigned w = 0; w < V; ++w) {
         in.busy[tport * V + w] = fbusy[w];
         in.credits[tport * V + w] = fcred[w];
+        in.singles[tport * V + w] = 0;
       }
       const VaOut out = this->step(in);
       if (bit(out.gnt, target)) {
@@ -517,6 +577,62 @@ TYPED_TEST(VcAllocTest, PersistentEligibleRequesterNotStarved) {
     }
     EXPECT_GE(grants, 300 / (R * V));
   }
+}
+
+// G > 1: single-flit packets bidding for one free output VC get up to G
+// grants per cycle, in round-robin order, one credit each (counting those
+// allocated before and not sent); a multi-flit bidder waits until no
+// single-flit packet holds the VC; a busy (releasing) VC goes to one.
+TYPED_TEST(VcAllocTest, SingleFlitPacketsShareAnOutputVc) {
+  constexpr unsigned R = TestFixture::R, G = TestFixture::G;
+  if (G == 1) GTEST_SKIP() << "one grant per output VC";
+  VaIn in = this->idle();
+  for (unsigned r = 0; r < R; ++r) {
+    in.req[r] = true;
+    in.port[r] = 0;
+    in.vcs[r] = 1;
+    in.len[r] = 1;
+  }
+  // All R bid for output VC 0: G per cycle, rotating.
+  std::uint64_t seen = 0;
+  for (unsigned c = 0; c < 2 * R; ++c) {
+    const VaOut out = this->step(in);
+    ASSERT_EQ(rtltest::popcount(out.gnt), G) << "cycle " << c;
+    EXPECT_EQ(out.alloc_n[0], G);
+    seen |= out.gnt;
+  }
+  EXPECT_EQ(seen, rtltest::mask(R)) << "every input VC was granted";
+  in.credits[0] = 1;
+  EXPECT_EQ(rtltest::popcount(this->step(in).gnt), 1u) << "one credit: one packet";
+  in.credits[0] = 5;
+  in.singles[0] = 4;
+  EXPECT_EQ(rtltest::popcount(this->step(in).gnt), 1u) << "4 singles owe 4 of the 5 credits";
+  in.singles[0] = 5;
+  EXPECT_EQ(this->step(in).gnt, 0u) << "no credit left";
+  in.singles[0] = 1;
+  in.credits[0] = 15;
+  EXPECT_EQ(rtltest::popcount(this->step(in).gnt), G) << "single-flit holders do not block single-flit packets";
+  // A multi-flit bidder alone: blocked while single-flit packets hold the VC.
+  VaIn m = this->idle();
+  m.req[1] = true;
+  m.port[1] = 0;
+  m.vcs[1] = 1;
+  m.len[1] = 3;
+  m.singles[0] = 1;
+  EXPECT_EQ(this->step(m).gnt, 0u) << "a multi-flit packet may not interleave with a pending single-flit packet";
+  m.singles[0] = 0;
+  VaOut out = this->step(m);
+  EXPECT_EQ(out.gnt, 2u);
+  EXPECT_EQ(out.alloc_n[0], 0u) << "a multi-flit allocation";
+  // A busy VC whose holder (input VC 0) is releasing: one successor only.
+  in.singles[0] = 0;
+  in.busy[0] = true;
+  in.rel[0] = true;
+  in.own_port[0] = 0;
+  in.own_vc[0] = 0;
+  out = this->step(in);
+  EXPECT_EQ(rtltest::popcount(out.gnt), 1u) << "a releasing VC goes to one successor";
+  EXPECT_EQ(out.alloc_n[0], 1u);
 }
 
 }  // namespace
