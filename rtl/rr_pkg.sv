@@ -72,5 +72,12 @@ package rr_pkg;
     ugal_operands_width = gb + 1 + 2 * UGAL_HOPS_W;
   endfunction
 
+  // -------------------------------------------------------------------------
+  // Q-adaptive: where a router stands on the packet's path (rr_q_decide), as
+  // rlroute::ref::QRole (ref/include/rlroute/ref/q_decision.hpp).
+  localparam int unsigned Q_ROLE_MINIMAL      = 0;
+  localparam int unsigned Q_ROLE_SOURCE       = 1;
+  localparam int unsigned Q_ROLE_INTERMEDIATE = 2;
+
   /* verilator lint_on UNUSEDPARAM */
 endpackage

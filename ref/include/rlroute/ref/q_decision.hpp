@@ -22,11 +22,12 @@ unsigned q_argmin(std::span<const uint32_t> row);
 bool q_keep_minimal(uint32_t q_min, uint32_t q_other, uint32_t thld, unsigned thld_bits);
 
 // Where the router stands on the packet's path (Figure 4).
+// The codes are the RTL's too (rr_pkg::Q_ROLE_*).
 enum class QRole {
-  kMinimal,       // destination group, or past the decision points: route minimally
-  kSource,        // the source router: best port of the row against the minimal one (q_thld1)
-  kIntermediate,  // first router of the intermediate group, no global link to the destination
-                  // group: a random local port against the minimal one (q_thld2)
+  kMinimal = 0,       // destination group, or past the decision points: route minimally
+  kSource = 1,        // the source router: best port of the row against the minimal one (q_thld1)
+  kIntermediate = 2,  // first router of the intermediate group, no global link to the destination
+                      // group: a random local port against the minimal one (q_thld2)
 };
 
 struct QThresholds {

@@ -1,0 +1,99 @@
+// Q-adaptive's decision unit (000 section 4, Figure 4 and Equation 2;
+// docs/q_adaptive.md): from the packet's table row, the port (table column)
+// it leaves by. role_i says where the router stands on the packet's path
+// (rr_pkg::Q_ROLE_*):
+//   MINIMAL      : the minimal port;
+//   SOURCE       : the row's best port (argmin, lowest column on ties) against
+//                  the minimal one with threshold THLD_SRC (q_thld1);
+//   INTERMEDIATE : the random local port drawn (local_i) against the minimal
+//                  one with THLD_INT (q_thld2).
+// The minimal port is kept when dV = (Q_min - Q_other) / Q_min < thld /
+// 2^TB, tested without a division as (Q_min - Q_other) x 2^TB < thld x
+// Q_min. Then, in the last two roles, explore_i (the epsilon draw, made by
+// the caller's LFSR) sends the packet by rand_i instead. Combinational;
+// bit-exact with rlroute::ref::q_decide (ref/src/q_decision.cpp).
+module rr_q_decide #(
+  parameter int unsigned C = 4,          // columns: the router's network ports
+  parameter int unsigned W = 16,         // Q-value bits
+  parameter int unsigned TB = 8,         // fraction bits of the thresholds
+  parameter int unsigned THLD_SRC = 51,  // round(q_thld1 x 2^TB), 000: 0.2
+  parameter int unsigned THLD_INT = 90,  // round(q_thld2 x 2^TB), 000: 0.35
+  localparam int unsigned CW = rr_pkg::id_width(C)
+) (
+  input  logic [C*W-1:0] row_i,
+  input  logic [1:0]     role_i,
+  input  logic [CW-1:0]  min_i,      // the minimal port's column
+  input  logic [CW-1:0]  local_i,    // INTERMEDIATE: the random local column
+  input  logic           explore_i,  // SOURCE, INTERMEDIATE: the epsilon draw came up
+  input  logic [CW-1:0]  rand_i,     // the column to explore through
+  output logic [CW-1:0]  port_o,
+  output logic [CW-1:0]  best_o,     // the row's argmin (also the row minimum's column)
+  output logic [W-1:0]   best_q_o    // the row minimum (Q_y, the estimate sent upstream)
+);
+  // Argmin as a tree: each node keeps its left child (the lower columns)
+  // unless the right one is strictly smaller, so ties go to the lowest column.
+  localparam int unsigned LV = (C > 1) ? $clog2(C) : 1;
+  localparam int unsigned CP = 1 << LV;  // columns padded to a power of two
+  always_comb begin
+    logic [CP*W-1:0]  val;
+    logic [CP*CW-1:0] idx;
+    logic [CP-1:0]    ok;  // a real column, not padding
+    for (int unsigned c = 0; c < CP; c++) begin
+      val[c*W+:W] = (c < C) ? row_i[(c % C)*W+:W] : '0;
+      idx[c*CW+:CW] = CW'(c % C);
+      ok[c] = c < C;
+    end
+    for (int unsigned l = 0; l < LV; l++) begin
+      for (int unsigned n = 0; n < (CP >> (l + 1)); n++) begin
+        if (ok[2*n+1] && (!ok[2*n] || val[(2*n+1)*W+:W] < val[2*n*W+:W])) begin
+          val[n*W+:W] = val[(2*n+1)*W+:W];
+          idx[n*CW+:CW] = idx[(2*n+1)*CW+:CW];
+        end else begin
+          val[n*W+:W] = val[2*n*W+:W];
+          idx[n*CW+:CW] = idx[2*n*CW+:CW];
+        end
+        ok[n] = ok[2*n] || ok[2*n+1];
+      end
+    end
+    best_o = idx[0+:CW];
+    best_q_o = val[0+:W];
+  end
+
+  // The minimal port's value and the other candidate's: at the source the
+  // row minimum itself (no second multiplexer behind the argmin tree).
+  logic          source;
+  logic [CW-1:0] other;
+  logic [W-1:0]  q_min, q_local, q_other;
+  assign source = role_i == 2'(rr_pkg::Q_ROLE_SOURCE);
+  assign other = source ? best_o : local_i;
+  always_comb begin
+    q_min = '0;
+    q_local = '0;
+    for (int unsigned c = 0; c < C; c++) begin
+      if (min_i == CW'(c)) q_min = row_i[c*W+:W];
+      if (local_i == CW'(c)) q_local = row_i[c*W+:W];
+    end
+  end
+  assign q_other = source ? best_q_o : q_local;
+
+  // (q_min - q_other) x 2^TB < thld x q_min, rearranged as
+  // q_min x (2^TB - thld) < q_other x 2^TB: the product by a constant is
+  // formed beside the argmin tree, and behind the tree is one comparison
+  // (q_other x 2^TB is a shift). Signed, so a threshold above 1 works too.
+  localparam int unsigned XW = W + TB + 3;
+  localparam int signed KEEP_SRC = (1 << TB) - THLD_SRC;
+  localparam int signed KEEP_INT = (1 << TB) - THLD_INT;
+  logic signed [XW-1:0] lhs_src, lhs_int, lhs, rhs;
+  logic                 keep_min;
+  assign lhs_src = $signed({{(XW-W){1'b0}}, q_min}) * XW'(KEEP_SRC);
+  assign lhs_int = $signed({{(XW-W){1'b0}}, q_min}) * XW'(KEEP_INT);
+  assign lhs = source ? lhs_src : lhs_int;
+  assign rhs = $signed({{(XW-W-TB){1'b0}}, q_other, {TB{1'b0}}});
+  assign keep_min = lhs < rhs;
+
+  always_comb begin
+    if (role_i == 2'(rr_pkg::Q_ROLE_MINIMAL)) port_o = min_i;
+    else if (explore_i) port_o = rand_i;
+    else port_o = keep_min ? min_i : other;
+  end
+endmodule

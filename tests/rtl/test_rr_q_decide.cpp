@@ -1,0 +1,134 @@
+// Block test for rtl/rr_q_decide.sv: the decision unit picks the port of the
+// bit-exact reference rlroute::ref::q_decide (ref/src/q_decision.cpp) and the
+// row minimum and its column of rlroute::ref::q_argmin, for random rows (with
+// many ties and zeros), every role, every draw, on the 1,056-node router's 11
+// columns with 000's thresholds and on two small tables.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <verilated.h>
+
+#include "Vrr_q_decide_c11.h"
+#include "Vrr_q_decide_c4.h"
+#include "Vrr_q_decide_c3.h"
+#include "rlroute/ref/q_decision.hpp"
+#include "vtb.hpp"
+
+namespace cfg {
+
+template <class M, unsigned C_, unsigned W_, unsigned TB_, unsigned SRC_, unsigned INT_>
+struct DecCfg {
+  using Model = M;
+  static constexpr unsigned C = C_, W = W_, TB = TB_, SRC = SRC_, INT = INT_;
+};
+
+// As tests/rtl/CMakeLists.txt builds them.
+struct C11 : DecCfg<Vrr_q_decide_c11, 11, 16, 8, 51, 90> {};  // dfly(4,8,4,33): 7 local + 4 global ports
+struct C4 : DecCfg<Vrr_q_decide_c4, 4, 8, 8, 51, 90> {};      // dfly(2,4,2,9)-like: 3 local + 1 global
+struct C3 : DecCfg<Vrr_q_decide_c3, 3, 6, 4, 16, 0> {};       // q_thld1 = 1 (best port only at 0), q_thld2 = 0 (local port if no worse)
+
+}  // namespace cfg
+
+namespace {
+
+using rlroute::ref::QRole;
+using rtltest::field;
+using rtltest::Rng;
+using rtltest::set_field;
+
+template <class Cfg>
+class QDecideTest : public ::testing::Test {
+ protected:
+  static constexpr unsigned C = Cfg::C, W = Cfg::W;
+
+  QDecideTest() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<typename Cfg::Model>(ctx_.get())) {}
+  ~QDecideTest() override { dut_->final(); }
+
+  // Drives one decision and compares every output with the reference;
+  // returns the port the RTL chose.
+  unsigned check(const std::vector<uint32_t>& row, QRole role, unsigned min_port, unsigned local, bool explore,
+                 unsigned rand_port) {
+    rtltest::Bits bits;
+    for (unsigned c = 0; c < C; ++c) bits.set(c * W, W, row[c]);
+    rtltest::put_bits(dut_->row_i, bits, C * W);
+    dut_->role_i = static_cast<unsigned>(role);
+    dut_->min_i = min_port;
+    dut_->local_i = local;
+    dut_->explore_i = explore;
+    dut_->rand_i = rand_port;
+    dut_->eval();
+    const rlroute::ref::QDecisionInput in{.role = role, .row = row, .min_port = min_port, .random_local = local,
+                                          .explore = explore, .random_port = rand_port};
+    const unsigned want = rlroute::ref::q_decide(in, thresholds_);
+    const unsigned best = rlroute::ref::q_argmin(row);
+    const std::string ctx = describe(row, role, min_port, local, explore, rand_port);
+    EXPECT_EQ(static_cast<unsigned>(dut_->port_o), want) << ctx;
+    EXPECT_EQ(static_cast<unsigned>(dut_->best_o), best) << ctx;
+    EXPECT_EQ(static_cast<uint32_t>(dut_->best_q_o), row[best]) << ctx;
+    return dut_->port_o;
+  }
+
+  static std::string describe(const std::vector<uint32_t>& row, QRole role, unsigned min_port, unsigned local,
+                              bool explore, unsigned rand_port) {
+    std::string s = "row";
+    for (uint32_t v : row) s += " " + std::to_string(v);
+    return s + " role " + std::to_string(static_cast<unsigned>(role)) + " min " + std::to_string(min_port) +
+           " local " + std::to_string(local) + " explore " + std::to_string(explore) + " rand " +
+           std::to_string(rand_port);
+  }
+
+  rlroute::ref::QThresholds thresholds_{.thld_bits = Cfg::TB, .source = Cfg::SRC, .intermediate = Cfg::INT};
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<typename Cfg::Model> dut_;
+};
+
+using DecCfgs = ::testing::Types<cfg::C11, cfg::C4, cfg::C3>;
+TYPED_TEST_SUITE(QDecideTest, DecCfgs);
+
+TYPED_TEST(QDecideTest, AgreesWithTheReferenceOnRandomRows) {
+  constexpr unsigned C = TestFixture::C, W = TestFixture::W;
+  Rng rng(5);
+  std::vector<uint32_t> row(C);
+  for (int i = 0; i < 200000 && !this->HasFailure(); ++i) {
+    // Narrow value ranges make ties and zeros common; full ones reach the
+    // widest products of the threshold test.
+    const unsigned span = (i % 3 == 0) ? 4 : (i % 3 == 1) ? 64 : (1u << W);
+    for (uint32_t& v : row) v = static_cast<uint32_t>(rng.range(0, std::min<uint64_t>(span, (1u << W)) - 1));
+    const auto role = static_cast<QRole>(rng.range(0, 2));
+    this->check(row, role, static_cast<unsigned>(rng.range(0, C - 1)), static_cast<unsigned>(rng.range(0, C - 1)),
+                rng.chance(10), static_cast<unsigned>(rng.range(0, C - 1)));
+  }
+}
+
+// The decision is not constant: each outcome of Figure 4 occurs.
+TYPED_TEST(QDecideTest, EveryOutcomeOfTheDecisionOccurs) {
+  constexpr unsigned C = TestFixture::C;
+  std::vector<uint32_t> row(C, 40);
+  // Minimal role: the minimal port whatever the row and the draws.
+  EXPECT_EQ(this->check(row, QRole::kMinimal, 0, 1, true, 1), 0u);
+  // Exploring goes by the random port.
+  EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, true, 1), 1u);
+  if (TypeParam::SRC == 51) {  // 000's thresholds, 0.2 and 0.35
+    row[C - 1] = 10;           // the best port, 75 % below the minimal one: taken
+    EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, false, 1), C - 1);
+    row[C - 1] = 33;           // 17.5 % below: the minimal port is kept
+    EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, false, 1), 0u);
+    row[1] = 25;               // the local port 37.5 % below: taken at the intermediate router
+    EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 2), 1u);
+    row[1] = 27;               // 32.5 % below: not
+    EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 2), 0u);
+  } else {                     // C3: q_thld1 = 1, q_thld2 = 0
+    row[C - 1] = 1;            // 97.5 % below is still below 1: the minimal port
+    EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, false, 1), 0u);
+    row[C - 1] = 0;            // only an estimate of 0 is better by 1
+    EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, false, 1), C - 1);
+    EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 2), 1u);  // a local port no worse: taken
+    row[1] = 41;
+    EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 2), 0u);
+  }
+}
+
+}  // namespace
