@@ -41,7 +41,7 @@ void put(Sig& sig, std::uint64_t value) {
 // gives those as VlWide<N>, an array of 32-bit words, LSB word first).
 class Bits {
  public:
-  static constexpr unsigned kMaxBits = 256;
+  static constexpr unsigned kMaxBits = 512;  // wider fields throw (std::array::at)
 
   Bits() = default;
   explicit Bits(std::uint64_t low) { words_[0] = low; }
@@ -57,13 +57,13 @@ class Bits {
       const unsigned b = lsb + i;
       const std::uint64_t m = std::uint64_t{1} << (b % 64);
       if ((value >> i) & 1u) {
-        words_[b / 64] |= m;
+        words_.at(b / 64) |= m;
       } else {
-        words_[b / 64] &= ~m;
+        words_.at(b / 64) &= ~m;
       }
     }
   }
-  bool test(unsigned index) const { return ((words_[index / 64] >> (index % 64)) & 1u) != 0; }
+  bool test(unsigned index) const { return ((words_.at(index / 64) >> (index % 64)) & 1u) != 0; }
   // The low `width` bits only.
   Bits truncated(unsigned width) const {
     Bits b;

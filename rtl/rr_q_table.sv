@@ -1,0 +1,79 @@
+// Q-adaptive's table (000 section 4; docs/q_adaptive.md): ROWS rows x C
+// columns of W-bit Q-values, one column per network port of the router,
+// learning online from the feedback that comes back with the credits.
+//
+// Banked by column: bank c holds column c and takes the feedback of output
+// port c (at most one credit word, so one feedback, per port and cycle), so
+// the updates of one cycle never collide: each bank does one
+// read-modify-write per cycle through its own update unit (rr_q_update).
+// Decisions read whole rows: RP read ports, each reading the same row of
+// every bank. Reads are asynchronous (LUT RAM on the FPGA path, flip-flops
+// and multiplexers on the standard-cell path) so the reading decision can
+// register its answer in the same cycle; a read sees the table as it was at
+// the start of the cycle, before this cycle's updates.
+//
+// After reset the table writes its initial values, one row per cycle in all
+// banks (init_row_o, with the values on init_value_i from the caller, which
+// knows the router's place in the network); ready_o rises after ROWS cycles.
+// Feedback that arrives before then is dropped (fb_drop_o counts it).
+module rr_q_table #(
+  parameter int unsigned ROWS = 16,
+  parameter int unsigned C = 4,       // columns = banks (the router's network ports)
+  parameter int unsigned W = 16,      // Q-value bits
+  parameter int unsigned RP = 1,      // row read ports
+  parameter int unsigned RB = 8,      // update unit: fraction bits of the rates
+  parameter int unsigned ALPHA = 51,
+  parameter int unsigned BETA = 10,
+  localparam int unsigned AW = rr_pkg::id_width(ROWS)
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // feedback per column: the row to update and its target r + Q_y
+  input  logic [C-1:0]      fb_valid_i,
+  input  logic [C*AW-1:0]   fb_row_i,
+  input  logic [C*W-1:0]    fb_target_i,
+  // row reads
+  input  logic [RP*AW-1:0]  rd_row_i,
+  output logic [RP*C*W-1:0] rd_data_o,
+  // initialisation
+  output logic              ready_o,
+  output logic [AW-1:0]     init_row_o,
+  input  logic [C*W-1:0]    init_value_i,
+  output logic [C-1:0]      fb_drop_o   // per column: feedback dropped this cycle (not ready)
+);
+  logic          ready_q;
+  logic [AW-1:0] init_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ready_q <= 1'b0;
+      init_q  <= '0;
+    end else if (!ready_q) begin
+      if (init_q == AW'(ROWS - 1)) ready_q <= 1'b1;
+      else init_q <= init_q + 1'b1;
+    end
+  end
+  assign ready_o = ready_q;
+  assign init_row_o = init_q;
+  assign fb_drop_o = ready_q ? '0 : fb_valid_i;
+
+  for (genvar c = 0; c < C; c++) begin : gen_bank
+    logic [W-1:0]  mem_q [ROWS];
+    logic [AW-1:0] fb_row;
+    logic [W-1:0]  q_x, q_next;
+    assign fb_row = fb_row_i[c*AW+:AW];
+    assign q_x = mem_q[fb_row];
+    rr_q_update #(.W(W), .RB(RB), .ALPHA(ALPHA), .BETA(BETA)) i_update (
+      .q_i     (q_x),
+      .target_i(fb_target_i[c*W+:W]),
+      .q_o     (q_next)
+    );
+    // One write port: the initial value, or the update.
+    always_ff @(posedge clk_i) begin
+      if (!ready_q) mem_q[init_q] <= init_value_i[c*W+:W];
+      else if (fb_valid_i[c]) mem_q[fb_row] <= q_next;
+    end
+    for (genvar r = 0; r < RP; r++) begin : gen_read
+      assign rd_data_o[(r*C+c)*W+:W] = mem_q[rd_row_i[r*AW+:AW]];
+    end
+  end
+endmodule
