@@ -6,6 +6,7 @@
 
 #include "rlroute/gen/routing_dor.hpp"
 #include "rlroute/gen/routing_dragonfly.hpp"
+#include "rlroute/gen/routing_q_adaptive.hpp"
 
 namespace rlroute {
 
@@ -45,6 +46,7 @@ std::unique_ptr<RoutingRelation> make_routing_relation(const Design& design) {
   if (!algorithm.implemented) {
     config_fail(design.cfg, "routing.algorithm", fmt::format("\"{}\"", algorithm.name), "has no routing relation yet");
   }
+  if (algorithm.id == RoutingAlgorithm::QAdaptive) return std::make_unique<QAdaptiveRouting>(design);
   if (algorithm.family == TopologyFamily::Dragonfly) return std::make_unique<DragonflyRouting>(design);
   return std::make_unique<DorRouting>(design);
 }

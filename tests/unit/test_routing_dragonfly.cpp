@@ -10,40 +10,17 @@
 #include <fmt/format.h>
 
 #include "configs.hpp"
+#include "route_paths.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/routing_check.hpp"
 #include "rlroute/gen/routing_dragonfly.hpp"
 
 using namespace rlroute;
+using rlroute::test::all_paths;
 using rlroute::test::dragonfly;
+using rlroute::test::Hop;
 
 namespace {
-
-struct Hop {
-  int router, out_port, vc;
-  RouteState next;
-};
-
-// Every path the relation allows from src to dst, each hop taking the lowest
-// VC of the allowed set (the VC-level rule makes every VC of a level
-// equivalent).
-void all_paths(const Design& d, const RoutingRelation& rel, int router, int in_port, int in_vc,
-               const RouteState& s, std::vector<Hop>& path, std::vector<std::vector<Hop>>& out) {
-  ASSERT_LE(path.size(), 10u) << "runaway path";
-  for (const RouteOption& o : rel.next_hops(router, in_port, in_vc, s)) {
-    ASSERT_NE(o.vc_mask, 0u);
-    int vc = 0;
-    while (!(o.vc_mask & (1u << vc))) ++vc;
-    path.push_back({router, o.out_port, vc, o.next});
-    if (d.topo.is_ni_port(o.out_port)) {
-      out.push_back(path);
-    } else {
-      const PortRef n = *d.topo.neighbor(router, o.out_port);
-      all_paths(d, rel, n.router, n.port, vc, o.next, path, out);
-    }
-    path.pop_back();
-  }
-}
 
 struct Expect {
   std::string algorithm;

@@ -31,6 +31,7 @@ enum class PathChoice {
   AlwaysValiant,  // VALg, VALn: every packet takes a random intermediate
   AtSource,       // UGAL-L g/n, UGAL-LE: at the source router, by queue lengths and a bias
   AtSourceGroup,  // PAR: at the source router and again at the next router of the source group
+  QTable,         // Q-adaptive: at the source router and the first router of an intermediate group, by the Q-table
 };
 
 struct AlgorithmTraits {
@@ -70,7 +71,7 @@ inline constexpr std::array<AlgorithmTraits, 11> kAlgorithms{{
   {RoutingAlgorithm::UgalN,     "ugal_n",     TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        false, 7},
   {RoutingAlgorithm::UgalLe,    "ugal_le",    TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        true,  8},
   {RoutingAlgorithm::Par,       "par",        TopologyFamily::Dragonfly, true,  5,    7,   RouteStateFields::IntermediateRouter, PathChoice::AtSourceGroup,   false, 9},
-  {RoutingAlgorithm::QAdaptive, "q_adaptive", TopologyFamily::Dragonfly, false, 0,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 10},
+  {RoutingAlgorithm::QAdaptive, "q_adaptive", TopologyFamily::Dragonfly, false, 5,    5,   RouteStateFields::IntermediateRouter, PathChoice::QTable,          false, 10},
 }};
 // clang-format on
 

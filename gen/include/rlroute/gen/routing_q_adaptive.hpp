@@ -1,0 +1,59 @@
+// Q-adaptive's routing relation (000 section 4, Figure 4; the authors' code
+// where the paper is silent: docs/q_adaptive.md): every path the learned
+// decisions can take, the epsilon-greedy exploration included, so that the
+// generator's deadlock check and the test bench's route checker cover them.
+//
+// Decision points, each offering every network port of the router (the
+// table's best port, the minimal one, a random local one, or any port by
+// exploration):
+//   - the source router, unless the destination is in its own group;
+//   - the first router of an intermediate group (entered by a non-minimal
+//     global hop from the source router), unless it has a global link to the
+//     destination group (then minimal, as the authors' code).
+// Everywhere else the packet goes minimally. At most 5 router-to-router hops.
+//
+// VCs: a hop's VC level is the number of router-to-router hops before it
+// (0 out of the source router), the VCs split into min(5, vcs) contiguous
+// groups as DragonflyRouting::level_vcs does; levels only rise, so the
+// escape channel dependency graph is acyclic when every level has its own
+// VCs.
+//
+// Route state: a packet that leaves the source router by its minimal port
+// stays Minimal; one that leaves by another port is non-minimal, with `inter`
+// the router that port leads to: ToIntermediate when that is the first router
+// of an intermediate group (the second decision point), FromIntermediate
+// (minimal from there) when it is a router of the source or the destination
+// group.
+#pragma once
+
+#include "rlroute/gen/routing.hpp"
+#include "rlroute/gen/routing_dragonfly.hpp"
+
+namespace rlroute {
+
+class QAdaptiveRouting : public RoutingRelation {
+ public:
+  explicit QAdaptiveRouting(const Design& design);
+  std::string name() const override { return "q_adaptive"; }
+  std::vector<RouteOption> next_hops(int router, int in_port, int in_vc, const RouteState& state) const override;
+  std::uint32_t injection_vcs() const override { return dragonfly_.level_vcs(0); }
+  int hop_bound() const override;
+  std::uint32_t escape_vcs() const override { return all_vcs_mask(design_.vcs); }
+  RouteState canonical(const RouteState& state) const override;
+
+  // Whether the router decides by its Q-table for a packet in state `s`
+  // entering through `in_port` (the two decision points above).
+  bool decision_point(int router, int in_port, const RouteState& s) const;
+
+ private:
+  RouteOption hop(int in_port, int in_vc, int out_port, const RouteState& next) const;
+  std::vector<RouteOption> minimal(int router, int in_port, int in_vc, const RouteState& s) const;
+  // Every network port, each with the state the packet leaves with.
+  std::vector<RouteOption> every_port(int router, int in_port, int in_vc, const RouteState& s) const;
+
+  const Design& design_;
+  const Topology& topo_;
+  DragonflyRouting dragonfly_;  // minimal ports and VC levels
+};
+
+}  // namespace rlroute

@@ -1,0 +1,81 @@
+// Q-adaptive's routing relation; the rule and its deadlock argument are in
+// gen/include/rlroute/gen/routing_q_adaptive.hpp and docs/q_adaptive.md.
+#include "rlroute/gen/routing_q_adaptive.hpp"
+
+namespace rlroute {
+
+QAdaptiveRouting::QAdaptiveRouting(const Design& design)
+    : design_(design), topo_(design.topo), dragonfly_(design) {}
+
+int QAdaptiveRouting::hop_bound() const { return traits(RoutingAlgorithm::QAdaptive).hop_bound; }
+
+RouteState QAdaptiveRouting::canonical(const RouteState& state) const {
+  RouteState c = state;
+  c.src = 0;  // no decision reads the source
+  return c;
+}
+
+RouteOption QAdaptiveRouting::hop(int in_port, int in_vc, int out_port, const RouteState& next) const {
+  if (topo_.is_ni_port(out_port)) return {out_port, all_vcs_mask(design_.vcs), next};
+  const int level = topo_.is_ni_port(in_port) ? 0 : dragonfly_.level_of(in_vc) + 1;
+  return {out_port, dragonfly_.level_vcs(level), next};
+}
+
+std::vector<RouteOption> QAdaptiveRouting::minimal(int router, int in_port, int in_vc, const RouteState& s) const {
+  const int dst_router = topo_.router_of_node(s.dst);
+  const int port =
+      router == dst_router ? topo_.local_of_node(s.dst) : dragonfly_.min_port_to_router(router, dst_router);
+  return {hop(in_port, in_vc, port, s)};
+}
+
+bool QAdaptiveRouting::decision_point(int router, int in_port, const RouteState& s) const {
+  const int dst_group = topo_.group_of(topo_.router_of_node(s.dst));
+  if (topo_.group_of(router) == dst_group) return false;  // (1) in the destination group: minimal
+  if (topo_.is_ni_port(in_port)) return s.mode == RouteMode::Minimal;  // (2) the source router
+  // (3) the first router of the intermediate group, without a link to the destination group.
+  if (s.mode != RouteMode::ToIntermediate || s.inter != router || !topo_.is_global_port(in_port)) return false;
+  for (const PortRef& link : topo_.global_links(topo_.group_of(router), dst_group)) {
+    if (link.router == router) return false;
+  }
+  return true;
+}
+
+std::vector<RouteOption> QAdaptiveRouting::every_port(int router, int in_port, int in_vc, const RouteState& s) const {
+  const int min_port = minimal(router, in_port, in_vc, s).front().out_port;
+  const int src_group = topo_.group_of(router);
+  const int dst_group = topo_.group_of(topo_.router_of_node(s.dst));
+  std::vector<RouteOption> options;
+  for (int port = topo_.first_local_port(); port < topo_.num_ports(); ++port) {
+    const PortRef n = *topo_.neighbor(router, port);
+    RouteState next = s;
+    if (port == min_port) {
+      // The source's minimal port keeps the packet minimal; at the intermediate
+      // router the packet is past its decisions either way.
+      if (s.mode == RouteMode::ToIntermediate) next.mode = RouteMode::FromIntermediate;
+    } else if (s.mode == RouteMode::Minimal && topo_.is_global_port(port) &&
+               topo_.group_of(n.router) != dst_group && topo_.group_of(n.router) != src_group) {
+      next.inter = n.router;  // into an intermediate group: its first router decides again
+      next.mode = RouteMode::ToIntermediate;
+    } else {
+      if (s.mode == RouteMode::Minimal) next.inter = n.router;
+      next.mode = RouteMode::FromIntermediate;
+    }
+    options.push_back(hop(in_port, in_vc, port, next));
+  }
+  return options;
+}
+
+std::vector<RouteOption> QAdaptiveRouting::next_hops(int router, int in_port, int in_vc, const RouteState& s) const {
+  if (s.mode == RouteMode::ToIntermediate && s.inter != router) return {};  // not a state this relation makes
+  if (router == topo_.router_of_node(s.dst)) return minimal(router, in_port, in_vc, s);
+  if (decision_point(router, in_port, s)) return every_port(router, in_port, in_vc, s);
+  if (s.mode == RouteMode::ToIntermediate) {
+    // The intermediate router with a global link to the destination group: minimal from here.
+    RouteState next = s;
+    next.mode = RouteMode::FromIntermediate;
+    return minimal(router, in_port, in_vc, next);
+  }
+  return minimal(router, in_port, in_vc, s);
+}
+
+}  // namespace rlroute

@@ -1,0 +1,132 @@
+// Q-adaptive's routing relation (gen/include/rlroute/gen/routing_q_adaptive.hpp)
+// on every source and destination of dfly(2,4,2,9) and of dfly(2,4,2,5) with
+// palmtree links: where it offers a choice, the paths its choices make (hop
+// bound, VC per hop), and the deadlock check.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "configs.hpp"
+#include "route_paths.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/routing_check.hpp"
+#include "rlroute/gen/routing_q_adaptive.hpp"
+
+using namespace rlroute;
+using rlroute::test::all_paths;
+using rlroute::test::Hop;
+
+namespace {
+
+// The config parser accepts only algorithms with RTL; the relation is built
+// from a design whose algorithm is set after parsing.
+Design q_design(int g, const std::string& arrangement, int vcs) {
+  Config cfg = rlroute::test::dragonfly(2, 4, 2, g, "min", vcs, arrangement);
+  cfg.algorithm = RoutingAlgorithm::QAdaptive;
+  return derive_design(cfg);
+}
+
+}  // namespace
+
+TEST(QAdaptiveRouting, DecidesAtTheSourceAndTheFirstIntermediateRouterAndTakesAtMostFiveHops) {
+  for (const auto& [g, arrangement] : std::vector<std::pair<int, std::string>>{{9, "absolute"}, {5, "palmtree"}}) {
+    SCOPED_TRACE("g=" + std::to_string(g) + " " + arrangement);
+    const Design d = q_design(g, arrangement, 5);
+    const QAdaptiveRouting rel(d);
+    const Topology& t = d.topo;
+    const int network_ports = t.num_ports() - t.first_local_port();
+    EXPECT_EQ(rel.hop_bound(), 5);
+    int longest = 0;
+    bool back_through_input = false;  // exploration at the intermediate router may turn back
+    for (int src = 0; src < t.num_nodes(); ++src) {
+      for (int dst = 0; dst < t.num_nodes(); ++dst) {
+        if (src == dst) continue;
+        const int sr = t.router_of_node(src), dr = t.router_of_node(dst);
+        std::vector<Hop> path;
+        std::vector<std::vector<Hop>> paths;
+        all_paths(d, rel, sr, t.local_of_node(src), 0, {dst, src, -1, RouteMode::Minimal}, path, paths);
+        ASSERT_FALSE(paths.empty());
+        std::set<int> first_ports;
+        bool saw_minimal = false;
+        for (const std::vector<Hop>& p : paths) {
+          const int hops = static_cast<int>(p.size()) - 1;
+          longest = std::max(longest, hops);
+          ASSERT_LE(hops, 5) << src << "->" << dst;
+          EXPECT_EQ(p.back().router, dr);
+          EXPECT_EQ(p.back().out_port, t.local_of_node(dst));
+          first_ports.insert(p.front().out_port);
+          // VC level = router-to-router hops before this one.
+          for (int i = 0; i < hops; ++i) EXPECT_EQ(p[static_cast<size_t>(i)].vc, i) << src << "->" << dst;
+          const bool minimal = p.back().next.mode == RouteMode::Minimal;
+          saw_minimal = saw_minimal || minimal;
+          if (minimal) {
+            EXPECT_EQ(hops, t.min_hops(src, dst)) << "a path left minimal is minimal";
+          }
+          for (size_t i = 1; i + 1 < p.size(); ++i) {
+            const PortRef back = *t.neighbor(p[i].router, p[i].out_port);
+            if (back.router == p[i - 1].router && t.is_global_port(p[i].out_port)) back_through_input = true;
+          }
+        }
+        EXPECT_TRUE(saw_minimal) << src << "->" << dst;
+        if (sr == dr) {
+          EXPECT_EQ(paths.size(), 1u);
+        } else if (t.group_of(sr) == t.group_of(dr)) {
+          EXPECT_EQ(paths.size(), 1u) << "in the destination group: minimal only, " << src << "->" << dst;
+        } else {
+          EXPECT_EQ(static_cast<int>(first_ports.size()), network_ports) << "every port at the source";
+        }
+      }
+    }
+    EXPECT_EQ(longest, 5) << "the hop bound is tight";
+    EXPECT_TRUE(back_through_input);
+  }
+}
+
+TEST(QAdaptiveRouting, TheIntermediateRouterDecidesOnlyWithoutALinkToTheDestinationGroup) {
+  const Design d = q_design(9, "absolute", 5);
+  const QAdaptiveRouting rel(d);
+  const Topology& t = d.topo;
+  const int dst = t.node_at(t.router_in_group(5, 2), 0);
+  int deciding = 0, minimal = 0;
+  for (int r = t.router_in_group(3, 0); r < t.router_in_group(4, 0); ++r) {
+    bool has_link = false;
+    for (const PortRef& link : t.global_links(3, 5)) has_link = has_link || link.router == r;
+    for (int port = t.first_global_port(); port < t.num_ports(); ++port) {
+      const RouteState s{dst, 0, r, RouteMode::ToIntermediate};
+      const std::vector<RouteOption> options = rel.next_hops(r, port, 0, s);
+      EXPECT_EQ(rel.decision_point(r, port, s), !has_link);
+      EXPECT_EQ(options.size(), has_link ? 1u : static_cast<size_t>(t.num_ports() - t.first_local_port()));
+      for (const RouteOption& o : options) EXPECT_EQ(o.next.mode, RouteMode::FromIntermediate);
+      (has_link ? minimal : deciding)++;
+    }
+  }
+  EXPECT_GT(deciding, 0);
+  EXPECT_GT(minimal, 0);
+}
+
+// 000 gives every hop its own VC (5). The check finds 4 enough: levels 3 and
+// 4 then share a VC, and the only paths with a fifth hop end global -> local
+// into the destination router, so no dependency on that VC leads back to a
+// global channel. With 3 it names a cycle.
+TEST(QAdaptiveRouting, DeadlockFreeWithFiveAndFourVcsAndNotWithThree) {
+  for (const std::string arrangement : {"absolute", "palmtree"}) {
+    SCOPED_TRACE(arrangement);
+    const int g = arrangement == "absolute" ? 9 : 5;
+    for (const int vcs : {5, 4}) {
+      const Design d = q_design(g, arrangement, vcs);
+      EXPECT_NO_THROW(check_routing(d, QAdaptiveRouting(d))) << vcs << " VCs";
+    }
+    for (const int vcs : {3, 2}) {
+      const Design d = q_design(g, arrangement, vcs);
+      try {
+        check_routing(d, QAdaptiveRouting(d));
+        ADD_FAILURE() << "expected a dependency cycle with " << vcs << " VCs";
+      } catch (const ConfigError& err) {
+        const std::string m = err.what();
+        EXPECT_NE(m.find("router.vcs = " + std::to_string(vcs) + ": too few VCs for q_adaptive"), std::string::npos)
+            << m;
+        EXPECT_NE(m.find("channel dependency cycle R"), std::string::npos) << m;
+      }
+    }
+  }
+}
