@@ -392,8 +392,9 @@ class Parser {
       cfg_.decision = kDecisionPoints[f->one_of(names_of(kDecisionPoints))].first;
     }
     if (const auto f = field("routing", "intra_group")) {
-      if (!traits(cfg_.algorithm).nonminimal()) {
-        f->fail(fmt::format("only valid for routing.algorithm = {}", names(algorithms_where(&AlgorithmTraits::nonminimal), " or ")));
+      if (!traits(cfg_.algorithm).draws_intermediate()) {
+        f->fail(fmt::format("only valid for routing.algorithm = {}",
+                            names(algorithms_where(&AlgorithmTraits::draws_intermediate), " or ")));
       }
       cfg_.intra_group = kIntraGroups[f->one_of(names_of(kIntraGroups))].first;
     }

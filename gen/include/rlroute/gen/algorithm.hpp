@@ -54,6 +54,10 @@ struct AlgorithmTraits {
   unsigned rtl_code;
 
   bool nonminimal() const { return route_state != RouteStateFields::None; }
+  // Sends packets through an intermediate drawn by the algorithm (Valiant,
+  // UGAL, PAR; not Q-adaptive, whose non-minimal hops are the table's
+  // choices): routing.intra_group applies.
+  bool draws_intermediate() const { return nonminimal() && choice != PathChoice::QTable; }
   // Compares a minimal and a non-minimal candidate (takes routing.ugal_bias).
   bool biased() const { return choice == PathChoice::AtSource || choice == PathChoice::AtSourceGroup; }
 };
