@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rlroute/gen/algorithm.hpp"
+#include "rlroute/gen/pipeline.hpp"
 #include "rlroute/gen/routing_dragonfly.hpp"
 
 #include "bench.hpp"
@@ -44,7 +45,7 @@ std::string dfly_config(const AlgorithmTraits& a) {
 }
 
 // Zero-load network latency of a path (docs/routing_dragonfly.md): every
-// router-to-router hop costs 2 + its link latency, plus Lp + 2.
+// router-to-router hop costs hop_latency(its link latency), plus Lp + 2.
 struct PathLatencies {
   // (route phase, intermediate at ejection) -> zero-load latencies of the
   // paths the relation allows that end with that header.
@@ -69,7 +70,7 @@ void walk(const Design& d, const RoutingRelation& rel, int router, int in_port, 
       continue;
     }
     const PortRef n = *d.topo.neighbor(router, o.out_port);
-    walk(d, rel, n.router, n.port, vc, o.next, cycles + 2 + d.topo.link_latency(o.out_port), packet_flits, out);
+    walk(d, rel, n.router, n.port, vc, o.next, cycles + hop_latency(d.topo.link_latency(o.out_port)), packet_flits, out);
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/emit.hpp"
+#include "rlroute/gen/pipeline.hpp"
 #include "rlroute/tb/fabric.hpp"
 #include "rlroute/tb/model_build.hpp"
 #include "rlroute/gen/routing.hpp"
@@ -35,12 +36,6 @@ buffer_flits = 8
 flit_bits = 64
 max_packet_flits = 4
 )";
-
-// Documented in docs/architecture.md: H router-to-router hops, link latency L,
-// packet of Lp flits.
-int zero_load_latency(int hops, int link_latency, int packet_flits) {
-  return hops * (2 + link_latency) + packet_flits + 2;
-}
 
 // No packet of a low-load run is faster than the formula, and the fastest of
 // every (hops, length) takes exactly that long. Returns the pairs seen.

@@ -18,4 +18,19 @@ constexpr int credit_round_trip(int link_latency, int credit_latency) {
   return link_latency + credit_latency + kCreditLoopRegisterCycles;
 }
 
+// Zero-load cycles of one router-to-router hop whose link takes
+// `link_latency` cycles (docs/architecture.md, "Pipeline and zero-load
+// latency"): buffer write + route compute, VC allocation, switch allocation
+// into the output register, then the link. An open decision with
+// routing.decision = "vc_head_registered" adds one cycle at its router.
+constexpr int hop_latency(int link_latency) { return 2 + link_latency; }
+
+// Zero-load network latency of a packet of `packet_flits` flits over `hops`
+// router-to-router hops of `link_latency` cycles each: from the source NIC
+// presenting the head to the destination NIC taking the tail (3 cycles
+// through the destination router, then one cycle per remaining flit).
+constexpr int zero_load_latency(int hops, int link_latency, int packet_flits) {
+  return hops * hop_latency(link_latency) + packet_flits + 2;
+}
+
 }  // namespace rlroute

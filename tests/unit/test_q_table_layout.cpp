@@ -1,0 +1,101 @@
+// Q-adaptive's table layout (gen/include/rlroute/gen/q_table_layout.hpp) on
+// dfly(2,4,2,9) with local/global links of 1/10 cycles: rows and columns,
+// and the initial values (the zero-load time to the destination group
+// through each port).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "configs.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/pipeline.hpp"
+#include "rlroute/gen/q_table_layout.hpp"
+#include "rlroute/gen/routing_dragonfly.hpp"
+
+using namespace rlroute;
+
+namespace {
+
+Design q_design() {
+  Config cfg = rlroute::test::dragonfly(2, 4, 2, 9, "min", 5);
+  cfg.algorithm = RoutingAlgorithm::QAdaptive;
+  return derive_design(cfg);
+}
+
+}  // namespace
+
+TEST(QTableLayout, ARowPerOtherGroupAndSourceNodeAndAColumnPerNetworkPort) {
+  const Design d = q_design();
+  const Topology& t = d.topo;
+  const QTableLayout q(d);
+  EXPECT_EQ(q.rows(), 16);    // (g - 1) x p
+  EXPECT_EQ(q.columns(), 5);  // a - 1 + h
+  for (int c = 0; c < q.columns(); ++c) EXPECT_EQ(q.column_of_port(q.port_of_column(c)), c);
+  EXPECT_TRUE(t.is_local_port(q.port_of_column(0)));
+  EXPECT_TRUE(t.is_global_port(q.port_of_column(q.columns() - 1)));
+  for (int router = 0; router < t.num_routers(); ++router) {
+    std::set<int> rows;
+    for (int src = 0; src < t.num_nodes(); ++src) {
+      for (int dst = 0; dst < t.num_nodes(); ++dst) {
+        const int row = q.row(router, src, dst);
+        const int group = t.group_of(t.router_of_node(dst));
+        if (group == t.group_of(router)) {
+          EXPECT_EQ(row, -1);
+          continue;
+        }
+        ASSERT_GE(row, 0);
+        ASSERT_LT(row, q.rows());
+        EXPECT_EQ(q.dst_group_of_row(router, row), group);
+        EXPECT_EQ(row % t.nodes_per_router(), t.local_of_node(src));
+        rows.insert(row);
+      }
+    }
+    EXPECT_EQ(static_cast<int>(rows.size()), q.rows()) << "every row is some packet's, router " << router;
+  }
+}
+
+TEST(QTableLayout, InitialValuesAreTheZeroLoadTimeThroughEachPort) {
+  const Design d = q_design();
+  const Topology& t = d.topo;
+  const QTableLayout q(d);
+  const DragonflyRouting paths(d);
+  const int local = hop_latency(1), global = hop_latency(10);
+  // Router 0 of group 0: its global link to group j, a local detour to a
+  // router with a link to j, and one to a router without.
+  const int r0 = t.router_in_group(0, 0);
+  for (int j = 1; j < t.num_groups(); ++j) {
+    const int min_port = paths.min_port_to_group(r0, j);
+    for (int c = 0; c < q.columns(); ++c) {
+      const int port = q.port_of_column(c);
+      const int next = t.neighbor(r0, port)->router;
+      int expected = 0;
+      if (t.is_global_port(port)) {
+        const int k = t.group_of(next);
+        const bool next_has_link = k == j || paths.min_port_to_group(next, j) >= t.first_global_port();
+        expected = global + (k == j ? 0 : (next_has_link ? global : local + global));
+      } else {
+        const bool next_has_link = paths.min_port_to_group(next, j) >= t.first_global_port();
+        expected = local + (next_has_link ? global : local + global);
+      }
+      EXPECT_EQ(q.initial_cycles(r0, j, c), expected) << "group " << j << " column " << c;
+      // The minimal port is never worse than another.
+      EXPECT_LE(q.initial_cycles(r0, j, q.column_of_port(min_port)), q.initial_cycles(r0, j, c));
+    }
+    EXPECT_EQ(q.initial_cycles(r0, j, q.column_of_port(min_port)),
+              t.is_global_port(min_port) ? global : local + global);
+  }
+  // The extremes on this network: a direct global link (12 cycles), and a
+  // global hop to a group whose landing router must go local first (27).
+  int lowest = 1 << 30, highest = 0;
+  for (int router = 0; router < t.num_routers(); ++router) {
+    for (int row = 0; row < q.rows(); ++row) {
+      for (int c = 0; c < q.columns(); ++c) {
+        const int v = q.initial_cycles(router, q.dst_group_of_row(router, row), c);
+        lowest = std::min(lowest, v);
+        highest = std::max(highest, v);
+      }
+    }
+  }
+  EXPECT_EQ(lowest, global);
+  EXPECT_EQ(highest, global + local + global);
+}
