@@ -39,8 +39,6 @@ class CrossbarTest : public ::testing::Test {
  protected:
   static constexpr unsigned P = Cfg::P, XW = Cfg::XW, PW = Cfg::PW;
 
-  CrossbarTest() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<typename Cfg::Model>(ctx_.get())) {}
-  ~CrossbarTest() override { dut_->final(); }
 
   // Drives one input vector and one select vector; checks every output.
   void check(std::uint64_t in, std::uint64_t sel) {
@@ -56,8 +54,7 @@ class CrossbarTest : public ::testing::Test {
     }
   }
 
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<typename Cfg::Model> dut_;
+  rtltest::CombDut<typename Cfg::Model> dut_;
 };
 
 using XbCfgs = ::testing::Types<cfg::P3, cfg::P5, cfg::P7>;

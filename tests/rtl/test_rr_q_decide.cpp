@@ -44,8 +44,6 @@ class QDecideTest : public ::testing::Test {
  protected:
   static constexpr unsigned C = Cfg::C, W = Cfg::W;
 
-  QDecideTest() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<typename Cfg::Model>(ctx_.get())) {}
-  ~QDecideTest() override { dut_->final(); }
 
   // Drives one decision and compares every output with the reference;
   // returns the port the RTL chose.
@@ -81,8 +79,7 @@ class QDecideTest : public ::testing::Test {
   }
 
   rlroute::ref::QThresholds thresholds_{.thld_bits = Cfg::TB, .source = Cfg::SRC, .intermediate = Cfg::INT};
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<typename Cfg::Model> dut_;
+  rtltest::CombDut<typename Cfg::Model> dut_;
 };
 
 using DecCfgs = ::testing::Types<cfg::C11, cfg::C4, cfg::C3>;

@@ -39,8 +39,6 @@ class QUpdateTest : public ::testing::Test {
   static constexpr unsigned W = Cfg::W;
   static constexpr uint32_t kMax = (uint32_t{1} << W) - 1;
 
-  QUpdateTest() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<typename Cfg::Model>(ctx_.get())) {}
-  ~QUpdateTest() override { dut_->final(); }
 
   // The RTL's next value for (q, target), checked against the reference.
   void check(uint32_t q, uint32_t target) {
@@ -53,8 +51,7 @@ class QUpdateTest : public ::testing::Test {
 
   rlroute::ref::QFormat format_{.value_bits = W, .fraction_bits = 4};
   rlroute::ref::QRates rates_{.rate_bits = Cfg::RB, .alpha = Cfg::ALPHA, .beta = Cfg::BETA};
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<typename Cfg::Model> dut_;
+  rtltest::CombDut<typename Cfg::Model> dut_;
 };
 
 using UpdCfgs = ::testing::Types<cfg::W8, cfg::W16, cfg::W12>;

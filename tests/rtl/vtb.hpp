@@ -169,6 +169,27 @@ class Dut {
   std::uint64_t cycle_ = 0;
 };
 
+// Owns a Verilated model of a combinational block (no clock, no reset) and its
+// context.
+template <class Model>
+class CombDut {
+ public:
+  CombDut() : ctx_(std::make_unique<VerilatedContext>()), model_(std::make_unique<Model>(ctx_.get())) {}
+  ~CombDut() {
+    Verilated::threadContextp(ctx_.get());  // as Dut: this model's context
+    model_->final();
+  }
+  CombDut(const CombDut&) = delete;
+  CombDut& operator=(const CombDut&) = delete;
+
+  Model* operator->() { return model_.get(); }
+  void eval() { model_->eval(); }
+
+ private:
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Model> model_;
+};
+
 // Deterministic random source (fixed seed per test).
 class Rng {
  public:
