@@ -30,33 +30,27 @@ module rr_q_decide #(
   output logic [CW-1:0]  best_o,     // the row's argmin (also the row minimum's column)
   output logic [W-1:0]   best_q_o    // the row minimum (Q_y, the estimate sent upstream)
 );
-  // Argmin as a tree: each node keeps its left child (the lower columns)
-  // unless the right one is strictly smaller, so ties go to the lowest column.
-  localparam int unsigned LV = (C > 1) ? $clog2(C) : 1;
-  localparam int unsigned CP = 1 << LV;  // columns padded to a power of two
+  // Argmin with every pair compared at once (C(C-1)/2 comparators): column c
+  // wins if it is strictly below every lower column and not above any higher
+  // one, so ties go to the lowest column and exactly one column wins. One
+  // comparator deep, where a tree would be log2(C) comparators in series.
+  logic [C-1:0] wins;
   always_comb begin
-    logic [CP*W-1:0]  val;
-    logic [CP*CW-1:0] idx;
-    logic [CP-1:0]    ok;  // a real column, not padding
-    for (int unsigned c = 0; c < CP; c++) begin
-      val[c*W+:W] = (c < C) ? row_i[(c % C)*W+:W] : '0;
-      idx[c*CW+:CW] = CW'(c % C);
-      ok[c] = c < C;
-    end
-    for (int unsigned l = 0; l < LV; l++) begin
-      for (int unsigned n = 0; n < (CP >> (l + 1)); n++) begin
-        if (ok[2*n+1] && (!ok[2*n] || val[(2*n+1)*W+:W] < val[2*n*W+:W])) begin
-          val[n*W+:W] = val[(2*n+1)*W+:W];
-          idx[n*CW+:CW] = idx[(2*n+1)*CW+:CW];
-        end else begin
-          val[n*W+:W] = val[2*n*W+:W];
-          idx[n*CW+:CW] = idx[2*n*CW+:CW];
-        end
-        ok[n] = ok[2*n] || ok[2*n+1];
+    for (int unsigned c = 0; c < C; c++) begin
+      wins[c] = 1'b1;
+      for (int unsigned d = 0; d < C; d++) begin
+        if (d < c && !(row_i[c*W+:W] < row_i[d*W+:W])) wins[c] = 1'b0;
+        if (d > c && row_i[d*W+:W] < row_i[c*W+:W]) wins[c] = 1'b0;
       end
     end
-    best_o = idx[0+:CW];
-    best_q_o = val[0+:W];
+    best_o = '0;
+    best_q_o = '0;
+    for (int unsigned c = 0; c < C; c++) begin
+      if (wins[c]) begin
+        best_o = best_o | CW'(c);
+        best_q_o = best_q_o | row_i[c*W+:W];
+      end
+    end
   end
 
   // The minimal port's value and the other candidate's: at the source the
