@@ -1,5 +1,6 @@
 # Read by CTest after the tests that gtest_discover_tests found (TEST_INCLUDE_FILES,
-# tests/CMakeLists.txt): the network tests on the generated network top get the
+# tests/CMakeLists.txt): the network tests on the generated network top (and the
+# other long ones rlroute_network_tests names) get the
 # labels network and net_long (CI's second step).
 foreach(list IN ITEMS network_tests_long checker_tests_long head_decision_tests_long dragonfly_network_tests_long)
   if(${list})
