@@ -47,6 +47,12 @@
 //   packets then asks for an output VC every cycle, not every other cycle.
 //   A head that took the alternative leaves with header field
 //   PATCH_LSB..+PATCH_W set to PATCH_VAL.
+//   The decision unit may refuse a presentation (hd_ready_i low: it had no
+//   room this cycle); the packet then presents again. hd_fresh_o marks the
+//   first accepted presentation of a packet.
+//   With CHOOSE (Q-adaptive; HEAD_REG only) the decision unit names the port
+//   itself (hd_choice_i) and the value the header field takes if it patches
+//   (hd_patch_i); the route's VCs stay those of the hop.
 // With internal speedup S the port has S lanes to the crossbar and a VC
 // offers the switch up to S flits of its active packet per cycle (sa_cnt_o:
 // the flits at the front of its buffer, up to and including a tail); the
@@ -73,6 +79,7 @@ module rr_input_port #(
   parameter int unsigned PATCH_LSB = 0,   // header field the alternative route sets
   parameter int unsigned PATCH_W = 1,
   parameter int unsigned PATCH_VAL = 1,
+  parameter bit          CHOOSE = 1'b0,   // HEAD_REG: the decision unit names the port (see above)
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned IW = rr_pkg::id_width(S),  // a flit index behind the front, 0..S-1
@@ -102,7 +109,11 @@ module rr_input_port #(
   output logic [PW-1:0]    hd_port_o,
   output logic [PW-1:0]    hd_alt_port_o,
   output logic [DOW-1:0]   hd_operands_o,
-  input  logic             hd_alt_i,      // take the alternative
+  input  logic             hd_alt_i,      // take the alternative (CHOOSE: patch the header)
+  input  logic             hd_ready_i,    // the decision unit accepted this cycle's presentation
+  output logic             hd_fresh_o,    // the presented packet has not been accepted before
+  input  logic [PW-1:0]    hd_choice_i,   // CHOOSE: the port to take
+  input  logic [PATCH_W-1:0] hd_patch_i,  // CHOOSE: the header field's value if it patches
   // VC allocation, one request per VC
   output logic [V-1:0]     va_req_o,
   output logic [V*PW-1:0]  va_port_o,
@@ -155,7 +166,8 @@ module rr_input_port #(
   end else begin : gen_route
     assign route_in = {in_data[LEN_LSB+:LEN_W], rc_out_vcs_i, rc_out_port_i};
     logic unused_alt;
-    assign unused_alt = ^{rc_alt_port_i, rc_alt_vcs_i, rc_decide_i, rc_operands_i, hd_alt_i};
+    assign unused_alt = ^{rc_alt_port_i, rc_alt_vcs_i, rc_decide_i, rc_operands_i, hd_alt_i, hd_ready_i,
+                          hd_choice_i, hd_patch_i};
   end
 
   logic [V-1:0]   active_q, next_q;
@@ -174,11 +186,24 @@ module rr_input_port #(
   // wants a decision (wants), it decides this cycle (hd_pick), has decided
   // (decided_q, alt_q), and the alternative applies to the active and the
   // next packet's head (act_alt_q, next_alt_q).
-  logic [V-1:0]   eligible, wants, hd_pick, take_alt;
+  logic [V-1:0]   eligible, wants, hd_pick, hd_take, take_alt;
   logic [V-1:0]   decided_q, alt_q, act_alt_q, next_alt_q;
   // LOOK: the second route is the one presented (ahead), and its decision.
   logic [V-1:0]   ahead, decided2_q, alt2_q;
   logic [PW-1:0]  req_port [V];  // the route this cycle's request asks for
+  // CHOOSE: the decided port and patch value of the oldest packet and of the
+  // one behind it (LOOK); the patch value of the active and next packets.
+  logic [PW-1:0]      choice_q [V];
+  logic [PW-1:0]      choice2_q [V];
+  logic [PATCH_W-1:0] patch_q [V];
+  logic [PATCH_W-1:0] patch2_q [V];
+  logic [PATCH_W-1:0] act_patch_q [V];
+  logic [PATCH_W-1:0] next_patch_q [V];
+  assign hd_take = hd_pick & {V{hd_ready_i}};
+  if (HEAD && !CHOOSE) begin : gen_not_chosen
+    logic unused_chosen;
+    assign unused_chosen = ^{hd_choice_i, hd_patch_i};
+  end
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
     logic [$clog2(B+1)-1:0]  count;
@@ -262,12 +287,16 @@ module rr_input_port #(
       end else begin : gen_in_front
         assign ahead[v]    = 1'b0;
         assign wants[v]    = eligible[v] && open_choice && !decided_q[v];
-        assign take_alt[v] = decided_q[v] ? alt_q[v] : (hd_pick[v] && hd_alt_i);
+        assign take_alt[v] = decided_q[v] ? alt_q[v] : (hd_take[v] && hd_alt_i);
         logic unused_count;
         assign unused_count = ^{route_count, route2[v]};
-        assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v] || hd_pick[v]);
+        assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v] || hd_take[v]);
       end
-      assign req_port[v] = take_alt[v] ? route[v][BRW+:PW] : route[v][0+:PW];
+      if (CHOOSE) begin : gen_chosen
+        assign req_port[v] = decided_q[v] ? choice_q[v] : route[v][0+:PW];
+      end else begin : gen_alt
+        assign req_port[v] = take_alt[v] ? route[v][BRW+:PW] : route[v][0+:PW];
+      end
       assign va_vcs_o[v*V+:V] = take_alt[v] ? route[v][BRW+PW+:V] : route[v][PW+:V];
       // A grant pops the oldest route: the second one's decision (ahead,
       // possibly this cycle's) becomes the oldest one's.
@@ -278,16 +307,43 @@ module rr_input_port #(
           decided2_q[v] <= 1'b0;
           alt2_q[v]     <= 1'b0;
         end else if (va_gnt_i[v]) begin
-          decided_q[v]  <= decided2_q[v] || (hd_pick[v] && ahead[v]);
-          alt_q[v]      <= (hd_pick[v] && ahead[v]) ? hd_alt_i : alt2_q[v];
+          decided_q[v]  <= decided2_q[v] || (hd_take[v] && ahead[v]);
+          alt_q[v]      <= (hd_take[v] && ahead[v]) ? hd_alt_i : alt2_q[v];
           decided2_q[v] <= 1'b0;
-        end else if (hd_pick[v] && ahead[v]) begin
+        end else if (hd_take[v] && ahead[v]) begin
           decided2_q[v] <= 1'b1;
           alt2_q[v]     <= hd_alt_i;
-        end else if (hd_pick[v]) begin
+        end else if (hd_take[v]) begin
           decided_q[v] <= 1'b1;
           alt_q[v]     <= hd_alt_i;
         end
+      end
+      if (CHOOSE) begin : gen_choice
+        // The chosen port and patch follow decided_q / decided2_q.
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) begin
+            choice_q[v]  <= '0;
+            choice2_q[v] <= '0;
+            patch_q[v]   <= '0;
+            patch2_q[v]  <= '0;
+          end else if (va_gnt_i[v]) begin
+            choice_q[v] <= (hd_take[v] && ahead[v]) ? hd_choice_i : choice2_q[v];
+            patch_q[v]  <= (hd_take[v] && ahead[v]) ? hd_patch_i : patch2_q[v];
+          end else if (hd_take[v] && ahead[v]) begin
+            choice2_q[v] <= hd_choice_i;
+            patch2_q[v]  <= hd_patch_i;
+          end else if (hd_take[v]) begin
+            choice_q[v] <= hd_choice_i;
+            patch_q[v]  <= hd_patch_i;
+          end
+        end
+      end else begin : gen_no_choice
+        assign choice_q[v]  = '0;
+        assign choice2_q[v] = '0;
+        assign patch_q[v]   = PATCH_W'(PATCH_VAL);
+        assign patch2_q[v]  = PATCH_W'(PATCH_VAL);
+        logic unused_choice;
+        assign unused_choice = ^{choice_q[v], choice2_q[v], patch_q[v], patch2_q[v]};
       end
     end else begin : gen_no_head
       assign wants[v]    = 1'b0;
@@ -300,6 +356,12 @@ module rr_input_port #(
       assign ahead[v]      = 1'b0;
       assign decided2_q[v] = 1'b0;
       assign alt2_q[v]     = 1'b0;
+      assign choice_q[v]   = '0;
+      assign choice2_q[v]  = '0;
+      assign patch_q[v]    = PATCH_W'(PATCH_VAL);
+      assign patch2_q[v]   = PATCH_W'(PATCH_VAL);
+      logic unused_choice;
+      assign unused_choice = ^{choice_q[v], choice2_q[v], patch_q[v], patch2_q[v]};
       logic unused_count;
       assign unused_count = ^{route_count, route2[v]};
     end
@@ -351,6 +413,26 @@ module rr_input_port #(
         wait_q[v] <= 1'b0;  // the previous holder's tail has left
       end
     end
+    if (HEAD && CHOOSE) begin : gen_act_patch
+      // The patch value travels with act_alt_q / next_alt_q.
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          act_patch_q[v]  <= '0;
+          next_patch_q[v] <= '0;
+        end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
+          if (va_gnt_i[v]) act_patch_q[v] <= patch_q[v];
+        end else if (va_gnt_i[v]) begin
+          next_patch_q[v] <= patch_q[v];
+        end else if (tail_out) begin
+          act_patch_q[v] <= next_patch_q[v];
+        end
+      end
+    end else begin : gen_const_patch
+      assign act_patch_q[v]  = PATCH_W'(PATCH_VAL);
+      assign next_patch_q[v] = PATCH_W'(PATCH_VAL);
+      logic unused_next_patch;
+      assign unused_next_patch = ^next_patch_q[v];
+    end
   end
 
   // Head decisions: one VC per cycle presents its open choice.
@@ -365,8 +447,10 @@ module rr_input_port #(
       hd_port_o     = '0;
       hd_alt_port_o = '0;
       hd_operands_o = '0;
+      hd_fresh_o    = 1'b0;
       for (int unsigned v = 0; v < V; v++) begin
         if (hd_pick[v]) begin
+          hd_fresh_o    = ahead[v] || !decided_q[v];
           hd_port_o     = hd_port_o | (ahead[v] ? route2[v][0+:PW] : route[v][0+:PW]);
           hd_alt_port_o = hd_alt_port_o | (ahead[v] ? route2[v][BRW+:PW] : route[v][BRW+:PW]);
           hd_operands_o = hd_operands_o | (ahead[v] ? route2[v][BRW+PW+V+1+:DOW] : route[v][BRW+PW+V+1+:DOW]);
@@ -378,15 +462,16 @@ module rr_input_port #(
     assign hd_port_o     = '0;
     assign hd_alt_port_o = '0;
     assign hd_operands_o = '0;
+    assign hd_fresh_o    = 1'b0;
     logic unused_hd;
-    assign unused_hd = ^{wants, decided_q, alt_q, ahead, decided2_q, alt2_q};
+    assign unused_hd = ^{wants, decided_q, alt_q, ahead, decided2_q, alt2_q, hd_take};
   end
   assign hd_valid_o = |hd_pick;
 
   // The head as it leaves: the alternative route's header field set.
-  function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt);
+  function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt, input logic [PATCH_W-1:0] val);
     leaving = f[W-1:0];
-    if (HEAD && f[W] && alt) leaving[PATCH_LSB+:PATCH_W] = PATCH_W'(PATCH_VAL);
+    if (HEAD && f[W] && alt) leaving[PATCH_LSB+:PATCH_W] = val;
   endfunction
 
   // Crossbar inputs: per lane, the flit the switch allocator granted it.
@@ -399,7 +484,7 @@ module rr_input_port #(
       for (int unsigned v = 0; v < V; v++) begin
         for (int unsigned k = 0; k < S; k++) begin
           if (lane_valid_i[m] && lane_vc_i[m*VCW+:VCW] == VCW'(v) && lane_idx_i[m*IW+:IW] == IW'(k)) begin
-            xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v]);
+            xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v], act_patch_q[v]);
             xb_head_o[m]        = front[v][k][W];
             xb_tail_o[m]        = front[v][k][W+1];
             xb_vc_o[m*VCW+:VCW] = out_vc_q[v];

@@ -79,5 +79,32 @@ package rr_pkg;
   localparam int unsigned Q_ROLE_SOURCE       = 1;
   localparam int unsigned Q_ROLE_INTERMEDIATE = 2;
 
+  // Per-hop time stamps (header field `stamp`, the cycle the packet arrived
+  // at its current router) and the r of a hop are Q_STAMP_W-bit cycle counts
+  // taken modulo 2^Q_STAMP_W.
+  localparam int unsigned Q_STAMP_W = 16;
+
+  // What a Q-adaptive head carries from its route unit (rr_route_dfly) to the
+  // router's Q unit (rr_q_unit) through its route FIFO, LSB first:
+  //   min_col[id_width(C)]  the minimal port's table column
+  //   role[2]               Q_ROLE_*
+  //   read[1]               the head needs its row (not in its destination group)
+  //   row[id_width(ROWS)]   the packet's row in this router's table
+  //   fb[1]                 feedback is due upstream (it came in on a network port)
+  //   r[Q_STAMP_W]          cycles from its arrival at the upstream router to here
+  //   fb_row[id_width(ROWS)] the packet's row in the upstream router's table
+  //   to_dst[H]             which of this router's global ports lead to the destination group
+  function automatic int unsigned q_operands_width(int unsigned c, int unsigned rows, int unsigned h);
+    q_operands_width = id_width(c) + 2 + 1 + 2 * id_width(rows) + 1 + Q_STAMP_W + h;
+  endfunction
+
+  // Q-adaptive's feedback, above {vc, valid} in the credit word, LSB first:
+  // {valid, row[id_width(ROWS)], target[QW]}: the upstream router updates
+  // that row in the column of the port the credit came in on, towards the
+  // target r + Q_y.
+  function automatic int unsigned q_feedback_width(int unsigned rows, int unsigned qw);
+    q_feedback_width = 1 + id_width(rows) + qw;
+  endfunction
+
   /* verilator lint_on UNUSEDPARAM */
 endpackage

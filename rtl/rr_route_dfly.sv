@@ -29,6 +29,16 @@
 // still open, and operands_o carries what rr_ugal_decide needs besides the
 // queues; the header is written with the candidate in `inter` and the input
 // port sets `phase` = 1 as the head leaves if the alternative was taken.
+// Q-adaptive (ALGO_Q_ADAPTIVE; docs/q_adaptive.md): out_* is the minimal
+// route and the VC level is the hops taken so far; every head that needs
+// the router's Q-table (its row for a decision or for Q_y) or owes feedback
+// upstream leaves its choice open (decide_o), and operands_o carries what
+// the router's Q unit (rr_q_unit) needs (rr_pkg::q_operands_width). The
+// header's `stamp` becomes this cycle (now_i); the packet's phase becomes
+// "from intermediate" at the first router of an intermediate group. The
+// unit also gives the table's initial values for a row (q_init_*): the
+// zero-load time to the destination group through each column's port, as
+// QTableLayout::initial_cycles (gen/src/q_table_layout.cpp).
 module rr_route_dfly #(
   parameter int unsigned P = 7,
   parameter int unsigned V = 4,
@@ -57,11 +67,23 @@ module rr_route_dfly #(
   parameter int unsigned PORT = 0,           // this unit's input port (seeds the LFSR)
   parameter int unsigned SEED = 1,           // routing.seed
   parameter bit          HEAD = 1'b0,        // decision at the head of the VC (routing.decision = "vc_head")
+  // Q-adaptive only
+  parameter int unsigned STAMP_LSB = 0,      // header time stamp (rr_pkg::Q_STAMP_W bits)
+  parameter int unsigned QW = 16,            // Q-value bits (routing.q_value_bits)
+  parameter int unsigned QFB = 4,            // Q-value fraction bits (routing.q_fraction_bits)
+  parameter int unsigned HOP_LOCAL = 3,      // zero-load cycles of a local hop (pipeline.hpp hop_latency)
+  parameter int unsigned HOP_GLOBAL = 12,    // and of a global hop
+  localparam int unsigned C = P - NUM_NI,              // Q-table columns: the network ports
+  localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI, // Q-table rows
+  localparam int unsigned AW = rr_pkg::id_width(ROWS),
+  localparam int unsigned TW = rr_pkg::Q_STAMP_W,
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned IDW = GB + IB,
   localparam int unsigned HW = rr_pkg::UGAL_HOPS_W,
-  localparam int unsigned DOW = rr_pkg::ugal_operands_width(GB)
+  localparam int unsigned DOW = (ALGO == rr_pkg::ALGO_Q_ADAPTIVE)
+                                ? rr_pkg::q_operands_width(C, ROWS, H)
+                                : rr_pkg::ugal_operands_width(GB)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -79,7 +101,11 @@ module rr_route_dfly #(
   output logic [PW-1:0]        alt_port_o,
   output logic [V-1:0]         alt_vcs_o,
   output logic                 decide_o,
-  output logic [DOW-1:0]       operands_o
+  output logic [DOW-1:0]       operands_o,
+  // Q-adaptive only (else unused, zero)
+  input  logic [TW-1:0]        now_i,          // the router's cycle counter
+  input  logic [AW-1:0]        q_init_row_i,   // a row of the table
+  output logic [C*QW-1:0]      q_init_value_o  // its initial values, column 0 in the LSBs
 );
   localparam int unsigned FIRST_LOCAL = NUM_NI;
   localparam int unsigned FIRST_GLOBAL = NUM_NI + A - 1;
@@ -96,6 +122,8 @@ module rr_route_dfly #(
   localparam bit PAR        = (ALGO == rr_pkg::ALGO_PAR);
   // Compares a minimal and a non-minimal candidate with a bias.
   localparam bit ADAPTIVE   = (ALGO == rr_pkg::ALGO_UGAL_G) || (ALGO == rr_pkg::ALGO_UGAL_N) || CONTENTION || PAR;
+  // Q-adaptive: the router's Q-table decides (rr_q_unit), this unit prepares.
+  localparam bit QADAPT     = (ALGO == rr_pkg::ALGO_Q_ADAPTIVE);
   // Every quantity below is computed at the width it needs, never as a 32-bit
   // int: a division or modulo by a constant on a 32-bit operand is a 32-bit
   // divider to Yosys (minutes of opt_expr and thousands of cells per unit).
@@ -210,6 +238,49 @@ module rr_route_dfly #(
     end
   endfunction
 
+  localparam int unsigned QLB = (LOCAL_W > 0) ? LOCAL_W : 1;  // a source node in a Q row
+  // ---- Q-adaptive's arithmetic ----
+  // The packet's row: rank of its destination group among the others x p +
+  // the node of its source router.
+  function automatic logic [AW-1:0] row_of(input logic [GB-1:0] own, input logic [GB-1:0] t,
+                                           input logic [QLB-1:0] n);
+    logic [GB-1:0] rank;
+    rank = (t < own) ? t : t - 1'b1;
+    row_of = AW'(rank) * AW'(NUM_NI) + AW'(n);
+  endfunction
+  // Which global ports lead to group t: global port k of router (g, i) is
+  // link end i*H + k of its group, towards other group (i*H + k) mod (G-1).
+  function automatic logic [GB-1:0] group_over(input logic [GB-1:0] g, input logic [NW-1:0] n);
+    logic [NW-1:0] m;
+    logic [GB:0]   o, u;
+    m = n % NW'(NUM_G - 1);
+    o = (GB+1)'(m);
+    if (PALMTREE) begin  // o = (g - u - 1) mod G
+      u = {1'b0, g} + (GB+1)'(NUM_G - 1) - o;
+      if (u >= (GB+1)'(NUM_G)) u = u - (GB+1)'(NUM_G);
+    end else begin
+      u = (o < {1'b0, g}) ? o : o + 1'b1;
+    end
+    group_over = u[GB-1:0];
+  endfunction
+  // Whether router (g, i) has a global link to group t.
+  function automatic bit owns_link(input logic [GB-1:0] g, input logic [IB-1:0] i, input logic [GB-1:0] t);
+    owns_link = 1'b0;
+    for (int unsigned c = 0; c < L; c++) begin
+      if (owner(link_end(g, t, c)) == i) owns_link = 1'b1;
+    end
+  endfunction
+  // Zero-load cycles from router (g, i) to the first router of group t.
+  function automatic int unsigned to_group(input logic [GB-1:0] g, input logic [IB-1:0] i, input logic [GB-1:0] t);
+    if (g == t) to_group = 0;
+    else if (owns_link(g, i, t)) to_group = HOP_GLOBAL;
+    else to_group = HOP_LOCAL + HOP_GLOBAL;
+  endfunction
+  // A cycle count as a Q-value code (QFB fraction bits), saturated.
+  function automatic logic [QW-1:0] code(input int unsigned cycles);
+    code = (cycles >= (1 << (QW - QFB))) ? '1 : QW'(cycles << QFB);
+  endfunction
+
   // ---- header fields ----
   logic [GB-1:0] my_g, dst_g, src_g, int_g;
   logic [IB-1:0] my_i, dst_i, int_i;
@@ -218,7 +289,10 @@ module rr_route_dfly #(
   assign src_g = hdr_i[SRC_LSB+LOCAL_W+IB+:GB];
 
   logic [1:0] phase;
-  if (!MINIMAL) begin : gen_phase
+  if (QADAPT) begin : gen_phase_only
+    assign phase = hdr_i[PHASE_LSB+:2];
+    assign {int_g, int_i} = '0;
+  end else if (!MINIMAL) begin : gen_phase
     assign phase = hdr_i[PHASE_LSB+:2];
     assign {int_g, int_i} = hdr_i[INTER_LSB+:IDW];
   end else begin : gen_min_only
@@ -358,6 +432,9 @@ module rr_route_dfly #(
     assign nonmin_now = VALIANT;
   end
 
+  logic [PW-1:0] std_port;
+  logic [V-1:0]  std_vcs;
+  logic [W-1:0]  std_hdr;
   always_comb begin
     logic [PW-1:0]   port;
     logic [1:0]      new_phase;
@@ -390,14 +467,105 @@ module rr_route_dfly #(
     // input port only sets the phase if the head takes the alternative.
     if (decide && !nonmin_now && ((PAR && in_ni) || (HEAD && ADAPTIVE))) new_inter = {use_g, use_i};
 
-    out_port_o = port;
-    out_vcs_o = vcs_for(port);
+    std_port = port;
+    std_vcs = vcs_for(port);
 
-    hdr_o = hdr_i;
+    std_hdr = hdr_i;
     if (!MINIMAL) begin
-      hdr_o[PHASE_LSB+:2] = new_phase;
-      hdr_o[INTER_LSB+:IDW] = new_inter;
+      std_hdr[PHASE_LSB+:2] = new_phase;
+      std_hdr[INTER_LSB+:IDW] = new_inter;
     end
+  end
+
+  if (QADAPT) begin : gen_q
+    // ---- Q-adaptive (000 section 4, Figure 4) ----
+    localparam int unsigned CW = rr_pkg::id_width(C);
+    logic [QLB-1:0] src_n;
+    if (LOCAL_W > 0) begin : gen_src_node
+      assign src_n = hdr_i[SRC_LSB+:LOCAL_W];
+    end else begin : gen_one_node
+      assign src_n = '0;
+    end
+
+    // The VC of a hop: the hops taken before it (0 out of the source router);
+    // ejection on any VC.
+    assign out_port_o = min_port;
+    assign out_vcs_o = (min_port < PW'(NUM_NI)) ? '1 : in_ni ? level_vcs('0) : level_vcs(level_of(in_vc_i) + 1'b1);
+
+    // Where this router stands on the packet's path (rr_pkg::Q_ROLE_*): the
+    // source router outside the destination group; the first router of an
+    // intermediate group (entered "to intermediate" by a global hop) without
+    // a global link to the destination group (its minimal port is local);
+    // else minimal.
+    logic       to_inter, in_dst_group;
+    logic [1:0] role;
+    assign to_inter = phase == 2'd1 && in_global;
+    assign in_dst_group = my_g == dst_g;
+    always_comb begin
+      if (in_ni && !in_dst_group) role = 2'(rr_pkg::Q_ROLE_SOURCE);
+      else if (to_inter && min_port < PW'(FIRST_GLOBAL)) role = 2'(rr_pkg::Q_ROLE_INTERMEDIATE);
+      else role = 2'(rr_pkg::Q_ROLE_MINIMAL);
+    end
+
+
+    logic [H-1:0] to_dst;
+    for (genvar k = 0; k < H; k++) begin : gen_to_dst
+      assign to_dst[k] = group_over(my_g, NW'(my_i) * NW'(H) + NW'(k)) == dst_g;
+    end
+
+    // A head decides (or reads its row for Q_y, or owes feedback) unless it is
+    // in its destination group and came from a node or a router of that group.
+    // Feedback goes to the upstream router: its row for the packet is the
+    // rank of the destination group among that router's others (its group:
+    // this one over a local port, the other end of the global link over a
+    // global one).
+    logic [TW-1:0] r;
+    logic [GB-1:0] up_g;
+    assign r = now_i - hdr_i[STAMP_LSB+:TW];
+    assign up_g = in_global ? group_over(my_g, NW'(my_i) * NW'(H) + NW'(in_port_i - PW'(FIRST_GLOBAL))) : my_g;
+    assign decide_o = !in_dst_group || in_global;
+    assign operands_o = {to_dst, row_of(up_g, dst_g, src_n), r, !in_ni, row_of(my_g, dst_g, src_n),
+                         !in_dst_group, role, CW'(min_port - PW'(NUM_NI))};
+
+    always_comb begin
+      hdr_o = hdr_i;
+      hdr_o[STAMP_LSB+:TW] = now_i;
+      if (to_inter) hdr_o[PHASE_LSB+:2] = 2'd2;  // every port leads on "from intermediate"
+    end
+    assign alt_port_o = '0;
+    assign alt_vcs_o = out_vcs_o;  // the chosen port keeps the hop's VC level
+
+    // ---- initial values (QTableLayout::initial_cycles) ----
+    logic [GB-1:0] init_g;
+    logic [AW-1:0] init_quot;
+    logic [GB:0]   init_rank;
+    assign init_quot = q_init_row_i / AW'(NUM_NI);
+    assign init_rank = (GB+1)'(init_quot);
+    assign init_g = (init_rank < {1'b0, my_g}) ? init_rank[GB-1:0] : GB'(init_rank + 1'b1);
+    for (genvar c = 0; c < C; c++) begin : gen_init
+      if (c < A - 1) begin : gen_local_col
+        logic [IB-1:0] j;  // the router index this local port leads to
+        assign j = (IB'(c) < my_i) ? IB'(c) : IB'(c + 1);
+        assign q_init_value_o[c*QW+:QW] = code(HOP_LOCAL + to_group(my_g, j, init_g));
+      end else begin : gen_global_col
+        logic [NW-1:0] n;
+        logic [GB-1:0] u;
+        logic [IB-1:0] land;
+        assign n = NW'(my_i) * NW'(H) + NW'(c - (A - 1));
+        assign u = group_over(my_g, n);
+        assign land = owner(link_end_of(u, my_g, CPW'(n / NW'(NUM_G - 1))));
+        assign q_init_value_o[c*QW+:QW] = code(HOP_GLOBAL + to_group(u, land, init_g));
+      end
+    end
+    logic unused_std;
+    assign unused_std = ^{std_port, std_vcs, std_hdr, cand_port, hm, hnm, le, decide};
+  end else begin : gen_not_q
+    assign out_port_o = std_port;
+    assign out_vcs_o = std_vcs;
+    assign hdr_o = std_hdr;
+    assign q_init_value_o = '0;
+    logic unused_q;
+    assign unused_q = ^{now_i, q_init_row_i};
   end
 
   if (HEAD && ADAPTIVE) begin : gen_head
@@ -405,7 +573,7 @@ module rr_route_dfly #(
     assign alt_vcs_o  = vcs_for(cand_port);
     assign decide_o   = decide;
     assign operands_o = {dst_g, le, hnm, hm};
-  end else begin : gen_no_head
+  end else if (!QADAPT) begin : gen_no_head
     assign alt_port_o = '0;
     assign alt_vcs_o  = '0;
     assign decide_o   = 1'b0;

@@ -12,6 +12,8 @@
 // the next cycle). The waiting demand then comes from a register (last
 // cycle's requests): in front of the VC allocator the decision it feeds
 // chooses this cycle's requests, and both forms see the same demand.
+// With CHOOSE (Q-adaptive) the decision unit names the port (hd_choice_i)
+// and may refuse a presentation (hd_ready_i; rr_input_port).
 module rr_router #(
   parameter int unsigned P = 5,          // ports: NUM_NI NI ports first, then network ports
   parameter int unsigned NUM_NI = 1,
@@ -34,6 +36,7 @@ module rr_router #(
   parameter int unsigned PATCH_LSB = 0,  // header field the alternative route sets, and its value
   parameter int unsigned PATCH_W = 1,
   parameter int unsigned PATCH_VAL = 1,
+  parameter bit          CHOOSE = 1'b0,  // HEAD_REG: the decision unit names the port (Q-adaptive)
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned CW = $clog2(B + 1),
@@ -65,6 +68,10 @@ module rr_router #(
   output logic [P*PW-1:0]   hd_alt_port_o,
   output logic [P*DOW-1:0]  hd_operands_o,
   input  logic [P-1:0]      hd_alt_i,
+  input  logic [P-1:0]      hd_ready_i,      // the decision unit accepted the port's presentation
+  output logic [P-1:0]      hd_fresh_o,      // the presented packet's first accepted decision
+  input  logic [P*PW-1:0]   hd_choice_i,     // CHOOSE: the port to take
+  input  logic [P*PATCH_W-1:0] hd_patch_i,   // CHOOSE: the header field's value if it patches
   // per output port: credits in use over all its VCs (downstream occupancy),
   // for adaptive route units
   output logic [P*OW-1:0]   occ_o,
@@ -115,7 +122,7 @@ module rr_router #(
     rr_input_port #(
       .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W),
       .HEAD(HEAD && HEAD_PORTS[p]), .HEAD_REG(HEAD_REG), .DOW(DOW),
-      .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL)
+      .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL), .CHOOSE(CHOOSE)
     ) i_input (
       .clk_i, .rst_ni,
       .flit_i       (flit_i[p*LW+:LW]),
@@ -135,6 +142,10 @@ module rr_router #(
       .hd_alt_port_o(hd_alt_port_o[p*PW+:PW]),
       .hd_operands_o(hd_operands_o[p*DOW+:DOW]),
       .hd_alt_i     (hd_alt_i[p]),
+      .hd_ready_i   (hd_ready_i[p]),
+      .hd_fresh_o   (hd_fresh_o[p]),
+      .hd_choice_i  (hd_choice_i[p*PW+:PW]),
+      .hd_patch_i   (hd_patch_i[p*PATCH_W+:PATCH_W]),
       .va_req_o     (va_req[p*V+:V]),
       .va_port_o    (va_port[p*V*PW+:V*PW]),
       .va_vcs_o     (va_vcs[p*V*V+:V*V]),

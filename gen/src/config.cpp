@@ -406,12 +406,54 @@ class Parser {
                             names(algorithms_where([](const AlgorithmTraits& a) { return a.contention_counters; }), " or ")));
       }
     }
+    parse_q_adaptive();
     if (window) cfg_.contention_window = window->int_in(1, 65535);
     if (threshold) cfg_.contention_threshold = threshold->int_in(0, 65535);
     // Reported on the threshold even when it was left at its default.
     if (cfg_.contention_threshold >= cfg_.contention_window) {
       config_fail(cfg_, "routing.contention_threshold", std::to_string(cfg_.contention_threshold),
                   fmt::format("must be less than routing.contention_window = {}", cfg_.contention_window));
+    }
+  }
+
+  // Q-adaptive's keys (000 section 4; docs/q_adaptive.md).
+  void parse_q_adaptive() {
+    const bool q = traits(cfg_.algorithm).choice == PathChoice::QTable;
+    const auto only_q = [q](const Field& f) {
+      if (!q) f.fail("only valid for routing.algorithm = q_adaptive");
+    };
+    const auto fraction = [&only_q](const Field& f, const char* what) {
+      only_q(f);
+      const std::string rule = fmt::format("must be a number in 0..1 ({})", what);
+      const double x = f.number(rule);
+      if (!(x >= 0.0 && x <= 1.0)) f.fail(rule);
+      return x;
+    };
+    if (const auto f = field("routing", "alpha")) cfg_.alpha = fraction(*f, "the learning rate when the estimate falls");
+    if (const auto f = field("routing", "beta")) cfg_.beta = fraction(*f, "the learning rate when the estimate rises");
+    if (const auto f = field("routing", "epsilon")) cfg_.epsilon = fraction(*f, "the probability of exploring");
+    if (const auto f = field("routing", "q_thld1")) cfg_.q_thld1 = fraction(*f, "the source router's threshold");
+    if (const auto f = field("routing", "q_thld2")) cfg_.q_thld2 = fraction(*f, "the intermediate router's threshold");
+    if (const auto f = field("routing", "q_value_bits")) {
+      only_q(*f);
+      cfg_.q_value_bits = f->int_in(8, 24);
+    }
+    if (const auto f = field("routing", "q_fraction_bits")) {
+      only_q(*f);
+      cfg_.q_fraction_bits = f->int_in(0, 16);
+    }
+    // A Q-value must hold the zero-load estimates: at least 6 integer bits (63 cycles).
+    if (q && cfg_.q_value_bits - cfg_.q_fraction_bits < 6) {
+      config_fail(cfg_, "routing.q_fraction_bits", std::to_string(cfg_.q_fraction_bits),
+                  fmt::format("leaves {} integer bits of routing.q_value_bits = {}; at least 6 (63 cycles) are needed",
+                              cfg_.q_value_bits - cfg_.q_fraction_bits, cfg_.q_value_bits));
+    }
+    if (const auto f = field("routing", "q_read_ports")) {
+      only_q(*f);
+      const int ports = cfg_.p + cfg_.a - 1 + cfg_.h;
+      cfg_.q_read_ports = static_cast<int>(f->integer(
+          0, ports, fmt::format("must be an integer in 0..{} (0: one per input port; the router has {} ports)",
+                                ports, ports)));
     }
   }
 

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "rlroute/gen/q_codes.hpp"
+#include "rlroute/gen/q_table_layout.hpp"
+
 namespace rlroute {
 
 namespace {
@@ -17,7 +20,8 @@ constexpr int kMinSingleFlitPayloadBits = 8;  // the least payload a single-flit
 std::vector<std::pair<std::string, Field>> HeaderLayout::named() const {
   return {{"dst", dst},         {"src", src},       {"vc_class", vc_class}, {"hops", hops},
           {"type", type},       {"pdor", pdor},     {"req_ack", req_ack},   {"mode", mode},
-          {"phase", phase},     {"inter", inter},   {"length", length},     {"packet_id", packet_id},
+          {"phase", phase},     {"inter", inter},   {"stamp", stamp},       {"length", length},
+          {"packet_id", packet_id},
           {"timestamp", timestamp}, {"crc", crc},         {"payload", payload}};
 }
 
@@ -46,9 +50,12 @@ Design derive_design(const Config& cfg) {
   h.pdor = take(1);
   h.req_ack = take(1);
   h.mode = take(2);
-  const bool nonminimal = traits(cfg.algorithm).nonminimal();
-  h.phase = take(nonminimal ? 2 : 0);
-  h.inter = take(nonminimal ? d.topo.router_id_bits() : 0);
+  const AlgorithmTraits& algorithm = traits(cfg.algorithm);
+  const bool q_table = algorithm.choice == PathChoice::QTable;
+  h.phase = take(algorithm.nonminimal() ? 2 : 0);
+  h.inter = take(algorithm.names_intermediate() ? d.topo.router_id_bits() : 0);
+  h.stamp = take(q_table ? kQStampBits : 0);
+  if (q_table) d.link.feedback_bits = q_feedback_bits(QTableLayout::rows(d.topo), cfg.q_value_bits);
   h.length = take(bits_for(cfg.max_packet_flits + 1));
   h.packet_id = take(kPacketIdBits);
   // A single-flit packet also carries its CRC and payload in the head flit.
@@ -93,6 +100,7 @@ FlitData Design::encode(const Header& v) const {
   f.set(header.mode.lsb, header.mode.width, v.mode);
   f.set(header.phase.lsb, header.phase.width, v.phase);
   f.set(header.inter.lsb, header.inter.width, v.inter);
+  f.set(header.stamp.lsb, header.stamp.width, v.stamp);
   f.set(header.length.lsb, header.length.width, v.length);
   f.set(header.packet_id.lsb, header.packet_id.width, v.packet_id);
   f.set(header.timestamp.lsb, header.timestamp.width, v.timestamp);
@@ -111,6 +119,7 @@ Header Design::decode(const FlitData& f) const {
   v.mode = static_cast<unsigned>(f.get(header.mode.lsb, header.mode.width));
   v.phase = static_cast<unsigned>(f.get(header.phase.lsb, header.phase.width));
   v.inter = static_cast<unsigned>(f.get(header.inter.lsb, header.inter.width));
+  v.stamp = static_cast<unsigned>(f.get(header.stamp.lsb, header.stamp.width));
   v.length = static_cast<unsigned>(f.get(header.length.lsb, header.length.width));
   v.packet_id = static_cast<unsigned>(f.get(header.packet_id.lsb, header.packet_id.width));
   v.timestamp = f.get(header.timestamp.lsb, header.timestamp.width);

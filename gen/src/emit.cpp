@@ -36,6 +36,8 @@ const std::vector<std::string> kBuildingBlocks = {
 // Route-compute blocks per topology family.
 const std::vector<std::string> kTorusBlocks = {"rr_route_dor.sv"};
 const std::vector<std::string> kDragonflyBlocks = {"rr_lfsr.sv", "rr_contention.sv", "rr_ugal_decide.sv", "rr_route_dfly.sv"};
+// Q-adaptive's table, decision and learning blocks.
+const std::vector<std::string> kQAdaptiveBlocks = {"rr_q_update.sv", "rr_q_decide.sv", "rr_q_table.sv", "rr_q_unit.sv"};
 
 // RTL building blocks are small; a larger file is not one of ours.
 constexpr std::size_t kMaxRtlFileBytes = 1 << 20;
@@ -222,6 +224,9 @@ EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& rela
   const fs::path rtl = rtl_source_dir();
   std::vector<std::string> blocks = kBuildingBlocks;
   for (const std::string& b : d.topo.dragonfly() ? kDragonflyBlocks : kTorusBlocks) blocks.push_back(b);
+  if (traits(d.cfg.algorithm).choice == PathChoice::QTable) {
+    for (const std::string& b : kQAdaptiveBlocks) blocks.push_back(b);
+  }
   for (const std::string& block : blocks) {
     e.files["rtl/" + block] = read_file(rtl / block);
     order.push_back("rtl/" + block);

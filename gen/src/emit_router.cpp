@@ -5,6 +5,9 @@
 #include <cctype>
 
 #include "emit_parts.hpp"
+#include "rlroute/gen/pipeline.hpp"
+#include "rlroute/gen/q_codes.hpp"
+#include "rlroute/gen/q_table_layout.hpp"
 #include "rlroute/gen/routing_dragonfly.hpp"
 #include "sv_writer.hpp"
 
@@ -55,8 +58,11 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
          "  assign rc_decide = '0;\n"
          "  assign rc_operands = '0;\n"
          "  assign hd_alt = '0;\n"
+         "  assign hd_ready = '1;\n"
+         "  assign hd_choice = '0;\n"
+         "  assign hd_patch = '0;\n"
          "  logic unused_hd;\n"
-         "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands};\n"
+         "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands, hd_fresh};\n"
          "  logic [P*OW-1:0] unused_occ;\n"
          "  logic [P*DW-1:0] unused_dem;\n"
          "  assign unused_occ = occ;\n"
@@ -78,9 +84,71 @@ std::string head_ports_localparam(const Design& d, const DragonflyRouting& dfly)
                      par ? ", and for PAR the local ports" : "", ports, bits);
 }
 
+// Q-adaptive's unit (rtl/rr_q_unit.sv): the table, the decisions at the head
+// of the VC and the feedback on the credit words.
+std::string q_unit(const Design& d, const std::string& pkg) {
+  const QCodes codes = q_codes(d.cfg);
+  const int read_ports = d.cfg.q_read_ports > 0 ? d.cfg.q_read_ports : d.ports;
+  std::string s =
+      "  // Q-adaptive: the credit words carry the feedback above {vc, valid}.\n"
+      ""
+      "  localparam int unsigned FBW = rr_pkg::q_feedback_width(Q_ROWS, QW);\n"
+      "  logic [P*FBW-1:0] fb_in, fb_out;\n"
+      "  for (genvar p = 0; p < P; p++) begin : gen_credit_words\n"
+      "    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];\n"
+      "    assign fb_in[p*FBW +: FBW] = credit_i[p*CRW + CCW +: FBW];\n"
+      "    assign credit_o[p*CRW +: CRW] = {fb_out[p*FBW +: FBW], core_credit_o[p*CCW +: CCW]};\n"
+      "  end\n\n";
+  s += sv::instance(
+      "rr_q_unit", "i_q",
+      {{"P", "P", ""},
+       {"NUM_NI", pkg + "::NUM_NI", ""},
+       {"A", pkg + "::GROUP_SIZE", ""},
+       {"H", pkg + "::GLOBAL_PORTS", ""},
+       {"NUM_G", pkg + "::NUM_GROUPS", ""},
+       {"QW", "QW", "routing.q_value_bits"},
+       {"QFB", std::to_string(d.cfg.q_fraction_bits), "routing.q_fraction_bits"},
+       {"RB", std::to_string(kQRateBits), ""},
+       {"ALPHA", std::to_string(codes.alpha), fmt::format("routing.alpha = {}", d.cfg.alpha)},
+       {"BETA", std::to_string(codes.beta), fmt::format("routing.beta = {}", d.cfg.beta)},
+       {"TB", std::to_string(kQThresholdBits), ""},
+       {"THLD_SRC", std::to_string(codes.thld1), fmt::format("routing.q_thld1 = {}", d.cfg.q_thld1)},
+       {"THLD_INT", std::to_string(codes.thld2), fmt::format("routing.q_thld2 = {}", d.cfg.q_thld2)},
+       {"EPS", std::to_string(codes.epsilon), fmt::format("routing.epsilon = {}", d.cfg.epsilon)},
+       {"RP", std::to_string(read_ports),
+        d.cfg.q_read_ports > 0 ? "routing.q_read_ports" : "routing.q_read_ports = 0: one per input port"}},
+      {{"clk_i", "", ""},
+       {"rst_ni", "", ""},
+       {"seed_i", fmt::format("16'({}) ^ (16'(id_i) * 16'h9E37) ^ 16'h51ED", d.cfg.seed & 0xffff),
+        "routing.seed (low 16 bits) and the router"},
+       {"hd_valid_i", "hd_valid", ""},
+       {"hd_fresh_i", "hd_fresh", ""},
+       {"hd_port_i", "hd_port", ""},
+       {"hd_operands_i", "hd_operands", ""},
+       {"hd_ready_o", "hd_ready", ""},
+       {"hd_choice_o", "hd_choice", ""},
+       {"hd_alt_o", "hd_alt", ""},
+       {"hd_patch_o", "hd_patch", ""},
+       {"fb_o", "fb_out", ""},
+       {"fb_i", "fb_in", ""},
+       {"init_row_o", "q_init_row", ""},
+       {"init_value_i", "q_init_value[0 +: C*QW]", "port 0's route unit gives the initial values"},
+       {"ready_o", "q_ready", ""},
+       {"fb_drop_o", "q_fb_drop", ""}},
+      "  ");
+  s += "  logic                unused_q_unit;\n"
+       "  assign unused_q_unit = ^{q_init_value[P*C*QW-1:C*QW], q_ready, q_fb_drop, hd_alt_port};\n";
+  return s;
+}
+
 std::string dragonfly_route_units(const Design& d, const RoutingRelation& relation, const std::string& pkg) {
-  const auto& dfly = dynamic_cast<const DragonflyRouting&>(relation);
+  // The emitted units take the VC levels and decision ports of the
+  // dragonfly rules (Q-adaptive's relation is built on them too).
+  const DragonflyRouting own_rules(d);
+  const auto* given = dynamic_cast<const DragonflyRouting*>(&relation);
+  const DragonflyRouting& dfly = given ? *given : own_rules;
   const AlgorithmTraits& algorithm = traits(d.cfg.algorithm);
+  const bool q = algorithm.choice == PathChoice::QTable;
   std::string s = fmt::format(
       "  // Contention factors C_j per destination group (UGAL-LE only).\n"
       "  localparam int unsigned CFW = $clog2({pkg}::GROUP_SIZE + 1);\n"
@@ -130,7 +198,28 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
   ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
   ports.push_back({"decide_o", "rc_decide[p]", ""});
   ports.push_back({"operands_o", "rc_operands[p*DOW +: DOW]", ""});
+  ports.push_back({"now_i", q ? "cycle_o[rr_pkg::Q_STAMP_W-1:0]" : "'0", q ? "" : "Q-adaptive only"});
+  ports.push_back({"q_init_row_i", "q_init_row", ""});
+  ports.push_back({"q_init_value_o", "q_init_value[p*C*QW +: C*QW]", ""});
   const bool head = algorithm.biased() && at_vc_head(d.cfg.decision);
+  const QTableLayout layout(d);
+  s += fmt::format(
+      "  // Q-adaptive's table: {} rows, a column per network port, QW-bit values.\n"
+      "  localparam int unsigned C = P - {}::NUM_NI;\n"
+      "  localparam int unsigned Q_ROWS = {};\n"
+      "  localparam int unsigned QW = {};\n"
+      "  logic [rr_pkg::id_width(Q_ROWS)-1:0] q_init_row;\n"
+      "  logic [P*C*QW-1:0] q_init_value;\n"
+      "  logic q_ready;\n"
+      "  logic [C-1:0] q_fb_drop;\n",
+      q ? "its" : "none (not Q-adaptive);", pkg, layout.rows(), q ? d.cfg.q_value_bits : 16);
+  if (!q) {
+    s += "  assign q_init_row = '0;\n"
+         "  assign q_ready = 1'b0;\n"
+         "  assign q_fb_drop = '0;\n"
+         "  logic unused_q;\n"
+         "  assign unused_q = ^{q_init_value, q_ready, q_fb_drop};\n";
+  }
   s += fmt::format("  // Dragonfly routing (routing.algorithm = \"{}\", {} VC levels), one unit per input port.\n",
                    algorithm.name, dfly.levels());
   s += "  for (genvar p = 0; p < P; p++) begin : gen_rc\n";
@@ -165,7 +254,12 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
        {"CFW", "CFW", ""},
        {"PORT", "p", ""},
        {"SEED", std::to_string(d.cfg.seed & 0xffff), "routing.seed (low 16 bits)"},
-       {"HEAD", head ? "1'b1" : "1'b0", "routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\""}},
+       {"HEAD", head ? "1'b1" : "1'b0", q ? "Q-adaptive: the Q unit decides" : "routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\""},
+       {"STAMP_LSB", q ? pkg + "::HDR_STAMP_LSB" : "0", q ? "" : "Q-adaptive only"},
+       {"QW", "QW", ""},
+       {"QFB", std::to_string(q ? d.cfg.q_fraction_bits : 4), q ? "routing.q_fraction_bits" : ""},
+       {"HOP_LOCAL", std::to_string(hop_latency(d.cfg.local_link_latency)), "zero-load cycles of a local hop"},
+       {"HOP_GLOBAL", std::to_string(hop_latency(d.cfg.global_link_latency)), "and of a global hop"}},
       ports, "    ");
   if (head) {
     s += "    // The UGAL decision at the head of the VC, for the packet the input\n"
@@ -204,13 +298,21 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
          "    end\n";
   }
   s += "  end\n";
-  if (!head) {
+  if (q) {
+    s += q_unit(d, pkg);
+  } else if (!head) {
     s += "  assign hd_alt = '0;  // decisions at buffer write (or none to take)\n"
+         "  assign hd_ready = '1;\n"
+         "  assign hd_choice = '0;\n"
+         "  assign hd_patch = '0;\n"
          "  logic unused_hd;\n"
-         "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands};\n";
+         "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands, hd_fresh};\n";
   } else {
-    s += "  logic unused_hd;\n"
-         "  assign unused_hd = ^hd_valid;  // the decision unit is combinational\n";
+    s += "  assign hd_ready = '1;  // the decision unit takes every presentation\n"
+         "  assign hd_choice = '0;\n"
+         "  assign hd_patch = '0;\n"
+         "  logic unused_hd;\n"
+         "  assign unused_hd = ^{hd_valid, hd_fresh};  // the decision unit is combinational\n";
   }
   return s;
 }
@@ -220,6 +322,10 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
 std::string router_top(const Design& d, const RoutingRelation& relation) {
   const Topology& t = d.topo;
   const std::string pkg = d.module("pkg");
+  const bool q = traits(d.cfg.algorithm).choice == PathChoice::QTable;
+  const std::string dow =
+      q ? fmt::format("rr_pkg::q_operands_width(P - {0}::NUM_NI, {1}, {0}::GLOBAL_PORTS)", pkg, QTableLayout::rows(t))
+        : t.dragonfly() ? "rr_pkg::ugal_operands_width(" + pkg + "::GROUP_BITS)" : "1";
   std::string s = file_header(d, "Router top: the rr_router core with one route-compute unit per input port.");
   s += sv::module_header(
       d.module("router"),
@@ -233,8 +339,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
        {"IDW", pkg + "::ROUTER_ID_BITS", ""},
        {"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"},
        {"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"},
-       {"DOW", t.dragonfly() ? "rr_pkg::ugal_operands_width(" + pkg + "::GROUP_BITS)" : "1",
-        "width of the operands of a decision at the head of the VC"}},
+       {"DOW", dow, "width of the operands of a decision at the head of the VC"}},
       {{"input", "", "clk_i", ""},
        {"input", "", "rst_ni", ""},
        {"input", "IDW-1:0", "id_i",
@@ -257,14 +362,23 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                   {"logic", "[P*PW-1:0]", "rc_alt_port, hd_port, hd_alt_port;"},
                   {"logic", "[P*V-1:0]", "rc_alt_vcs;"},
                   {"logic", "[P-1:0]", "rc_decide, hd_valid, hd_alt;"},
-                  {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"}},
+                  {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"},
+                  {"logic", "[P-1:0]", "hd_ready, hd_fresh;"},
+                  {"logic", "[P*PW-1:0]", "hd_choice;"},
+                  {"logic", "[P*2-1:0]", "hd_patch;"}},
                  "  ");
+  if (q) {
+    s += "  localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
+         "  logic [P*CCW-1:0] core_credit_i, core_credit_o;  // without the feedback\n";
+  }
   s += "\n";
   const bool demand = t.dragonfly() && traits(d.cfg.algorithm).biased() &&
                       d.cfg.ugal_queue == UgalQueue::CreditsAndWaiting;
-  const bool head = t.dragonfly() && traits(d.cfg.algorithm).biased() && at_vc_head(d.cfg.decision);
-  const std::string decision_key = fmt::format("routing.decision = \"{}\"", to_string(d.cfg.decision));
-  if (head) s += head_ports_localparam(d, dynamic_cast<const DragonflyRouting&>(relation));
+  const bool head = t.dragonfly() && ((traits(d.cfg.algorithm).biased() && at_vc_head(d.cfg.decision)) || q);
+  const std::string decision_key =
+      q ? std::string("Q-adaptive decides at the head of the VC, registered")
+        : fmt::format("routing.decision = \"{}\"", to_string(d.cfg.decision));
+  if (head && !q) s += head_ports_localparam(d, dynamic_cast<const DragonflyRouting&>(relation));
   s += sv::instance("rr_router", "i_core",
                     {{"P", "P", ""},
                      {"NUM_NI", pkg + "::NUM_NI", ""},
@@ -281,20 +395,23 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"HOPS_W", pkg + "::HDR_HOPS_W", ""},
                      {"DEMAND", demand ? "1'b1" : "1'b0", "waiting demand for the UGAL queue (routing.ugal_queue)"},
                      {"HEAD", head ? "1'b1" : "1'b0", head ? decision_key : "decisions at buffer write (or none to take)"},
-                     {"HEAD_REG", head && d.cfg.decision == DecisionPoint::VcHeadRegistered ? "1'b1" : "1'b0",
+                     {"HEAD_REG", head && (q || d.cfg.decision == DecisionPoint::VcHeadRegistered) ? "1'b1" : "1'b0",
                       head ? decision_key : ""},
-                     {"HEAD_PORTS", head ? "HEAD_PORTS" : "'0", ""},
+                     {"HEAD_PORTS", q ? "'1" : head ? "HEAD_PORTS" : "'0",
+                      q ? "every input port: decisions, or Q_y and feedback" : ""},
                      {"DOW", "DOW", ""},
                      {"PATCH_LSB", head ? pkg + "::HDR_PHASE_LSB" : "0",
-                      head ? "the alternative route enters phase 1 (to intermediate)" : ""},
-                     {"PATCH_W", head ? pkg + "::HDR_PHASE_W" : "1", ""},
-                     {"PATCH_VAL", "1", ""}},
+                      q ? "a non-minimal choice at the source sets the phase"
+                        : head ? "the alternative route enters phase 1 (to intermediate)" : ""},
+                     {"PATCH_W", "2", ""},
+                     {"PATCH_VAL", "1", ""},
+                     {"CHOOSE", q ? "1'b1" : "1'b0", q ? "the Q unit names the port" : ""}},
                     {{"clk_i", "", ""},
                      {"rst_ni", "", ""},
                      {"flit_i", "", ""},
                      {"flit_o", "", ""},
-                     {"credit_i", "", ""},
-                     {"credit_o", "", ""},
+                     {"credit_i", q ? "core_credit_i" : "", ""},
+                     {"credit_o", q ? "core_credit_o" : "", ""},
                      {"rc_valid_o", "unused_rc_valid", ""},
                      {"rc_hdr_o", "rc_hdr", ""},
                      {"rc_in_vc_o", "rc_in_vc", ""},
@@ -310,6 +427,10 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"hd_alt_port_o", "hd_alt_port", ""},
                      {"hd_operands_o", "hd_operands", ""},
                      {"hd_alt_i", "hd_alt", ""},
+                     {"hd_ready_i", "hd_ready", ""},
+                     {"hd_fresh_o", "hd_fresh", ""},
+                     {"hd_choice_i", "hd_choice", ""},
+                     {"hd_patch_i", "hd_patch", ""},
                      {"occ_o", "occ", ""},
                      {"dem_o", "dem", ""},
                      {"cycle_o", "", ""},

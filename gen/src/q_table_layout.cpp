@@ -8,7 +8,7 @@ namespace rlroute {
 
 QTableLayout::QTableLayout(const Design& design) : design_(design), topo_(design.topo) {}
 
-int QTableLayout::rows() const { return (topo_.num_groups() - 1) * topo_.nodes_per_router(); }
+int QTableLayout::rows(const Topology& topo) { return (topo.num_groups() - 1) * topo.nodes_per_router(); }
 
 int QTableLayout::columns() const { return topo_.num_ports() - topo_.first_local_port(); }
 

@@ -20,8 +20,10 @@ RouteState route_state_of(const Design& design, const Header& header) {
   s.mode = static_cast<RouteMode>(header.phase);
   // PAR's minimal packets carry the source's candidate intermediate too
   // (docs/routing_dragonfly.md, PAR).
-  const bool keeps_candidate = traits(design.cfg.algorithm).choice == PathChoice::AtSourceGroup;
-  s.inter = s.mode == RouteMode::Minimal && !keeps_candidate ? -1 : t.router_of_id(header.inter);
+  const AlgorithmTraits& algorithm = traits(design.cfg.algorithm);
+  const bool keeps_candidate = algorithm.choice == PathChoice::AtSourceGroup;
+  const bool named = algorithm.names_intermediate() && (s.mode != RouteMode::Minimal || keeps_candidate);
+  s.inter = named ? t.router_of_id(header.inter) : -1;
   return s;
 }
 

@@ -33,11 +33,16 @@ bool QAdaptiveRouting::decision_point(int router, int in_port, const RouteState&
   if (topo_.group_of(router) == dst_group) return false;  // (1) in the destination group: minimal
   if (topo_.is_ni_port(in_port)) return s.mode == RouteMode::Minimal;  // (2) the source router
   // (3) the first router of the intermediate group, without a link to the destination group.
-  if (s.mode != RouteMode::ToIntermediate || s.inter != router || !topo_.is_global_port(in_port)) return false;
+  if (s.mode != RouteMode::ToIntermediate || !topo_.is_global_port(in_port)) return false;
   for (const PortRef& link : topo_.global_links(topo_.group_of(router), dst_group)) {
     if (link.router == router) return false;
   }
   return true;
+}
+
+bool QAdaptiveRouting::presented_at_head(int router, int in_port, const RouteState& s) const {
+  const int dst_group = topo_.group_of(topo_.router_of_node(s.dst));
+  return topo_.group_of(router) != dst_group || topo_.is_global_port(in_port);
 }
 
 std::vector<RouteOption> QAdaptiveRouting::every_port(int router, int in_port, int in_vc, const RouteState& s) const {
@@ -54,10 +59,8 @@ std::vector<RouteOption> QAdaptiveRouting::every_port(int router, int in_port, i
       if (s.mode == RouteMode::ToIntermediate) next.mode = RouteMode::FromIntermediate;
     } else if (s.mode == RouteMode::Minimal && topo_.is_global_port(port) &&
                topo_.group_of(n.router) != dst_group && topo_.group_of(n.router) != src_group) {
-      next.inter = n.router;  // into an intermediate group: its first router decides again
-      next.mode = RouteMode::ToIntermediate;
+      next.mode = RouteMode::ToIntermediate;  // into an intermediate group: its first router decides again
     } else {
-      if (s.mode == RouteMode::Minimal) next.inter = n.router;
       next.mode = RouteMode::FromIntermediate;
     }
     options.push_back(hop(in_port, in_vc, port, next));
@@ -66,7 +69,8 @@ std::vector<RouteOption> QAdaptiveRouting::every_port(int router, int in_port, i
 }
 
 std::vector<RouteOption> QAdaptiveRouting::next_hops(int router, int in_port, int in_vc, const RouteState& s) const {
-  if (s.mode == RouteMode::ToIntermediate && s.inter != router) return {};  // not a state this relation makes
+  // "To intermediate" lasts one global hop: a packet in it arrives by a global port.
+  if (s.mode == RouteMode::ToIntermediate && !topo_.is_global_port(in_port)) return {};
   if (router == topo_.router_of_node(s.dst)) return minimal(router, in_port, in_vc, s);
   if (decision_point(router, in_port, s)) return every_port(router, in_port, in_vc, s);
   if (s.mode == RouteMode::ToIntermediate) {

@@ -21,7 +21,7 @@ namespace rlroute::adapter {
 class VerilatedNetwork final : public NetworkModel {
  public:
   explicit VerilatedNetwork(const ModelShape& shape)
-      : shape_(shape), layout_{shape.vc_bits, shape.flit_bits}, context_(std::make_unique<VerilatedContext>()),
+      : shape_(shape), layout_{shape.vc_bits, shape.flit_bits, shape.feedback_bits}, context_(std::make_unique<VerilatedContext>()),
         top_(std::make_unique<Vnetwork>(context_.get())) {
     link_bits_ = layout_.link_bits();
     credit_bits_ = layout_.credit_bits();

@@ -79,6 +79,7 @@ LinkCredit read_credit(const T& port, int base, const LinkLayout& l) {
   LinkCredit c;
   c.valid = get_bit(port, base + LinkLayout::kCreditValid);
   if (c.valid) c.vc = static_cast<int>(get_field(port, base + LinkLayout::kCreditVcLsb, l.vc_bits));
+  if (l.feedback_bits > 0) c.feedback = get_field(port, base + l.feedback_lsb(), l.feedback_bits);
   return c;
 }
 
@@ -86,6 +87,7 @@ template <typename T>
 void write_credit(T& port, int base, const LinkLayout& l, const LinkCredit& c) {
   set_bit(port, base + LinkLayout::kCreditValid, c.valid);
   set_field(port, base + LinkLayout::kCreditVcLsb, l.vc_bits, c.valid ? static_cast<std::uint64_t>(c.vc) : 0);
+  if (l.feedback_bits > 0) set_field(port, base + l.feedback_lsb(), l.feedback_bits, c.feedback);
 }
 
 }  // namespace rlroute::adapter

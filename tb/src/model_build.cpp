@@ -401,7 +401,7 @@ std::string model_cache_problem(const ModelCacheEntry& e) {
 
 ModelFactory::ModelFactory(const Design& d, ModelKind kind, std::shared_ptr<ModelLibrary> lib)
     : shape_{kind == ModelKind::Router ? d.ports : d.topo.num_nodes(), d.ports, d.vc_bits, d.flit_bits,
-             d.topo.router_id_bits()},
+             d.topo.router_id_bits(), d.link.feedback_bits},
       kind_(kind), lib_(std::move(lib)) {}
 
 std::unique_ptr<RouterModel> ModelFactory::new_router() const {

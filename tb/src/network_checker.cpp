@@ -145,12 +145,14 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
     return false;
   }
   if (in.head) {
-    // Routing may rewrite the route state, the dateline class and the hop
-    // count; nothing else in the flit (a single-flit packet's payload and
-    // CRC included).
+    // Routing may rewrite the route state, the dateline class, the hop
+    // count and Q-adaptive's per-hop time stamp; nothing else in the flit (a
+    // single-flit packet's payload and CRC included).
     FlitData expected = in.data;
     const HeaderLayout& hl = design_.header;
-    for (const Field& f : {hl.phase, hl.inter, hl.vc_class, hl.hops}) expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
+    for (const Field& f : {hl.phase, hl.inter, hl.stamp, hl.vc_class, hl.hops}) {
+      expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
+    }
     if (!(expected == out.data)) {
       fail(fmt::format("flit identity: router {} altered the header of packet {:#x} beyond its route state and hop "
                        "count: in {}, out {}",

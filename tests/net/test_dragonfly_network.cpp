@@ -12,6 +12,7 @@
 #include "rlroute/gen/algorithm.hpp"
 #include "rlroute/gen/pipeline.hpp"
 #include "rlroute/gen/routing_dragonfly.hpp"
+#include "rlroute/gen/routing_q_adaptive.hpp"
 
 #include "bench.hpp"
 
@@ -39,9 +40,9 @@ std::string dfly_config(const AlgorithmTraits& a) {
       "[design]\nname = \"net_dfly_{0}\"\n"
       "[topology]\nkind = \"dragonfly\"\np = 2\na = 4\nh = 2\ng = 9\n"
       "local_link_latency = 1\nglobal_link_latency = 10\nlocal_credit_latency = 1\nglobal_credit_latency = 10\n"
-      "[router]\nvcs = {1}\nbuffer_flits = 24\nflit_bits = 64\nmax_packet_flits = 4\n"
+      "[router]\nvcs = {1}\nbuffer_flits = 24\nflit_bits = {2}\nmax_packet_flits = 4\n"
       "[routing]\nalgorithm = \"{0}\"\n",
-      a.name, a.vc_levels);
+      a.name, a.vc_levels, a.choice == PathChoice::QTable ? 128 : 64);  // Q-adaptive's header has a time stamp
 }
 
 // Zero-load network latency of a path (docs/routing_dragonfly.md): every
@@ -54,10 +55,12 @@ struct PathLatencies {
 
 void walk(const Design& d, const RoutingRelation& rel, int router, int in_port, int in_vc, const RouteState& s,
           int cycles, int packet_flits, PathLatencies& out) {
-  // A decision through a register (routing.decision = "vc_head_registered")
-  // delays the packet's VC request by one cycle.
-  if (d.cfg.decision == DecisionPoint::VcHeadRegistered &&
-      dynamic_cast<const DragonflyRouting&>(rel).decision_open(router, in_port, s)) {
+  // A decision through a register (routing.decision = "vc_head_registered";
+  // Q-adaptive always) delays the packet's VC request by one cycle.
+  if (const auto* q = dynamic_cast<const QAdaptiveRouting*>(&rel)) {
+    if (q->presented_at_head(router, in_port, s)) ++cycles;
+  } else if (d.cfg.decision == DecisionPoint::VcHeadRegistered &&
+             dynamic_cast<const DragonflyRouting&>(rel).decision_open(router, in_port, s)) {
     ++cycles;
   }
   for (const RouteOption& o : rel.next_hops(router, in_port, in_vc, s)) {
@@ -194,5 +197,42 @@ contention_threshold = 2
   o.packet_flits_max = 4;
   const auto [harness, network] = expect_harness_matches_network_top(b, o);
   EXPECT_GT(harness.packets_nonminimal, 0) << "some packets must have been routed non-minimally";
+  EXPECT_GT(harness.packets_minimal, 0);
+}
+
+// The same for Q-adaptive: the table's initial values, the decisions, the
+// feedback on the credit words and every LFSR agree cycle for cycle; on the
+// smallest dragonfly with Q-adaptive's 5 VC levels (p = 1: one row per
+// destination group).
+TEST(DragonflyNetworkTop, QAdaptiveHarnessAndGeneratedNetworkTopAgreeCycleForCycle) {
+  Bench b(R"(
+[design]
+name = "net_dfly_1_2_1_3_q_adaptive"
+[topology]
+kind = "dragonfly"
+p = 1
+a = 2
+h = 1
+g = 3
+local_link_latency = 1
+global_link_latency = 3
+local_credit_latency = 2
+global_credit_latency = 3
+[router]
+vcs = 5
+buffer_flits = 8
+max_packet_flits = 4
+[routing]
+algorithm = "q_adaptive"
+epsilon = 0.05
+)");
+  SimOptions o;
+  o.load = 0.5;
+  o.warmup = 100;
+  o.cycles = 3000;
+  o.packet_flits_min = 2;
+  o.packet_flits_max = 4;
+  const auto [harness, network] = expect_harness_matches_network_top(b, o);
+  EXPECT_GT(harness.packets_nonminimal, 0) << "exploration and the table must have sent some packets non-minimally";
   EXPECT_GT(harness.packets_minimal, 0);
 }

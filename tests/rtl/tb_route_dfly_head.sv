@@ -55,6 +55,7 @@ module tb_route_dfly_head #(
   logic [W-1:0]   hdr;
   logic [DOW-1:0] operands;
   logic           nonmin;
+  logic [(P-NUM_NI)*16-1:0] unused_q_init;
 
   rr_route_dfly #(
     .P(P), .V(V), .W(W), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE),
@@ -69,7 +70,10 @@ module tb_route_dfly_head #(
     .alt_port_o(alt_port),
     .alt_vcs_o (alt_vcs),
     .decide_o,
-    .operands_o(operands)
+    .operands_o(operands),
+    .now_i         ('0),  // Q-adaptive only
+    .q_init_row_i  ('0),
+    .q_init_value_o(unused_q_init)
   );
 
   logic [GB-1:0] dst_group;

@@ -37,7 +37,13 @@
 //    second route is presented instead, its answer registered apart and taken
 //    over by the second packet when the oldest is granted (a grant and a
 //    decision ahead in one cycle: the new answer); a head that took the
-//    alternative leaves with header field PATCH_LSB..+PATCH_W = PATCH_VAL.
+//    alternative leaves with header field PATCH_LSB..+PATCH_W = PATCH_VAL;
+//    the decision unit may refuse a presentation (hd_ready_i low): nothing
+//    is decided, and the packet presents again; hd_fresh_o marks a packet
+//    presented before any accepted decision;
+//  - with CHOOSE (Q-adaptive) the answer names the port (hd_choice_i) and the
+//    patch value (hd_patch_i), kept like the alternative until the grant; the
+//    request asks for that port with the route's VCs (alt VCs if it patches).
 // The environment plays the upstream router (credit flow control, virtual
 // cut-through: a packet starts only with credits for all of it, packets of at
 // least 2 flits), the route unit and the allocators.
@@ -58,6 +64,8 @@
 #include "Vrr_input_port_p4v2b6m1___024root.h"
 #include "Vrr_input_port_p4v2b6m1hr.h"
 #include "Vrr_input_port_p4v2b6m1hr___024root.h"
+#include "Vrr_input_port_p4v2b6m1hrc.h"
+#include "Vrr_input_port_p4v2b6m1hrc___024root.h"
 #include "Vrr_input_port_p5v2b8.h"
 #include "Vrr_input_port_p5v2b8___024root.h"
 #include "Vrr_input_port_p5v2b8s2.h"
@@ -99,6 +107,10 @@ struct P7V3B5H {  // decisions at the head of the VC (HEAD = 1)
 struct P7V3B5HR {  // the same, through a register (HEAD_REG = 1)
   using Model = Vrr_input_port_p7v3b5hr;
   using Root = Vrr_input_port_p7v3b5hr___024root;
+};
+struct P4V2B6M1HRC {  // single-flit packets, registered decisions that name the port (CHOOSE = 1)
+  using Model = Vrr_input_port_p4v2b6m1hrc;
+  using Root = Vrr_input_port_p4v2b6m1hrc___024root;
 };
 struct P3V1B2 {
   using Model = Vrr_input_port_p3v1b2;
@@ -149,6 +161,9 @@ struct Inputs {
   bool rc_decide = false;
   unsigned rc_operands = 0;
   bool hd_alt = false;  // HEAD: the decision unit's answer this cycle
+  bool hd_ready = true;  // HEAD: it accepts this cycle's presentation
+  unsigned hd_choice = 0;  // CHOOSE: the port it names, and the patch value
+  unsigned hd_patch = 0;
   std::uint32_t va_gnt = 0;
   std::vector<unsigned> va_vc;  // per VC
   std::uint32_t sa_gnt = 0;     // per VC a count of RW bits (S = 1: one bit per VC)
@@ -185,6 +200,9 @@ struct VcModel {
   bool decided2 = false, alt2 = false;  // HEAD_REG: the second route's decision, taken ahead
   bool active_alt = false,
        next_alt = false;  // HEAD: the alternative applies to the head
+  unsigned choice = 0, patch = 0;    // CHOOSE: the oldest route's answer
+  unsigned choice2 = 0, patch2 = 0;  // and the second route's
+  unsigned active_patch = 0, next_patch = 0;
 };
 
 // What a cycle did (for the directed tests and the coverage counters).
@@ -222,6 +240,7 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned PATCH_LSB = Root::rr_input_port__DOT__PATCH_LSB;
   static constexpr unsigned PATCH_W = Root::rr_input_port__DOT__PATCH_W;
   static constexpr unsigned PATCH_VAL = Root::rr_input_port__DOT__PATCH_VAL;
+  static constexpr bool CHOOSE = Root::rr_input_port__DOT__CHOOSE;
   static constexpr unsigned S = Root::rr_input_port__DOT__S;
   static constexpr unsigned IW = S > 1 ? std::bit_width(S - 1) : 1;
   static constexpr unsigned RW = std::bit_width(S);
@@ -293,6 +312,9 @@ class InputPortTest : public ::testing::Test {
     in.rc_decide = rng_.chance(50);
     in.rc_operands = static_cast<unsigned>(rng_.bits(DOW));
     in.hd_alt = rng_.chance(50);
+    in.hd_ready = next_ready_;
+    in.hd_choice = static_cast<unsigned>(rng_.bits(PW));
+    in.hd_patch = static_cast<unsigned>(rng_.bits(PATCH_W));
     in.va_vc.resize(V);
     for (unsigned &x : in.va_vc) x = static_cast<unsigned>(rng_.bits(VCW));
     return in;
@@ -410,18 +432,28 @@ class InputPortTest : public ::testing::Test {
     const std::uint32_t masked = wants & hd_mask_;
     return std::countr_zero(masked != 0 ? masked : wants);
   }
+  // The port VC v's request asks for: with CHOOSE the one decided (the
+  // route's before a decision), else the alternative's if `alt`.
+  unsigned request_port(unsigned v, bool alt) const {
+    const VcModel &m = vcs_[v];
+    const Route &r = m.routes.front();
+    if (CHOOSE) return m.decided ? m.choice : r.port;
+    return alt ? r.alt_port : r.port;
+  }
   // The route a VC's request asks for: the alternative if decided so.
   bool takes_alt(unsigned v, const Inputs &in) const {
     const VcModel &m = vcs_[v];
     if (HEAD_REG) return m.decided && m.alt;
-    return m.decided ? m.alt : (head_pick() == static_cast<int>(v) && in.hd_alt);
+    return m.decided ? m.alt : (head_pick() == static_cast<int>(v) && in.hd_alt && in.hd_ready);
   }
   std::uint32_t va_requests() const {
     std::uint32_t r = 0;
     const int pick = head_pick();
     for (unsigned v = 0; v < V; ++v) {
       const bool open = !vcs_[v].routes.empty() && vcs_[v].routes.front().decide && !vcs_[v].decided;
-      r |= static_cast<std::uint32_t>(eligible(v) && (!open || (!HEAD_REG && pick == static_cast<int>(v)))) << v;
+      r |= static_cast<std::uint32_t>(eligible(v) &&
+                                      (!open || (!HEAD_REG && pick == static_cast<int>(v) && next_ready_)))
+           << v;
     }
     return r;
   }
@@ -511,6 +543,9 @@ class InputPortTest : public ::testing::Test {
     rtltest::put(dut_->rc_decide_i, in.rc_decide);
     rtltest::put(dut_->rc_operands_i, in.rc_operands);
     rtltest::put(dut_->hd_alt_i, in.hd_alt);
+    rtltest::put(dut_->hd_ready_i, in.hd_ready);
+    rtltest::put(dut_->hd_choice_i, in.hd_choice);
+    rtltest::put(dut_->hd_patch_i, in.hd_patch);
     rtltest::put(dut_->va_gnt_i, in.va_gnt);
     std::uint64_t va_vc = 0;
     for (unsigned v = 0; v < V; ++v) rtltest::set_field(va_vc, v * VCW, VCW, in.va_vc[v]);
@@ -541,6 +576,8 @@ class InputPortTest : public ::testing::Test {
     std::vector<bool> alt_now(V);
     for (unsigned v = 0; v < V; ++v) alt_now[v] = takes_alt(v, in);
     ASSERT_EQ(dut_->hd_valid_o, pick >= 0) << at;
+    const bool fresh = pick >= 0 && (ahead(static_cast<unsigned>(pick)) || !vcs_[static_cast<unsigned>(pick)].decided);
+    ASSERT_EQ(dut_->hd_fresh_o, fresh) << at;
     if (pick >= 0) {
       const Route &r = presented(static_cast<unsigned>(pick));
       ASSERT_EQ(dut_->hd_port_o, r.port) << at << " VC " << pick;
@@ -560,7 +597,7 @@ class InputPortTest : public ::testing::Test {
       if (!((vareq >> v) & 1u)) continue;
       const Route &r = vcs_[v].routes.front();
       const bool alt = alt_now[v];
-      ASSERT_EQ(field(dut_->va_port_o, v * PW, PW), alt ? r.alt_port : r.port) << at << " VC " << v;
+      ASSERT_EQ(field(dut_->va_port_o, v * PW, PW), request_port(v, alt)) << at << " VC " << v;
       ASSERT_EQ(field(dut_->va_vcs_o, v * V, V), alt ? r.alt_vcs : r.vcs) << at << " VC " << v;
       ASSERT_EQ(field(dut_->va_len_o, v * LEN_W, LEN_W), r.len) << at << " VC " << v;
     }
@@ -580,7 +617,9 @@ class InputPortTest : public ::testing::Test {
     // The granted flits on the crossbar lanes.
     const auto leaving = [&](unsigned v, unsigned k) {
       Stored f = vcs_[v].flits[k];
-      if (f.head && vcs_[v].active_alt) rtltest::set_field(f.data, PATCH_LSB, PATCH_W, PATCH_VAL);
+      if (f.head && vcs_[v].active_alt) {
+        rtltest::set_field(f.data, PATCH_LSB, PATCH_W, CHOOSE ? vcs_[v].active_patch : PATCH_VAL);
+      }
       return f;
     };
     const Bits xb_data = rtltest::get_bits(dut_->xb_data_o, S * W);
@@ -620,8 +659,11 @@ class InputPortTest : public ::testing::Test {
       }
     }
 
-    std::vector<bool> ahead_now(V);
-    for (unsigned v = 0; v < V; ++v) ahead_now[v] = pick == static_cast<int>(v) && ahead(v);
+    std::vector<bool> ahead_now(V), take_now(V);
+    for (unsigned v = 0; v < V; ++v) {
+      take_now[v] = pick == static_cast<int>(v) && in.hd_ready;
+      ahead_now[v] = take_now[v] && ahead(v);
+    }
     dut_.tick();
 
     // Model update: pops, grants, decisions, push, credit.
@@ -633,7 +675,8 @@ class InputPortTest : public ::testing::Test {
       const bool tail_out = npop > 0 && m.flits[npop - 1].tail;
       const bool granted = (in.va_gnt >> v) & 1u;
       const bool alt = granted && alt_now[v];
-      const unsigned req_port = granted ? (alt ? m.routes.front().alt_port : m.routes.front().port) : 0;
+      const unsigned req_port = granted ? request_port(v, alt) : 0;
+      const unsigned req_patch = m.patch;
       const bool pend = (in.out_pend >> v) & 1u;
       if (!m.active || (granted && tail_out)) {
         m.active = granted;
@@ -642,6 +685,7 @@ class InputPortTest : public ::testing::Test {
           m.port = req_port;
           m.out_vc = in.va_vc[v];
           m.active_alt = alt;
+          m.active_patch = req_patch;
         }
       } else if (granted) {
         if (!pend) m.wait = false;
@@ -649,6 +693,7 @@ class InputPortTest : public ::testing::Test {
         m.next_port = req_port;
         m.next_vc = in.va_vc[v];
         m.next_alt = alt;
+        m.next_patch = req_patch;
       } else if (tail_out) {
         m.active = m.next;
         m.wait = m.next;
@@ -656,19 +701,26 @@ class InputPortTest : public ::testing::Test {
         m.port = m.next_port;
         m.out_vc = m.next_vc;
         m.active_alt = m.next_alt;
+        m.active_patch = m.next_patch;
       } else if (!pend) {
         m.wait = false;
       }
       if (granted) {  // the second route's decision becomes the oldest one's
         m.decided = m.decided2 || ahead_now[v];
         m.alt = ahead_now[v] ? in.hd_alt : m.alt2;
+        m.choice = ahead_now[v] ? in.hd_choice : m.choice2;
+        m.patch = ahead_now[v] ? in.hd_patch : m.patch2;
         m.decided2 = false;
       } else if (ahead_now[v]) {
         m.decided2 = true;
         m.alt2 = in.hd_alt;
-      } else if (pick == static_cast<int>(v)) {
+        m.choice2 = in.hd_choice;
+        m.patch2 = in.hd_patch;
+      } else if (take_now[v]) {
         m.decided = true;
         m.alt = in.hd_alt;
+        m.choice = in.hd_choice;
+        m.patch = in.hd_patch;
       }
       if (granted) m.routes.pop_front();
       for (unsigned k = 0; k < npop; ++k) m.flits.pop_front();
@@ -741,6 +793,7 @@ class InputPortTest : public ::testing::Test {
   bool credit_valid_ = false;
   unsigned credit_vc_ = 0;
   std::uint32_t hd_mask_ = 0;                  // HEAD: the decision arbiter's priority mask
+  bool next_ready_ = true;                     // HEAD: idle() lets the decision unit accept
   unsigned pend_percent_ = 0;                  // eager(): cycles in which out_pend_i is set
   std::vector<unsigned> up_credits_;           // the upstream router's credits per VC
   std::vector<std::deque<LinkFlit>> pending_;  // flits queued upstream per VC
@@ -1269,25 +1322,29 @@ TEST_F(InputPortSingleFlitHeadTest, BackToBackOpenChoicesAskEveryCycle) {
 // front of the VC allocator and through the register.
 template <class Cfg>
 class InputPortRandomHeadTest : public InputPortTest<Cfg> {};
-using HeadCfgs = ::testing::Types<cfg::P7V3B5H, cfg::P7V3B5HR, cfg::P4V2B6M1HR>;
+using HeadCfgs = ::testing::Types<cfg::P7V3B5H, cfg::P7V3B5HR, cfg::P4V2B6M1HR, cfg::P4V2B6M1HRC>;
 TYPED_TEST_SUITE(InputPortRandomHeadTest, HeadCfgs);
 
 TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
   using T = InputPortTest<TypeParam>;
-  unsigned alt_heads = 0, plain_heads = 0, waited_decided = 0, decided_ahead = 0;
+  unsigned alt_heads = 0, plain_heads = 0, waited_decided = 0, decided_ahead = 0, refused = 0;
   for (unsigned c = 0; c < 6000; ++c) {
     for (unsigned v = 0; v < T::V; ++v) (void)this->start_packet(v, this->random_len());
+    this->next_ready_ = this->rng_.chance(70);  // the decision unit refuses 30 % of the presentations
     Inputs in = this->eager(static_cast<int>(c % T::V), this->rng_.chance(50) ? 0x7u : 0u);
+    refused += this->head_pick() >= 0 && !in.hd_ready;
     for (unsigned v = 0; v < T::V; ++v) waited_decided += this->vcs_[v].decided && !((in.va_gnt >> v) & 1u);
     const int pick = this->head_pick();
     decided_ahead += pick >= 0 && this->ahead(static_cast<unsigned>(pick));
     Events ev;
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
     if (in.sa_gnt != 0 && ev.xb_first.head) {
-      (field(ev.xb.data, T::PATCH_LSB, T::PATCH_W) == T::PATCH_VAL ? alt_heads : plain_heads)++;
+      (field(ev.xb.data, T::PATCH_LSB, T::PATCH_W) != 0 ? alt_heads : plain_heads)++;
     }
   }
+  this->next_ready_ = true;
   ASSERT_NO_FATAL_FAILURE(this->drain());
+  EXPECT_GT(refused, 200u);
   std::cout << "[ info ] heads with the alternative's field " << alt_heads << ", others " << plain_heads
             << ", cycles a decided packet waited " << waited_decided << ", decisions taken ahead " << decided_ahead
             << "\n";

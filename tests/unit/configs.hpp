@@ -19,13 +19,14 @@ inline Config grid(TopologyKind kind, std::vector<int> dims, int vcs = 2, int no
 }
 
 // dfly(p, a, h, g) with the given algorithm, VCs and global-link arrangement
-// (24-flit buffers, every other key at its default).
+// (24-flit buffers, 128-bit flits for Q-adaptive's longer header, every other
+// key at its default).
 inline Config dragonfly(int p, int a, int h, int g, const std::string& algorithm = "min", int vcs = 2,
                  const std::string& arrangement = "absolute") {
   const std::string toml = fmt::format(
       "[topology]\nkind = \"dragonfly\"\np = {}\na = {}\nh = {}\ng = {}\narrangement = \"{}\"\n"
-      "[router]\nvcs = {}\nbuffer_flits = 24\n[routing]\nalgorithm = \"{}\"\n",
-      p, a, h, g, arrangement, vcs, algorithm);
+      "[router]\nvcs = {}\nbuffer_flits = 24\nflit_bits = {}\n[routing]\nalgorithm = \"{}\"\n",
+      p, a, h, g, arrangement, vcs, algorithm == "q_adaptive" ? 128 : 64, algorithm);
   return parse_config(toml, "t.toml");
 }
 

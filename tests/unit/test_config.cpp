@@ -317,7 +317,7 @@ TEST(ConfigError, UnknownRoutingKey) {
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nbias = 3\n"),
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
-            "decision");
+            "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -913,10 +913,48 @@ TEST(ConfigError, AlgorithmForAnotherTopology) {
             "dragonfly supports: min, valg, valn, ugal_g, ugal_n, ugal_le, par, q_adaptive");
 }
 
-TEST(ConfigError, DragonflyAlgorithmNotImplemented) {
-  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"q_adaptive\"\n"),
-            "t.toml:8:1: routing.algorithm = \"q_adaptive\": not implemented yet; implemented: "
-            "min, valg, valn, ugal_g, ugal_n, ugal_le, par");
+// Q-adaptive's keys: 000's values for 1,056 nodes by default, each one
+// checked, and only for q_adaptive.
+TEST(Config, QAdaptiveDefaultsAndKeys) {
+  const std::string q = std::string(kDragonfly) + "[routing]\nalgorithm = \"q_adaptive\"\n";
+  const Config d = parse_config(q, "t.toml");
+  EXPECT_EQ(d.algorithm, RoutingAlgorithm::QAdaptive);
+  EXPECT_DOUBLE_EQ(d.alpha, 0.2);
+  EXPECT_DOUBLE_EQ(d.beta, 0.04);
+  EXPECT_DOUBLE_EQ(d.epsilon, 0.001);
+  EXPECT_DOUBLE_EQ(d.q_thld1, 0.2);
+  EXPECT_DOUBLE_EQ(d.q_thld2, 0.35);
+  EXPECT_EQ(d.q_value_bits, 16);
+  EXPECT_EQ(d.q_fraction_bits, 4);
+  EXPECT_EQ(d.q_read_ports, 0);
+  const Config c = parse_config(q + "alpha = 0.5\nbeta = 0.1\nepsilon = 0\nq_thld1 = 0.05\nq_thld2 = 0.4\n"
+                                    "q_value_bits = 12\nq_fraction_bits = 2\nq_read_ports = 3\n",
+                                "t.toml");
+  EXPECT_DOUBLE_EQ(c.alpha, 0.5);
+  EXPECT_DOUBLE_EQ(c.beta, 0.1);
+  EXPECT_DOUBLE_EQ(c.epsilon, 0.0);
+  EXPECT_DOUBLE_EQ(c.q_thld1, 0.05);
+  EXPECT_DOUBLE_EQ(c.q_thld2, 0.4);
+  EXPECT_EQ(c.q_value_bits, 12);
+  EXPECT_EQ(c.q_fraction_bits, 2);
+  EXPECT_EQ(c.q_read_ports, 3);
+}
+
+TEST(ConfigError, QAdaptiveKeys) {
+  const std::string q = std::string(kDragonfly) + "[routing]\nalgorithm = \"q_adaptive\"\n";
+  EXPECT_EQ(error_of(q + "alpha = 1.5\n"),
+            "t.toml:9:1: routing.alpha = 1.5: must be a number in 0..1 (the learning rate when the estimate falls)");
+  EXPECT_EQ(error_of(q + "epsilon = -0.1\n"),
+            "t.toml:9:1: routing.epsilon = -0.1: must be a number in 0..1 (the probability of exploring)");
+  EXPECT_EQ(error_of(q + "q_value_bits = 32\n"), "t.toml:9:1: routing.q_value_bits = 32: must be an integer in 8..24");
+  EXPECT_EQ(error_of(q + "q_value_bits = 8\nq_fraction_bits = 4\n"),
+            "t.toml:10:1: routing.q_fraction_bits = 4: leaves 4 integer bits of routing.q_value_bits = 8; at least 6 "
+            "(63 cycles) are needed");
+  EXPECT_EQ(error_of(q + "q_read_ports = 8\n"),
+            "t.toml:9:1: routing.q_read_ports = 8: must be an integer in 0..7 (0: one per input port; the router has "
+            "7 ports)");
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_thld1 = 0.1\n"),
+            "t.toml:9:1: routing.q_thld1 = 0.1: only valid for routing.algorithm = q_adaptive");
 }
 
 TEST(ConfigError, NegativeSeed) {

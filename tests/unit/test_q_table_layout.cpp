@@ -16,11 +16,7 @@ using namespace rlroute;
 
 namespace {
 
-Design q_design() {
-  Config cfg = rlroute::test::dragonfly(2, 4, 2, 9, "min", 5);
-  cfg.algorithm = RoutingAlgorithm::QAdaptive;
-  return derive_design(cfg);
-}
+Design q_design() { return derive_design(rlroute::test::dragonfly(2, 4, 2, 9, "q_adaptive", 5)); }
 
 }  // namespace
 

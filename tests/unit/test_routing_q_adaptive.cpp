@@ -18,12 +18,8 @@ using rlroute::test::Hop;
 
 namespace {
 
-// The config parser accepts only algorithms with RTL; the relation is built
-// from a design whose algorithm is set after parsing.
 Design q_design(int g, const std::string& arrangement, int vcs) {
-  Config cfg = rlroute::test::dragonfly(2, 4, 2, g, "min", vcs, arrangement);
-  cfg.algorithm = RoutingAlgorithm::QAdaptive;
-  return derive_design(cfg);
+  return derive_design(rlroute::test::dragonfly(2, 4, 2, g, "q_adaptive", vcs, arrangement));
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ enum class RouteStateFields {
   None,                // minimal only: no phase, no intermediate
   IntermediateGroup,   // Valiant through a group (entered at any router of it)
   IntermediateRouter,  // Valiant through a router
+  PhaseOnly,           // a phase and no intermediate (Q-adaptive: the table's choices name none)
 };
 
 // Where the algorithm chooses between a minimal and a non-minimal path.
@@ -54,6 +55,10 @@ struct AlgorithmTraits {
   unsigned rtl_code;
 
   bool nonminimal() const { return route_state != RouteStateFields::None; }
+  // The header names the intermediate (field inter).
+  bool names_intermediate() const {
+    return route_state == RouteStateFields::IntermediateGroup || route_state == RouteStateFields::IntermediateRouter;
+  }
   // Sends packets through an intermediate drawn by the algorithm (Valiant,
   // UGAL, PAR; not Q-adaptive, whose non-minimal hops are the table's
   // choices): routing.intra_group applies.
@@ -75,7 +80,7 @@ inline constexpr std::array<AlgorithmTraits, 11> kAlgorithms{{
   {RoutingAlgorithm::UgalN,     "ugal_n",     TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        false, 7},
   {RoutingAlgorithm::UgalLe,    "ugal_le",    TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        true,  8},
   {RoutingAlgorithm::Par,       "par",        TopologyFamily::Dragonfly, true,  5,    7,   RouteStateFields::IntermediateRouter, PathChoice::AtSourceGroup,   false, 9},
-  {RoutingAlgorithm::QAdaptive, "q_adaptive", TopologyFamily::Dragonfly, false, 5,    5,   RouteStateFields::IntermediateRouter, PathChoice::QTable,          false, 10},
+  {RoutingAlgorithm::QAdaptive, "q_adaptive", TopologyFamily::Dragonfly, true,  5,    5,   RouteStateFields::PhaseOnly,          PathChoice::QTable,          false, 10},
 }};
 // clang-format on
 

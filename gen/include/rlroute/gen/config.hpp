@@ -124,6 +124,19 @@ struct Config {
   UgalRule ugal_rule = UgalRule::HopWeighted;               // ugal_g, ugal_n, ugal_le, par
   UgalQueue ugal_queue = UgalQueue::CreditsAndWaiting;      // ugal_g, ugal_n, ugal_le, par
   DecisionPoint decision = DecisionPoint::VcHeadRegistered;  // ugal_g, ugal_n, ugal_le, par
+  // q_adaptive (000 section 4; its values for 1,056 nodes are the defaults):
+  // the learning rates of Equation 3 when the estimate falls (alpha) and
+  // rises (beta), the exploration probability, the thresholds of the source
+  // router and of the intermediate router, the fixed-point format of a
+  // Q-value (cycles) and the table's row read ports (0: one per input port).
+  double alpha = 0.2;
+  double beta = 0.04;
+  double epsilon = 0.001;
+  double q_thld1 = 0.2;
+  double q_thld2 = 0.35;
+  int q_value_bits = 16;
+  int q_fraction_bits = 4;
+  int q_read_ports = 0;
 
   SimDefaults sim;
 

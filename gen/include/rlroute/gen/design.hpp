@@ -27,7 +27,8 @@ struct Field {
 // the timestamp, to the end of the flit); width 0 unless
 // router.min_packet_flits = 1. Routers never touch them.
 struct HeaderLayout {
-  Field dst, src, vc_class, hops, type, pdor, req_ack, mode, phase, inter, length, packet_id, timestamp, crc, payload;
+  Field dst, src, vc_class, hops, type, pdor, req_ack, mode, phase, inter, stamp, length, packet_id, timestamp, crc,
+      payload;
   // Every field with its name (lower case), LSB first.
   std::vector<std::pair<std::string, Field>> named() const;
 };
@@ -45,6 +46,7 @@ struct Header {
   unsigned mode = 0;
   unsigned phase = 0;  // RouteMode of routing.hpp
   unsigned inter = 0;  // router id (Topology::router_id) of the intermediate
+  unsigned stamp = 0;  // Q-adaptive: the cycle the packet arrived at its current router (mod 2^width)
   unsigned length = 0;  // flits, head and footer included
   unsigned packet_id = 0;
   std::uint64_t timestamp = 0;  // injection cycle modulo 2^width

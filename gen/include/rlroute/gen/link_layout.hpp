@@ -3,7 +3,8 @@
 // emitter and the test bench's model adapters (compiled against this header at
 // model build time) all read it.
 //   link word:   {data[flit_bits], vc[vc_bits], tail, head, valid}
-//   credit word: {vc[vc_bits], valid}
+//   credit word: {feedback[feedback_bits], vc[vc_bits], valid}; the feedback
+//                field only for Q-adaptive (rr_pkg::q_feedback_width), else 0 bits
 #pragma once
 
 namespace rlroute {
@@ -18,10 +19,12 @@ struct LinkLayout {
 
   int vc_bits = 1;
   int flit_bits = 64;
+  int feedback_bits = 0;
 
   constexpr int data_lsb() const { return kVcLsb + vc_bits; }
   constexpr int link_bits() const { return data_lsb() + flit_bits; }
-  constexpr int credit_bits() const { return kCreditVcLsb + vc_bits; }
+  constexpr int feedback_lsb() const { return kCreditVcLsb + vc_bits; }
+  constexpr int credit_bits() const { return feedback_lsb() + feedback_bits; }
 };
 
 }  // namespace rlroute

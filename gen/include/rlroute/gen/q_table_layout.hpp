@@ -19,7 +19,8 @@ class QTableLayout {
   // own, per node of the packet's source router (as the authors' code,
   // `destG_srcN`; the own group's packets are routed minimally and never use
   // the table).
-  int rows() const;
+  int rows() const { return rows(topo_); }
+  static int rows(const Topology& topo);
   // The router's network ports, in port order: a - 1 local, then h global.
   int columns() const;
   int column_of_port(int port) const;

@@ -18,12 +18,14 @@
 // escape channel dependency graph is acyclic when every level has its own
 // VCs.
 //
-// Route state: a packet that leaves the source router by its minimal port
-// stays Minimal; one that leaves by another port is non-minimal, with `inter`
-// the router that port leads to: ToIntermediate when that is the first router
-// of an intermediate group (the second decision point), FromIntermediate
-// (minimal from there) when it is a router of the source or the destination
-// group.
+// Route state (the header's phase; no intermediate is named): a packet that
+// leaves the source router by its minimal port stays Minimal; one that leaves
+// by another port is non-minimal: ToIntermediate when the port is a global
+// link into a third group (the router it lands on is the second decision
+// point, and the packet arrives there by a global port), FromIntermediate
+// (minimal from there) when it leads to a router of the source or the
+// destination group. Every hop out of the second decision point is
+// FromIntermediate.
 #pragma once
 
 #include "rlroute/gen/routing.hpp"
@@ -44,6 +46,12 @@ class QAdaptiveRouting : public RoutingRelation {
   // Whether the router decides by its Q-table for a packet in state `s`
   // entering through `in_port` (the two decision points above).
   bool decision_point(int router, int in_port, const RouteState& s) const;
+  // Whether the head goes to the router's Q unit before it asks for an
+  // output VC (rr_route_dfly's decide_o): to decide, to read its row for the
+  // Q_y it sends upstream, or to send feedback (Q_y = 0) into the
+  // destination group. The registered decision costs such a head one cycle
+  // at zero load.
+  bool presented_at_head(int router, int in_port, const RouteState& s) const;
 
  private:
   RouteOption hop(int in_port, int in_vc, int out_port, const RouteState& next) const;

@@ -21,6 +21,10 @@ struct LinkFlit {
 struct LinkCredit {
   bool valid = false;
   int vc = 0;
+  // Q-adaptive's feedback field (LinkLayout::feedback_bits wide, raw bits;
+  // rr_pkg::q_feedback_width): it travels with the credit word but is
+  // independent of `valid`.
+  std::uint64_t feedback = 0;
 };
 
 struct ModelShape {
@@ -29,6 +33,7 @@ struct ModelShape {
   int vc_bits;
   int flit_bits;
   int id_bits;  // width of id_i, the router identity (router model)
+  int feedback_bits;  // LinkLayout::feedback_bits
 };
 
 // One Verilated router top. Outputs are registered: reading them never

@@ -1,0 +1,202 @@
+// Q-adaptive's learning and deciding part of a router (000 section 4;
+// docs/q_adaptive.md): the router's Q-table (rr_q_table), RP decision units
+// (rr_q_decide) behind its RP read ports, and the feedback in both
+// directions.
+//
+// Decisions. Each input port presents at most one head per cycle (hd_*; the
+// operands its route unit prepared, rr_pkg::q_operands_width). A head that
+// needs its row takes a read port: input port p competes for read port
+// p mod RP with the others mapped to it (round-robin), and a head that finds
+// its read port taken is not accepted (hd_ready_o low) and presents again.
+// A head that needs no row (in its destination group, come by a global link,
+// so only feedback is due) is always accepted. The answer: the port to take
+// (hd_choice_o), and for a source router's non-minimal choice the header
+// phase it leaves with (hd_alt_o, hd_patch_o): "to intermediate" through a
+// global port into a third group, "from intermediate" otherwise. The
+// epsilon draw and the random ports come from two LFSRs per read port.
+//
+// Feedback. The first accepted decision of a head that came in on a network
+// port sends {row upstream, target = r + Q_y} back with the next credit word
+// of that input port (fb_o, registered like the credit): Q_y is the row's
+// minimum here, 0 in the destination group. Feedback arriving with the
+// credits of output port o (fb_i) updates column o - NUM_NI.
+module rr_q_unit #(
+  parameter int unsigned P = 7,
+  parameter int unsigned NUM_NI = 2,
+  parameter int unsigned A = 4,          // routers per group (A - 1 local columns)
+  parameter int unsigned H = 2,          // global ports per router
+  parameter int unsigned NUM_G = 9,      // groups
+  parameter int unsigned QW = 16,        // Q-value bits (routing.q_value_bits)
+  parameter int unsigned QFB = 4,        // fraction bits of a Q-value (routing.q_fraction_bits)
+  parameter int unsigned RB = 8,         // fraction bits of the rates
+  parameter int unsigned ALPHA = 51,     // round(routing.alpha x 2^RB)
+  parameter int unsigned BETA = 10,      // round(routing.beta x 2^RB)
+  parameter int unsigned TB = 8,         // fraction bits of the thresholds
+  parameter int unsigned THLD_SRC = 51,  // round(routing.q_thld1 x 2^TB)
+  parameter int unsigned THLD_INT = 90,  // round(routing.q_thld2 x 2^TB)
+  parameter int unsigned EPS = 66,       // round(routing.epsilon x 2^16)
+  parameter int unsigned RP = 1,         // read ports (routing.q_read_ports)
+  localparam int unsigned C = P - NUM_NI,
+  localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI,
+  localparam int unsigned AW = rr_pkg::id_width(ROWS),
+  localparam int unsigned CW = rr_pkg::id_width(C),
+  localparam int unsigned PW = rr_pkg::id_width(P),
+  localparam int unsigned TW = rr_pkg::Q_STAMP_W,
+  localparam int unsigned DOW = rr_pkg::q_operands_width(C, ROWS, H),
+  localparam int unsigned FBW = rr_pkg::q_feedback_width(ROWS, QW)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic [15:0]     seed_i,         // routing.seed mixed with the router identity
+  // decisions, per input port
+  input  logic [P-1:0]    hd_valid_i,
+  input  logic [P-1:0]    hd_fresh_i,     // the head presents for the first time
+  input  logic [P*PW-1:0] hd_port_i,      // its route: the minimal port
+  input  logic [P*DOW-1:0] hd_operands_i,
+  output logic [P-1:0]    hd_ready_o,     // accepted (a read port was free or none was needed)
+  output logic [P*PW-1:0] hd_choice_o,    // the port to take
+  output logic [P-1:0]    hd_alt_o,       // a non-minimal choice at the source: patch the phase
+  output logic [P*2-1:0]  hd_patch_o,     // the phase it leaves with
+  // feedback: out with each input port's credit, in with each output port's
+  output logic [P*FBW-1:0] fb_o,
+  input  logic [P*FBW-1:0] fb_i,
+  // the table's initial values, one row per cycle after reset (from a route unit)
+  output logic [AW-1:0]   init_row_o,
+  input  logic [C*QW-1:0] init_value_i,
+  output logic            ready_o,
+  output logic [C-1:0]    fb_drop_o       // per column: feedback dropped (table not ready)
+);
+  localparam int unsigned FIRST_GLOBAL_COL = A - 1;
+  localparam int unsigned HIW = rr_pkg::id_width(H);
+
+  // ---- operands of each input port's head ----
+  logic [CW-1:0] min_col [P];
+  logic [1:0]    role    [P];
+  logic [P-1:0]  read, fb_due;
+  logic [AW-1:0] row     [P];
+  logic [AW-1:0] fb_row  [P];
+  logic [TW-1:0] r       [P];
+  logic [H-1:0]  to_dst  [P];
+  for (genvar p = 0; p < P; p++) begin : gen_operands
+    assign {to_dst[p], fb_row[p], r[p], fb_due[p], row[p], read[p], role[p], min_col[p]} = hd_operands_i[p*DOW+:DOW];
+  end
+
+  // ---- the table ----
+  logic [C-1:0]      tbl_fb_valid;
+  logic [C*AW-1:0]   tbl_fb_row;
+  logic [C*QW-1:0]   tbl_fb_target;
+  logic [RP*AW-1:0]  rd_row;
+  logic [RP*C*QW-1:0] rd_data;
+  for (genvar c = 0; c < C; c++) begin : gen_fb_in
+    // {target, row, valid} of the credit word of output port NUM_NI + c
+    assign {tbl_fb_target[c*QW+:QW], tbl_fb_row[c*AW+:AW], tbl_fb_valid[c]} = fb_i[(NUM_NI+c)*FBW+:FBW];
+  end
+  logic [NUM_NI*FBW-1:0] unused_ni_fb;  // nothing sends feedback to a node
+  assign unused_ni_fb = fb_i[NUM_NI*FBW-1:0];
+
+  rr_q_table #(.ROWS(ROWS), .C(C), .W(QW), .RP(RP), .RB(RB), .ALPHA(ALPHA), .BETA(BETA)) i_table (
+    .clk_i, .rst_ni,
+    .fb_valid_i  (tbl_fb_valid),
+    .fb_row_i    (tbl_fb_row),
+    .fb_target_i (tbl_fb_target),
+    .rd_row_i    (rd_row),
+    .rd_data_o   (rd_data),
+    .ready_o,
+    .init_row_o,
+    .init_value_i,
+    .fb_drop_o
+  );
+
+  // ---- read ports: arbitration and decision ----
+  logic [P-1:0]  granted;           // the head of port p has its read port this cycle
+  logic [CW-1:0] col_of  [P];       // its read port's decision (a column)
+  logic [QW-1:0] best_of [P];       // and its row's minimum
+  for (genvar k = 0; k < RP; k++) begin : gen_read
+    logic [P-1:0] mine, gnt;
+    for (genvar p = 0; p < P; p++) begin : gen_mine
+      assign mine[p] = (p % RP) == k;
+    end
+    rr_arbiter_rr #(.N(P)) i_arb (
+      .clk_i, .rst_ni,
+      .req_i    (hd_valid_i & read & mine),
+      .advance_i(1'b1),
+      .gnt_o    (gnt)
+    );
+
+    logic [AW-1:0] k_row;
+    logic [1:0]    k_role;
+    logic [CW-1:0] k_min;
+    always_comb begin
+      k_row = '0;
+      k_role = '0;
+      k_min = '0;
+      for (int unsigned p = 0; p < P; p++) begin
+        if (gnt[p]) begin
+          k_row = k_row | row[p];
+          k_role = k_role | role[p];
+          k_min = k_min | min_col[p];
+        end
+      end
+    end
+    assign rd_row[k*AW+:AW] = k_row;
+
+    // Random draws: explore with probability EPS / 2^16; the random local
+    // column and the exploring column, each uniform (floor(rand x n / 2^8)).
+    logic [15:0] rand_eps, rand_col;
+    rr_lfsr i_lfsr_eps (.clk_i, .rst_ni, .seed_i(seed_i ^ 16'(k * 32'h3C6F)), .rand_o(rand_eps));
+    rr_lfsr i_lfsr_col (.clk_i, .rst_ni, .seed_i(seed_i ^ 16'(k * 32'h3C6F + 32'h5A5A)), .rand_o(rand_col));
+    logic [CW-1:0] local_col, rand_any;
+    assign local_col = CW'((16'(rand_col[7:0]) * 16'(A - 1)) >> 8);
+    assign rand_any = CW'((16'(rand_col[15:8]) * 16'(C)) >> 8);
+
+    logic [CW-1:0] k_col, unused_best_col;
+    logic [QW-1:0] k_best;
+    rr_q_decide #(.C(C), .W(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT)) i_decide (
+      .row_i    (rd_data[k*C*QW+:C*QW]),
+      .role_i   (k_role),
+      .min_i    (k_min),
+      .local_i  (local_col),
+      .explore_i(rand_eps < 16'(EPS)),
+      .rand_i   (rand_any),
+      .port_o   (k_col),
+      .best_o   (unused_best_col),
+      .best_q_o (k_best)
+    );
+    for (genvar p = 0; p < P; p++) begin : gen_answer
+      if ((p % RP) == k) begin : gen_mapped
+        assign granted[p] = gnt[p];
+        assign col_of[p]  = k_col;
+        assign best_of[p] = k_best;
+      end
+    end
+  end
+
+  // ---- answers and feedback, per input port ----
+  for (genvar p = 0; p < P; p++) begin : gen_port
+    logic [CW-1:0] col;
+    logic          global_col, accept;
+    assign col = col_of[p];
+    assign global_col = col >= CW'(FIRST_GLOBAL_COL);
+    assign accept = !read[p] || granted[p];
+    assign hd_ready_o[p] = accept;
+    assign hd_choice_o[p*PW+:PW] = read[p] ? PW'(NUM_NI) + PW'(col) : hd_port_i[p*PW+:PW];
+    assign hd_alt_o[p] = read[p] && role[p] == 2'(rr_pkg::Q_ROLE_SOURCE) && col != min_col[p];
+    // Into a third group: "to intermediate" (1); else "from intermediate" (2).
+    assign hd_patch_o[p*2+:2] = (global_col && !to_dst[p][HIW'(col - CW'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
+
+    // target = r + Q_y (Q_y = 0 without a read), as a saturated Q code.
+    localparam int unsigned SW = ((TW + QFB > QW) ? TW + QFB : QW) + 1;
+    logic [SW-1:0] sum;
+    logic [QW-1:0] target;
+    logic [QW-1:0] q_y;
+    assign q_y = read[p] ? best_of[p] : '0;
+    assign sum = (SW'(r[p]) << QFB) + SW'(q_y);
+    assign target = (sum > SW'({QW{1'b1}})) ? '1 : QW'(sum);
+    logic [FBW-1:0] fb_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) fb_q <= '0;
+      else fb_q <= {target, fb_row[p], hd_valid_i[p] && accept && hd_fresh_i[p] && fb_due[p]};
+    end
+    assign fb_o[p*FBW+:FBW] = fb_q;
+  end
+endmodule
