@@ -23,8 +23,26 @@ struct SimArgs {
   std::string trace;
   std::optional<std::int64_t> trace_from, trace_to;
   std::string fabric = "harness";
+  std::string series;  // CSV of the time series
+  std::string q_dump;  // every router's Q-table
   bool quiet = false;
 };
+
+// Default window of --series without --series-window.
+constexpr std::int64_t kDefaultSeriesWindow = 1000;
+
+// The time series of every load as CSV, a row per window.
+std::string series_csv(const std::vector<SimResult>& results) {
+  std::string s = "offered_load,begin,end,accepted_load,packets,latency_avg,latency_p99,minimal_share,avg_hops,mean_q\n";
+  for (const SimResult& r : results) {
+    for (const SeriesPoint& p : r.series) {
+      s += fmt::format("{},{},{},{:.6f},{},{:.3f},{:.1f},{:.6f},{:.4f},{}\n", r.offered_load, p.begin, p.end,
+                       p.accepted_load, p.packets, p.latency_avg, p.latency_p99, p.minimal_share, p.avg_hops,
+                       p.mean_q >= 0 ? fmt::format("{:.4f}", p.mean_q) : std::string());
+    }
+  }
+  return s;
+}
 
 // Integer flags are read as text and converted by parse_integer_flag: CLI11
 // 2.1 reads 010 as octal and saturates values beyond 64 bits without a word.
@@ -61,6 +79,16 @@ int run_sim(const SimArgs& a) {
   // Everything the user typed is checked before the model is built.
   const std::vector<double> loads = a.loads.empty() ? std::vector<double>{cfg.sim.load} : parse_loads(a.loads);
   if (!a.json.empty()) check_output_file(a.json, "--json");
+  if (!a.series.empty()) check_output_file(a.series, "--series");
+  if (!a.q_dump.empty()) check_output_file(a.q_dump, "--q-dump");
+  if (a.series.empty() && a.overrides.series_window) {
+    throw std::invalid_argument("--series-window: give --series FILE as well");
+  }
+  if (a.q_dump.empty() && a.overrides.q_dump_cycle) throw std::invalid_argument("--q-dump-cycle: give --q-dump FILE as well");
+  if (!a.q_dump.empty() && traits(cfg.algorithm).choice != PathChoice::QTable) {
+    throw std::invalid_argument(fmt::format("--q-dump {}: only for routing.algorithm = q_adaptive (this config: {})",
+                                            a.q_dump, to_string(cfg.algorithm)));
+  }
   const bool tracing = !a.trace.empty();
   if (tracing) check_output_file(a.trace, "--trace");
   if (!tracing && (a.trace_from || a.trace_to)) {
@@ -81,10 +109,13 @@ int run_sim(const SimArgs& a) {
     o.trace_from = trace_from;
     o.trace_to = trace_to;
   }
+  if (!a.series.empty() && o.series_window == 0) o.series_window = kDefaultSeriesWindow;
+  if (!a.q_dump.empty() && o.q_dump_cycle < 0) o.q_dump_cycle = kMaxSimCycles;  // the end of the run
   const SimSession session(cfg, fabric, log);
   if (session.model().build_seconds() > 0) log(fmt::format("model built in {:.1f} s", session.model().build_seconds()));
 
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  std::vector<SimResult> results;
   bool failed = false;
   if (!a.quiet) print_header(session, o);
   for (const double load : loads) {
@@ -92,6 +123,7 @@ int run_sim(const SimArgs& a) {
     const SimResult r = session.run(o, a.trace);
     if (!a.quiet) print_row(r);
     all.push_back(session.result_json(r, o));
+    results.push_back(r);
     if (!r.ok()) {
       std::cerr << "rlroute: simulation failed at load " << load << ": " << r.failure << "\n";
       failed = true;
@@ -99,6 +131,15 @@ int run_sim(const SimArgs& a) {
     }
   }
   if (!a.json.empty()) write_file_atomically(a.json, (all.size() == 1 ? all[0].dump(2) : all.dump(2)) + "\n", "--json");
+  if (!a.series.empty()) write_file_atomically(a.series, series_csv(results), "--series");
+  if (!a.q_dump.empty()) {
+    std::string dump;
+    for (const SimResult& r : results) {
+      dump += fmt::format("# offered load {}: every router's table at cycle {}\n{}", r.offered_load, r.q_tables_cycle,
+                          r.q_tables);
+    }
+    write_file_atomically(a.q_dump, dump, "--q-dump");
+  }
   return failed ? 2 : 0;
 }
 
@@ -126,6 +167,12 @@ Verb add_sim(CLI::App& app) {
                   "harness (N Verilated routers + C++ links) or network (Verilated network top)")
       ->check(CLI::IsMember({"harness", "network"}));
   add_integer(sim, "--watchdog", o.watchdog, "cycles without movement that count as deadlock (1..2^30, default 5000)");
+  sim->add_option("--series", a->series,
+                  "write a time series (CSV, a row per window: accepted load, latency, minimal share, hops, mean "
+                  "Q-value); the results JSON gets it too");
+  add_integer(sim, "--series-window", o.series_window, "cycles per window of --series (default 1000)");
+  sim->add_option("--q-dump", a->q_dump, "q_adaptive: write every router's Q-table (cycles) to this file");
+  add_integer(sim, "--q-dump-cycle", o.q_dump_cycle, "the cycle of --q-dump (default: the end of the run)");
   sim->add_flag("--quiet", a->quiet, "print nothing but errors");
   return {sim, [a] { return run_sim(*a); }};
 }

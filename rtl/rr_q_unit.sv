@@ -9,7 +9,8 @@
 // p mod RP with the others mapped to it (round-robin), and a head that finds
 // its read port taken is not accepted (hd_ready_o low) and presents again.
 // A head that needs no row (in its destination group, come by a global link,
-// so only feedback is due) is always accepted. The answer: the port to take
+// so only feedback is due) is always accepted. Until the table holds its
+// initial values (ready_o, ROWS cycles after reset) no head is. The answer: the port to take
 // (hd_choice_o), and for a source router's non-minimal choice the header
 // phase it leaves with (hd_alt_o, hd_patch_o): "to intermediate" through a
 // global port into a third group, "from intermediate" otherwise. The
@@ -177,7 +178,7 @@ module rr_q_unit #(
     logic          global_col, accept;
     assign col = col_of[p];
     assign global_col = col >= CW'(FIRST_GLOBAL_COL);
-    assign accept = !read[p] || granted[p];
+    assign accept = ready_o && (!read[p] || granted[p]);  // nothing before the table holds its initial values
     assign hd_ready_o[p] = accept;
     assign hd_choice_o[p*PW+:PW] = read[p] ? PW'(NUM_NI) + PW'(col) : hd_port_i[p*PW+:PW];
     assign hd_alt_o[p] = read[p] && role[p] == 2'(rr_pkg::Q_ROLE_SOURCE) && col != min_col[p];

@@ -15,6 +15,7 @@ NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& rela
   output_vcs_.resize(input_vcs_.size());
   port_flits_.assign(ports, 0);
   heads_in_router_.resize(static_cast<std::size_t>(design.topo.num_routers()));
+  if (traits(design.cfg.algorithm).choice == PathChoice::QTable) q_mirror_ = std::make_unique<QMirror>(design);
 }
 
 NetworkChecker::InputVc& NetworkChecker::input_vc(int router, int port, int vc) {
@@ -32,6 +33,7 @@ void NetworkChecker::fail(const std::string& what) {
 void NetworkChecker::begin_cycle() {
   moved_ = false;
   ++cycle_;
+  if (q_mirror_) q_mirror_->begin_cycle(cycle_);
   // A body flit that never leaves fails here, not only when it finally does.
   if (cycle_ % 256 != 0) return;
   for (std::size_t i = 0; i < input_vcs_.size(); ++i) {
@@ -82,6 +84,10 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
                        router, port, flit.vc, key, h.length, free_slots, design_.buffer_flits));
     }
     heads_in_router_[static_cast<std::size_t>(router)][key] = {port, flit.vc, route_state_of(design_, h)};
+    if (q_mirror_) {
+      q_mirror_->head_arrived(router, port, key, design_.topo.node_of_address(h.src),
+                              design_.topo.node_of_address(h.dst), cycle_);
+    }
     ivc.open_packet = key;
   } else if (ivc.open_packet < 0) {
     fail(fmt::format("router {} input port {} vc{}: a body flit arrived with no packet open on the VC: {}", router,
@@ -95,6 +101,10 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
 }
 
 void NetworkChecker::router_credit(int router, int port, const LinkCredit& credit) {
+  if (q_mirror_) {
+    const std::string wrong = q_mirror_->feedback_sent(router, port, credit.feedback, cycle_);
+    if (!wrong.empty()) fail(wrong);
+  }
   if (!credit.valid) return;
   InputVc& ivc = input_vc(router, port, credit.vc);
   --ivc.occupancy;
@@ -199,6 +209,10 @@ void NetworkChecker::router_output(int router, int port, const LinkFlit& flit) {
   ovc = flit.tail ? OutputVc{} : OutputVc{static_cast<long>(key), in.port, in.vc};
   if (!take_from_input(router, port, flit, key, in.port, in.vc)) return;
   check_route(router, port, flit, h, key, in);
+  if (q_mirror_) {
+    const std::string wrong = q_mirror_->head_left(router, port, key);
+    if (!wrong.empty()) fail(wrong);
+  }
 }
 
 void NetworkChecker::check_route(int router, int port, const LinkFlit& flit, const Header& h, unsigned key,

@@ -30,6 +30,8 @@ constexpr IntegerRange kIntegerRanges[] = {
     {"--drain", 0, kMaxSimCycles, "must be an integer in 0..2^40 cycles"},
     {"--seed", 0, std::numeric_limits<std::int64_t>::max(), "must be an integer >= 0"},
     {"--watchdog", 1, kMaxWatchdogCycles, "must be an integer in 1..2^30 cycles"},
+    {"--series-window", 1, kMaxSimCycles, "must be an integer in 1..2^40 cycles"},
+    {"--q-dump-cycle", 0, kMaxSimCycles, "must be an integer in 0..2^40 cycles"},
 };
 
 const IntegerRange* range_of(const std::string& flag) {
@@ -98,6 +100,14 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
   s.drain = o.drain ? checked("--drain", *o.drain) : sim.drain;
   s.seed = o.seed ? static_cast<std::uint64_t>(checked("--seed", *o.seed)) : sim.seed;
   if (o.watchdog) s.watchdog = checked("--watchdog", *o.watchdog);
+  if (o.series_window) s.series_window = checked("--series-window", *o.series_window);
+  if (o.q_dump_cycle) {
+    if (traits(design.cfg.algorithm).choice != PathChoice::QTable) {
+      flag_fail("--q-dump-cycle", std::to_string(*o.q_dump_cycle),
+                fmt::format("only for routing.algorithm = q_adaptive (this config: {})", to_string(design.cfg.algorithm)));
+    }
+    s.q_dump_cycle = checked("--q-dump-cycle", *o.q_dump_cycle);
+  }
   s.hotspot_fraction = sim.hotspot_fraction;
   s.hotspot_node = sim.hotspot_node;
   // The pattern against the topology (e.g. adv+i needs i < g), before anything runs.

@@ -155,6 +155,22 @@ nlohmann::ordered_json SimResult::to_json() const {
   j["cycles"] = cycles;
   j["router_cycles_per_second"] = router_cycles_per_second;
   j["wall_seconds"] = wall_seconds;
+  if (!series.empty()) {
+    nlohmann::ordered_json s = nlohmann::ordered_json::array();
+    for (const SeriesPoint& p : series) {
+      nlohmann::ordered_json w{{"begin", p.begin},
+                               {"end", p.end},
+                               {"accepted_load", p.accepted_load},
+                               {"packets", p.packets},
+                               {"latency_avg", p.latency_avg},
+                               {"latency_p99", p.latency_p99},
+                               {"minimal_share", p.minimal_share},
+                               {"avg_hops", p.avg_hops}};
+      if (p.mean_q >= 0) w["mean_q"] = p.mean_q;
+      s.push_back(w);
+    }
+    j["series"] = s;
+  }
   j["failure"] = failure;
   return j;
 }
@@ -186,6 +202,42 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   std::vector<std::uint64_t> links_at_start, links_at_end;
   bool window_closed = false;
 
+  // The time series: each window's ejected flits, and the scoreboard log's
+  // first packet of the window.
+  std::int64_t window_flits = 0;
+  std::size_t window_first = 0;
+  auto close_window = [&]() {
+    SeriesPoint p;
+    p.end = cycle;
+    p.begin = std::max<std::int64_t>(0, cycle - o.series_window);
+    p.accepted_load = static_cast<double>(window_flits) /
+                      (t.num_nodes() * static_cast<double>(std::max<std::int64_t>(1, p.end - p.begin)));
+    std::vector<double> lat;
+    std::int64_t minimal = 0, hops = 0;
+    const std::vector<DeliveredPacket>& log = scoreboard.log();
+    for (std::size_t i = window_first; i < log.size(); ++i) {
+      lat.push_back(static_cast<double>(log[i].ejected - log[i].injected));
+      minimal += log[i].minimal();
+      hops += log[i].hops;
+    }
+    p.packets = static_cast<std::int64_t>(lat.size());
+    const LatencySummary l = summarize(lat);
+    p.latency_avg = l.avg;
+    p.latency_p99 = l.p99;
+    p.minimal_share = p.packets > 0 ? static_cast<double>(minimal) / static_cast<double>(p.packets) : 0.0;
+    p.avg_hops = p.packets > 0 ? static_cast<double>(hops) / static_cast<double>(p.packets) : 0.0;
+    if (const QMirror* q = fabric.q_mirror()) p.mean_q = q->mean_cycles();
+    r.series.push_back(p);
+    window_flits = 0;
+    window_first = log.size();
+  };
+  auto take_q_tables = [&]() {
+    const QMirror* q = fabric.q_mirror();
+    if (q == nullptr || r.q_tables_cycle >= 0) return;
+    r.q_tables_cycle = cycle;
+    for (int router = 0; router < t.num_routers(); ++router) r.q_tables += q->dump(router);
+  };
+
   // One cycle of the whole system; returns false on a violation or deadlock.
   auto one_cycle = [&]() {
     if (cycle == o.warmup) links_at_start = fabric.link_flits();
@@ -201,6 +253,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
       if (out.valid) {
         moved = true;
         if (cycle >= o.warmup && cycle < measure_end) ++accepted_flits;
+        ++window_flits;
       }
       fabric.set_ni_credit_in(n, nic.eject(out, cycle));
       nic.credit_from_router(fabric.ni_credit_out(n));
@@ -220,6 +273,8 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
     fabric.step();
     moved = moved || fabric.moved_inside();
     ++cycle;
+    if (o.series_window > 0 && cycle % o.series_window == 0) close_window();
+    if (cycle == o.q_dump_cycle) take_q_tables();
     if (moved || scoreboard.in_flight() == 0) last_move = cycle;
     if (!fabric.violation().empty()) {
       r.failure = fabric.violation();
@@ -270,6 +325,8 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   // A few idle cycles so that trailing credits settle.
   for (int i = 0; ok && i < 8; ++i) ok = one_cycle();
 
+  if (o.series_window > 0 && cycle % o.series_window != 0) close_window();  // the last, shorter window
+  if (o.q_dump_cycle >= 0) take_q_tables();  // at the end, if the run ended before the cycle
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.cycles = cycle;
   r.router_cycles_per_second =

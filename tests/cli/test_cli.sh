@@ -166,6 +166,23 @@ refused "--trace into a directory" "--trace $work/real: exists and is not a regu
   "$work/mesh2x2.toml" "${long[@]}" --trace "$work/real" --json "$work/none.json"
 refused "--trace into a missing parent" "--trace $work/nodir/w.fst: directory $work/nodir does not exist" \
   "$work/mesh2x2.toml" "${long[@]}" --trace "$work/nodir/w.fst" --json "$work/none.json"
+refused "--series-window without --series" '--series-window: give --series FILE as well' \
+  "$cfg" "${long[@]}" --series-window 100 --json "$work/none.json"
+refused "--series-window 0" '--series-window 0: must be an integer in 1\.\.2\^40 cycles' \
+  "$cfg" "${long[@]}" --series "$work/none.csv" --series-window 0
+refused "--q-dump on a torus" "--q-dump $work/none.txt: only for routing.algorithm = q_adaptive \\(this config: dor\\)" \
+  "$cfg" "${long[@]}" --q-dump "$work/none.txt"
+refused "--q-dump-cycle without --q-dump" '--q-dump-cycle: give --q-dump FILE as well' \
+  "$cfg" "${long[@]}" --q-dump-cycle 10
+
+# --series: a CSV row per window, the same windows in the JSON.
+"$rlroute" sim "$cfg" --load 0.2 --cycles 1000 --warmup 500 --drain 0 --quiet --series "$work/s.csv" \
+  --series-window 250 --json "$work/s.json"
+check "sim --series exits 0" test $? -eq 0
+check "--series: header" grep -q '^offered_load,begin,end,accepted_load,packets,latency_avg,latency_p99,minimal_share,avg_hops,mean_q$' "$work/s.csv"
+check "--series: windows of 250 cycles from 0" grep -q '^0.2,250,500,' "$work/s.csv"
+check "--series: at least 6 windows" test "$(grep -c '^0.2,' "$work/s.csv")" -ge 6
+check "--series: in the JSON" grep -q '"series"' "$work/s.json"
 
 echo "$fails failed"
 test $fails -eq 0

@@ -88,6 +88,7 @@ class ForwardingFabric : public Fabric {
   std::vector<std::uint64_t> link_flits() const override { return inner_.link_flits(); }
   NetworkChecker::FrontWait longest_front_wait() const override { return inner_.longest_front_wait(); }
   NetworkChecker::FrontWait longest_switch_wait() const override { return inner_.longest_switch_wait(); }
+  const QMirror* q_mirror() const override { return inner_.q_mirror(); }
 
  protected:
   Fabric& inner_;
@@ -461,4 +462,69 @@ TEST(SwitchAllocationCheck, FailsOnAStarvedVcAndFairAllocationSharesTheSink) {
              ModelKind::Router, o);
   EXPECT_EQ(starved.failure.rfind("switch-allocation check: router 0 input port ", 0), 0u) << starved.failure;
   EXPECT_NE(starved.failure.find("a VC is starved"), std::string::npos) << starved.failure;
+}
+
+// Q-adaptive's feedback check (rlroute/tb/q_mirror.hpp): the smallest
+// Q-adaptive dragonfly with a broken update unit, a broken target and no
+// feedback at all. Each is caught on the harness; the clean network passes
+// (the dragonfly network tests run it).
+const char* kQDragonfly = R"(
+[design]
+name = "chk_q_dfly"
+[topology]
+kind = "dragonfly"
+p = 1
+a = 2
+h = 1
+g = 3
+[router]
+vcs = 5
+buffer_flits = 24
+max_packet_flits = 4
+[routing]
+algorithm = "q_adaptive"
+epsilon = 0.05
+)";
+
+TEST(QFeedbackCheck, CleanRunPassesAndUpdatesTheTables) {
+  Bench b(kQDragonfly);
+  SimOptions o = short_run(0.5);
+  o.series_window = 1000;
+  const SimResult r = run_on(b, b.emitted, ModelKind::Router, o);
+  EXPECT_TRUE(r.ok()) << r.failure;
+  ASSERT_GE(r.series.size(), 3u);
+  EXPECT_GE(r.series.front().mean_q, 0.0);
+  EXPECT_NE(r.series.front().mean_q, r.series.back().mean_q) << "the reference's tables learned from the feedback";
+}
+
+// The update unit learns with beta when the estimate falls and alpha when it
+// rises: the hardware's tables drift from the reference's, and a target
+// built on a wrong Q_y shows it.
+TEST(QFeedbackCheck, FailsOnATableThatLearnsWrong) {
+  Bench b(kQDragonfly);
+  const EmittedDesign e = broken(b.emitted, "rr_q_update.sv",
+                                 "assign rate = delta[DW-1] ? $signed((RB+2)'(ALPHA)) : $signed((RB+2)'(BETA));",
+                                 "assign rate = delta[DW-1] ? $signed((RB+2)'(BETA)) : $signed((RB+2)'(ALPHA));");
+  const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.5));
+  EXPECT_EQ(r.failure.rfind("Q feedback check: router ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("which no head it took in on that port owes"), std::string::npos) << r.failure;
+  std::cout << "[ info ] " << r.failure << "\n";
+}
+
+// The target counts one cycle too many.
+TEST(QFeedbackCheck, FailsOnAWrongTarget) {
+  Bench b(kQDragonfly);
+  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "assign sum = (SW'(r[p]) << QFB) + SW'(q_y);",
+                                 "assign sum = ((SW'(r[p]) + SW'(1)) << QFB) + SW'(q_y);");
+  const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
+  EXPECT_EQ(r.failure.rfind("Q feedback check: router ", 0), 0u) << r.failure;
+}
+
+// No feedback is ever sent.
+TEST(QFeedbackCheck, FailsOnAHeadThatLeavesWithoutItsFeedback) {
+  Bench b(kQDragonfly);
+  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "hd_fresh_i[p] && fb_due[p]}", "hd_fresh_i[p] && fb_due[p] && 1'b0}");
+  const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
+  EXPECT_EQ(r.failure.rfind("Q feedback check: packet ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("without the feedback it owes its upstream router"), std::string::npos) << r.failure;
 }

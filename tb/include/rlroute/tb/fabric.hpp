@@ -43,6 +43,8 @@ class Fabric {
   // flit and of body/tail flits (switch allocation only).
   virtual NetworkChecker::FrontWait longest_front_wait() const = 0;
   virtual NetworkChecker::FrontWait longest_switch_wait() const = 0;
+  // Q-adaptive: the reference's copy of the routers' tables (else nullptr).
+  virtual const QMirror* q_mirror() const = 0;
 };
 
 // What both fabrics share: the checker that watches every router port.
@@ -56,6 +58,7 @@ class CheckedFabric : public Fabric {
   std::vector<std::uint64_t> link_flits() const override { return checker_.link_flits(); }
   NetworkChecker::FrontWait longest_front_wait() const override { return checker_.longest_front_wait(); }
   NetworkChecker::FrontWait longest_switch_wait() const override { return checker_.longest_switch_wait(); }
+  const QMirror* q_mirror() const override { return checker_.q_mirror(); }
 
  protected:
   // The NICs set their flits before the step; the checker sees them after

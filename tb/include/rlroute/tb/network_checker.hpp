@@ -24,18 +24,23 @@
 //     speedup, since the checker sees it leave the router, not the VC). Round-robin input and output arbiters that
 //     keep a loser's turn serve it within that bound (each of the other V-1
 //     VCs of its port wins within P cycles, then it does); a starving
-//     switch allocator breaks it.
+//     switch allocator breaks it;
+//   - Q feedback check (Q-adaptive): every feedback word on the credit
+//     channel is the one the reference's copy of the tables says a head
+//     owes, and every head that owes one sends it (rlroute/tb/q_mirror.hpp).
 // The first violation is kept, with enough state to find it.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/tb/model.hpp"
+#include "rlroute/tb/q_mirror.hpp"
 #include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
@@ -75,6 +80,9 @@ class NetworkChecker {
   FrontWait longest_front_wait() const;
   // The same for body and tail flits only (the switch-allocation wait).
   FrontWait longest_switch_wait() const { return longest_body_; }
+  // Q-adaptive: the reference's copy of every router's table (nullptr for
+  // other algorithms).
+  const QMirror* q_mirror() const { return q_mirror_.get(); }
   // The bound of the switch-allocation check, in cycles.
   std::int64_t switch_wait_bound() const { return switch_wait_bound_; }
 
@@ -130,6 +138,7 @@ class NetworkChecker {
   std::int64_t switch_wait_bound_;
   std::int64_t early_credits_;  // flits a router's output buffers hold (0 without speedup)
   std::string violation_;
+  std::unique_ptr<QMirror> q_mirror_;
 };
 
 }  // namespace rlroute

@@ -23,6 +23,8 @@ struct SimOverrides {
   std::optional<std::int64_t> cycles, warmup, drain;
   std::optional<std::int64_t> seed;
   std::optional<std::int64_t> watchdog;
+  std::optional<std::int64_t> series_window;  // --series-window (--series sets 1000 if not given)
+  std::optional<std::int64_t> q_dump_cycle;   // --q-dump-cycle (--q-dump: the end of the run if not given)
 };
 
 // Largest --watchdog (cycles without movement that count as deadlock).

@@ -35,6 +35,23 @@ struct SimOptions {
   // FST trace window (network-top fabric only).
   std::int64_t trace_from = -1;
   std::int64_t trace_to = -1;
+  // A time series over windows of this many cycles from cycle 0 (0: none).
+  std::int64_t series_window = 0;
+  // Q-adaptive: the cycle at which SimResult::q_tables takes every router's
+  // table (-1: none; past the run's end: at its end).
+  std::int64_t q_dump_cycle = -1;
+};
+
+// One window of the time series: what was ejected in [begin, end) and, for
+// Q-adaptive, the tables' mean at its end.
+struct SeriesPoint {
+  std::int64_t begin = 0, end = 0;
+  double accepted_load = 0;  // flits/node/cycle ejected in the window
+  std::int64_t packets = 0;  // packets whose tail was ejected in the window
+  double latency_avg = 0, latency_p99 = 0;  // their network latency
+  double minimal_share = 0;
+  double avg_hops = 0;
+  double mean_q = -1;  // Q-adaptive: every table entry's mean, cycles (-1: not Q-adaptive)
 };
 
 struct LatencySummary {
@@ -86,6 +103,9 @@ struct SimResult {
   double link_utilisation = 0;
   std::map<PortClass, double> link_utilisation_by_class;
   std::vector<DeliveredPacket> packets;  // every delivered packet (for tests)
+  std::vector<SeriesPoint> series;       // SimOptions::series_window
+  std::int64_t q_tables_cycle = -1;      // SimOptions::q_dump_cycle: when q_tables was taken
+  std::string q_tables;                  // every router's Q-table then (QMirror::dump)
 
   bool ok() const { return failure.empty(); }
   nlohmann::ordered_json to_json() const;
