@@ -397,7 +397,9 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"HEAD", head ? "1'b1" : "1'b0", head ? decision_key : "decisions at buffer write (or none to take)"},
                      {"HEAD_REG", head && (q || d.cfg.decision == DecisionPoint::VcHeadRegistered) ? "1'b1" : "1'b0",
                       head ? decision_key : ""},
-                     {"HEAD_PORTS", q ? "'1" : head ? "HEAD_PORTS" : "'0",
+                     // A sized literal: Yosys 0.23 reads '1 in a parameter override as 1.
+                     {"HEAD_PORTS", q ? fmt::format("{}'b{}", d.ports, std::string(static_cast<size_t>(d.ports), '1'))
+                                      : head ? "HEAD_PORTS" : "'0",
                       q ? "every input port: decisions, or Q_y and feedback" : ""},
                      {"DOW", "DOW", ""},
                      {"PATCH_LSB", head ? pkg + "::HDR_PHASE_LSB" : "0",

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cctype>
 #include <fstream>
+#include <sstream>
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/emit.hpp"
@@ -77,4 +79,25 @@ TEST(Emit, CompiledTextDropsCommentsAndBlankLinesButNotVerilatorDirectivesOrStri
                                              "  // verilator lint_off UNUSEDSIGNAL\n"
                                              "  initial $display(\"// not a comment /* either */\");\nendmodule\n"));
   EXPECT_NE(compiled_text(sv), compiled_text("module m; logic a; endmodule\n"));
+}
+
+// Every parameter override in a router top is sized: Yosys 0.23 reads an
+// unsized '1 in `.P('1)` as 1, not as all ones (a Q-adaptive router
+// synthesized with the decision hardware on port 0 only before this test).
+TEST(Emit, RouterTopParameterOverridesAreSized) {
+  for (const std::string algorithm : {"min", "ugal_le", "par", "q_adaptive"}) {
+    const Design d = derive_design(rlroute::test::dragonfly(2, 4, 2, 9, algorithm, 5));
+    const EmittedDesign e = emit_design(d);
+    const std::string& top = e.files.at(e.router_top + ".sv");
+    std::istringstream lines(top);
+    std::string line;
+    while (std::getline(lines, line)) {
+      const auto dot = line.find_first_not_of(' ');
+      if (dot == std::string::npos || line[dot] != '.' || line.find("('1)") == std::string::npos) continue;
+      // Port connections may take '1 (their width is the port's); parameters are upper case.
+      const std::string name = line.substr(dot + 1, line.find_first_of(" (", dot) - dot - 1);
+      const bool parameter = !name.empty() && std::isupper(static_cast<unsigned char>(name[0]));
+      EXPECT_FALSE(parameter) << algorithm << ": " << line;
+    }
+  }
 }
