@@ -77,6 +77,9 @@ int run_sim(const SimArgs& a) {
   const Config cfg = load_config(a.config);
   print_warnings(cfg.warnings);
   // Everything the user typed is checked before the model is built.
+  if (a.overrides.phases && !a.loads.empty()) {
+    throw std::invalid_argument(fmt::format("--load {}: conflicts with --phases; the phases set the load", a.loads));
+  }
   const std::vector<double> loads = a.loads.empty() ? std::vector<double>{cfg.sim.load} : parse_loads(a.loads);
   if (!a.json.empty()) check_output_file(a.json, "--json");
   if (!a.series.empty()) check_output_file(a.series, "--series");
@@ -105,6 +108,7 @@ int run_sim(const SimArgs& a) {
   const FabricKind fabric = (a.fabric == "network" || tracing) ? FabricKind::Network : FabricKind::Harness;
   // Checked against the design before the (possibly long) model build.
   SimOptions o = resolve_sim_options(derive_design(cfg), a.overrides);
+  const std::vector<double> run_loads = o.phases.empty() ? loads : std::vector<double>{o.load};
   if (tracing) {
     o.trace_from = trace_from;
     o.trace_to = trace_to;
@@ -118,7 +122,7 @@ int run_sim(const SimArgs& a) {
   std::vector<SimResult> results;
   bool failed = false;
   if (!a.quiet) print_header(session, o);
-  for (const double load : loads) {
+  for (const double load : run_loads) {
     o.load = load;
     const SimResult r = session.run(o, a.trace);
     if (!a.quiet) print_row(r);
@@ -173,6 +177,11 @@ Verb add_sim(CLI::App& app) {
   add_integer(sim, "--series-window", o.series_window, "cycles per window of --series (default 1000)");
   sim->add_option("--q-dump", a->q_dump, "q_adaptive: write every router's Q-table (cycles) to this file");
   add_integer(sim, "--q-dump-cycle", o.q_dump_cycle, "the cycle of --q-dump (default: the end of the run)");
+  sim->add_option_function<std::string>(
+         "--phases", [&o](const std::string& text) { o.phases = text; },
+         "traffic that changes during the run: CYCLE:PATTERN@LOAD,... from cycle 0, e.g. "
+         "\"0:uniform@0.4,20000:uniform@0.8\" (instead of --pattern and --load)")
+      ->type_name("LIST");
   sim->add_flag("--quiet", a->quiet, "print nothing but errors");
   return {sim, [a] { return run_sim(*a); }};
 }

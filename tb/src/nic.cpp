@@ -4,16 +4,21 @@ namespace rlroute {
 
 Nic::Nic(int node, const Design& design, const TrafficPattern& pattern, const NicSettings& settings,
          std::uint64_t seed, Scoreboard& scoreboard)
-    : node_(node), design_(design), pattern_(pattern), settings_(settings),
+    : node_(node), design_(design), pattern_(&pattern), settings_(settings),
       rng_(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(node) + 1), scoreboard_(scoreboard),
       credits_(static_cast<size_t>(design.vcs), design.buffer_flits),
       reassembly_(static_cast<size_t>(design.vcs)) {}
+
+void Nic::change_traffic(const TrafficPattern& pattern, double load) {
+  pattern_ = &pattern;
+  settings_.load = load;
+}
 
 void Nic::generate(std::int64_t cycle, bool measured) {
   const double mean_flits = 0.5 * (settings_.packet_flits_min + settings_.packet_flits_max);
   const double p = settings_.load / mean_flits;
   if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= p) return;
-  const int dst = pattern_.destination(node_, rng_);
+  const int dst = pattern_->destination(node_, rng_);
   if (dst < 0) return;
   const int length =
       std::uniform_int_distribution<int>(settings_.packet_flits_min, settings_.packet_flits_max)(rng_);

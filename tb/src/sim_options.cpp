@@ -110,6 +110,19 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
   }
   s.hotspot_fraction = sim.hotspot_fraction;
   s.hotspot_node = sim.hotspot_node;
+  if (o.phases) {
+    if (o.pattern) flag_fail("--phases", *o.phases, "conflicts with --pattern; the phases name their patterns");
+    s.phases = parse_phases(*o.phases);
+    s.pattern = s.phases.front().pattern;
+    s.load = s.phases.front().load;
+    for (const TrafficPhase& ph : s.phases) {
+      try {
+        make_traffic_pattern(ph.pattern, design.topo, s.seed, s.hotspot_fraction, s.hotspot_node);
+      } catch (const std::invalid_argument& e) {
+        flag_fail("--phases", *o.phases, fmt::format("phase at cycle {}: {}", ph.start, e.what()));
+      }
+    }
+  }
   // The pattern against the topology (e.g. adv+i needs i < g), before anything runs.
   try {
     make_traffic_pattern(s.pattern, design.topo, s.seed, s.hotspot_fraction, s.hotspot_node);
@@ -118,6 +131,42 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
     throw;
   }
   return s;
+}
+
+std::vector<TrafficPhase> parse_phases(const std::string& text) {
+  const std::string rule = "must be CYCLE:PATTERN@LOAD[,CYCLE:PATTERN@LOAD...], the first at cycle 0";
+  // Split at the commas that start a new CYCLE: (a pattern may hold commas).
+  std::vector<std::string> items;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != ',') continue;
+    const std::size_t colon = text.find(':', i + 1);
+    const bool next_is_phase = i == text.size() ||
+        (colon != std::string::npos && colon > i + 1 &&
+         text.substr(i + 1, colon - i - 1).find_first_not_of("0123456789") == std::string::npos);
+    if (!next_is_phase) continue;
+    items.push_back(text.substr(begin, i - begin));
+    begin = i + 1;
+  }
+  std::vector<TrafficPhase> phases;
+  for (const std::string& item : items) {
+    const std::size_t colon = item.find(':');
+    const std::size_t at = item.rfind('@');
+    if (colon == std::string::npos || at == std::string::npos || at < colon + 2) flag_fail("--phases", text, rule);
+    TrafficPhase ph;
+    const std::string cycle = item.substr(0, colon);
+    const auto [p, ec] = std::from_chars(cycle.data(), cycle.data() + cycle.size(), ph.start, 10);
+    if (ec != std::errc() || p != cycle.data() + cycle.size() || cycle.empty()) flag_fail("--phases", text, rule);
+    ph.pattern = item.substr(colon + 1, at - colon - 1);
+    ph.load = parse_loads(item.substr(at + 1), "--phases").front();
+    if (phases.empty() ? ph.start != 0 : ph.start <= phases.back().start) {
+      flag_fail("--phases", text, "the first phase starts at cycle 0 and each later one after the one before");
+    }
+    if (ph.start > kMaxSimCycles) flag_fail("--phases", text, "a phase starts at most at cycle 2^40");
+    phases.push_back(ph);
+  }
+  if (phases.empty()) flag_fail("--phases", text, rule);
+  return phases;
 }
 
 std::int64_t parse_integer_flag(const std::string& flag, const std::string& text) {

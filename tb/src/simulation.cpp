@@ -202,14 +202,22 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   std::vector<std::uint64_t> links_at_start, links_at_end;
   bool window_closed = false;
 
+  // Traffic phases after the first (which is `pattern` at `load`).
+  std::vector<std::shared_ptr<const TrafficPattern>> phase_patterns;
+  for (const TrafficPhase& ph : o.phases) {
+    phase_patterns.push_back(make_traffic_pattern(ph.pattern, t, o.seed, o.hotspot_fraction, o.hotspot_node));
+  }
+  std::size_t next_phase = 1;
+
   // The time series: each window's ejected flits, and the scoreboard log's
   // first packet of the window.
-  std::int64_t window_flits = 0;
+  std::int64_t window_flits = 0, window_begin = 0;
   std::size_t window_first = 0;
   auto close_window = [&]() {
     SeriesPoint p;
     p.end = cycle;
-    p.begin = std::max<std::int64_t>(0, cycle - o.series_window);
+    p.begin = window_begin;
+    window_begin = cycle;
     p.accepted_load = static_cast<double>(window_flits) /
                       (t.num_nodes() * static_cast<double>(std::max<std::int64_t>(1, p.end - p.begin)));
     std::vector<double> lat;
@@ -246,6 +254,10 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
       window_closed = true;
     }
     if (network && o.trace_from >= 0) network->model().set_tracing(cycle >= o.trace_from && cycle <= o.trace_to);
+    if (next_phase < o.phases.size() && cycle == o.phases[next_phase].start) {
+      for (Nic& nic : nics) nic.change_traffic(*phase_patterns[next_phase], o.phases[next_phase].load);
+      ++next_phase;
+    }
     bool moved = false;
     for (int n = 0; n < t.num_nodes(); ++n) {
       Nic& nic = nics[n];

@@ -174,6 +174,14 @@ refused "--q-dump on a torus" "--q-dump $work/none.txt: only for routing.algorit
   "$cfg" "${long[@]}" --q-dump "$work/none.txt"
 refused "--q-dump-cycle without --q-dump" '--q-dump-cycle: give --q-dump FILE as well' \
   "$cfg" "${long[@]}" --q-dump-cycle 10
+refused "--phases with --load" '--load 0.3: conflicts with --phases; the phases set the load' \
+  "$cfg" "${long[@]}" --phases "0:uniform@0.1" --load 0.3
+refused "--phases with --pattern" '--phases 0:uniform@0.1: conflicts with --pattern; the phases name their patterns' \
+  "$cfg" "${long[@]}" --phases "0:uniform@0.1" --pattern transpose
+refused "--phases not from cycle 0" '--phases 5:uniform@0.1: the first phase starts at cycle 0' \
+  "$cfg" "${long[@]}" --phases "5:uniform@0.1"
+refused "--phases with a pattern the topology lacks" '--phases 0:uniform@0.1,100:adv\+1@0.2: phase at cycle 100: ' \
+  "$cfg" "${long[@]}" --phases "0:uniform@0.1,100:adv+1@0.2"
 
 # --series: a CSV row per window, the same windows in the JSON.
 "$rlroute" sim "$cfg" --load 0.2 --cycles 1000 --warmup 500 --drain 0 --quiet --series "$work/s.csv" \

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -80,6 +81,34 @@ TEST(Network, Torus4x4LowLoadDeliversEverythingAtTheZeroLoadLatency) {
   }
   for (const auto& [hops, latency] : fastest) EXPECT_EQ(latency, zero_load_latency(hops, 1, 4)) << hops << " hops";
   EXPECT_GT(exact, static_cast<int>(r.packets.size() * 9 / 10)) << "at 1% load almost no packet meets another";
+}
+
+// --phases: the offered load and the pattern change at the cycles given, and
+// the time series shows it.
+TEST(Network, TrafficPhasesChangeLoadAndPatternDuringTheRun) {
+  Bench b(kTorus4x4);
+  SimOptions o;
+  o.warmup = 0;
+  o.cycles = 6000;
+  o.drain = 0;
+  o.series_window = 1000;
+  o.phases = {{0, "uniform", 0.05}, {2000, "uniform", 0.3}, {4000, "transpose", 0.05}};
+  o.pattern = "uniform";
+  o.load = 0.05;
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  ASSERT_GE(r.series.size(), 6u);
+  for (int w : {1, 3, 5}) {  // a window after each change has settled
+    // Transpose: the 4 diagonal nodes of 16 send nothing.
+    const double want = w == 1 ? 0.05 : w == 3 ? 0.3 : 0.05 * 12 / 16;
+    EXPECT_NEAR(r.series[static_cast<size_t>(w)].accepted_load, want, want * 0.2) << "window " << w;
+  }
+  // Transpose sends nothing from the diagonal nodes (4 of 16).
+  std::set<int> senders;
+  for (const DeliveredPacket& p : r.packets) {
+    if (p.ejected > 4300) senders.insert(p.src);
+  }
+  EXPECT_EQ(senders.size(), 12u);
 }
 
 TEST(Network, Torus4x4AtTwiceSaturationNeitherDeadlocksNorLosesPackets) {

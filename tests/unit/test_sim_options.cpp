@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "rlroute/tb/sim_options.hpp"
 
@@ -40,6 +41,40 @@ TEST(SimOptions, IntegerFlagsThatCannotBeReadNameTheFlagTheValueAndTheRange) {
   EXPECT_EQ(error_of("--cycles", ""), "--cycles \"\": must be an integer in 1..2^40 cycles");
   EXPECT_EQ(error_of("--cycles", "+-5"), "--cycles +-5: must be an integer in 1..2^40 cycles");
   EXPECT_EQ(error_of("--trace-from", "12abc"), "--trace-from 12abc: must be a decimal integer");
+}
+
+std::string phases_error(const std::string& text) {
+  try {
+    parse_phases(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(SimOptions, PhasesAreCyclePatternAndLoad) {
+  const std::vector<TrafficPhase> p = parse_phases("0:uniform@0.4,20000:mixed:share=0.5@0.8,40000:adv+1@0.4");
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].start, 0);
+  EXPECT_EQ(p[0].pattern, "uniform");
+  EXPECT_DOUBLE_EQ(p[0].load, 0.4);
+  EXPECT_EQ(p[1].start, 20000);
+  EXPECT_EQ(p[1].pattern, "mixed:share=0.5");  // a pattern may hold ':' and '='
+  EXPECT_DOUBLE_EQ(p[1].load, 0.8);
+  EXPECT_EQ(p[2].pattern, "adv+1");
+}
+
+TEST(SimOptions, PhasesThatCannotBeReadSayWhy) {
+  const std::string rule = "must be CYCLE:PATTERN@LOAD[,CYCLE:PATTERN@LOAD...], the first at cycle 0";
+  EXPECT_EQ(phases_error("uniform@0.4"), "--phases uniform@0.4: " + rule);
+  EXPECT_EQ(phases_error("0:uniform"), "--phases 0:uniform: " + rule);
+  EXPECT_EQ(phases_error("0:@0.4"), "--phases 0:@0.4: " + rule);
+  EXPECT_EQ(phases_error("100:uniform@0.4"),
+            "--phases 100:uniform@0.4: the first phase starts at cycle 0 and each later one after the one before");
+  EXPECT_EQ(phases_error("0:uniform@0.4,0:uniform@0.5"),
+            "--phases 0:uniform@0.4,0:uniform@0.5: the first phase starts at cycle 0 and each later one after the one "
+            "before");
+  EXPECT_EQ(phases_error("0:uniform@1.5"), "--phases 1.5: every load must be a number in (0, 1] flits/node/cycle");
 }
 
 }  // namespace

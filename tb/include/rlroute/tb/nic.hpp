@@ -26,6 +26,9 @@ class Nic {
   Nic(int node, const Design& design, const TrafficPattern& pattern, const NicSettings& settings,
       std::uint64_t seed, Scoreboard& scoreboard);
 
+  // From now on: destinations from `pattern` (which must outlive the NIC or
+  // the next change) at `load` flits/node/cycle (SimOptions::phases).
+  void change_traffic(const TrafficPattern& pattern, double load);
   // Maybe creates a packet this cycle (Bernoulli trial).
   void generate(std::int64_t cycle, bool measured);
   // Adds one packet to the queue now (tests, single-packet probes).
@@ -56,7 +59,7 @@ class Nic {
   };
   int node_;
   const Design& design_;
-  const TrafficPattern& pattern_;
+  const TrafficPattern* pattern_;
   NicSettings settings_;
   Rng rng_;
   Scoreboard& scoreboard_;

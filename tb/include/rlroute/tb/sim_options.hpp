@@ -25,6 +25,7 @@ struct SimOverrides {
   std::optional<std::int64_t> watchdog;
   std::optional<std::int64_t> series_window;  // --series-window (--series sets 1000 if not given)
   std::optional<std::int64_t> q_dump_cycle;   // --q-dump-cycle (--q-dump: the end of the run if not given)
+  std::optional<std::string> phases;          // --phases "0:uniform@0.4,20000:adv+1@0.8"
 };
 
 // Largest --watchdog (cycles without movement that count as deadlock).
@@ -33,6 +34,11 @@ inline constexpr std::int64_t kMaxWatchdogCycles = std::int64_t{1} << 30;
 // The config's [sim] values with `overrides` applied. Throws
 // std::invalid_argument with a one-line "--flag value: rule" message.
 SimOptions resolve_sim_options(const Design& design, const SimOverrides& overrides);
+
+// Parses --phases: comma-separated CYCLE:PATTERN@LOAD, the first at cycle 0,
+// the cycles rising (a pattern may itself hold ':' and '='). Throws
+// std::invalid_argument with a one-line "--phases TEXT: rule" message.
+std::vector<TrafficPhase> parse_phases(const std::string& text);
 
 // Reads the value of an integer flag as typed: an optional sign and decimal
 // digits, nothing else, within 64 bits (CLI11 2.1 would read 010 as octal,

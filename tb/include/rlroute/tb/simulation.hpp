@@ -17,6 +17,13 @@
 
 namespace rlroute {
 
+// From cycle `start` on, traffic `pattern` at `load` (SimOptions::phases).
+struct TrafficPhase {
+  std::int64_t start = 0;
+  std::string pattern;
+  double load = 0;
+};
+
 struct SimOptions {
   std::string pattern = "uniform";
   // Destinations from this pattern instead of `pattern` (directed tests that
@@ -35,6 +42,10 @@ struct SimOptions {
   // FST trace window (network-top fabric only).
   std::int64_t trace_from = -1;
   std::int64_t trace_to = -1;
+  // Traffic that changes during the run (`--phases`): the first phase starts
+  // at cycle 0 and is `pattern` at `load`; each later one replaces the
+  // pattern and the offered load at its start cycle.
+  std::vector<TrafficPhase> phases;
   // A time series over windows of this many cycles from cycle 0 (0: none).
   std::int64_t series_window = 0;
   // Q-adaptive: the cycle at which SimResult::q_tables takes every router's
