@@ -521,8 +521,10 @@ module rr_route_dfly #(
     // global one).
     logic [TW-1:0] r;
     logic [GB-1:0] up_g;
+    logic [PW-1:0] in_k;  // the input port's index among the global ports
     assign r = now_i - hdr_i[STAMP_LSB+:TW];
-    assign up_g = in_global ? group_over(my_g, NW'(my_i) * NW'(H) + NW'(in_port_i - PW'(FIRST_GLOBAL))) : my_g;
+    assign in_k = in_port_i - PW'(FIRST_GLOBAL);
+    assign up_g = in_global ? group_over(my_g, NW'(my_i) * NW'(H) + NW'(in_k)) : my_g;
     assign decide_o = !in_dst_group || in_global;
     assign operands_o = {to_dst, row_of(up_g, dst_g, src_n), r, !in_ni, row_of(my_g, dst_g, src_n),
                          !in_dst_group, role, CW'(min_port - PW'(NUM_NI))};
