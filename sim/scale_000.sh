@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The 1,056-node benchmark of docs/results.md (issue 10): every dragonfly
-# algorithm on sim/configs/dfly_4_8_4_33_000.toml (000's network and packet
+# The 1,056-node benchmark of docs/results.md (issues 10 and 11): every
+# dragonfly algorithm, Q-adaptive included, on sim/configs/dfly_4_8_4_33_000.toml (000's network and packet
 # format) at the loads 000 section 5.3 discusses: uniform random at 0.8 and
 # 1.0, ADV+1 at 0.45 and 1.0.
 # Usage: sim/scale_000.sh [OUT]   (OUT defaults to out/scale_000)
@@ -13,7 +13,8 @@ set -euo pipefail
 out=${1:-out/scale_000}
 base=sim/configs/dfly_4_8_4_33_000.toml
 # Each algorithm with the VC levels it needs (docs/routing_dragonfly.md).
-for spec in min:2 valg:3 valn:4 ugal_g:3 ugal_n:4 ugal_le:4 par:5; do
+# ALGORITHMS="q_adaptive:5 min:2" limits the runs to those algorithms.
+for spec in ${ALGORITHMS:-min:2 valg:3 valn:4 ugal_g:3 ugal_n:4 ugal_le:4 par:5 q_adaptive:5}; do
   algorithm=${spec%:*}
   extra=()
   # UGAL-g/n and PAR as 000 ran them (the authors' code: adaptive_threshold = 2,
