@@ -9,9 +9,14 @@
 # prints a Markdown table of every run. The measured window is 3125 cycles,
 # 100 us at 000's 32 ns flit time (000 averages over 100 us). About two
 # hours on 2 cores.
+# The same comparison on another network: BASE=CONFIG (default
+# sim/configs/dfly_4_8_4_33_000.toml), RUNS="PATTERN@LOADS ..." (sweep.py
+# loads; default "uniform@0.8,1.0 adv+1@0.45,1.0"), WARMUP, CYCLES, DRAIN
+# (default 2000, 3125, 1000). It also prints the saturation table
+# (sim/saturation_table.py).
 set -euo pipefail
 out=${1:-out/scale_000}
-base=sim/configs/dfly_4_8_4_33_000.toml
+base=${BASE:-sim/configs/dfly_4_8_4_33_000.toml}
 # Each algorithm with the VC levels it needs (docs/routing_dragonfly.md).
 # ALGORITHMS="q_adaptive:5 min:2" limits the runs to those algorithms.
 for spec in ${ALGORITHMS:-min:2 valg:3 valn:4 ugal_g:3 ugal_n:4 ugal_le:4 par:5 q_adaptive:5}; do
@@ -27,12 +32,12 @@ for spec in ${ALGORITHMS:-min:2 valg:3 valn:4 ugal_g:3 ugal_n:4 ugal_le:4 par:5 
     --set "routing.algorithm=\"$algorithm\"" --set "router.vcs=${spec#*:}" "${extra[@]}" "$base" > /dev/null
 done
 dirs=()
-for run in uniform@0.8,1.0 adv+1@0.45,1.0; do
+for run in ${RUNS:-uniform@0.8,1.0 adv+1@0.45,1.0}; do
   pattern=${run%@*}
   dir="$out/${pattern//+/_}"
   mkdir -p "$out"
   /usr/bin/python3 sim/sweep.py --rlroute "${RLROUTE:-build/rlroute}" --configs "$out/configs"/*.toml \
-    --pattern "$pattern" --loads "${run#*@}" --warmup 2000 --cycles 3125 --drain 1000 --seed 1 --jobs 2 \
+    --pattern "$pattern" --loads "${run#*@}" --warmup "${WARMUP:-2000}" --cycles "${CYCLES:-3125}" --drain "${DRAIN:-1000}" --seed 1 --jobs 2 \
     --out "$dir" > "$dir.log" 2>&1 || { echo "scale_000: sweep $pattern failed, see $dir.log" >&2; exit 1; }
   dirs+=("$dir")
 done
@@ -47,3 +52,4 @@ for folder in sys.argv[1:]:
             print(f"| {r['config']} | {r['pattern']} | {float(r['offered_load']):g} | {float(r['accepted_load']):.4f} | "
                   f"{float(r['lat_avg']):.1f} | {float(r['lat_p99']):.0f} | {float(r['avg_hops']):.2f} | {r['drained']} |")
 PY
+/usr/bin/python3 sim/saturation_table.py --latency "${dirs[@]}"
