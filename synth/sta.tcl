@@ -15,3 +15,28 @@ report_checks -path_delay max -group_count 10 -endpoint_count 1 -format end -dig
 puts "rlroute: summary"
 report_worst_slack -digits 4
 report_tns -digits 4
+# The worst setup slack of any path through each module instance: every
+# cell pin's worst max-delay slack (a vertex's slacks are per
+# analysis point, min first, then max; in seconds), the worst per instance
+# prefix of the cell's flattened name (the part before its last '.'; "-" for
+# the top's own cells). rlroute attributes each prefix to its modules and
+# top-level block and checks that the worst of them is the worst slack.
+puts "rlroute: slack by instance"
+set rlroute_worst [dict create]
+foreach pin [get_pins -hierarchical *] {
+  set name [get_full_name $pin]
+  set cell [string range $name 0 [expr {[string last / $name] - 1}]]
+  set dot [string last . $cell]
+  set prefix [expr {$dot < 0 ? "-" : [string range $cell 0 [expr {$dot - 1}]]}]
+  foreach vertex [$pin vertices] {
+    foreach tr {rise fall} {
+      set s [lindex [$vertex slacks $tr] 1]
+      if {$s > 1e20} continue
+      if {![dict exists $rlroute_worst $prefix] || $s < [dict get $rlroute_worst $prefix]} {
+        dict set rlroute_worst $prefix $s
+      }
+    }
+  }
+}
+dict for {prefix s} $rlroute_worst { puts [format "rlroute-slack %s %.4f" $prefix [expr {$s * 1e9}]] }
+puts "rlroute: end"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "rlroute/synth/report.hpp"
 #include "rlroute/gen/version.hpp"
@@ -157,6 +158,39 @@ double sum_keys(const Metrics& m, const std::vector<std::string>& keys) {
 }
 
 std::string fmt_int(double v) { return fmt::format("{:.0f}", v); }
+
+// Fmax of the worst path through a module (any instance) or a block, if
+// OpenSTA's per-instance slacks were read.
+std::optional<double> fmax_through(const std::map<std::string, double>& worst_slack, const std::string& key,
+                                   const StaResult& sta) {
+  const auto it = worst_slack.find(key);
+  if (it == worst_slack.end()) return std::nullopt;
+  return fmax_mhz_for_slack(sta.clock_ns, it->second);
+}
+
+// Instances of `target` inside one instance of `root` (root itself: 1).
+long instances_within(const Hierarchy& h, const std::string& root, const std::string& target,
+                      std::map<std::string, long>& memo) {
+  if (root == target) return 1;
+  if (!h.has(root)) return 0;
+  if (const auto it = memo.find(root); it != memo.end()) return it->second;
+  long n = 0;
+  for (const auto& [inst, type] : h.at(root).instances) n += instances_within(h, type, target, memo);
+  return memo[root] = n;
+}
+
+// Bits of the memories Yosys inferred inside one instance of each module,
+// submodules included (generic path; empty without it).
+std::map<std::string, long> memory_bits_per_module(const SynthReport& r) {
+  std::map<std::string, long> bits;
+  if (!r.generic) return bits;
+  const Hierarchy& h = r.generic->hierarchy;
+  for (const auto& m : r.generic->memories) {
+    std::map<std::string, long> memo;
+    for (const auto& id : h.order()) bits[id] += instances_within(h, id, m.module, memo) * m.depth * m.width;
+  }
+  return bits;
+}
 std::string fmt_pct(double part, double whole) {
   return whole > 0 ? fmt::format("{:.1f}%", 100.0 * part / whole) : "-";
 }
@@ -205,6 +239,7 @@ ojson report_json(const SynthReport& r) {
   const Hierarchy& h = r.hierarchy();
   const auto counts = h.instance_counts();
   const auto levels = h.levels();
+  const auto mem_bits = memory_bits_per_module(r);
   ojson modules = ojson::array();
   for (const auto& id : h.order()) {
     const NetlistModule& m = h.at(id);
@@ -215,6 +250,14 @@ ojson report_json(const SynthReport& r) {
     mj["level"] = levels.at(id);
     mj["instances"] = counts.at(id);
     mj["parameters"] = m.parameters;
+    if (r.generic) mj["memory_bits_per_instance"] = mem_bits.count(id) ? mem_bits.at(id) : 0;
+    if (r.liberty) {
+      const StaResult& s = r.liberty->sta;
+      if (const auto it = s.worst_slack_by_module.find(id); it != s.worst_slack_by_module.end()) {
+        mj["worst_slack_through_ns"] = it->second;
+        mj["fmax_through_mhz"] = fmax_mhz_for_slack(s.clock_ns, it->second);
+      }
+    }
     modules.push_back(mj);
   }
   j["modules"] = modules;
@@ -243,7 +286,14 @@ ojson report_json(const SynthReport& r) {
     }
     bj["parts"] = parts;
     if (r.generic) bj["generic"] = metrics_json(block_metrics(b, *r.generic));
-    if (r.liberty) bj["liberty"] = metrics_json(block_metrics(b, *r.liberty));
+    if (r.liberty) {
+      bj["liberty"] = metrics_json(block_metrics(b, *r.liberty));
+      const StaResult& s = r.liberty->sta;
+      if (const auto it = s.worst_slack_by_block.find(b.name); it != s.worst_slack_by_block.end()) {
+        bj["liberty"]["worst_slack_through_ns"] = it->second;
+        bj["liberty"]["fmax_through_mhz"] = fmax_mhz_for_slack(s.clock_ns, it->second);
+      }
+    }
     if (r.fpga) bj["fpga"] = metrics_json(block_metrics(b, *r.fpga));
     blocks.push_back(bj);
   }
@@ -347,8 +397,11 @@ std::string report_markdown(const SynthReport& r) {
 
   // Cost per block: one instance, submodules included.
   std::vector<std::string> head = {"block", "inst"};
-  if (r.generic) head.insert(head.end(), {"cells", "flops", "transistors", "depth"});
+  const bool timing_by_block = r.liberty && !r.liberty->sta.worst_slack_by_module.empty();
+  const auto mem_bits = memory_bits_per_module(r);
+  if (r.generic) head.insert(head.end(), {"cells", "flops", "transistors", "depth", "memory bits"});
   if (r.liberty) head.insert(head.end(), {"std cells", "area um^2"});
+  if (timing_by_block) head.push_back("Fmax MHz");
   if (r.fpga) head.insert(head.end(), {"LUT", "FF", "LUTRAM", "BRAM", "DSP"});
   auto row = [](const std::vector<std::string>& cols) {
     std::string s = "|";
@@ -373,12 +426,17 @@ std::string report_markdown(const SynthReport& r) {
                                 (get(g.total, id, "transistors_incomplete") > 0 ? "+" : "")
                           : "-");
       cols.push_back(g.depth.count(id) ? std::to_string(g.depth.at(id)) : "-");
+      cols.push_back(mem_bits.count(id) && mem_bits.at(id) > 0 ? std::to_string(mem_bits.at(id)) : "-");
     }
     if (r.liberty) {
       const auto& l = *r.liberty;
       const bool have = has_module(l, id);
       cols.push_back(have ? fmt_int(get(l.total, id, "cells")) : "-");
       cols.push_back(have ? fmt::format("{:.1f}", get(l.total, id, "area_um2")) : "-");
+    }
+    if (timing_by_block) {
+      const auto f = fmax_through(r.liberty->sta.worst_slack_by_module, id, r.liberty->sta);
+      cols.push_back(f ? fmt::format("{:.0f}", *f) : "-");
     }
     if (r.fpga) {
       const auto& f = *r.fpga;
@@ -393,8 +451,10 @@ std::string report_markdown(const SynthReport& r) {
   }
   md +=
       "\nPer instance, submodules included; `inst` = instances in the router. depth = generic gates on the longest "
-      "combinational path (`ltp`, flattened). LUTRAM in LUTs. transistors: `stat -tech cmos` after async2sync + "
-      "dffunmap (\"+\": some cells have no estimate).\n\n";
+      "combinational path (`ltp`, flattened). memory bits: words x width of the memories Yosys inferred (`memory "
+      "-nomap`). Fmax: of the worst path through any instance of the module (OpenSTA; it may start and end in "
+      "other blocks). LUTRAM in LUTs. transistors: `stat -tech cmos` after async2sync + dffunmap (\"+\": some "
+      "cells have no estimate).\n\n";
 
   // Area shares: the router's top-level blocks, a partition of its logic.
   md +=
@@ -404,6 +464,7 @@ std::string report_markdown(const SynthReport& r) {
   if (r.generic) shead.insert(shead.end(), {"cells", "transistors"});
   if (r.liberty) shead.push_back("area um^2");
   if (r.fpga) shead.insert(shead.end(), {"LUT+LUTRAM", "FF"});
+  if (timing_by_block) shead.push_back("Fmax MHz (worst path through it)");
   md += row(shead);
   std::vector<std::string> srule = {"---"};
   for (std::size_t i = 1; i < shead.size(); ++i) srule.push_back("--:");
@@ -433,6 +494,10 @@ std::string report_markdown(const SynthReport& r) {
     if (r.fpga) {
       cols.push_back(share(*r.fpga, {"lut", "lutram"}, 0));
       cols.push_back(share(*r.fpga, {"ff"}, 0));
+    }
+    if (timing_by_block) {
+      const auto f = fmax_through(r.liberty->sta.worst_slack_by_block, b.name, r.liberty->sta);
+      cols.push_back(f ? fmt::format("{:.0f}", *f) : "-");
     }
     if (any) md += row(cols);
   }

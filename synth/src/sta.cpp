@@ -63,7 +63,7 @@ std::string strip_pin(const std::string& pin) {
 StaResult parse_sta_log(const std::string& text, double clock_ns) {
   StaResult r;
   r.clock_ns = clock_ns;
-  enum class Section { None, Path, Endpoints, Summary } section = Section::None;
+  enum class Section { None, Path, Endpoints, Summary, ByInstance } section = Section::None;
   bool in_path = false, path_done = false, have_slack = false, have_arrival = false, in_table = false;
 
   std::stringstream in(text);
@@ -76,6 +76,18 @@ StaResult parse_sta_log(const std::string& text, double clock_ns) {
       section = Section::Endpoints;
     else if (line == "rlroute: summary")
       section = Section::Summary;
+    else if (line == "rlroute: slack by instance")
+      section = Section::ByInstance;
+    else if (line == "rlroute: end")
+      section = Section::None;
+
+    if (section == Section::ByInstance && line.rfind("rlroute-slack ", 0) == 0) {
+      // "rlroute-slack <prefix> <ns>"
+      const auto w = split_ws(line);
+      double v = 0;
+      if (w.size() != 3 || !to_double(w[2], v)) throw SynthError(fmt::format("OpenSTA: unreadable line '{}'", line));
+      r.slack_by_prefix.emplace_back(w[1], v);
+    }
 
     if (section == Section::Path && !path_done) {
       if (line.rfind("Startpoint:", 0) == 0) r.startpoint = after_colon(line);
@@ -146,8 +158,20 @@ StaResult parse_sta_log(const std::string& text, double clock_ns) {
   if (!(r.critical_ns > 0))
     throw SynthError(fmt::format("OpenSTA: critical path of {} ns is not positive", r.critical_ns));
   r.fmax_mhz = 1000.0 / r.critical_ns;
+  if (!r.slack_by_prefix.empty()) {
+    // The worst instance must hold the worst path: a check that the vertex
+    // slacks read are the max (setup) ones, in ns.
+    double worst = r.slack_by_prefix.front().second;
+    for (const auto& [prefix, v] : r.slack_by_prefix) worst = std::min(worst, v);
+    if (std::fabs(worst - r.worst_slack_ns) > 1e-3) {
+      throw SynthError(fmt::format("OpenSTA: the worst slack by instance ({} ns) is not the worst slack ({} ns)", worst,
+                                   r.worst_slack_ns));
+    }
+  }
   return r;
 }
+
+double fmax_mhz_for_slack(double clock_ns, double slack_ns) { return 1000.0 / (clock_ns - slack_ns); }
 
 void attribute_path(StaResult& sta, const Hierarchy& h) {
   const auto paths = h.instance_paths();
@@ -177,6 +201,19 @@ void attribute_path(StaResult& sta, const Hierarchy& h) {
   };
   sta.delay_by_block = sorted(by_block);
   sta.delay_by_module = sorted(by_module);
+  // Worst slack through each module and block: a prefix counts for every
+  // instance on its chain (the path runs through their subtrees) and for
+  // its block.
+  auto lower = [](std::map<std::string, double>& m, const std::string& key, double v) {
+    const auto it = m.find(key);
+    if (it == m.end() || v < it->second) m[key] = v;
+  };
+  for (const auto& [prefix, slack] : sta.slack_by_prefix) {
+    const std::string cell = prefix == "-" ? std::string("_cell_") : prefix + "._cell_";
+    lower(sta.worst_slack_by_module, h.top, slack);
+    for (const auto& id : h.owner_chain(cell, paths)) lower(sta.worst_slack_by_module, id, slack);
+    lower(sta.worst_slack_by_block, h.block_of(cell, paths), slack);
+  }
   // Start and end: the first and last pins of the path (the launching
   // flip-flop's clock pin, the capturing flip-flop's data pin, or ports).
   if (!sta.path.empty()) {

@@ -99,6 +99,26 @@ def test_example(rlroute, config, work):
     check(f"{name}: summary names the critical block", r["summary"].get("critical_path_block", "") != "")
     check(f"{name}: summary names the area-dominant block", r["summary"].get("area_dominant_block", "") != "")
 
+    # Fmax per block: the worst path through the block; the blocks the
+    # critical path crosses have the router's Fmax, no block a lower one.
+    fmax = t["fmax_mhz"]
+    through = {b["name"]: b["liberty"].get("fmax_through_mhz") for b in r["top_blocks"]}
+    with_cells = {b["name"] for b in r["top_blocks"] if b["generic"]["cells"] > 0}
+    check(f"{name}: every top-level block with cells has an Fmax", all(through[b] for b in with_cells), through)
+    check(f"{name}: no block's Fmax below the router's",
+          all(v >= fmax * (1 - 1e-6) for v in through.values() if v), (fmax, through))
+    for block in {t["start_block"], t["end_block"]} - {"(port)"}:
+        check(f"{name}: the critical path's block {block} has the router's Fmax",
+              abs(through.get(block, 0) - fmax) <= 1e-6 * fmax, (block, through.get(block), fmax))
+    top_module = r["modules"][0]
+    check(f"{name}: the router top's Fmax is the router's",
+          abs(top_module.get("fmax_through_mhz", 0) - fmax) <= 1e-6 * fmax, top_module)
+    fifo_bits = [m for m in r["modules"] if m["rtl_module"] == "rr_fifo" and m["memory_bits_per_instance"] > 0]
+    check(f"{name}: VC buffers count their memory bits", len(fifo_bits) > 0, r["modules"])
+    check(f"{name}: the router's memory bits are every memory's bits",
+          top_module["memory_bits_per_instance"] == sum(m["bits"] * m["instances"] for m in r["memories"]),
+          (top_module["memory_bits_per_instance"], r["memories"]))
+
     names = {m["rtl_module"] for m in r["modules"]}
     for block in ("rr_input_port", "rr_fifo", "rr_vc_alloc", "rr_sw_alloc", "rr_output_port"):
         check(f"{name}: module {block} reported", block in names, sorted(names))

@@ -358,6 +358,15 @@ gen_rc[0].i_route._3_/D (DFF_X1)    1.9650    1.0000    0.9650 (MET)
 rlroute: summary
 worst slack -0.1475
 tns -0.1475
+rlroute: slack by instance
+rlroute-slack - 1.5000
+rlroute-slack i_core -0.1475
+rlroute-slack i_core.gen_in[0].i_port.gen_vc[1].i_fifo -0.1475
+rlroute-slack i_core.gen_in[1].i_port 0.2000
+rlroute-slack i_core.i_alloc -0.1475
+rlroute-slack gen_rc[0].i_route 0.9650
+rlroute-slack gen_rc[1].i_route 0.5000
+rlroute: end
 )";
   StaResult s = parse_sta_log(log, 2.0);
   EXPECT_EQ(s.startpoint, "i_core.gen_in[0].i_port.gen_vc[1].i_fifo._27_");
@@ -381,6 +390,33 @@ tns -0.1475
   EXPECT_EQ(s.delay_by_block.front().first, "rr_core (own logic)");  // the 2 ns OR2
   EXPECT_EQ(s.path[0].module, "rr_fifo");
   EXPECT_EQ(s.worst_endpoints[1].block, "rr_route");
+
+  // The worst path through each module and block: a prefix counts for every
+  // instance on its chain; a module takes the worst of its instances.
+  ASSERT_EQ(s.slack_by_prefix.size(), 7u);
+  const Hierarchy h = sample_hierarchy();
+  auto module_id = [&](const std::string& name) {
+    for (const auto& [id, m] : h.modules)
+      if (m.name == name) return id;
+    return std::string("?");
+  };
+  EXPECT_DOUBLE_EQ(s.worst_slack_by_module.at("top"), -0.1475);
+  EXPECT_DOUBLE_EQ(s.worst_slack_by_module.at(module_id("rr_route")), 0.5);  // the worse of its two instances
+  EXPECT_DOUBLE_EQ(s.worst_slack_by_module.at(module_id("rr_fifo")), -0.1475);
+  EXPECT_EQ(s.worst_slack_by_module.count(module_id("rr_xbar")), 0u);  // no path through it was reported
+  EXPECT_DOUBLE_EQ(s.worst_slack_by_block.at("rr_port"), -0.1475);  // through its fifo
+  EXPECT_DOUBLE_EQ(s.worst_slack_by_block.at("rr_route"), 0.5);
+  EXPECT_DOUBLE_EQ(s.worst_slack_by_block.at("top (own logic)"), 1.5);
+  EXPECT_NEAR(fmax_mhz_for_slack(2.0, 0.5), 1000.0 / 1.5, 1e-9);
+
+  // Slacks that are not the max (setup) ones miss the worst path: refused.
+  std::string wrong = log;
+  for (auto at = wrong.find("-0.1475", wrong.find("slack by instance")); at != std::string::npos;
+       at = wrong.find("-0.1475", at)) {
+    wrong.replace(at, 7, "0.0100");
+  }
+  EXPECT_THROW(parse_sta_log(wrong, 2.0), SynthError);
+  EXPECT_THROW(parse_sta_log(log + "rlroute: slack by instance\nrlroute-slack x\n", 2.0), SynthError);
 
   EXPECT_THROW(parse_sta_log("Error: sta.tcl, 3 cannot open 'x.v'.\n", 2.0), SynthError);
   EXPECT_THROW(parse_sta_log("rlroute: critical path\nNo paths found.\n", 2.0), SynthError);
