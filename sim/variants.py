@@ -49,7 +49,7 @@ def main():
 
     sets = []
     for item in args.set:
-        m = re.fullmatch(r"([A-Za-z_]+)\.([A-Za-z_]+)=(.+)", item)
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)=(.+)", item)
         if not m:
             sys.exit(f"variants: --set {item}: must be SECTION.KEY=VALUE (e.g. router.speedup=2)")
         try:

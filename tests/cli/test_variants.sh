@@ -32,6 +32,11 @@ check "rerun replaces its own file" variants --suffix s2 --out "$work/v" --set r
   "$src/examples/dfly_2_4_2_9_ugal_g.toml"
 check "rerun wrote the new value" grep -q '^speedup = 1$' "$v"
 
+# Keys with digits (Q-adaptive's thresholds).
+check "a key with a digit is accepted" variants --suffix t1 --out "$work/v" --set 'routing.algorithm="q_adaptive"' \
+  --set router.vcs=5 --set routing.q_thld1=0.05 "$src/examples/dfly_2_4_2_9_ugal_g.toml"
+check "and written" grep -q '^q_thld1 = 0.05$' "$work/v/dfly_2_4_2_9_ugal_g_t1.toml"
+
 # Errors: one line, non-zero exit, nothing written.
 err() {  # err NAME REGEX ARGS...
   local name=$1 regex=$2; shift 2
