@@ -52,6 +52,10 @@ class QMirror {
     std::int64_t r;      // cycles from its arrival there to its arrival here
     int row_here;        // its row here (-1 in its destination group: Q_y = 0)
     bool fed = false;    // its feedback has been seen
+    // The heads the feedback matched to this one fitted as well (the same
+    // row and target: same r, or both targets saturated), any of which the
+    // hardware may have meant.
+    std::vector<unsigned> stand_ins;
   };
   struct Update {
     std::int64_t cycle;  // the cycle the word reaches the upstream router's input

@@ -1,0 +1,86 @@
+// The Q feedback check's bookkeeping (tb/include/rlroute/tb/q_mirror.hpp) on
+// dfly(2,4,2,9): which head a feedback word pays for when several fit it.
+// Heads of one row whose targets saturate at the value range (r of 4,096
+// cycles or more with 16-bit values and 4 fraction bits, as in the learning
+// transient of the 1,056-node network) send identical words, so the check
+// cannot tell whose word it saw; it must not report the other one as unpaid,
+// and it must still report a head that leaves while no word paid for it.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "configs.hpp"
+#include "rlroute/gen/design.hpp"
+#include "rlroute/gen/q_codes.hpp"
+#include "rlroute/gen/q_table_layout.hpp"
+#include "rlroute/tb/q_mirror.hpp"
+
+using namespace rlroute;
+
+namespace {
+
+class QMirrorTest : public ::testing::Test {
+ protected:
+  QMirrorTest() : design_(derive_design(test::dragonfly(2, 4, 2, 9, "q_adaptive", 5))), mirror_(design_) {
+    const Topology& t = design_.topo;
+    port_ = t.first_global_port();  // router 0's first global port, and the router it leads to
+    up_ = t.neighbor(router_, port_)->router;
+    src_ = up_ * t.nodes_per_router();  // the upstream router's first node
+    for (int node = 0; node < t.num_nodes(); ++node) {  // a destination in a third group
+      const int group = t.group_of(t.router_of_node(node));
+      if (group != t.group_of(router_) && group != t.group_of(up_)) {
+        dst_ = node;
+        break;
+      }
+    }
+    const QTableLayout layout(design_);
+    row_up_ = layout.row(up_, src_, dst_);
+    row_bits_ = q_feedback_bits(layout.rows(), design_.cfg.q_value_bits) - 1 - design_.cfg.q_value_bits;
+  }
+
+  // Head `key` from src_ to dst_, injected at the upstream router in cycle
+  // `at_up` and arriving here on port_ in `at_here`.
+  void arrive(unsigned key, std::int64_t at_up, std::int64_t at_here) {
+    mirror_.head_arrived(up_, 0, key, src_, dst_, at_up);
+    mirror_.head_arrived(router_, port_, key, src_, dst_, at_here);
+  }
+  std::uint64_t word(std::uint32_t target) const {
+    return (std::uint64_t{target} << (1 + row_bits_)) | (std::uint64_t(row_up_) << 1) | 1u;
+  }
+  std::uint32_t saturated() const { return (1u << design_.cfg.q_value_bits) - 1u; }
+
+  Design design_;
+  QMirror mirror_;
+  const int router_ = 0;
+  int port_ = 0, up_ = 0, src_ = 0, dst_ = 0, row_up_ = 0, row_bits_ = 0;
+};
+
+TEST_F(QMirrorTest, SaturatedHeadsOfOneRowMayPayForEachOther) {
+  arrive(1, 0, 5000);    // r = 5000: saturated
+  arrive(2, 100, 6000);  // r = 5900: saturated too, the same word
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), 6001), "");
+  // The word matched head 1 first, but it may have been head 2's: head 2
+  // leaves paid, and head 1 owes the next word.
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), 6002), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 1), "");
+}
+
+TEST_F(QMirrorTest, AHeadThatLeavesUnpaidIsReported) {
+  arrive(1, 0, 5000);
+  arrive(2, 100, 6000);
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), 6001), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
+  // One word for two heads: the second to leave is unpaid.
+  const std::string failure = mirror_.head_left(router_, port_ + 1, 1);
+  EXPECT_NE(failure.find("left router 0 without the feedback it owes its upstream router"), std::string::npos)
+      << failure;
+}
+
+TEST_F(QMirrorTest, AWordNoHeadFitsIsReported) {
+  arrive(1, 0, 5000);
+  const std::string failure = mirror_.feedback_sent(router_, port_, word(saturated() - 1), 6001);
+  EXPECT_NE(failure.find("which no head it took in on that port owes"), std::string::npos) << failure;
+}
+
+}  // namespace
