@@ -124,10 +124,13 @@ std::string QMirror::head_left(int router, int port, unsigned key) {
     const auto it = std::find_if(owed.begin(), owed.end(), [key](const Owed& o) { return o.key == key; });
     if (it == owed.end()) continue;
     if (!it->fed) {
-      // Heads the same feedback word fitted are interchangeable: the word
-      // matched to another may have been this one's, which then still owes.
+      // Heads with the same row, r and row here are interchangeable, as are
+      // heads a word fitted equally (saturated targets): the word matched to
+      // another may have been this one's, which then still owes.
       const auto twin = std::find_if(owed.begin(), owed.end(), [&](const Owed& o) {
-        return o.fed && std::find(o.stand_ins.begin(), o.stand_ins.end(), key) != o.stand_ins.end();
+        return o.fed && o.key != key &&
+               ((o.row_up == it->row_up && o.r == it->r && o.row_here == it->row_here) ||
+                std::find(o.stand_ins.begin(), o.stand_ins.end(), key) != o.stand_ins.end());
       });
       if (twin == owed.end()) {
         return fmt::format("Q feedback check: packet {:#x} left router {} without the feedback it owes its upstream "

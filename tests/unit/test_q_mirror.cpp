@@ -7,6 +7,7 @@
 // and it must still report a head that leaves while no word paid for it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "configs.hpp"
@@ -48,6 +49,17 @@ class QMirrorTest : public ::testing::Test {
     return (std::uint64_t{target} << (1 + row_bits_)) | (std::uint64_t(row_up_) << 1) | 1u;
   }
   std::uint32_t saturated() const { return (1u << design_.cfg.q_value_bits) - 1u; }
+  // r + Q_y for a head with travel time r, Q_y the initial minimum of its row here.
+  std::uint32_t expected_target(std::int64_t r) const {
+    const QTableLayout layout(design_);
+    const int row_here = layout.row(router_, src_, dst_);
+    std::uint32_t q_y = ~0u;
+    const auto& t = mirror_.table(router_);
+    for (int c = 0; c < layout.columns(); ++c) q_y = std::min(q_y, t[static_cast<size_t>(row_here * layout.columns() + c)]);
+    return ref::q_target(ref::QFormat{static_cast<unsigned>(design_.cfg.q_value_bits),
+                                 static_cast<unsigned>(design_.cfg.q_fraction_bits)},
+                         static_cast<std::uint64_t>(r), q_y);
+  }
 
   Design design_;
   QMirror mirror_;
@@ -64,6 +76,23 @@ TEST_F(QMirrorTest, SaturatedHeadsOfOneRowMayPayForEachOther) {
   EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
   EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), 6002), "");
   EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 1), "");
+}
+
+// Heads with the same r are interchangeable whenever their words came:
+// three heads, two words, the third head to arrive leaves first (paid by one
+// of the words), and then the first (paid by the other).
+TEST_F(QMirrorTest, HeadsWithTheSameRMayPayForEachOther) {
+  arrive(1, 0, 40);
+  arrive(2, 10, 50);
+  arrive(3, 20, 60);
+  const std::string w1 = mirror_.feedback_sent(router_, port_, word(expected_target(40)), 61);
+  const std::string w2 = mirror_.feedback_sent(router_, port_, word(expected_target(40)), 62);
+  EXPECT_EQ(w1, "");
+  EXPECT_EQ(w2, "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 3), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 1), "");
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(expected_target(40)), 63), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
 }
 
 TEST_F(QMirrorTest, AHeadThatLeavesUnpaidIsReported) {
