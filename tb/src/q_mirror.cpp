@@ -59,7 +59,7 @@ void QMirror::head_arrived(int router, int port, unsigned key, int src, int dst,
   if (!outside && !topo_.is_global_port(port)) return;  // no feedback into the destination group's local links
   const int up = topo_.neighbor(router, port)->router;
   owed_[static_cast<size_t>(router * design_.ports + port)].push_back(
-      {key, layout_.row(up, src, dst), cycle - before, outside ? layout_.row(router, src, dst) : -1, false, {}});
+      {key, layout_.row(up, src, dst), cycle - before, outside ? layout_.row(router, src, dst) : -1, false, 0, 0});
 }
 
 std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) {
@@ -71,41 +71,40 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
                        port, cycle);
   }
   std::vector<Owed>& owed = owed_[static_cast<size_t>(router * design_.ports + port)];
+  auto target_of = [&](const Owed& o, std::uint32_t q_y) {
+    return ref::q_target(format_, static_cast<std::uint64_t>(o.r) & 0xffffu, q_y);
+  };
   std::string expected;
   Owed* matched = nullptr;
-  std::vector<unsigned> others;  // other heads the word fits
   for (Owed& o : owed) {
     if (o.fed || o.row_up != row) continue;
-    const std::uint32_t want = ref::q_target(format_, static_cast<std::uint64_t>(o.r) & 0xffffu, q_y(router, o.row_here));
-    if (want == target) {
-      if (matched == nullptr) matched = &o;
-      else others.push_back(o.key);
-      continue;
-    }
-    expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {})", o.key, want, o.r, q_y(router, o.row_here));
-  }
-  if (matched == nullptr) {
-    // A head already matched to an earlier word whose stand-in still owes:
-    // the earlier word was the stand-in's and this one is the head's.
-    for (Owed& o : owed) {
-      if (!o.fed || o.row_up != row ||
-          ref::q_target(format_, static_cast<std::uint64_t>(o.r) & 0xffffu, q_y(router, o.row_here)) != target) {
-        continue;
-      }
-      const auto stand_in = std::find_if(owed.begin(), owed.end(), [&](const Owed& s) {
-        return !s.fed && std::find(o.stand_ins.begin(), o.stand_ins.end(), s.key) != o.stand_ins.end();
-      });
-      if (stand_in == owed.end()) continue;
-      stand_in->fed = true;
-      o.stand_ins.clear();
+    const std::uint32_t q_y_here = q_y(router, o.row_here);
+    if (target_of(o, q_y_here) == target) {
       matched = &o;
       break;
     }
-  } else {
-    matched->fed = true;
-    matched->stand_ins = std::move(others);
+    expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {})", o.key, target_of(o, q_y_here), o.r, q_y_here);
+  }
+  if (matched == nullptr) {
+    // A head already paid whose word an unpaid head of the row fits as
+    // well: that word was the unpaid head's, and this one is the paid head's.
+    for (Owed& o : owed) {
+      if (!o.fed || o.row_up != row || target_of(o, q_y(router, o.row_here)) != target) continue;
+      const auto unpaid = std::find_if(owed.begin(), owed.end(), [&](const Owed& u) {
+        return !u.fed && u.row_up == row && target_of(u, o.paid_q_y) == o.paid_target;
+      });
+      if (unpaid == owed.end()) continue;
+      unpaid->fed = true;
+      unpaid->paid_target = o.paid_target;
+      unpaid->paid_q_y = o.paid_q_y;
+      matched = &o;
+      break;
+    }
   }
   if (matched != nullptr) {
+    matched->fed = true;
+    matched->paid_target = target;
+    matched->paid_q_y = q_y(router, matched->row_here);
     const PortRef up = *topo_.neighbor(router, port);
     in_flight_.push_back({cycle + topo_.credit_latency(up.port) - 1, up.router, layout_.column_of_port(up.port), row,
                           target});
@@ -124,13 +123,11 @@ std::string QMirror::head_left(int router, int port, unsigned key) {
     const auto it = std::find_if(owed.begin(), owed.end(), [key](const Owed& o) { return o.key == key; });
     if (it == owed.end()) continue;
     if (!it->fed) {
-      // Heads with the same row, r and row here are interchangeable, as are
-      // heads a word fitted equally (saturated targets): the word matched to
-      // another may have been this one's, which then still owes.
+      // The word matched to another head of the row may have been this one's
+      // (the same target with that word's Q_y); that head then still owes.
       const auto twin = std::find_if(owed.begin(), owed.end(), [&](const Owed& o) {
-        return o.fed && o.key != key &&
-               ((o.row_up == it->row_up && o.r == it->r && o.row_here == it->row_here) ||
-                std::find(o.stand_ins.begin(), o.stand_ins.end(), key) != o.stand_ins.end());
+        return o.fed && o.key != key && o.row_up == it->row_up &&
+               ref::q_target(format_, static_cast<std::uint64_t>(it->r) & 0xffffu, o.paid_q_y) == o.paid_target;
       });
       if (twin == owed.end()) {
         return fmt::format("Q feedback check: packet {:#x} left router {} without the feedback it owes its upstream "
@@ -138,7 +135,6 @@ std::string QMirror::head_left(int router, int port, unsigned key) {
                            key, router, it->row_up, it->r);
       }
       twin->fed = false;
-      twin->stand_ins.clear();
     }
     owed.erase(it);
     return "";

@@ -95,6 +95,61 @@ TEST_F(QMirrorTest, HeadsWithTheSameRMayPayForEachOther) {
   EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
 }
 
+// The same with saturated targets of different r.
+TEST_F(QMirrorTest, SaturatedHeadsMayPayForEachOtherInAnyOrder) {
+  arrive(1, 0, 5000);
+  arrive(2, 10, 5100);
+  arrive(3, 20, 5300);
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), 5301), "");
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), 5302), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 3), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 1), "");
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), 5303), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
+}
+
+// Head 1's target saturates only while Q_y is at its initial value; head 2's
+// always does. The first word (saturated) is matched to head 1; then Q_y
+// falls (the downstream router in the destination group reports r = 1), and
+// head 1's own word arrives, no longer saturated: the first word was head
+// 2's.
+TEST_F(QMirrorTest, AWordThatFitsOnlyAPaidHeadPaysForItAndTheEarlierWordForAnother) {
+  const Topology& t = design_.topo;
+  const QTableLayout layout(design_);
+  // Router 0's second global port leads into the destination group.
+  const int down_port = t.first_global_port() + 1;
+  const PortRef down = *t.neighbor(router_, down_port);
+  int dst = -1;
+  for (int node = 0; node < t.num_nodes() && dst < 0; ++node) {
+    if (t.group_of(t.router_of_node(node)) == t.group_of(down.router)) dst = node;
+  }
+  dst_ = dst;
+  row_up_ = layout.row(up_, src_, dst_);
+  const std::uint32_t q_y0 = expected_target(0);
+  const std::int64_t r1 = ((std::int64_t{saturated()} - q_y0) >> 4) + 1;  // saturates with q_y0 only
+  ASSERT_GE((r1 << 4) + q_y0, std::int64_t{saturated()});
+  arrive(1, 0, r1);
+  arrive(2, 0, 5000);
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), r1 + 1), "");
+  // Packets 10.. go on from router 0 into the destination group, and its
+  // router pays r = 1 for each: router 0's estimate for that row falls.
+  std::int64_t now = r1 + 2;
+  for (unsigned k = 10; k < 20; ++k, now += 4) {
+    mirror_.head_arrived(up_, 0, k, src_, dst_, now - 2);
+    mirror_.head_arrived(router_, port_, k, src_, dst_, now - 1);
+    mirror_.head_arrived(down.router, down.port, k, src_, dst_, now);
+    const std::uint64_t fb = (std::uint64_t{1u << 4} << (1 + row_bits_)) |
+                             (std::uint64_t(layout.row(router_, src_, dst_)) << 1) | 1u;
+    EXPECT_EQ(mirror_.feedback_sent(down.router, down.port, fb, now + 1), "");
+    mirror_.begin_cycle(now + 40);
+  }
+  const std::uint32_t head1 = expected_target(r1);
+  ASSERT_LT(head1, saturated()) << "Q_y fell";
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(head1), now + 50), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 1), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
+}
+
 TEST_F(QMirrorTest, AHeadThatLeavesUnpaidIsReported) {
   arrive(1, 0, 5000);
   arrive(2, 100, 6000);

@@ -51,11 +51,12 @@ class QMirror {
     int row_up;          // its row at the upstream router
     std::int64_t r;      // cycles from its arrival there to its arrival here
     int row_here;        // its row here (-1 in its destination group: Q_y = 0)
-    bool fed = false;    // its feedback has been seen
-    // The heads the feedback matched to this one fitted as well (the same
-    // row and target: same r, or both targets saturated), any of which the
-    // hardware may have meant.
-    std::vector<unsigned> stand_ins;
+    bool fed = false;    // a feedback word has been matched to it
+    // That word's target and the Q_y it was checked with. Heads of one row
+    // share Q_y, and their words are identical when their r are equal or
+    // their targets saturate, so the word may have been another head's: any
+    // head of the row whose target with this Q_y is this target.
+    std::uint32_t paid_target = 0, paid_q_y = 0;
   };
   struct Update {
     std::int64_t cycle;  // the cycle the word reaches the upstream router's input
