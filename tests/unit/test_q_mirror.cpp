@@ -49,7 +49,8 @@ class QMirrorTest : public ::testing::Test {
     return (std::uint64_t{target} << (1 + row_bits_)) | (std::uint64_t(row_up_) << 1) | 1u;
   }
   std::uint32_t saturated() const { return (1u << design_.cfg.q_value_bits) - 1u; }
-  // r + Q_y for a head with travel time r, Q_y the initial minimum of its row here.
+  // r + Q_y for a head with travel time r, Q_y the minimum of its row here in
+  // the mirror's table now (expected_target(0) is Q_y itself).
   std::uint32_t expected_target(std::int64_t r) const {
     const QTableLayout layout(design_);
     const int row_here = layout.row(router_, src_, dst_);
