@@ -18,7 +18,7 @@ QMirror::QMirror(const Design& design)
       columns_(layout_.columns()),
       row_bits_(std::max(1, bits_for(layout_.rows()))),
       tables_(static_cast<size_t>(topo_.num_routers())),
-      owed_(static_cast<size_t>(topo_.num_routers() * design.ports)) {
+      matchings_(static_cast<size_t>(topo_.num_routers() * design.ports)) {
   for (int router = 0; router < topo_.num_routers(); ++router) {
     auto& t = tables_[static_cast<size_t>(router)];
     for (int row = 0; row < layout_.rows(); ++row) {
@@ -58,8 +58,90 @@ void QMirror::head_arrived(int router, int port, unsigned key, int src, int dst,
   const bool outside = topo_.group_of(router) != dst_group;
   if (!outside && !topo_.is_global_port(port)) return;  // no feedback into the destination group's local links
   const int up = topo_.neighbor(router, port)->router;
-  owed_[static_cast<size_t>(router * design_.ports + port)].push_back(
-      {key, layout_.row(up, src, dst), cycle - before, outside ? layout_.row(router, src, dst) : -1, false, 0, 0});
+  matchings_[static_cast<size_t>(router * design_.ports + port)].heads.push_back(
+      {key, layout_.row(up, src, dst), cycle - before, outside ? layout_.row(router, src, dst) : -1, true, -1, {}});
+}
+
+bool QMirror::match_word(Matching& m, int w) {
+  for (const int h : m.words[static_cast<size_t>(w)].fits) {
+    if (m.seen[static_cast<size_t>(h)]) continue;
+    m.seen[static_cast<size_t>(h)] = 1;
+    Head& head = m.heads[static_cast<size_t>(h)];
+    // A head without a word is still here: one that left always has one.
+    if (head.word < 0 || match_word(m, head.word)) {
+      head.word = w;
+      m.words[static_cast<size_t>(w)].head = h;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool QMirror::match_leaving_head(Matching& m, int h) {
+  for (const int w : m.heads[static_cast<size_t>(h)].fits) {
+    if (m.seen[static_cast<size_t>(w)]) continue;
+    m.seen[static_cast<size_t>(w)] = 1;
+    const int holder = m.words[static_cast<size_t>(w)].head;
+    if (m.heads[static_cast<size_t>(holder)].here) {
+      m.heads[static_cast<size_t>(holder)].word = -1;  // it may still be paid by a later word
+    } else if (!match_leaving_head(m, holder)) {
+      continue;
+    }
+    m.words[static_cast<size_t>(w)].head = h;
+    m.heads[static_cast<size_t>(h)].word = w;
+    return true;
+  }
+  return false;
+}
+
+void QMirror::forget_if_settled(Matching& m, int h) {
+  std::vector<char> head_in(m.heads.size(), 0), word_in(m.words.size(), 0);
+  std::vector<int> todo{h};
+  head_in[static_cast<size_t>(h)] = 1;
+  while (!todo.empty()) {
+    const Head& head = m.heads[static_cast<size_t>(todo.back())];
+    todo.pop_back();
+    if (head.here) return;
+    for (const int w : head.fits) {
+      if (word_in[static_cast<size_t>(w)]) continue;
+      word_in[static_cast<size_t>(w)] = 1;
+      for (const int other : m.words[static_cast<size_t>(w)].fits) {
+        if (!head_in[static_cast<size_t>(other)]) {
+          head_in[static_cast<size_t>(other)] = 1;
+          todo.push_back(other);
+        }
+      }
+    }
+  }
+  // Drop the part and renumber the rest.
+  auto renumber = [](const std::vector<char>& gone) {
+    std::vector<int> to(gone.size(), -1);
+    int next = 0;
+    for (std::size_t i = 0; i < gone.size(); ++i) {
+      if (!gone[i]) to[i] = next++;
+    }
+    return to;
+  };
+  const std::vector<int> head_to = renumber(head_in), word_to = renumber(word_in);
+  auto keep = [](auto& items, const std::vector<char>& gone) {
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (gone[i]) continue;
+      if (out != i) items[out] = std::move(items[i]);
+      ++out;
+    }
+    items.resize(out);
+  };
+  keep(m.heads, head_in);
+  keep(m.words, word_in);
+  for (Head& head : m.heads) {
+    if (head.word >= 0) head.word = word_to[static_cast<size_t>(head.word)];
+    for (int& w : head.fits) w = word_to[static_cast<size_t>(w)];
+  }
+  for (Word& word : m.words) {
+    word.head = head_to[static_cast<size_t>(word.head)];
+    for (int& other : word.fits) other = head_to[static_cast<size_t>(other)];
+  }
 }
 
 std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) {
@@ -70,73 +152,55 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
     return fmt::format("Q feedback check: router {} sent feedback to the node on its port {} (cycle {})", router,
                        port, cycle);
   }
-  std::vector<Owed>& owed = owed_[static_cast<size_t>(router * design_.ports + port)];
-  auto target_of = [&](const Owed& o, std::uint32_t q_y) {
-    return ref::q_target(format_, static_cast<std::uint64_t>(o.r) & 0xffffu, q_y);
-  };
+  Matching& m = matchings_[static_cast<size_t>(router * design_.ports + port)];
+  const int w = static_cast<int>(m.words.size());
+  m.words.push_back({row, target, -1, {}});
   std::string expected;
-  Owed* matched = nullptr;
-  for (Owed& o : owed) {
-    if (o.fed || o.row_up != row) continue;
-    const std::uint32_t q_y_here = q_y(router, o.row_here);
-    if (target_of(o, q_y_here) == target) {
-      matched = &o;
-      break;
+  for (std::size_t h = 0; h < m.heads.size(); ++h) {
+    Head& head = m.heads[h];
+    if (!head.here || head.row_up != row) continue;
+    const std::uint32_t q_y_here = q_y(router, head.row_here);
+    const std::uint32_t head_target =
+        ref::q_target(format_, static_cast<std::uint64_t>(head.r) & 0xffffu, q_y_here);
+    if (head_target == target) {
+      head.fits.push_back(w);
+      m.words.back().fits.push_back(static_cast<int>(h));
     }
-    expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {})", o.key, target_of(o, q_y_here), o.r, q_y_here);
+    expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {}{})", head.key, head_target, head.r, q_y_here,
+                            head.word >= 0 ? ", paid" : "");
   }
-  if (matched == nullptr) {
-    // A head already paid whose word an unpaid head of the row fits as
-    // well: that word was the unpaid head's, and this one is the paid head's.
-    for (Owed& o : owed) {
-      if (!o.fed || o.row_up != row || target_of(o, q_y(router, o.row_here)) != target) continue;
-      const auto unpaid = std::find_if(owed.begin(), owed.end(), [&](const Owed& u) {
-        return !u.fed && u.row_up == row && target_of(u, o.paid_q_y) == o.paid_target;
-      });
-      if (unpaid == owed.end()) continue;
-      unpaid->fed = true;
-      unpaid->paid_target = o.paid_target;
-      unpaid->paid_q_y = o.paid_q_y;
-      matched = &o;
-      break;
-    }
+  m.seen.assign(m.heads.size(), 0);
+  if (!match_word(m, w)) {
+    for (const int h : m.words.back().fits) m.heads[static_cast<size_t>(h)].fits.pop_back();
+    m.words.pop_back();
+    return fmt::format(
+        "Q feedback check: router {} port {} sent row {} target {} at cycle {}, which no head it took in on that port "
+        "owes (the reference's targets for the heads of that row it holds:{})",
+        router, port, row, target, cycle, expected.empty() ? " none" : expected);
   }
-  if (matched != nullptr) {
-    matched->fed = true;
-    matched->paid_target = target;
-    matched->paid_q_y = q_y(router, matched->row_here);
-    const PortRef up = *topo_.neighbor(router, port);
-    in_flight_.push_back({cycle + topo_.credit_latency(up.port) - 1, up.router, layout_.column_of_port(up.port), row,
-                          target});
-    return "";
-  }
-  return fmt::format(
-      "Q feedback check: router {} port {} sent row {} target {} at cycle {}, which no head it took in on that port "
-      "owes (the reference's targets for that row:{})",
-      router, port, row, target, cycle, expected.empty() ? " none" : expected);
+  const PortRef up = *topo_.neighbor(router, port);
+  in_flight_.push_back(
+      {cycle + topo_.credit_latency(up.port) - 1, up.router, layout_.column_of_port(up.port), row, target});
+  return "";
 }
 
 std::string QMirror::head_left(int router, int port, unsigned key) {
   if (topo_.is_ni_port(port)) arrived_.erase(key);  // ejected: its id may come back
   for (int in = 0; in < design_.ports; ++in) {
-    std::vector<Owed>& owed = owed_[static_cast<size_t>(router * design_.ports + in)];
-    const auto it = std::find_if(owed.begin(), owed.end(), [key](const Owed& o) { return o.key == key; });
-    if (it == owed.end()) continue;
-    if (!it->fed) {
-      // The word matched to another head of the row may have been this one's
-      // (the same target with that word's Q_y); that head then still owes.
-      const auto twin = std::find_if(owed.begin(), owed.end(), [&](const Owed& o) {
-        return o.fed && o.key != key && o.row_up == it->row_up &&
-               ref::q_target(format_, static_cast<std::uint64_t>(it->r) & 0xffffu, o.paid_q_y) == o.paid_target;
-      });
-      if (twin == owed.end()) {
+    Matching& m = matchings_[static_cast<size_t>(router * design_.ports + in)];
+    const auto it = std::find_if(m.heads.begin(), m.heads.end(), [key](const Head& h) { return h.here && h.key == key; });
+    if (it == m.heads.end()) continue;
+    const int h = static_cast<int>(it - m.heads.begin());
+    if (it->word < 0) {
+      m.seen.assign(m.words.size(), 0);
+      if (!match_leaving_head(m, h)) {
         return fmt::format("Q feedback check: packet {:#x} left router {} without the feedback it owes its upstream "
-                           "router (row {}, r = {})",
-                           key, router, it->row_up, it->r);
+                           "router (row {}, r = {}; {} words of its row fitted it, each needed by another head)",
+                           key, router, it->row_up, it->r, it->fits.size());
       }
-      twin->fed = false;
     }
-    owed.erase(it);
+    m.heads[static_cast<size_t>(h)].here = false;
+    forget_if_settled(m, h);
     return "";
   }
   return "";

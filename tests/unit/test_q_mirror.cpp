@@ -62,8 +62,42 @@ class QMirrorTest : public ::testing::Test {
                          static_cast<std::uint64_t>(r), q_y);
   }
 
+  // Destinations in the group behind router 0's second global port, whose
+  // router pays r = 1 for every packet router 0 sends it: lower_q_y() makes
+  // router 0's estimate for the row fall.
+  void use_destination_behind_second_global_port() {
+    const Topology& t = design_.topo;
+    down_ = *t.neighbor(router_, t.first_global_port() + 1);
+    dst_ = -1;
+    for (int node = 0; node < t.num_nodes() && dst_ < 0; ++node) {
+      if (t.group_of(t.router_of_node(node)) == t.group_of(down_.router)) dst_ = node;
+    }
+    row_up_ = QTableLayout(design_).row(up_, src_, dst_);
+  }
+  // Packets 10..19 go on from router 0 into the destination group from cycle
+  // `now`; returns the cycle after.
+  std::int64_t lower_q_y(std::int64_t now) {
+    const QTableLayout layout(design_);
+    for (unsigned k = 10; k < 20; ++k, now += 4) {
+      mirror_.head_arrived(up_, 0, k, src_, dst_, now - 2);
+      mirror_.head_arrived(router_, port_, k, src_, dst_, now - 1);
+      mirror_.head_arrived(down_.router, down_.port, k, src_, dst_, now);
+      const std::uint64_t fb = (std::uint64_t{1u << 4} << (1 + row_bits_)) |
+                               (std::uint64_t(layout.row(router_, src_, dst_)) << 1) | 1u;
+      EXPECT_EQ(mirror_.feedback_sent(down_.router, down_.port, fb, now + 1), "");
+      mirror_.begin_cycle(now + 40);
+    }
+    return now;
+  }
+  // A travel time whose target saturates only while Q_y is at its initial value.
+  std::int64_t saturates_at_first() const {
+    const std::uint32_t q_y0 = expected_target(0);
+    return ((std::int64_t{saturated()} - q_y0) >> 4) + 1;
+  }
+
   Design design_;
   QMirror mirror_;
+  PortRef down_{};
   const int router_ = 0;
   int port_ = 0, up_ = 0, src_ = 0, dst_ = 0, row_up_ = 0, row_bits_ = 0;
 };
@@ -111,44 +145,67 @@ TEST_F(QMirrorTest, SaturatedHeadsMayPayForEachOtherInAnyOrder) {
 
 // Head 1's target saturates only while Q_y is at its initial value; head 2's
 // always does. The first word (saturated) is matched to head 1; then Q_y
-// falls (the downstream router in the destination group reports r = 1), and
-// head 1's own word arrives, no longer saturated: the first word was head
-// 2's.
+// falls, and head 1's own word arrives, no longer saturated: the first word
+// was head 2's.
 TEST_F(QMirrorTest, AWordThatFitsOnlyAPaidHeadPaysForItAndTheEarlierWordForAnother) {
-  const Topology& t = design_.topo;
-  const QTableLayout layout(design_);
-  // Router 0's second global port leads into the destination group.
-  const int down_port = t.first_global_port() + 1;
-  const PortRef down = *t.neighbor(router_, down_port);
-  int dst = -1;
-  for (int node = 0; node < t.num_nodes() && dst < 0; ++node) {
-    if (t.group_of(t.router_of_node(node)) == t.group_of(down.router)) dst = node;
-  }
-  dst_ = dst;
-  row_up_ = layout.row(up_, src_, dst_);
-  const std::uint32_t q_y0 = expected_target(0);
-  const std::int64_t r1 = ((std::int64_t{saturated()} - q_y0) >> 4) + 1;  // saturates with q_y0 only
-  ASSERT_GE((r1 << 4) + q_y0, std::int64_t{saturated()});
+  use_destination_behind_second_global_port();
+  const std::int64_t r1 = saturates_at_first();
   arrive(1, 0, r1);
   arrive(2, 0, 5000);
   EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), r1 + 1), "");
-  // Packets 10.. go on from router 0 into the destination group, and its
-  // router pays r = 1 for each: router 0's estimate for that row falls.
-  std::int64_t now = r1 + 2;
-  for (unsigned k = 10; k < 20; ++k, now += 4) {
-    mirror_.head_arrived(up_, 0, k, src_, dst_, now - 2);
-    mirror_.head_arrived(router_, port_, k, src_, dst_, now - 1);
-    mirror_.head_arrived(down.router, down.port, k, src_, dst_, now);
-    const std::uint64_t fb = (std::uint64_t{1u << 4} << (1 + row_bits_)) |
-                             (std::uint64_t(layout.row(router_, src_, dst_)) << 1) | 1u;
-    EXPECT_EQ(mirror_.feedback_sent(down.router, down.port, fb, now + 1), "");
-    mirror_.begin_cycle(now + 40);
-  }
+  const std::int64_t now = lower_q_y(r1 + 2);
   const std::uint32_t head1 = expected_target(r1);
   ASSERT_LT(head1, saturated()) << "Q_y fell";
   EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(head1), now + 50), "");
   EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 1), "");
   EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
+}
+
+// A head that has left keeps its place in the matching while its word may
+// still be another's. Heads 2 and 3 always saturate, head 1 only at the
+// initial Q_y. Word a (initial Q_y) fits all three, word b (after Q_y fell)
+// only heads 2 and 3; head 2 leaves with one of them. Head 1 can then leave
+// only with word a, and head 3 owes a word again (a third word pays it;
+// without one, its leaving is reported). A check that forgets head 2 when it
+// leaves with word a reports head 1 falsely.
+class QMirrorTwoStepTest : public QMirrorTest, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(QMirrorTwoStepTest, AHeadThatLeftGivesUpItsWordForAnother) {
+  const bool third_word = GetParam();
+  use_destination_behind_second_global_port();
+  const std::int64_t r1 = saturates_at_first();
+  arrive(2, 0, 5000);
+  arrive(3, 0, 5000);
+  arrive(1, 5000 - r1, 5000);
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), 5001), "");
+  const std::int64_t now = lower_q_y(5002);
+  ASSERT_LT(expected_target(r1), saturated()) << "Q_y fell";
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), now), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 1), "");
+  if (third_word) {
+    EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(saturated()), now + 1), "");
+    EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 3), "");
+  } else {
+    const std::string failure = mirror_.head_left(router_, port_ + 1, 3);
+    EXPECT_NE(failure.find("packet 0x3 left router 0 without the feedback it owes"), std::string::npos) << failure;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ThirdWord, QMirrorTwoStepTest, ::testing::Bool());
+
+// Forgetting a settled part of the graph (head 2 and its word) keeps the
+// rest intact: head 3 can still take the word matched to head 1.
+TEST_F(QMirrorTest, ForgettingASettledPartKeepsTheRest) {
+  arrive(1, 0, 40);
+  arrive(3, 0, 40);
+  arrive(2, 0, 50);
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(expected_target(40)), 51), "");
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(expected_target(50)), 52), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 2), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 3), "");
+  EXPECT_EQ(mirror_.feedback_sent(router_, port_, word(expected_target(40)), 53), "");
+  EXPECT_EQ(mirror_.head_left(router_, port_ + 1, 1), "");
 }
 
 TEST_F(QMirrorTest, AHeadThatLeavesUnpaidIsReported) {

@@ -2,13 +2,19 @@
 // Q-table kept by the bit-exact reference (rlroute::ref::q_update) from the
 // feedback the routers send each other on the credit channel, cycle for
 // cycle (docs/q_adaptive.md, "The router"). It is
-//   - a check: every feedback word a router sends must be the one a head it
-//     took in on that port owes: its row at the upstream router, and the
+//   - a check: every feedback word a router sends must be the one a head
+//     it took in on that port owes: its row at the upstream router, and the
 //     target r + Q_y with r from the cycles the checker saw the head arrive
 //     at both routers and Q_y the minimum of the head's row in this copy of
 //     the sender's table; and every such head sends one before it leaves.
 //     As Q_y is read from the hardware's table, a wrong update, initial
-//     value, row or time stamp anywhere shows as a wrong target;
+//     value, row or time stamp anywhere shows as a wrong target. Heads of
+//     one row send identical words when their r are equal or their targets
+//     saturate, so the check cannot always tell whose word it saw: it keeps
+//     a matching between words and the heads each word fits (a bipartite
+//     graph per input port), and fails only when no matching pays every
+//     word and every head that has left (augmenting paths: exact, not
+//     greedy; docs/architecture.md, "Q feedback check");
 //   - the observability of the tables: their mean value (the time series)
 //     and a dump of any router's table.
 #pragma once
@@ -45,18 +51,29 @@ class QMirror {
   std::int64_t updates() const { return updates_; }
 
  private:
-  // A head that owes its upstream router feedback.
-  struct Owed {
+  // A head that owes its upstream router feedback, in the matching of its
+  // input port. It stays after it leaves for as long as a word it fits may
+  // still have to move to another head.
+  struct Head {
     unsigned key;
     int row_up;          // its row at the upstream router
     std::int64_t r;      // cycles from its arrival there to its arrival here
     int row_here;        // its row here (-1 in its destination group: Q_y = 0)
-    bool fed = false;    // a feedback word has been matched to it
-    // That word's target and the Q_y it was checked with. Heads of one row
-    // share Q_y, and their words are identical when their r are equal or
-    // their targets saturate, so the word may have been another head's: any
-    // head of the row whose target with this Q_y is this target.
-    std::uint32_t paid_target = 0, paid_q_y = 0;
+    bool here = true;    // it has not left yet
+    int word = -1;       // the word matched to it
+    std::vector<int> fits;  // the words it fits
+  };
+  // A feedback word the router sent on this port.
+  struct Word {
+    int row;
+    std::uint32_t target;
+    int head = -1;          // the head matched to it (always one)
+    std::vector<int> fits;  // the heads here when it was sent whose target it is
+  };
+  struct Matching {
+    std::vector<Head> heads;
+    std::vector<Word> words;
+    std::vector<char> seen;  // scratch for one augmenting-path search
   };
   struct Update {
     std::int64_t cycle;  // the cycle the word reaches the upstream router's input
@@ -65,6 +82,14 @@ class QMirror {
   };
 
   std::uint32_t q_y(int router, int row) const;
+  // Augmenting paths: give word `w` a head, moving other words to other
+  // heads that fit them; give head `h`, which is leaving, a word, taking it
+  // from a head still here or from one that left and can take another.
+  static bool match_word(Matching& m, int w);
+  static bool match_leaving_head(Matching& m, int h);
+  // Forget `h`'s connected part of the graph if every head in it has left:
+  // no later word or head can reach it.
+  static void forget_if_settled(Matching& m, int h);
 
   const Design& design_;
   const Topology& topo_;
@@ -75,7 +100,7 @@ class QMirror {
   int row_bits_;
   std::vector<std::vector<std::uint32_t>> tables_;
   std::vector<Update> in_flight_;
-  std::vector<std::vector<Owed>> owed_;  // [router * ports + input port]
+  std::vector<Matching> matchings_;  // [router * ports + input port]
   std::unordered_map<unsigned, std::int64_t> arrived_;  // packet key -> cycle it arrived at its current router
   std::int64_t updates_ = 0;
 };
