@@ -53,6 +53,12 @@
 //   With CHOOSE (Q-adaptive; HEAD_REG only) the decision unit names the port
 //   itself (hd_choice_i) and the value the header field takes if it patches
 //   (hd_patch_i); the route's VCs stay those of the hop.
+//   With HD_LATE (HEAD_REG only; routing.q_decision_cycles = 2) the answer
+//   to a presentation comes in the next cycle (the decision unit registers
+//   what it read): the VC does not present while its answer is on the way,
+//   and the answer goes to the packet it was for, which may have moved up
+//   from second to oldest in between (a grant), or is dropped if that packet
+//   was granted meanwhile with its previous decision.
 // With internal speedup S the port has S lanes to the crossbar and a VC
 // offers the switch up to S flits of its active packet per cycle (sa_cnt_o:
 // the flits at the front of its buffer, up to and including a tail); the
@@ -80,6 +86,7 @@ module rr_input_port #(
   parameter int unsigned PATCH_W = 1,
   parameter int unsigned PATCH_VAL = 1,
   parameter bit          CHOOSE = 1'b0,   // HEAD_REG: the decision unit names the port (see above)
+  parameter bit          HD_LATE = 1'b0,  // HEAD_REG: the answer comes a cycle after the presentation
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned IW = rr_pkg::id_width(S),  // a flit index behind the front, 0..S-1
@@ -200,6 +207,28 @@ module rr_input_port #(
   logic [PATCH_W-1:0] act_patch_q [V];
   logic [PATCH_W-1:0] next_patch_q [V];
   assign hd_take = hd_pick & {V{hd_ready_i}};
+  // The answer that arrives this cycle (ans_now) and whether it is for the
+  // packet behind the oldest (ans_ahead); without HD_LATE, this cycle's.
+  logic [V-1:0]   ans_now, ans_ahead, pend_q;
+  if (HD_LATE) begin : gen_late
+    logic [V-1:0] pend_ahead_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        pend_q       <= '0;
+        pend_ahead_q <= '0;
+      end else begin
+        // A grant this cycle moves the presented packet up, or takes it.
+        pend_q       <= hd_take & (ahead | ~va_gnt_i);
+        pend_ahead_q <= ahead & ~va_gnt_i;
+      end
+    end
+    assign ans_now   = pend_q;
+    assign ans_ahead = pend_ahead_q;
+  end else begin : gen_now
+    assign pend_q    = '0;
+    assign ans_now   = hd_take;
+    assign ans_ahead = ahead;
+  end
   if (HEAD && !CHOOSE) begin : gen_not_chosen
     logic unused_chosen;
     assign unused_chosen = ^{hd_choice_i, hd_patch_i};
@@ -281,7 +310,7 @@ module rr_input_port #(
           logic unused_count;
           assign unused_count = ^{route_count, route2[v]};
         end
-        assign wants[v]    = (!route_empty[v] && open_choice) || ahead[v];
+        assign wants[v]    = ((!route_empty[v] && open_choice) || ahead[v]) && !pend_q[v];
         assign take_alt[v] = decided_q[v] && alt_q[v];
         assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v]);
       end else begin : gen_in_front
@@ -307,13 +336,13 @@ module rr_input_port #(
           decided2_q[v] <= 1'b0;
           alt2_q[v]     <= 1'b0;
         end else if (va_gnt_i[v]) begin
-          decided_q[v]  <= decided2_q[v] || (hd_take[v] && ahead[v]);
-          alt_q[v]      <= (hd_take[v] && ahead[v]) ? hd_alt_i : alt2_q[v];
+          decided_q[v]  <= decided2_q[v] || (ans_now[v] && ans_ahead[v]);
+          alt_q[v]      <= (ans_now[v] && ans_ahead[v]) ? hd_alt_i : alt2_q[v];
           decided2_q[v] <= 1'b0;
-        end else if (hd_take[v] && ahead[v]) begin
+        end else if (ans_now[v] && ans_ahead[v]) begin
           decided2_q[v] <= 1'b1;
           alt2_q[v]     <= hd_alt_i;
-        end else if (hd_take[v]) begin
+        end else if (ans_now[v]) begin
           decided_q[v] <= 1'b1;
           alt_q[v]     <= hd_alt_i;
         end
@@ -327,12 +356,12 @@ module rr_input_port #(
             patch_q[v]   <= '0;
             patch2_q[v]  <= '0;
           end else if (va_gnt_i[v]) begin
-            choice_q[v] <= (hd_take[v] && ahead[v]) ? hd_choice_i : choice2_q[v];
-            patch_q[v]  <= (hd_take[v] && ahead[v]) ? hd_patch_i : patch2_q[v];
-          end else if (hd_take[v] && ahead[v]) begin
+            choice_q[v] <= (ans_now[v] && ans_ahead[v]) ? hd_choice_i : choice2_q[v];
+            patch_q[v]  <= (ans_now[v] && ans_ahead[v]) ? hd_patch_i : patch2_q[v];
+          end else if (ans_now[v] && ans_ahead[v]) begin
             choice2_q[v] <= hd_choice_i;
             patch2_q[v]  <= hd_patch_i;
-          end else if (hd_take[v]) begin
+          end else if (ans_now[v]) begin
             choice_q[v] <= hd_choice_i;
             patch_q[v]  <= hd_patch_i;
           end
@@ -464,7 +493,7 @@ module rr_input_port #(
     assign hd_operands_o = '0;
     assign hd_fresh_o    = 1'b0;
     logic unused_hd;
-    assign unused_hd = ^{wants, decided_q, alt_q, ahead, decided2_q, alt2_q, hd_take};
+    assign unused_hd = ^{wants, decided_q, alt_q, ahead, decided2_q, alt2_q, hd_take, ans_now, ans_ahead, pend_q};
   end
   assign hd_valid_o = |hd_pick;
 

@@ -15,6 +15,12 @@
 // phase it leaves with (hd_alt_o, hd_patch_o): "to intermediate" through a
 // global port into a third group, "from intermediate" otherwise. The
 // epsilon draw and the random ports come from two LFSRs per read port.
+// With DC = 2 (routing.q_decision_cycles) the decision takes two cycles: the
+// read port's arbitration and the row read in the cycle of the
+// presentation (hd_ready_o answers it then), the row and the head's operands
+// into registers, and the decision and its answer (hd_choice_o, hd_alt_o,
+// hd_patch_o) in the next cycle, for the input port to register
+// (rr_input_port's HD_LATE). The feedback word leaves a cycle later too.
 //
 // Feedback. The first accepted decision of a head that came in on a network
 // port sends {row upstream, target = r + Q_y} back with the next credit word
@@ -37,6 +43,7 @@ module rr_q_unit #(
   parameter int unsigned THLD_INT = 90,  // round(routing.q_thld2 x 2^TB)
   parameter int unsigned EPS = 66,       // round(routing.epsilon x 2^16)
   parameter int unsigned RP = 1,         // read ports (routing.q_read_ports)
+  parameter int unsigned DC = 1,         // cycles per decision, 1 or 2 (routing.q_decision_cycles)
   localparam int unsigned C = P - NUM_NI,
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI,
   localparam int unsigned AW = rr_pkg::id_width(ROWS),
@@ -150,15 +157,33 @@ module rr_q_unit #(
     assign local_col = CW'((16'(rand_col[7:0]) * 16'(A - 1)) >> 8);
     assign rand_any = CW'((16'(rand_col[15:8]) * 16'(C)) >> 8);
 
+    // What the decision needs, straight or through the stage register (DC = 2).
+    localparam int unsigned DW = C * QW + 2 + 3 * CW + 1;
+    logic [DW-1:0] dec_in, dec;
+    assign dec_in = {rd_data[k*C*QW+:C*QW], k_role, k_min, local_col, rand_any, rand_eps < 16'(EPS)};
+    if (DC == 2) begin : gen_stage
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) dec <= '0;
+        else dec <= dec_in;
+      end
+    end else begin : gen_direct
+      assign dec = dec_in;
+    end
+    logic [C*QW-1:0] d_row;
+    logic [1:0]      d_role;
+    logic [CW-1:0]   d_min, d_local, d_rand;
+    logic            d_explore;
+    assign {d_row, d_role, d_min, d_local, d_rand, d_explore} = dec;
+
     logic [CW-1:0] k_col, unused_best_col;
     logic [QW-1:0] k_best;
     rr_q_decide #(.C(C), .W(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT)) i_decide (
-      .row_i    (rd_data[k*C*QW+:C*QW]),
-      .role_i   (k_role),
-      .min_i    (k_min),
-      .local_i  (local_col),
-      .explore_i(rand_eps < 16'(EPS)),
-      .rand_i   (rand_any),
+      .row_i    (d_row),
+      .role_i   (d_role),
+      .min_i    (d_min),
+      .local_i  (d_local),
+      .explore_i(d_explore),
+      .rand_i   (d_rand),
       .port_o   (k_col),
       .best_o   (unused_best_col),
       .best_q_o (k_best)
@@ -174,29 +199,54 @@ module rr_q_unit #(
 
   // ---- answers and feedback, per input port ----
   for (genvar p = 0; p < P; p++) begin : gen_port
-    logic [CW-1:0] col;
-    logic          global_col, accept;
-    assign col = col_of[p];
-    assign global_col = col >= CW'(FIRST_GLOBAL_COL);
+    logic accept;
     assign accept = ready_o && (!read[p] || granted[p]);  // nothing before the table holds its initial values
     assign hd_ready_o[p] = accept;
-    assign hd_choice_o[p*PW+:PW] = read[p] ? PW'(NUM_NI) + PW'(col) : hd_port_i[p*PW+:PW];
-    assign hd_alt_o[p] = read[p] && role[p] == 2'(rr_pkg::Q_ROLE_SOURCE) && col != min_col[p];
+
+    // The head's operands for its answer and feedback, straight or through
+    // the stage register (DC = 2), beside its read port's decision.
+    localparam int unsigned OW = 1 + 2 + CW + H + TW + AW + 1 + PW;
+    logic [OW-1:0] op_in, op;
+    assign op_in = {read[p], role[p], min_col[p], to_dst[p], r[p], fb_row[p],
+                    hd_valid_i[p] && accept && hd_fresh_i[p] && fb_due[p], hd_port_i[p*PW+:PW]};
+    if (DC == 2) begin : gen_stage
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) op <= '0;
+        else op <= op_in;
+      end
+    end else begin : gen_direct
+      assign op = op_in;
+    end
+    logic          o_read, o_fb;
+    logic [1:0]    o_role;
+    logic [CW-1:0] o_min;
+    logic [H-1:0]  o_to_dst;
+    logic [TW-1:0] o_r;
+    logic [AW-1:0] o_fb_row;
+    logic [PW-1:0] o_port;
+    assign {o_read, o_role, o_min, o_to_dst, o_r, o_fb_row, o_fb, o_port} = op;
+
+    logic [CW-1:0] col;
+    logic          global_col;
+    assign col = col_of[p];
+    assign global_col = col >= CW'(FIRST_GLOBAL_COL);
+    assign hd_choice_o[p*PW+:PW] = o_read ? PW'(NUM_NI) + PW'(col) : o_port;
+    assign hd_alt_o[p] = o_read && o_role == 2'(rr_pkg::Q_ROLE_SOURCE) && col != o_min;
     // Into a third group: "to intermediate" (1); else "from intermediate" (2).
-    assign hd_patch_o[p*2+:2] = (global_col && !to_dst[p][HIW'(col - CW'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
+    assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[HIW'(col - CW'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
 
     // target = r + Q_y (Q_y = 0 without a read), as a saturated Q code.
     localparam int unsigned SW = ((TW + QFB > QW) ? TW + QFB : QW) + 1;
     logic [SW-1:0] sum;
     logic [QW-1:0] target;
     logic [QW-1:0] q_y;
-    assign q_y = read[p] ? best_of[p] : '0;
-    assign sum = (SW'(r[p]) << QFB) + SW'(q_y);
+    assign q_y = o_read ? best_of[p] : '0;
+    assign sum = (SW'(o_r) << QFB) + SW'(q_y);
     assign target = (sum > SW'({QW{1'b1}})) ? '1 : QW'(sum);
     logic [FBW-1:0] fb_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) fb_q <= '0;
-      else fb_q <= {target, fb_row[p], hd_valid_i[p] && accept && hd_fresh_i[p] && fb_due[p]};
+      else fb_q <= {target, o_fb_row, o_fb};
     end
     assign fb_o[p*FBW+:FBW] = fb_q;
   end

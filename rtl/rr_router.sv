@@ -37,6 +37,7 @@ module rr_router #(
   parameter int unsigned PATCH_W = 1,
   parameter int unsigned PATCH_VAL = 1,
   parameter bit          CHOOSE = 1'b0,  // HEAD_REG: the decision unit names the port (Q-adaptive)
+  parameter bit          HD_LATE = 1'b0, // HEAD_REG: its answer comes a cycle after the presentation
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned CW = $clog2(B + 1),
@@ -122,7 +123,8 @@ module rr_router #(
     rr_input_port #(
       .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W),
       .HEAD(HEAD && HEAD_PORTS[p]), .HEAD_REG(HEAD_REG), .DOW(DOW),
-      .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL), .CHOOSE(CHOOSE)
+      .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL), .CHOOSE(CHOOSE),
+      .HD_LATE(HD_LATE)
     ) i_input (
       .clk_i, .rst_ni,
       .flit_i       (flit_i[p*LW+:LW]),

@@ -57,6 +57,8 @@ VARIANTS = [
     ("read_ports_1", {"q_read_ports": "1"}),
     ("read_ports_2", {"q_read_ports": "2"}),
     ("read_ports_4", {"q_read_ports": "4"}),
+    # The decision over two cycles (a faster clock, a cycle more per decision).
+    ("decision_2", {"q_decision_cycles": "2"}),
 ]
 
 # (name, pattern, offered load): the two overload points measure what the

@@ -455,6 +455,11 @@ class Parser {
           0, ports, fmt::format("must be an integer in 0..{} (0: one per input port; the router has {} ports)",
                                 ports, ports)));
     }
+    if (const auto f = field("routing", "q_decision_cycles")) {
+      only_q(*f);
+      cfg_.q_decision_cycles = static_cast<int>(
+          f->integer(1, 2, "must be 1 or 2 (2: the row read and the decision in separate cycles)"));
+    }
   }
 
   void parse_sim() {

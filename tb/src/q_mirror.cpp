@@ -31,9 +31,13 @@ QMirror::QMirror(const Design& design)
 }
 
 void QMirror::begin_cycle(std::int64_t cycle) {
-  // A decision in cycle t - 1 read the table as the edge before it left it:
-  // the feedback that reached a router's input up to cycle t - 2 is in.
-  auto due = [cycle](const Update& u) { return u.cycle <= cycle - 2; };
+  // A word seen in cycle t left the decision unit's register at the edge
+  // before; its row was read q_decision_cycles cycles earlier (t - 1, or
+  // t - 2 through the stage register), with the table as the edge before
+  // that left it: the feedback that reached a router's input up to cycle
+  // t - 1 - q_decision_cycles is in.
+  const std::int64_t last = cycle - 1 - design_.cfg.q_decision_cycles;
+  auto due = [last](const Update& u) { return u.cycle <= last; };
   for (const Update& u : in_flight_) {
     if (!due(u)) continue;
     std::uint32_t& q = tables_[static_cast<size_t>(u.router)][static_cast<size_t>(u.row * columns_ + u.column)];

@@ -43,7 +43,11 @@
 //    presented before any accepted decision;
 //  - with CHOOSE (Q-adaptive) the answer names the port (hd_choice_i) and the
 //    patch value (hd_patch_i), kept like the alternative until the grant; the
-//    request asks for that port with the route's VCs (alt VCs if it patches).
+//    request asks for that port with the route's VCs (alt VCs if it patches);
+//  - with HD_LATE the answer to a presentation comes in the next cycle: the VC
+//    does not present while it is on the way, and it goes to the packet
+//    presented (the oldest by then if a grant moved the second one up), or
+//    nowhere if that packet was granted in between.
 // The environment plays the upstream router (credit flow control, virtual
 // cut-through: a packet starts only with credits for all of it, packets of at
 // least 2 flits), the route unit and the allocators.
@@ -66,6 +70,8 @@
 #include "Vrr_input_port_p4v2b6m1hr___024root.h"
 #include "Vrr_input_port_p4v2b6m1hrc.h"
 #include "Vrr_input_port_p4v2b6m1hrc___024root.h"
+#include "Vrr_input_port_p4v2b6m1hrcl.h"
+#include "Vrr_input_port_p4v2b6m1hrcl___024root.h"
 #include "Vrr_input_port_p5v2b8.h"
 #include "Vrr_input_port_p5v2b8___024root.h"
 #include "Vrr_input_port_p5v2b8s2.h"
@@ -111,6 +117,10 @@ struct P7V3B5HR {  // the same, through a register (HEAD_REG = 1)
 struct P4V2B6M1HRC {  // single-flit packets, registered decisions that name the port (CHOOSE = 1)
   using Model = Vrr_input_port_p4v2b6m1hrc;
   using Root = Vrr_input_port_p4v2b6m1hrc___024root;
+};
+struct P4V2B6M1HRCL {  // the same with the answer a cycle after the presentation (HD_LATE = 1)
+  using Model = Vrr_input_port_p4v2b6m1hrcl;
+  using Root = Vrr_input_port_p4v2b6m1hrcl___024root;
 };
 struct P3V1B2 {
   using Model = Vrr_input_port_p3v1b2;
@@ -241,6 +251,7 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned PATCH_W = Root::rr_input_port__DOT__PATCH_W;
   static constexpr unsigned PATCH_VAL = Root::rr_input_port__DOT__PATCH_VAL;
   static constexpr bool CHOOSE = Root::rr_input_port__DOT__CHOOSE;
+  static constexpr bool HD_LATE = Root::rr_input_port__DOT__HD_LATE;
   static constexpr unsigned S = Root::rr_input_port__DOT__S;
   static constexpr unsigned IW = S > 1 ? std::bit_width(S - 1) : 1;
   static constexpr unsigned RW = std::bit_width(S);
@@ -259,6 +270,8 @@ class InputPortTest : public ::testing::Test {
     pending_.assign(V, {});
     owed_.assign(V, 0);
     cr_mask_ = static_cast<std::uint32_t>(mask(V));
+    late_pend_.assign(V, false);
+    late_ahead_.assign(V, false);
   }
 
   // ---- switch grants (counts of RW bits per VC) ----
@@ -420,7 +433,7 @@ class InputPortTest : public ::testing::Test {
     std::uint32_t r = 0;
     for (unsigned v = 0; v < V; ++v) {
       const VcModel &m = vcs_[v];
-      const bool want = HEAD_REG ? (!m.routes.empty() && m.routes.front().decide) || ahead(v)
+      const bool want = HEAD_REG ? ((!m.routes.empty() && m.routes.front().decide) || ahead(v)) && !late_pend_[v]
                                  : eligible(v) && m.routes.front().decide && !m.decided;
       r |= static_cast<std::uint32_t>(want) << v;
     }
@@ -659,10 +672,15 @@ class InputPortTest : public ::testing::Test {
       }
     }
 
-    std::vector<bool> ahead_now(V), take_now(V);
+    // The presentation taken this cycle, and the answer that arrives this
+    // cycle (HD_LATE: last cycle's presentation's) and whether it is for the
+    // second route.
+    std::vector<bool> take_now(V), take_ahead(V), ans_now(V), ans_ahead(V);
     for (unsigned v = 0; v < V; ++v) {
       take_now[v] = pick == static_cast<int>(v) && in.hd_ready;
-      ahead_now[v] = take_now[v] && ahead(v);
+      take_ahead[v] = take_now[v] && ahead(v);
+      ans_now[v] = HD_LATE ? late_pend_[v] : take_now[v];
+      ans_ahead[v] = HD_LATE ? late_pend_[v] && late_ahead_[v] : take_ahead[v];
     }
     dut_.tick();
 
@@ -706,17 +724,17 @@ class InputPortTest : public ::testing::Test {
         m.wait = false;
       }
       if (granted) {  // the second route's decision becomes the oldest one's
-        m.decided = m.decided2 || ahead_now[v];
-        m.alt = ahead_now[v] ? in.hd_alt : m.alt2;
-        m.choice = ahead_now[v] ? in.hd_choice : m.choice2;
-        m.patch = ahead_now[v] ? in.hd_patch : m.patch2;
+        m.decided = m.decided2 || ans_ahead[v];
+        m.alt = ans_ahead[v] ? in.hd_alt : m.alt2;
+        m.choice = ans_ahead[v] ? in.hd_choice : m.choice2;
+        m.patch = ans_ahead[v] ? in.hd_patch : m.patch2;
         m.decided2 = false;
-      } else if (ahead_now[v]) {
+      } else if (ans_ahead[v]) {
         m.decided2 = true;
         m.alt2 = in.hd_alt;
         m.choice2 = in.hd_choice;
         m.patch2 = in.hd_patch;
-      } else if (take_now[v]) {
+      } else if (ans_now[v]) {
         m.decided = true;
         m.alt = in.hd_alt;
         m.choice = in.hd_choice;
@@ -724,6 +742,12 @@ class InputPortTest : public ::testing::Test {
       }
       if (granted) m.routes.pop_front();
       for (unsigned k = 0; k < npop; ++k) m.flits.pop_front();
+      // HD_LATE: this cycle's presentation is answered next cycle, for the
+      // packet it was, wherever a grant moved it (none if it was granted).
+      late_pend_[v] = HD_LATE && take_now[v] && (take_ahead[v] || !granted);
+      late_ahead_[v] = HD_LATE && take_ahead[v] && !granted;
+      late_moved_ += HD_LATE && take_ahead[v] && granted;
+      late_dropped_ += HD_LATE && take_now[v] && !take_ahead[v] && granted;
     }
     if (in.flit.valid) {
       VcModel &m = vcs_[in.flit.vc];
@@ -799,6 +823,8 @@ class InputPortTest : public ::testing::Test {
   std::vector<std::deque<LinkFlit>> pending_;  // flits queued upstream per VC
   std::vector<unsigned> owed_;                 // S > 1: credits owed per VC
   std::uint32_t cr_mask_ = 0;                  // S > 1: the credit arbiter's priority mask
+  std::vector<bool> late_pend_, late_ahead_;   // HD_LATE: an answer due next cycle, for the second route
+  unsigned late_moved_ = 0, late_dropped_ = 0;  // HD_LATE: answers whose packet moved up, or was granted
 };
 
 // Every parameter set; those with more than one VC.
@@ -1317,12 +1343,47 @@ TEST_F(InputPortSingleFlitHeadTest, BackToBackOpenChoicesAskEveryCycle) {
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
+// HD_LATE (Q-adaptive with routing.q_decision_cycles = 2): the answer comes
+// a cycle after the presentation, so a packet asks a cycle later than with
+// HD_LATE = 0, and a VC does not present while an answer is on the way: a VC
+// of single-flit packets with open choices asks every other cycle (the
+// second packet's presentation waits for the first one's answer).
+class InputPortLateAnswerTest : public InputPortTest<cfg::P4V2B6M1HRCL> {};
+
+TEST_F(InputPortLateAnswerTest, AnswersComeACycleLateAndGoToTheirPacket) {
+  constexpr unsigned kPackets = 12;
+  unsigned sent = 0;
+  std::vector<unsigned> asks, presented;  // cycles in which VC 0 asked for an output VC, and presented
+  for (unsigned c = 0; c < 2 * kPackets + 10; ++c) {
+    Inputs in = this->idle();
+    if (sent < kPackets && this->start_packet(0, 1)) {
+      in = this->head_with_open_choice(0);
+      ++sent;
+    }
+    in.hd_choice = 1 + c % 3;  // the answers differ from cycle to cycle (the model checks each request's port)
+    in.va_gnt = this->va_requests();
+    in.va_vc = {0, 0};
+    in.sa_gnt = this->sa_requests(0);
+    if (this->head_pick() == 0) presented.push_back(c);
+    Events ev;
+    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
+    if (ev.va_req & 1u) asks.push_back(c);
+  }
+  ASSERT_EQ(sent, kPackets);
+  ASSERT_EQ(asks.size(), kPackets);
+  EXPECT_EQ(asks.front(), 3u) << "the first head arrives in cycle 0, is presented in 1, answered in 2, asks in 3";
+  for (unsigned i = 1; i < kPackets; ++i) EXPECT_EQ(asks[i], asks[i - 1] + 2) << "request " << i;
+  for (unsigned i = 1; i < presented.size(); ++i) EXPECT_GE(presented[i], presented[i - 1] + 2) << "presentation " << i;
+  ASSERT_NO_FATAL_FAILURE(this->drain());
+}
+
 // Both answers of the decision unit are taken, and heads leave with and
 // without the patch, under random traffic (the model checks every cycle), in
 // front of the VC allocator and through the register.
 template <class Cfg>
 class InputPortRandomHeadTest : public InputPortTest<Cfg> {};
-using HeadCfgs = ::testing::Types<cfg::P7V3B5H, cfg::P7V3B5HR, cfg::P4V2B6M1HR, cfg::P4V2B6M1HRC>;
+using HeadCfgs =
+    ::testing::Types<cfg::P7V3B5H, cfg::P7V3B5HR, cfg::P4V2B6M1HR, cfg::P4V2B6M1HRC, cfg::P4V2B6M1HRCL>;
 TYPED_TEST_SUITE(InputPortRandomHeadTest, HeadCfgs);
 
 TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
@@ -1350,6 +1411,12 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
             << "\n";
   if (T::HEAD_REG) {
     EXPECT_GT(decided_ahead, 40u);  // 61 with 2-flit routes in a 5-flit buffer, 1542 with single-flit packets
+  }
+  if (T::HD_LATE) {
+    std::cout << "[ info ] late answers whose packet moved up " << this->late_moved_ << ", dropped "
+              << this->late_dropped_ << "\n";
+    EXPECT_GT(this->late_moved_, 20u);
+    EXPECT_GT(this->late_dropped_, 20u);
   }
   EXPECT_GT(alt_heads, 200u);
   EXPECT_GT(plain_heads, 200u);

@@ -317,7 +317,8 @@ TEST(ConfigError, UnknownRoutingKey) {
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nbias = 3\n"),
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
-            "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports");
+            "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
+            "q_decision_cycles");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -927,8 +928,10 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(d.q_value_bits, 16);
   EXPECT_EQ(d.q_fraction_bits, 4);
   EXPECT_EQ(d.q_read_ports, 0);
+  EXPECT_EQ(d.q_decision_cycles, 1);
   const Config c = parse_config(q + "alpha = 0.5\nbeta = 0.1\nepsilon = 0\nq_thld1 = 0.05\nq_thld2 = 0.4\n"
-                                    "q_value_bits = 12\nq_fraction_bits = 2\nq_read_ports = 3\n",
+                                    "q_value_bits = 12\nq_fraction_bits = 2\nq_read_ports = 3\n"
+                                    "q_decision_cycles = 2\n",
                                 "t.toml");
   EXPECT_DOUBLE_EQ(c.alpha, 0.5);
   EXPECT_DOUBLE_EQ(c.beta, 0.1);
@@ -938,6 +941,7 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(c.q_value_bits, 12);
   EXPECT_EQ(c.q_fraction_bits, 2);
   EXPECT_EQ(c.q_read_ports, 3);
+  EXPECT_EQ(c.q_decision_cycles, 2);
 }
 
 TEST(ConfigError, QAdaptiveKeys) {
@@ -953,6 +957,9 @@ TEST(ConfigError, QAdaptiveKeys) {
   EXPECT_EQ(error_of(q + "q_read_ports = 8\n"),
             "t.toml:9:1: routing.q_read_ports = 8: must be an integer in 0..7 (0: one per input port; the router has "
             "7 ports)");
+  EXPECT_EQ(error_of(q + "q_decision_cycles = 3\n"),
+            "t.toml:9:1: routing.q_decision_cycles = 3: must be 1 or 2 (2: the row read and the decision in separate "
+            "cycles)");
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_thld1 = 0.1\n"),
             "t.toml:9:1: routing.q_thld1 = 0.1: only valid for routing.algorithm = q_adaptive");
 }

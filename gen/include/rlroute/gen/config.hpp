@@ -137,6 +137,9 @@ struct Config {
   int q_value_bits = 16;
   int q_fraction_bits = 4;
   int q_read_ports = 0;
+  // Cycles from a head's presentation to its decision: 1 (the row read and
+  // the decision in one cycle) or 2 (through a register; a faster clock).
+  int q_decision_cycles = 1;
 
   SimDefaults sim;
 
