@@ -55,10 +55,12 @@
 //   (hd_patch_i); the route's VCs stay those of the hop.
 //   With HD_LATE (HEAD_REG only; routing.q_decision_cycles = 2) the answer
 //   to a presentation comes in the next cycle (the decision unit registers
-//   what it read): the VC does not present while its answer is on the way,
-//   and the answer goes to the packet it was for, which may have moved up
+//   what it read) and goes to the packet it was for, which may have moved up
 //   from second to oldest in between (a grant), or is dropped if that packet
-//   was granted meanwhile with its previous decision.
+//   was granted meanwhile with its previous decision. While it is on the way
+//   it counts as that packet's decision for what the VC presents next: the
+//   packet behind is presented ahead, so a VC of single-flit packets still
+//   asks every cycle.
 // With internal speedup S the port has S lanes to the crossbar and a VC
 // offers the switch up to S flits of its active packet per cycle (sa_cnt_o:
 // the flits at the front of its buffer, up to and including a tail); the
@@ -209,9 +211,13 @@ module rr_input_port #(
   assign hd_take = hd_pick & {V{hd_ready_i}};
   // The answer that arrives this cycle (ans_now) and whether it is for the
   // packet behind the oldest (ans_ahead); without HD_LATE, this cycle's.
-  logic [V-1:0]   ans_now, ans_ahead, pend_q;
+  // HD_LATE: that answer counts as the oldest's (late_first) or the second
+  // one's (late_second) decision when the VC picks what to present, so the
+  // VC presents the packet behind it in the meantime and no packet is fresh
+  // twice.
+  logic [V-1:0]   ans_now, ans_ahead, late_first, late_second;
   if (HD_LATE) begin : gen_late
-    logic [V-1:0] pend_ahead_q;
+    logic [V-1:0] pend_q, pend_ahead_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         pend_q       <= '0;
@@ -222,12 +228,15 @@ module rr_input_port #(
         pend_ahead_q <= ahead & ~va_gnt_i;
       end
     end
-    assign ans_now   = pend_q;
-    assign ans_ahead = pend_ahead_q;
+    assign ans_now     = pend_q;
+    assign ans_ahead   = pend_ahead_q;
+    assign late_first  = pend_q & ~pend_ahead_q;
+    assign late_second = pend_q & pend_ahead_q;
   end else begin : gen_now
-    assign pend_q    = '0;
-    assign ans_now   = hd_take;
-    assign ans_ahead = ahead;
+    assign ans_now     = hd_take;
+    assign ans_ahead   = ahead;
+    assign late_first  = '0;
+    assign late_second = '0;
   end
   if (HEAD && !CHOOSE) begin : gen_not_chosen
     logic unused_chosen;
@@ -303,14 +312,14 @@ module rr_input_port #(
       assign open_choice = route[v][BRW+PW+V];
       if (HEAD_REG) begin : gen_registered
         if (LOOK) begin : gen_ahead
-          assign ahead[v] = 32'(route_count) >= 2 && route2[v][BRW+PW+V] && !decided2_q[v] &&
-                            (!open_choice || decided_q[v]);
+          assign ahead[v] = 32'(route_count) >= 2 && route2[v][BRW+PW+V] && !decided2_q[v] && !late_second[v] &&
+                            (!open_choice || decided_q[v] || late_first[v]);
         end else begin : gen_not_ahead
           assign ahead[v] = 1'b0;
           logic unused_count;
           assign unused_count = ^{route_count, route2[v]};
         end
-        assign wants[v]    = ((!route_empty[v] && open_choice) || ahead[v]) && !pend_q[v];
+        assign wants[v]    = (!route_empty[v] && open_choice) || ahead[v];
         assign take_alt[v] = decided_q[v] && alt_q[v];
         assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v]);
       end else begin : gen_in_front
@@ -479,7 +488,7 @@ module rr_input_port #(
       hd_fresh_o    = 1'b0;
       for (int unsigned v = 0; v < V; v++) begin
         if (hd_pick[v]) begin
-          hd_fresh_o    = ahead[v] || !decided_q[v];
+          hd_fresh_o    = ahead[v] || !(decided_q[v] || late_first[v]);
           hd_port_o     = hd_port_o | (ahead[v] ? route2[v][0+:PW] : route[v][0+:PW]);
           hd_alt_port_o = hd_alt_port_o | (ahead[v] ? route2[v][BRW+:PW] : route[v][BRW+:PW]);
           hd_operands_o = hd_operands_o | (ahead[v] ? route2[v][BRW+PW+V+1+:DOW] : route[v][BRW+PW+V+1+:DOW]);
@@ -493,7 +502,8 @@ module rr_input_port #(
     assign hd_operands_o = '0;
     assign hd_fresh_o    = 1'b0;
     logic unused_hd;
-    assign unused_hd = ^{wants, decided_q, alt_q, ahead, decided2_q, alt2_q, hd_take, ans_now, ans_ahead, pend_q};
+    assign unused_hd = ^{wants, decided_q, alt_q, ahead, decided2_q, alt2_q, hd_take, ans_now, ans_ahead, late_first,
+                         late_second};
   end
   assign hd_valid_o = |hd_pick;
 
