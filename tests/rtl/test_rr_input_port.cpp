@@ -348,6 +348,36 @@ class InputPortTest : public ::testing::Test {
     return in;
   }
 
+  // HEAD: `packets` single-flit packets with open choices, back to back on
+  // VC 0, every request granted at once, answers that differ from cycle to
+  // cycle (the model checks each request's route and port): the cycles in
+  // which VC 0 asked for an output VC.
+  std::vector<unsigned> single_flit_asks(unsigned packets, unsigned cycles) {
+    unsigned sent = 0;
+    std::vector<unsigned> asks;
+    for (unsigned c = 0; c < cycles; ++c) {
+      Inputs in = idle();
+      if (sent < packets && start_packet(0, 1)) {
+        in = head_with_open_choice(0);
+        ++sent;
+      }
+      in.hd_alt = c % 3 == 0;
+      in.hd_choice = 1 + c % 3;
+      in.va_gnt = va_requests();
+      in.va_vc = {0, 0};
+      in.sa_gnt = sa_requests(0);
+      Events ev;
+      step(in, &ev);
+      if (::testing::Test::HasFatalFailure()) {
+        ADD_FAILURE() << "cycle " << c;
+        return asks;
+      }
+      if (ev.va_req & 1u) asks.push_back(c);
+    }
+    EXPECT_EQ(sent, packets);
+    return asks;
+  }
+
   // HEAD: grants VCs 0 and 1 (output VCs 2 and 0) and returns that cycle's
   // events; then VC 0's head leaves and must carry the patch (VC 0 took the
   // alternative).
@@ -1325,23 +1355,8 @@ class InputPortSingleFlitHeadTest : public InputPortTest<cfg::P4V2B6M1HR> {};
 
 TEST_F(InputPortSingleFlitHeadTest, BackToBackOpenChoicesAskEveryCycle) {
   constexpr unsigned kPackets = 12;
-  unsigned sent = 0;
-  std::vector<unsigned> asks;  // the cycles in which VC 0 asked for an output VC
-  for (unsigned c = 0; c < kPackets + 8; ++c) {
-    Inputs in = this->idle();
-    if (sent < kPackets && this->start_packet(0, 1)) {
-      in = this->head_with_open_choice(0);
-      ++sent;
-    }
-    in.hd_alt = c % 3 == 0;  // the answers differ from cycle to cycle (the model checks each request's route)
-    in.va_gnt = this->va_requests();
-    in.va_vc = {0, 0};
-    in.sa_gnt = this->sa_requests(0);
-    Events ev;
-    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
-    if (ev.va_req & 1u) asks.push_back(c);
-  }
-  ASSERT_EQ(sent, kPackets);
+  const std::vector<unsigned> asks = this->single_flit_asks(kPackets, kPackets + 8);
+  ASSERT_FALSE(HasFailure());
   ASSERT_EQ(asks.size(), kPackets);
   EXPECT_EQ(asks.front(), 2u) << "the first head arrives in cycle 0, decides in 1 and asks in 2";
   for (unsigned i = 1; i < kPackets; ++i) EXPECT_EQ(asks[i], asks[i - 1] + 1) << "request " << i;
@@ -1360,23 +1375,8 @@ class InputPortLateAnswerTest : public InputPortTest<cfg::P4V2B6M1HRCL> {};
 
 TEST_F(InputPortLateAnswerTest, AnswersComeACycleLateAndGoToTheirPacket) {
   constexpr unsigned kPackets = 12;
-  unsigned sent = 0;
-  std::vector<unsigned> asks;  // the cycles in which VC 0 asked for an output VC
-  for (unsigned c = 0; c < kPackets + 10; ++c) {
-    Inputs in = this->idle();
-    if (sent < kPackets && this->start_packet(0, 1)) {
-      in = this->head_with_open_choice(0);
-      ++sent;
-    }
-    in.hd_choice = 1 + c % 3;  // the answers differ from cycle to cycle (the model checks each request's port)
-    in.va_gnt = this->va_requests();
-    in.va_vc = {0, 0};
-    in.sa_gnt = this->sa_requests(0);
-    Events ev;
-    ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
-    if (ev.va_req & 1u) asks.push_back(c);
-  }
-  ASSERT_EQ(sent, kPackets);
+  const std::vector<unsigned> asks = this->single_flit_asks(kPackets, 2 * kPackets + 10);
+  ASSERT_FALSE(HasFailure());
   ASSERT_EQ(asks.size(), kPackets);
   EXPECT_EQ(asks.front(), 3u) << "the first head arrives in cycle 0, is presented in 1, answered in 2, asks in 3";
   for (unsigned i = 1; i < kPackets; ++i) EXPECT_EQ(asks[i], asks[i - 1] + (i % 2 == 1 ? 1 : 2)) << "request " << i;
