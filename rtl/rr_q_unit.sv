@@ -115,6 +115,29 @@ module rr_q_unit #(
     .fb_drop_o
   );
 
+  // ---- the stage between the read and the decision ----
+  // What each read port's decision needs (its row, the head's role and
+  // minimal column, the LFSR draws) and each input port's operands for its
+  // answer and feedback: straight through (DC = 1) or registered (DC = 2).
+  localparam int unsigned DW = C * QW + 2 + 3 * CW + 1;
+  localparam int unsigned OW = 1 + 2 + CW + H + TW + AW + 1 + PW;
+  logic [RP*DW-1:0] dec_in, dec;
+  logic [P*OW-1:0]  op_in, op;
+  if (DC == 2) begin : gen_stage
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        dec <= '0;
+        op  <= '0;
+      end else begin
+        dec <= dec_in;
+        op  <= op_in;
+      end
+    end
+  end else begin : gen_direct
+    assign dec = dec_in;
+    assign op  = op_in;
+  end
+
   // ---- read ports: arbitration and decision ----
   logic [P-1:0]  granted;           // the head of port p has its read port this cycle
   logic [CW-1:0] col_of  [P];       // its read port's decision (a column)
@@ -157,23 +180,12 @@ module rr_q_unit #(
     assign local_col = CW'((16'(rand_col[7:0]) * 16'(A - 1)) >> 8);
     assign rand_any = CW'((16'(rand_col[15:8]) * 16'(C)) >> 8);
 
-    // What the decision needs, straight or through the stage register (DC = 2).
-    localparam int unsigned DW = C * QW + 2 + 3 * CW + 1;
-    logic [DW-1:0] dec_in, dec;
-    assign dec_in = {rd_data[k*C*QW+:C*QW], k_role, k_min, local_col, rand_any, rand_eps < 16'(EPS)};
-    if (DC == 2) begin : gen_stage
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) dec <= '0;
-        else dec <= dec_in;
-      end
-    end else begin : gen_direct
-      assign dec = dec_in;
-    end
+    assign dec_in[k*DW+:DW] = {rd_data[k*C*QW+:C*QW], k_role, k_min, local_col, rand_any, rand_eps < 16'(EPS)};
     logic [C*QW-1:0] d_row;
     logic [1:0]      d_role;
     logic [CW-1:0]   d_min, d_local, d_rand;
     logic            d_explore;
-    assign {d_row, d_role, d_min, d_local, d_rand, d_explore} = dec;
+    assign {d_row, d_role, d_min, d_local, d_rand, d_explore} = dec[k*DW+:DW];
 
     logic [CW-1:0] k_col, unused_best_col;
     logic [QW-1:0] k_best;
@@ -203,20 +215,8 @@ module rr_q_unit #(
     assign accept = ready_o && (!read[p] || granted[p]);  // nothing before the table holds its initial values
     assign hd_ready_o[p] = accept;
 
-    // The head's operands for its answer and feedback, straight or through
-    // the stage register (DC = 2), beside its read port's decision.
-    localparam int unsigned OW = 1 + 2 + CW + H + TW + AW + 1 + PW;
-    logic [OW-1:0] op_in, op;
-    assign op_in = {read[p], role[p], min_col[p], to_dst[p], r[p], fb_row[p],
-                    hd_valid_i[p] && accept && hd_fresh_i[p] && fb_due[p], hd_port_i[p*PW+:PW]};
-    if (DC == 2) begin : gen_stage
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) op <= '0;
-        else op <= op_in;
-      end
-    end else begin : gen_direct
-      assign op = op_in;
-    end
+    assign op_in[p*OW+:OW] = {read[p], role[p], min_col[p], to_dst[p], r[p], fb_row[p],
+                              hd_valid_i[p] && accept && hd_fresh_i[p] && fb_due[p], hd_port_i[p*PW+:PW]};
     logic          o_read, o_fb;
     logic [1:0]    o_role;
     logic [CW-1:0] o_min;
@@ -224,7 +224,7 @@ module rr_q_unit #(
     logic [TW-1:0] o_r;
     logic [AW-1:0] o_fb_row;
     logic [PW-1:0] o_port;
-    assign {o_read, o_role, o_min, o_to_dst, o_r, o_fb_row, o_fb, o_port} = op;
+    assign {o_read, o_role, o_min, o_to_dst, o_r, o_fb_row, o_fb, o_port} = op[p*OW+:OW];
 
     logic [CW-1:0] col;
     logic          global_col;

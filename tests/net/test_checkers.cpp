@@ -514,8 +514,8 @@ TEST(QFeedbackCheck, FailsOnATableThatLearnsWrong) {
 // The target counts one cycle too many.
 TEST(QFeedbackCheck, FailsOnAWrongTarget) {
   Bench b(kQDragonfly);
-  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "assign sum = (SW'(r[p]) << QFB) + SW'(q_y);",
-                                 "assign sum = ((SW'(r[p]) + SW'(1)) << QFB) + SW'(q_y);");
+  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "assign sum = (SW'(o_r) << QFB) + SW'(q_y);",
+                                 "assign sum = ((SW'(o_r) + SW'(1)) << QFB) + SW'(q_y);");
   const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
   EXPECT_EQ(r.failure.rfind("Q feedback check: router ", 0), 0u) << r.failure;
 }
@@ -523,7 +523,7 @@ TEST(QFeedbackCheck, FailsOnAWrongTarget) {
 // No feedback is ever sent.
 TEST(QFeedbackCheck, FailsOnAHeadThatLeavesWithoutItsFeedback) {
   Bench b(kQDragonfly);
-  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "hd_fresh_i[p] && fb_due[p]}", "hd_fresh_i[p] && fb_due[p] && 1'b0}");
+  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "hd_fresh_i[p] && fb_due[p],", "hd_fresh_i[p] && fb_due[p] && 1'b0,");
   const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
   EXPECT_EQ(r.failure.rfind("Q feedback check: packet ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find("without the feedback it owes its upstream router"), std::string::npos) << r.failure;
