@@ -59,8 +59,9 @@
 //   from second to oldest in between (a grant), or is dropped if that packet
 //   was granted meanwhile with its previous decision. While it is on the way
 //   it counts as that packet's decision for what the VC presents next: the
-//   packet behind is presented ahead, so a VC of single-flit packets still
-//   asks every cycle.
+//   packet behind is presented ahead. The route FIFO is read two deep, so a
+//   third packet waits until the second one's answer has landed: a VC of
+//   single-flit packets asks in two cycles of every three.
 // With internal speedup S the port has S lanes to the crossbar and a VC
 // offers the switch up to S flits of its active packet per cycle (sa_cnt_o:
 // the flits at the front of its buffer, up to and including a tail); the
