@@ -159,24 +159,26 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
   Matching& m = matchings_[static_cast<size_t>(router * design_.ports + port)];
   const int w = static_cast<int>(m.words.size());
   m.words.push_back({row, target, -1, {}});
-  std::string expected;
+  auto target_of = [&](const Head& head) {
+    return ref::q_target(format_, static_cast<std::uint64_t>(head.r) & 0xffffu, q_y(router, head.row_here));
+  };
   for (std::size_t h = 0; h < m.heads.size(); ++h) {
     Head& head = m.heads[h];
-    if (!head.here || head.row_up != row) continue;
-    const std::uint32_t q_y_here = q_y(router, head.row_here);
-    const std::uint32_t head_target =
-        ref::q_target(format_, static_cast<std::uint64_t>(head.r) & 0xffffu, q_y_here);
-    if (head_target == target) {
+    if (head.here && head.row_up == row && target_of(head) == target) {
       head.fits.push_back(w);
       m.words.back().fits.push_back(static_cast<int>(h));
     }
-    expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {}{})", head.key, head_target, head.r, q_y_here,
-                            head.word >= 0 ? ", paid" : "");
   }
   m.seen.assign(m.heads.size(), 0);
   if (!match_word(m, w)) {
     for (const int h : m.words.back().fits) m.heads[static_cast<size_t>(h)].fits.pop_back();
     m.words.pop_back();
+    std::string expected;
+    for (const Head& head : m.heads) {
+      if (!head.here || head.row_up != row) continue;
+      expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {}{})", head.key, target_of(head), head.r,
+                              q_y(router, head.row_here), head.word >= 0 ? ", paid" : "");
+    }
     return fmt::format(
         "Q feedback check: router {} port {} sent row {} target {} at cycle {}, which no head it took in on that port "
         "owes (the reference's targets for the heads of that row it holds:{})",
