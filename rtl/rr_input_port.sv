@@ -59,9 +59,10 @@
 //   from second to oldest in between (a grant), or is dropped if that packet
 //   was granted meanwhile with its previous decision. While it is on the way
 //   it counts as that packet's decision for what the VC presents next: the
-//   packet behind is presented ahead. The route FIFO is read two deep, so a
-//   third packet waits until the second one's answer has landed: a VC of
-//   single-flit packets asks in two cycles of every three.
+//   packet behind is presented ahead. The route FIFO is then read three deep,
+//   with a decision register per route read (a slot: the oldest, the second,
+//   the third), so that the third packet is presented while the second one's
+//   answer is on its way: a VC of single-flit packets asks every cycle.
 // With internal speedup S the port has S lanes to the crossbar and a VC
 // offers the switch up to S flits of its active packet per cycle (sa_cnt_o:
 // the flits at the front of its buffer, up to and including a tail); the
@@ -150,8 +151,12 @@ module rr_input_port #(
 );
   localparam int unsigned RD = (B / MIN_LEN > 0) ? B / MIN_LEN : 1;  // routes per VC
   localparam bit          LOOK = HEAD && HEAD_REG && RD >= 2;           // the second route decides ahead
-  localparam int unsigned RR = LOOK ? 2 : 1;                            // routes read per VC
+  // Routes read per VC, each with its own decision register (a slot): the
+  // oldest, the one behind it (LOOK) and, with HD_LATE, a third one, which
+  // is presented while the second one's answer is on its way.
+  localparam int unsigned RR = !LOOK ? 1 : (HD_LATE && RD >= 3) ? 3 : 2;
   localparam int unsigned RPW = $clog2(RR + 1);                         // routes popped (0..RR)
+  localparam int unsigned SW = rr_pkg::id_width(RR);                   // a slot index
   // A route: {len, vcs, port}, with HEAD {operands, decide, alt_vcs, alt_port, len, vcs, port}.
   localparam int unsigned BRW = LEN_W + V + PW;
   localparam int unsigned RTW = HEAD ? BRW + PW + V + 1 + DOW : BRW;
@@ -190,55 +195,23 @@ module rr_input_port #(
   logic [W+1:0]   front    [V][S];  // the first S flits of each buffer, {tail, head, data}
   logic [RW-1:0]  npop     [V];     // flits popped this cycle
   logic [RTW-1:0] route    [V];     // the route of the oldest unallocated packet
-  logic [RTW-1:0] route2   [V];     // LOOK: the route behind it (valid while route_count >= 2)
+  logic [RTW-1:0] pres_route [V];   // HEAD: the route the VC presents to the decision unit
   logic [V-1:0]   empty, push, pop, route_empty, route_push;
-  // Head decisions: the oldest unallocated packet's choice is open and it
-  // wants a decision (wants), it decides this cycle (hd_pick), has decided
-  // (decided_q, alt_q), and the alternative applies to the active and the
-  // next packet's head (act_alt_q, next_alt_q).
-  logic [V-1:0]   eligible, wants, hd_pick, hd_take, take_alt;
+  // Head decisions: a VC wants a decision (wants), presents one this cycle
+  // (hd_pick; pres_slot says which of its routes, fresh if that packet has no decision yet, registered or on its way); the
+  // oldest packet has decided (decided_q, alt_q), and the alternative applies
+  // to the active and the next packet's head (act_alt_q, next_alt_q).
+  logic [V-1:0]   eligible, wants, hd_pick, hd_take, take_alt, fresh;
   logic [V-1:0]   decided_q, alt_q, act_alt_q, next_alt_q;
-  // LOOK: the second route is the one presented (ahead), and its decision.
-  logic [V-1:0]   ahead, decided2_q, alt2_q;
+  logic [SW-1:0]  pres_slot [V];
   logic [PW-1:0]  req_port [V];  // the route this cycle's request asks for
-  // CHOOSE: the decided port and patch value of the oldest packet and of the
-  // one behind it (LOOK); the patch value of the active and next packets.
+  // CHOOSE: the decided port and patch value of the oldest packet; the patch
+  // value of the active and next packets.
   logic [PW-1:0]      choice_q [V];
-  logic [PW-1:0]      choice2_q [V];
   logic [PATCH_W-1:0] patch_q [V];
-  logic [PATCH_W-1:0] patch2_q [V];
   logic [PATCH_W-1:0] act_patch_q [V];
   logic [PATCH_W-1:0] next_patch_q [V];
   assign hd_take = hd_pick & {V{hd_ready_i}};
-  // The answer that arrives this cycle (ans_now) and whether it is for the
-  // packet behind the oldest (ans_ahead); without HD_LATE, this cycle's.
-  // HD_LATE: that answer counts as the oldest's (late_first) or the second
-  // one's (late_second) decision when the VC picks what to present, so the
-  // VC presents the packet behind it in the meantime and no packet is fresh
-  // twice.
-  logic [V-1:0]   ans_now, ans_ahead, late_first, late_second;
-  if (HD_LATE) begin : gen_late
-    logic [V-1:0] pend_q, pend_ahead_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        pend_q       <= '0;
-        pend_ahead_q <= '0;
-      end else begin
-        // A grant this cycle moves the presented packet up, or takes it.
-        pend_q       <= hd_take & (ahead | ~va_gnt_i);
-        pend_ahead_q <= ahead & ~va_gnt_i;
-      end
-    end
-    assign ans_now     = pend_q;
-    assign ans_ahead   = pend_ahead_q;
-    assign late_first  = pend_q & ~pend_ahead_q;
-    assign late_second = pend_q & pend_ahead_q;
-  end else begin : gen_now
-    assign ans_now     = hd_take;
-    assign ans_ahead   = ahead;
-    assign late_first  = '0;
-    assign late_second = '0;
-  end
   if (HEAD && !CHOOSE) begin : gen_not_chosen
     logic unused_chosen;
     assign unused_chosen = ^{hd_choice_i, hd_patch_i};
@@ -294,8 +267,7 @@ module rr_input_port #(
       .full_o (unused_route_full),
       .count_o(route_count)
     );
-    assign route[v]  = routes[0+:RTW];
-    assign route2[v] = routes[(RR-1)*RTW+:RTW];
+    assign route[v] = routes[0+:RTW];
 
     logic tail_at_front, tail_out;
     assign tail_at_front = !empty[v] && front[v][0][W+1];
@@ -309,27 +281,83 @@ module rr_input_port #(
 
     assign eligible[v] = !route_empty[v] && (!active_q[v] || (tail_at_front && !next_q[v]));
     if (HEAD) begin : gen_head
-      logic open_choice;
-      assign open_choice = route[v][BRW+PW+V];
-      if (HEAD_REG) begin : gen_registered
-        if (LOOK) begin : gen_ahead
-          assign ahead[v] = 32'(route_count) >= 2 && route2[v][BRW+PW+V] && !decided2_q[v] && !late_second[v] &&
-                            (!open_choice || decided_q[v] || late_first[v]);
-        end else begin : gen_not_ahead
-          assign ahead[v] = 1'b0;
-          logic unused_count;
-          assign unused_count = ^{route_count, route2[v]};
+      // The decision slots of the routes read (slot 0: the oldest), packed
+      // slot by slot: decided, the alternative and, with CHOOSE, the port and
+      // the header field's value.
+      logic [RR-1:0]         dec_q, salt_q;
+      logic [RR*PW-1:0]      schoice_q;
+      logic [RR*PATCH_W-1:0] spatch_q;
+      // The answer that arrives this cycle (ans_now) and the slot it is for
+      // (ans_slot); without HD_LATE, this cycle's presentation's. HD_LATE:
+      // an answer on its way counts as that slot's decision for what the VC
+      // presents (late), so the VC presents the packet behind it meanwhile
+      // and no packet is fresh twice.
+      logic          ans_now;
+      logic [SW-1:0] ans_slot;
+      logic [RR-1:0] late;
+      if (HD_LATE) begin : gen_late
+        logic          pend_q;
+        logic [SW-1:0] pend_slot_q;
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) begin
+            pend_q      <= 1'b0;
+            pend_slot_q <= '0;
+          end else begin
+            // A grant this cycle moves the presented packet up a slot, or takes it.
+            pend_q      <= hd_take[v] && (pres_slot[v] != '0 || !va_gnt_i[v]);
+            pend_slot_q <= pres_slot[v] - SW'(va_gnt_i[v]);
+          end
         end
-        assign wants[v]    = (!route_empty[v] && open_choice) || ahead[v];
+        assign ans_now  = pend_q;
+        assign ans_slot = pend_slot_q;
+        for (genvar k = 0; k < RR; k++) begin : gen_late_slot
+          assign late[k] = pend_q && pend_slot_q == SW'(k);
+        end
+      end else begin : gen_now
+        assign ans_now  = hd_take[v];
+        assign ans_slot = pres_slot[v];
+        assign late     = '0;
+      end
+      // Per slot: its packet's choice is open, it owes no presentation (no
+      // open choice, decided, or the answer on its way), and this cycle's
+      // answer lands in it (a grant moves every slot up by one).
+      logic [RR-1:0] open, settled, land;
+      for (genvar k = 0; k < RR; k++) begin : gen_slot
+        assign open[k]    = 32'(route_count) > k && routes[k*RTW+BRW+PW+V];
+        assign settled[k] = !open[k] || dec_q[k] || late[k];
+        assign land[k]    = ans_now && 32'(ans_slot) == k + 32'(va_gnt_i[v]);
+      end
+      assign decided_q[v] = dec_q[0];
+      assign alt_q[v]     = salt_q[0];
+      assign choice_q[v]  = schoice_q[0+:PW];
+      assign patch_q[v]   = spatch_q[0+:PATCH_W];
+      if (HEAD_REG) begin : gen_registered
+        // The first slot that owes a presentation; if none, the oldest
+        // packet renews its decision.
+        always_comb begin
+          pres_slot[v] = '0;
+          for (int k = RR - 1; k >= 0; k--) begin
+            if (!settled[k]) pres_slot[v] = SW'(k);
+          end
+        end
+        assign wants[v]    = open[0] || !(&settled);
+        assign fresh[v]    = !(&settled);
         assign take_alt[v] = decided_q[v] && alt_q[v];
-        assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v]);
+        assign va_req_o[v] = eligible[v] && (!open[0] || decided_q[v]);
       end else begin : gen_in_front
-        assign ahead[v]    = 1'b0;
-        assign wants[v]    = eligible[v] && open_choice && !decided_q[v];
-        assign take_alt[v] = decided_q[v] ? alt_q[v] : (hd_take[v] && hd_alt_i);
-        logic unused_count;
-        assign unused_count = ^{route_count, route2[v]};
-        assign va_req_o[v] = eligible[v] && (!open_choice || decided_q[v] || hd_take[v]);
+        assign pres_slot[v] = '0;
+        assign wants[v]     = eligible[v] && open[0] && !decided_q[v];
+        assign fresh[v]     = 1'b1;
+        assign take_alt[v]  = decided_q[v] ? alt_q[v] : (hd_take[v] && hd_alt_i);
+        assign va_req_o[v]  = eligible[v] && (!open[0] || decided_q[v] || hd_take[v]);
+        logic unused_settled;
+        assign unused_settled = ^settled;
+      end
+      always_comb begin
+        pres_route[v] = routes[0+:RTW];
+        for (int unsigned k = 1; k < RR; k++) begin
+          if (pres_slot[v] == SW'(k)) pres_route[v] = routes[k*RTW+:RTW];
+        end
       end
       if (CHOOSE) begin : gen_chosen
         assign req_port[v] = decided_q[v] ? choice_q[v] : route[v][0+:PW];
@@ -337,72 +365,62 @@ module rr_input_port #(
         assign req_port[v] = take_alt[v] ? route[v][BRW+:PW] : route[v][0+:PW];
       end
       assign va_vcs_o[v*V+:V] = take_alt[v] ? route[v][BRW+PW+:V] : route[v][PW+:V];
-      // A grant pops the oldest route: the second one's decision (ahead,
-      // possibly this cycle's) becomes the oldest one's.
+      // A grant pops the oldest route: every slot takes over the one behind
+      // it (with this cycle's answer if it lands there).
+      logic [RR-1:0] dec_up, salt_up;
+      assign dec_up  = va_gnt_i[v] ? dec_q >> 1 : dec_q;
+      assign salt_up = va_gnt_i[v] ? salt_q >> 1 : salt_q;
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-          decided_q[v]  <= 1'b0;
-          alt_q[v]      <= 1'b0;
-          decided2_q[v] <= 1'b0;
-          alt2_q[v]     <= 1'b0;
-        end else if (va_gnt_i[v]) begin
-          decided_q[v]  <= decided2_q[v] || (ans_now[v] && ans_ahead[v]);
-          alt_q[v]      <= (ans_now[v] && ans_ahead[v]) ? hd_alt_i : alt2_q[v];
-          decided2_q[v] <= 1'b0;
-        end else if (ans_now[v] && ans_ahead[v]) begin
-          decided2_q[v] <= 1'b1;
-          alt2_q[v]     <= hd_alt_i;
-        end else if (ans_now[v]) begin
-          decided_q[v] <= 1'b1;
-          alt_q[v]     <= hd_alt_i;
+          dec_q  <= '0;
+          salt_q <= '0;
+        end else begin
+          for (int unsigned k = 0; k < RR; k++) begin
+            dec_q[k]  <= dec_up[k] || land[k];
+            salt_q[k] <= land[k] ? hd_alt_i : salt_up[k];
+          end
         end
       end
       if (CHOOSE) begin : gen_choice
-        // The chosen port and patch follow decided_q / decided2_q.
+        // The chosen port and patch value follow dec_q.
+        logic [RR*PW-1:0]      schoice_up;
+        logic [RR*PATCH_W-1:0] spatch_up;
+        assign schoice_up = va_gnt_i[v] ? schoice_q >> PW : schoice_q;
+        assign spatch_up  = va_gnt_i[v] ? spatch_q >> PATCH_W : spatch_q;
         always_ff @(posedge clk_i or negedge rst_ni) begin
           if (!rst_ni) begin
-            choice_q[v]  <= '0;
-            choice2_q[v] <= '0;
-            patch_q[v]   <= '0;
-            patch2_q[v]  <= '0;
-          end else if (va_gnt_i[v]) begin
-            choice_q[v] <= (ans_now[v] && ans_ahead[v]) ? hd_choice_i : choice2_q[v];
-            patch_q[v]  <= (ans_now[v] && ans_ahead[v]) ? hd_patch_i : patch2_q[v];
-          end else if (ans_now[v] && ans_ahead[v]) begin
-            choice2_q[v] <= hd_choice_i;
-            patch2_q[v]  <= hd_patch_i;
-          end else if (ans_now[v]) begin
-            choice_q[v] <= hd_choice_i;
-            patch_q[v]  <= hd_patch_i;
+            schoice_q <= '0;
+            spatch_q  <= '0;
+          end else begin
+            for (int unsigned k = 0; k < RR; k++) begin
+              schoice_q[k*PW+:PW]          <= land[k] ? hd_choice_i : schoice_up[k*PW+:PW];
+              spatch_q[k*PATCH_W+:PATCH_W] <= land[k] ? hd_patch_i : spatch_up[k*PATCH_W+:PATCH_W];
+            end
           end
         end
       end else begin : gen_no_choice
-        assign choice_q[v]  = '0;
-        assign choice2_q[v] = '0;
-        assign patch_q[v]   = PATCH_W'(PATCH_VAL);
-        assign patch2_q[v]  = PATCH_W'(PATCH_VAL);
+        assign schoice_q = '0;
+        assign spatch_q  = {RR{PATCH_W'(PATCH_VAL)}};
         logic unused_choice;
-        assign unused_choice = ^{choice_q[v], choice2_q[v], patch_q[v], patch2_q[v]};
+        assign unused_choice = ^{schoice_q, spatch_q, choice_q[v], patch_q[v]};
       end
     end else begin : gen_no_head
-      assign wants[v]    = 1'b0;
-      assign take_alt[v] = 1'b0;
-      assign va_req_o[v] = eligible[v];
-      assign req_port[v] = route[v][0+:PW];
+      assign wants[v]      = 1'b0;
+      assign fresh[v]      = 1'b0;
+      assign pres_slot[v]  = '0;
+      assign pres_route[v] = route[v];
+      assign take_alt[v]   = 1'b0;
+      assign va_req_o[v]   = eligible[v];
+      assign req_port[v]   = route[v][0+:PW];
       assign va_vcs_o[v*V+:V] = route[v][PW+:V];
       assign decided_q[v]  = 1'b0;
       assign alt_q[v]      = 1'b0;
-      assign ahead[v]      = 1'b0;
-      assign decided2_q[v] = 1'b0;
-      assign alt2_q[v]     = 1'b0;
       assign choice_q[v]   = '0;
-      assign choice2_q[v]  = '0;
       assign patch_q[v]    = PATCH_W'(PATCH_VAL);
-      assign patch2_q[v]   = PATCH_W'(PATCH_VAL);
       logic unused_choice;
-      assign unused_choice = ^{choice_q[v], choice2_q[v], patch_q[v], patch2_q[v]};
+      assign unused_choice = ^{choice_q[v], patch_q[v], decided_q[v], alt_q[v], pres_slot[v]};
       logic unused_count;
-      assign unused_count = ^{route_count, route2[v]};
+      assign unused_count = ^{route_count, routes};
     end
     assign va_rel_o[v]              = active_q[v] && tail_at_front;
     assign va_own_vc_o[v*VCW+:VCW]  = out_vc_q[v];
@@ -489,10 +507,10 @@ module rr_input_port #(
       hd_fresh_o    = 1'b0;
       for (int unsigned v = 0; v < V; v++) begin
         if (hd_pick[v]) begin
-          hd_fresh_o    = ahead[v] || !(decided_q[v] || late_first[v]);
-          hd_port_o     = hd_port_o | (ahead[v] ? route2[v][0+:PW] : route[v][0+:PW]);
-          hd_alt_port_o = hd_alt_port_o | (ahead[v] ? route2[v][BRW+:PW] : route[v][BRW+:PW]);
-          hd_operands_o = hd_operands_o | (ahead[v] ? route2[v][BRW+PW+V+1+:DOW] : route[v][BRW+PW+V+1+:DOW]);
+          hd_fresh_o    = fresh[v];
+          hd_port_o     = hd_port_o | pres_route[v][0+:PW];
+          hd_alt_port_o = hd_alt_port_o | pres_route[v][BRW+:PW];
+          hd_operands_o = hd_operands_o | pres_route[v][BRW+PW+V+1+:DOW];
         end
       end
     end
@@ -503,8 +521,11 @@ module rr_input_port #(
     assign hd_operands_o = '0;
     assign hd_fresh_o    = 1'b0;
     logic unused_hd;
-    assign unused_hd = ^{wants, decided_q, alt_q, ahead, decided2_q, alt2_q, hd_take, ans_now, ans_ahead, late_first,
-                         late_second};
+    assign unused_hd = ^{wants, fresh, hd_take};
+    for (genvar v = 0; v < V; v++) begin : gen_unused_route
+      logic unused_route;
+      assign unused_route = ^pres_route[v];
+    end
   end
   assign hd_valid_o = |hd_pick;
 

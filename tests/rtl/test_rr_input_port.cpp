@@ -55,6 +55,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <deque>
@@ -198,6 +199,11 @@ struct Route {
   unsigned operands = 0;
 };
 
+struct Decision {
+  bool decided = false, alt = false;
+  unsigned choice = 0, patch = 0;  // CHOOSE: the port and the header field's value
+};
+
 struct VcModel {
   std::deque<Stored> flits;
   std::deque<Route> routes;  // routed packets not yet granted a VC
@@ -207,13 +213,13 @@ struct VcModel {
   bool wait = false;  // granted, and no cycle without the previous holder's tail
                       // seen yet
   unsigned next_port = 0, next_vc = 0;
-  bool decided = false, alt = false;  // HEAD: the oldest route's decision
-  bool decided2 = false, alt2 = false;  // HEAD_REG: the second route's decision, taken ahead
+  // HEAD: the decisions of the routes read, one slot each: the oldest route
+  // (slot 0), with HEAD_REG the second one (taken ahead), with HD_LATE also
+  // the third.
+  std::array<Decision, 3> slots{};
   bool active_alt = false,
        next_alt = false;  // HEAD: the alternative applies to the head
-  unsigned choice = 0, patch = 0;    // CHOOSE: the oldest route's answer
-  unsigned choice2 = 0, patch2 = 0;  // and the second route's
-  unsigned active_patch = 0, next_patch = 0;
+  unsigned active_patch = 0, next_patch = 0;  // CHOOSE: its header field's value
 };
 
 // What a cycle did (for the directed tests and the coverage counters).
@@ -253,6 +259,8 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned PATCH_VAL = Root::rr_input_port__DOT__PATCH_VAL;
   static constexpr bool CHOOSE = Root::rr_input_port__DOT__CHOOSE;
   static constexpr bool HD_LATE = Root::rr_input_port__DOT__HD_LATE;
+  // HEAD: routes read per VC, each with a decision slot (the port's RR).
+  static constexpr unsigned kSlots = !(HEAD_REG && kRoutes >= 2) ? 1 : (HD_LATE && kRoutes >= 3) ? 3 : 2;
   static constexpr unsigned S = Root::rr_input_port__DOT__S;
   static constexpr unsigned IW = S > 1 ? std::bit_width(S - 1) : 1;
   static constexpr unsigned RW = std::bit_width(S);
@@ -272,7 +280,7 @@ class InputPortTest : public ::testing::Test {
     owed_.assign(V, 0);
     cr_mask_ = static_cast<std::uint32_t>(mask(V));
     late_pend_.assign(V, false);
-    late_ahead_.assign(V, false);
+    late_slot_.assign(V, 0);
   }
 
   // ---- switch grants (counts of RW bits per VC) ----
@@ -450,25 +458,37 @@ class InputPortTest : public ::testing::Test {
     const bool tail_at_front = !m.flits.empty() && m.flits.front().tail;
     return !m.routes.empty() && (!m.active || (tail_at_front && !m.next));
   }
-  // HD_LATE: an answer on its way for the oldest route, or for the second.
-  bool late_first(unsigned v) const { return late_pend_[v] && !late_ahead_[v]; }
-  bool late_second(unsigned v) const { return late_pend_[v] && late_ahead_[v]; }
-  // HEAD_REG: VC v presents its second route (the oldest one is settled).
-  bool ahead(unsigned v) const {
+  // HD_LATE: an answer on its way for slot k of VC v.
+  bool late(unsigned v, unsigned k) const { return late_pend_[v] && late_slot_[v] == k; }
+  // HEAD: slot k of VC v holds a route with an open choice, and that route
+  // owes no presentation (no open choice, decided, or its answer on the way).
+  bool open(unsigned v, unsigned k) const {
     const VcModel &m = vcs_[v];
-    return HEAD_REG && kRoutes >= 2 && m.routes.size() >= 2 && m.routes[1].decide && !m.decided2 &&
-           !late_second(v) && (!m.routes[0].decide || m.decided || late_first(v));
+    return k < kSlots && m.routes.size() > k && m.routes[k].decide;
   }
+  bool settled(unsigned v, unsigned k) const { return !open(v, k) || vcs_[v].slots[k].decided || late(v, k); }
+  // The slot VC v presents: the first that owes a presentation (HEAD_REG;
+  // in front of the allocator only the oldest), else the oldest, which
+  // renews its decision; fresh if it owes one.
+  unsigned presented_slot(unsigned v) const {
+    for (unsigned k = 0; k < kSlots; ++k) {
+      if (!settled(v, k)) return k;
+    }
+    return 0;
+  }
+  bool fresh(unsigned v) const { return !HEAD_REG || !settled(v, presented_slot(v)); }
+  // HEAD_REG: VC v presents a route behind the oldest one (decides ahead).
+  bool ahead(unsigned v) const { return presented_slot(v) > 0; }
   // The route VC v presents to the decision unit.
-  const Route &presented(unsigned v) const { return ahead(v) ? vcs_[v].routes[1] : vcs_[v].routes.front(); }
+  const Route &presented(unsigned v) const { return vcs_[v].routes[presented_slot(v)]; }
   // HEAD: the VCs with an open choice that may ask, and the one presented
   // this cycle (round-robin from the pointer; -1 if none).
   std::uint32_t head_wants() const {
     std::uint32_t r = 0;
     for (unsigned v = 0; v < V; ++v) {
       const VcModel &m = vcs_[v];
-      const bool want = HEAD_REG ? (!m.routes.empty() && m.routes.front().decide) || ahead(v)
-                                 : eligible(v) && m.routes.front().decide && !m.decided;
+      const bool want = HEAD_REG ? open(v, 0) || !settled(v, presented_slot(v))
+                                 : eligible(v) && m.routes.front().decide && !m.slots[0].decided;
       r |= static_cast<std::uint32_t>(want) << v;
     }
     return r;
@@ -484,20 +504,20 @@ class InputPortTest : public ::testing::Test {
   unsigned request_port(unsigned v, bool alt) const {
     const VcModel &m = vcs_[v];
     const Route &r = m.routes.front();
-    if (CHOOSE) return m.decided ? m.choice : r.port;
+    if (CHOOSE) return m.slots[0].decided ? m.slots[0].choice : r.port;
     return alt ? r.alt_port : r.port;
   }
   // The route a VC's request asks for: the alternative if decided so.
   bool takes_alt(unsigned v, const Inputs &in) const {
     const VcModel &m = vcs_[v];
-    if (HEAD_REG) return m.decided && m.alt;
-    return m.decided ? m.alt : (head_pick() == static_cast<int>(v) && in.hd_alt && in.hd_ready);
+    if (HEAD_REG) return m.slots[0].decided && m.slots[0].alt;
+    return m.slots[0].decided ? m.slots[0].alt : (head_pick() == static_cast<int>(v) && in.hd_alt && in.hd_ready);
   }
   std::uint32_t va_requests() const {
     std::uint32_t r = 0;
     const int pick = head_pick();
     for (unsigned v = 0; v < V; ++v) {
-      const bool open = !vcs_[v].routes.empty() && vcs_[v].routes.front().decide && !vcs_[v].decided;
+      const bool open = !vcs_[v].routes.empty() && vcs_[v].routes.front().decide && !vcs_[v].slots[0].decided;
       r |= static_cast<std::uint32_t>(eligible(v) &&
                                       (!open || (!HEAD_REG && pick == static_cast<int>(v) && next_ready_)))
            << v;
@@ -623,9 +643,7 @@ class InputPortTest : public ::testing::Test {
     std::vector<bool> alt_now(V);
     for (unsigned v = 0; v < V; ++v) alt_now[v] = takes_alt(v, in);
     ASSERT_EQ(dut_->hd_valid_o, pick >= 0) << at;
-    const bool fresh = pick >= 0 && (ahead(static_cast<unsigned>(pick)) ||
-                                     !(vcs_[static_cast<unsigned>(pick)].decided || late_first(static_cast<unsigned>(pick))));
-    ASSERT_EQ(dut_->hd_fresh_o, fresh) << at;
+    ASSERT_EQ(dut_->hd_fresh_o, pick >= 0 && fresh(static_cast<unsigned>(pick))) << at;
     if (pick >= 0) {
       const Route &r = presented(static_cast<unsigned>(pick));
       ASSERT_EQ(dut_->hd_port_o, r.port) << at << " VC " << pick;
@@ -707,15 +725,15 @@ class InputPortTest : public ::testing::Test {
       }
     }
 
-    // The presentation taken this cycle, and the answer that arrives this
-    // cycle (HD_LATE: last cycle's presentation's) and whether it is for the
-    // second route.
-    std::vector<bool> take_now(V), take_ahead(V), ans_now(V), ans_ahead(V);
+    // The presentation taken this cycle (and its slot), and the answer that
+    // arrives this cycle (HD_LATE: last cycle's presentation's) and its slot.
+    std::vector<bool> take_now(V), ans_now(V);
+    std::vector<unsigned> take_slot(V), ans_slot(V);
     for (unsigned v = 0; v < V; ++v) {
       take_now[v] = pick == static_cast<int>(v) && in.hd_ready;
-      take_ahead[v] = take_now[v] && ahead(v);
+      take_slot[v] = presented_slot(v);
       ans_now[v] = HD_LATE ? late_pend_[v] : take_now[v];
-      ans_ahead[v] = HD_LATE ? late_pend_[v] && late_ahead_[v] : take_ahead[v];
+      ans_slot[v] = HD_LATE ? late_slot_[v] : take_slot[v];
     }
     dut_.tick();
 
@@ -729,7 +747,7 @@ class InputPortTest : public ::testing::Test {
       const bool granted = (in.va_gnt >> v) & 1u;
       const bool alt = granted && alt_now[v];
       const unsigned req_port = granted ? request_port(v, alt) : 0;
-      const unsigned req_patch = m.patch;
+      const unsigned req_patch = m.slots[0].patch;
       const bool pend = (in.out_pend >> v) & 1u;
       if (!m.active || (granted && tail_out)) {
         m.active = granted;
@@ -758,31 +776,24 @@ class InputPortTest : public ::testing::Test {
       } else if (!pend) {
         m.wait = false;
       }
-      if (granted) {  // the second route's decision becomes the oldest one's
-        m.decided = m.decided2 || ans_ahead[v];
-        m.alt = ans_ahead[v] ? in.hd_alt : m.alt2;
-        m.choice = ans_ahead[v] ? in.hd_choice : m.choice2;
-        m.patch = ans_ahead[v] ? in.hd_patch : m.patch2;
-        m.decided2 = false;
-      } else if (ans_ahead[v]) {
-        m.decided2 = true;
-        m.alt2 = in.hd_alt;
-        m.choice2 = in.hd_choice;
-        m.patch2 = in.hd_patch;
-      } else if (ans_now[v]) {
-        m.decided = true;
-        m.alt = in.hd_alt;
-        m.choice = in.hd_choice;
-        m.patch = in.hd_patch;
+      if (granted) {  // every slot takes over the one behind it
+        std::shift_left(m.slots.begin(), m.slots.end(), 1);
+        m.slots.back() = Decision{};
+      }
+      // The answer lands in its slot, one up if a grant moved it (nowhere if
+      // its packet was granted).
+      if (ans_now[v] && (!granted || ans_slot[v] > 0)) {
+        m.slots[ans_slot[v] - (granted ? 1 : 0)] = Decision{true, in.hd_alt, in.hd_choice, in.hd_patch};
       }
       if (granted) m.routes.pop_front();
       for (unsigned k = 0; k < npop; ++k) m.flits.pop_front();
       // HD_LATE: this cycle's presentation is answered next cycle, for the
       // packet it was, wherever a grant moved it (none if it was granted).
-      late_pend_[v] = HD_LATE && take_now[v] && (take_ahead[v] || !granted);
-      late_ahead_[v] = HD_LATE && take_ahead[v] && !granted;
-      late_moved_ += HD_LATE && take_ahead[v] && granted;
-      late_dropped_ += HD_LATE && take_now[v] && !take_ahead[v] && granted;
+      late_pend_[v] = HD_LATE && take_now[v] && (take_slot[v] > 0 || !granted);
+      late_slot_[v] = late_pend_[v] ? take_slot[v] - (granted ? 1 : 0) : 0;
+      late_moved_ += HD_LATE && take_now[v] && take_slot[v] > 0 && granted;
+      late_dropped_ += HD_LATE && take_now[v] && take_slot[v] == 0 && granted;
+      late_third_ += HD_LATE && take_now[v] && take_slot[v] == 2;
     }
     if (in.flit.valid) {
       VcModel &m = vcs_[in.flit.vc];
@@ -858,8 +869,10 @@ class InputPortTest : public ::testing::Test {
   std::vector<std::deque<LinkFlit>> pending_;  // flits queued upstream per VC
   std::vector<unsigned> owed_;                 // S > 1: credits owed per VC
   std::uint32_t cr_mask_ = 0;                  // S > 1: the credit arbiter's priority mask
-  std::vector<bool> late_pend_, late_ahead_;   // HD_LATE: an answer due next cycle, for the second route
+  std::vector<bool> late_pend_;                 // HD_LATE: an answer due next cycle,
+  std::vector<unsigned> late_slot_;             // for this slot
   unsigned late_moved_ = 0, late_dropped_ = 0;  // HD_LATE: answers whose packet moved up, or was granted
+  unsigned late_third_ = 0;                     // HD_LATE: presentations of the third route
 };
 
 // Every parameter set; those with more than one VC.
@@ -1022,7 +1035,7 @@ TYPED_TEST(InputPortTest, BackToBackPacketsOnOneVc) {
     if (before.active && !before.routes.empty()) {
       ++queued_while_active;
       // Through a register, an open choice asks only once decided.
-      const bool undecided = TestFixture::HEAD_REG && before.routes.front().decide && !before.decided;
+      const bool undecided = TestFixture::HEAD_REG && before.routes.front().decide && !before.slots[0].decided;
       EXPECT_EQ(requests, tail_at_front && !before.next && !undecided)
           << "the next packet asks for its VC exactly while the active tail is "
              "at the front, cycle "
@@ -1297,18 +1310,18 @@ TEST_F(InputPortHeadTest, OneDecisionPerCycleKeptUntilTheGrant) {
   }
   // VC 0 was presented in the cycle after its head arrived and decided
   // "alternative"; no grant (refused) -- it keeps the decision.
-  EXPECT_TRUE(this->vcs_[0].decided);
-  EXPECT_FALSE(this->vcs_[1].decided) << "one decision per cycle";
+  EXPECT_TRUE(this->vcs_[0].slots[0].decided);
+  EXPECT_FALSE(this->vcs_[1].slots[0].decided) << "one decision per cycle";
   // Now VC 1 is presented; VC 0 asks with its kept decision.
   Inputs in = this->idle();
   in.hd_alt = false;
   Events ev;
   ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
   EXPECT_EQ(ev.va_req & 3u, 3u) << "both ask: VC 0 decided, VC 1 deciding now";
-  EXPECT_TRUE(this->vcs_[1].decided);
-  EXPECT_FALSE(this->vcs_[1].alt);
+  EXPECT_TRUE(this->vcs_[1].slots[0].decided);
+  EXPECT_FALSE(this->vcs_[1].slots[0].alt);
   // Grant both; VC 0's head leaves patched iff it took the alternative.
-  ASSERT_TRUE(this->vcs_[0].alt);
+  ASSERT_TRUE(this->vcs_[0].slots[0].alt);
   ASSERT_NO_FATAL_FAILURE(ev = this->grant_both_then_patched_head());
   EXPECT_EQ(ev.va[0].port, 5u) << "VC 0 asks with the alternative it decided";
   EXPECT_EQ(ev.va[1].port, 1u);
@@ -1329,8 +1342,8 @@ TEST_F(InputPortRegisteredHeadTest, DecisionRegisteredThenAskedInTheNextCycle) {
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
     EXPECT_EQ(ev.va_req, 0u) << "cycle " << v << ": no request before a decision is registered";
   }
-  EXPECT_TRUE(this->vcs_[0].decided);
-  EXPECT_FALSE(this->vcs_[1].decided) << "one decision per cycle";
+  EXPECT_TRUE(this->vcs_[0].slots[0].decided);
+  EXPECT_FALSE(this->vcs_[1].slots[0].decided) << "one decision per cycle";
   // VC 0 asks with its registered decision; VC 1 is presented and does not ask
   // yet.
   Inputs in = this->idle();
@@ -1366,20 +1379,20 @@ TEST_F(InputPortSingleFlitHeadTest, BackToBackOpenChoicesAskEveryCycle) {
 // HD_LATE (Q-adaptive with routing.q_decision_cycles = 2): the answer comes
 // a cycle after the presentation, so the first packet asks a cycle later
 // than with HD_LATE = 0; while the oldest packet's answer is on the way the
-// VC presents the packet behind it. A VC of single-flit packets with open
-// choices asks in two cycles of every three, each packet with its own
-// answer: while the second packet's answer is on the way, the third is not
-// yet visible (the route FIFO is read two deep) and is presented a cycle
-// later (docs/q_adaptive.md, "Two-cycle decisions").
+// VC presents the packet behind it, and while that one's is on the way, the
+// third (the route FIFO is read three deep). So a VC of single-flit packets
+// with open choices asks for an output VC in every cycle, as with HD_LATE = 0,
+// each packet with its own answer (docs/q_adaptive.md, "Two-cycle
+// decisions").
 class InputPortLateAnswerTest : public InputPortTest<cfg::P4V2B6M1HRCL> {};
 
 TEST_F(InputPortLateAnswerTest, AnswersComeACycleLateAndGoToTheirPacket) {
   constexpr unsigned kPackets = 12;
-  const std::vector<unsigned> asks = this->single_flit_asks(kPackets, 2 * kPackets + 10);
+  const std::vector<unsigned> asks = this->single_flit_asks(kPackets, kPackets + 10);
   ASSERT_FALSE(HasFailure());
   ASSERT_EQ(asks.size(), kPackets);
   EXPECT_EQ(asks.front(), 3u) << "the first head arrives in cycle 0, is presented in 1, answered in 2, asks in 3";
-  for (unsigned i = 1; i < kPackets; ++i) EXPECT_EQ(asks[i], asks[i - 1] + (i % 2 == 1 ? 1 : 2)) << "request " << i;
+  for (unsigned i = 1; i < kPackets; ++i) EXPECT_EQ(asks[i], asks[i - 1] + 1) << "request " << i;
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
@@ -1400,7 +1413,7 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
     this->next_ready_ = this->rng_.chance(70);  // the decision unit refuses 30 % of the presentations
     Inputs in = this->eager(static_cast<int>(c % T::V), this->rng_.chance(50) ? 0x7u : 0u);
     refused += this->head_pick() >= 0 && !in.hd_ready;
-    for (unsigned v = 0; v < T::V; ++v) waited_decided += this->vcs_[v].decided && !((in.va_gnt >> v) & 1u);
+    for (unsigned v = 0; v < T::V; ++v) waited_decided += this->vcs_[v].slots[0].decided && !((in.va_gnt >> v) & 1u);
     const int pick = this->head_pick();
     decided_ahead += pick >= 0 && this->ahead(static_cast<unsigned>(pick));
     Events ev;
@@ -1420,9 +1433,10 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
   }
   if (T::HD_LATE) {
     std::cout << "[ info ] late answers whose packet moved up " << this->late_moved_ << ", dropped "
-              << this->late_dropped_ << "\n";
+              << this->late_dropped_ << ", third routes presented " << this->late_third_ << "\n";
     EXPECT_GT(this->late_moved_, 20u);
     EXPECT_GT(this->late_dropped_, 20u);
+    EXPECT_GT(this->late_third_, 20u);
   }
   EXPECT_GT(alt_heads, 200u);
   EXPECT_GT(plain_heads, 200u);
