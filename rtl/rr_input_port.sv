@@ -55,9 +55,9 @@
 //   (hd_patch_i); the route's VCs stay those of the hop.
 //   With HD_LATE (HEAD_REG only; routing.q_decision_cycles = 2) the answer
 //   to a presentation comes in the next cycle (the decision unit registers
-//   what it read) and goes to the packet it was for, which may have moved up
-//   from second to oldest in between (a grant), or is dropped if that packet
-//   was granted meanwhile with its previous decision. While it is on the way
+//   what it read) and goes to the packet it was for, which a grant in
+//   between may have moved up a place, or is dropped if that packet was
+//   granted meanwhile with its previous decision. While it is on the way
 //   it counts as that packet's decision for what the VC presents next: the
 //   packet behind is presented ahead. The route FIFO is then read three deep,
 //   with a decision register per route read (a slot: the oldest, the second,
@@ -197,10 +197,11 @@ module rr_input_port #(
   logic [RTW-1:0] route    [V];     // the route of the oldest unallocated packet
   logic [RTW-1:0] pres_route [V];   // HEAD: the route the VC presents to the decision unit
   logic [V-1:0]   empty, push, pop, route_empty, route_push;
-  // Head decisions: a VC wants a decision (wants), presents one this cycle
-  // (hd_pick; pres_slot says which of its routes, fresh if that packet has no decision yet, registered or on its way); the
-  // oldest packet has decided (decided_q, alt_q), and the alternative applies
-  // to the active and the next packet's head (act_alt_q, next_alt_q).
+  // Head decisions: a VC wants a decision (wants) and presents one this
+  // cycle (hd_pick): the route in slot pres_slot, fresh if that packet has
+  // no decision yet, registered or on its way. The oldest packet has decided
+  // (decided_q, alt_q), and the alternative applies to the active and the
+  // next packet's head (act_alt_q, next_alt_q).
   logic [V-1:0]   eligible, wants, hd_pick, hd_take, take_alt, fresh;
   logic [V-1:0]   decided_q, alt_q, act_alt_q, next_alt_q;
   logic [SW-1:0]  pres_slot [V];

@@ -45,10 +45,11 @@
 //    patch value (hd_patch_i), kept like the alternative until the grant; the
 //    request asks for that port with the route's VCs (alt VCs if it patches);
 //  - with HD_LATE the answer to a presentation comes in the next cycle and
-//    goes to the packet presented (the oldest by then if a grant moved the
-//    second one up), or nowhere if that packet was granted in between; while
-//    it is on the way it counts as that packet's decision for what the VC
-//    presents (ahead, fresh), not for its request.
+//    goes to the packet presented (one place up if a grant came in between),
+//    or nowhere if that packet was granted in between; while it is on the
+//    way it counts as that packet's decision for what the VC presents (ahead,
+//    fresh), not for its request; the route FIFO is read three deep, so the
+//    third route is presented while the second one's answer is on its way.
 // The environment plays the upstream router (credit flow control, virtual
 // cut-through: a packet starts only with credits for all of it, packets of at
 // least 2 flits), the route unit and the allocators.
