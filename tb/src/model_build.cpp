@@ -1,23 +1,17 @@
 #include "rlroute/tb/model_build.hpp"
 
 #include <dlfcn.h>
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
 #include <cstdlib>
-#include <cstring>
-#include <fmt/format.h>
-#include <zlib.h>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
-#include <stdexcept>
-#include <thread>
+#include <zlib.h>
+
+#include "cache_lock.hpp"
+#include "model_prebuilt.hpp"
 
 
 #ifndef RLROUTE_TB_DIR
@@ -31,6 +25,10 @@ namespace rlroute {
 
 namespace fs = std::filesystem;
 using Log = std::function<void(const std::string&)>;
+using model_cache::duration_text;
+using model_cache::EntryLock;
+using model_cache::shell_quote;
+using model_cache::shown;
 
 struct ModelLibrary {
   void* handle = nullptr;
@@ -60,31 +58,6 @@ std::string read_all(const fs::path& p) {
   return s.str();
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// A path for a one-line message: control characters (a newline in
-// $RLROUTE_CACHE, say) are shown escaped, not sent to the terminal.
-std::string shown(const fs::path& p) {
-  std::string out;
-  for (const unsigned char c : p.string()) {
-    if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
-
-std::string duration_text(std::chrono::milliseconds d) {
-  if (d.count() % 60000 == 0) return fmt::format("{} min", d.count() / 60000);
-  return fmt::format("{:g} s", static_cast<double>(d.count()) / 1000.0);
-}
-
 [[noreturn]] void cache_fail(const fs::path& root, const std::string& reason) {
   throw std::runtime_error(fmt::format("model cache {}: {}; set RLROUTE_CACHE to a writable directory",
                                        shown(root), reason));
@@ -100,9 +73,7 @@ const char* cxx_opt(ModelKind kind) { return kind == ModelKind::Router ? "-O2" :
 // the cold half and our level for the hot half: a dragonfly router model
 // builds in about two thirds of the time and simulates about a third faster
 // than with the defaults (docs/results.md, "Model build").
-std::string make_opt(ModelKind kind) {
-  return fmt::format("-MAKEFLAGS OPT_SLOW=-O0 -MAKEFLAGS OPT_FAST={}", cxx_opt(kind));
-}
+std::string make_vars(ModelKind kind) { return fmt::format("OPT_SLOW=-O0 OPT_FAST={}", cxx_opt(kind)); }
 
 const char* adapter_source(ModelKind kind) {
   return kind == ModelKind::Router ? "router_adapter.cpp" : "network_adapter.cpp";
@@ -128,117 +99,51 @@ std::optional<std::string> open_library(ModelLibrary& lib, ModelKind kind) {
   return std::nullopt;
 }
 
-// An exclusive flock on <entry>.lock, held while an entry is checked, built
-// and loaded. The holder writes who it is into the file so that a waiting
-// process can say whom it waits for. O_CLOEXEC: Verilator and the compiler,
-// started through system(), must not inherit the lock and keep holding it
-// after rlroute itself is gone.
-class EntryLock {
- public:
-  explicit EntryLock(const fs::path& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    if (fd_ < 0) open_errno_ = errno;
-  }
-  ~EntryLock() {
-    if (fd_ < 0) return;
-    if (locked_) note("");  // a stale "building" note must not mislead the next waiter
-    ::close(fd_);
-  }
-  EntryLock(const EntryLock&) = delete;
-  EntryLock& operator=(const EntryLock&) = delete;
-
-  bool opened() const { return fd_ >= 0; }
-  int open_errno() const { return open_errno_; }
-
-  // True when locked; false when another open file holds the lock.
-  bool try_lock() {
-    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      if (errno == EINTR) continue;
-      if (errno == EWOULDBLOCK) return false;
-      throw std::runtime_error(fmt::format("model cache lock {}: cannot lock: {}", shown(path_), std::strerror(errno)));
-    }
-    locked_ = true;
-    return true;
-  }
-
-  // Waits up to `timeout` for the lock, telling `notice` once that it waits
-  // and for whom.
-  void lock(std::chrono::milliseconds timeout, const Log& notice) {
-    if (try_lock()) return;
-    const std::string holder = read_holder();
-    notice(fmt::format("model: waiting for the cache lock {}, held by {}; giving up after {}", shown(path_), holder,
-                       duration_text(timeout)));
-    const auto start = std::chrono::steady_clock::now();
-    const auto deadline = start + timeout;
-    for (;;) {
-      const auto now = std::chrono::steady_clock::now();
-      if (now >= deadline) {
-        throw std::runtime_error(fmt::format(
-            "model cache: gave up after {} waiting for the lock {}, held by {}; if that process is stuck, stop it, "
-            "or set RLROUTE_CACHE to another directory",
-            duration_text(timeout), shown(path_), read_holder()));
-      }
-      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(50),
-                                                                                 deadline - now));
-      if (try_lock()) {
-        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        notice(fmt::format("model: got the cache lock after {:.1f} s", waited));
-        return;
-      }
-    }
-  }
-
-  // What the holder is doing, for waiting processes ("pid 123: building X").
-  void note(const std::string& what) {
-    // Best effort: the note only feeds a message.
-    if (::ftruncate(fd_, 0) != 0) return;
-    if (!what.empty() && ::pwrite(fd_, what.data(), what.size(), 0) < 0) return;
-  }
-
- private:
-  std::string read_holder() const {
-    char buf[512];
-    const ssize_t n = ::pread(fd_, buf, sizeof buf, 0);
-    std::string text = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-    return text.empty() ? std::string("another process") : shown(text);
-  }
-
-  fs::path path_;
-  int fd_ = -1;
-  int open_errno_ = 0;
-  bool locked_ = false;
-};
-
 struct BuildRequest {
   const ModelCacheEntry& entry;
   const EmittedDesign& emitted;
   ModelKind kind;
   fs::path adapter;
   std::string opt;
+  fs::path root;  // the cache, for the shared precompiled header and runtime objects
+  std::chrono::milliseconds lock_timeout;
 };
 
-// Runs Verilator into `dir` (a fresh build directory); the library goes to
-// dir/<library name>, the log to dir/build.log.
-void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress) {
+// Runs Verilator into `dir` (a fresh build directory), then make with the
+// cache's precompiled header and runtime objects (tb/src/model_prebuilt.hpp);
+// the library goes to dir/<library name>, the log to dir/build.log.
+void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, const Log& notice) {
   const bool router = r.kind == ModelKind::Router;
   const std::string prefix = r.entry.library.stem().string();
   const fs::path obj = dir / (prefix + "_obj");
   const fs::path lib = dir / r.entry.library.filename();
+  const std::string log = shell_quote((dir / "build.log").string());
   const std::string top = router ? r.emitted.router_top : r.emitted.network_top;
+  const std::string kind_cflags = fmt::format("-fPIC -std=c++20 {} -I{} -I{}", r.opt, (tb_dir() / "include").string(),
+                                              fs::path(RLROUTE_GEN_INCLUDE_DIR).string());
   // The network adapter reads the routers' ports inside the top by its name.
-  const std::string cflags =
-      fmt::format("-fPIC -std=c++20 {} -I{} -I{} -DRLROUTE_NETWORK_TOP={}", r.opt, (tb_dir() / "include").string(),
-                  fs::path(RLROUTE_GEN_INCLUDE_DIR).string(), r.emitted.network_top);
+  const std::string cflags = fmt::format("{} -DRLROUTE_NETWORK_TOP={}", kind_cflags, r.emitted.network_top);
   const std::string cmd = fmt::format(
-      "verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast -Wno-fatal {} {} "
+      "verilator --cc --exe -O3 --x-assign fast --x-initial fast -Wno-fatal {} "
       "--top-module {} --prefix {} -Mdir {} -F {} {} -CFLAGS {} -LDFLAGS -shared -o {} > {} 2>&1",
-      router ? "" : "--trace-fst", make_opt(r.kind), top, prefix, shell_quote(obj.string()),
+      router ? "" : "--trace-fst", top, prefix, shell_quote(obj.string()),
       shell_quote((dir / "rtl" / r.emitted.filelist).string()), shell_quote(r.adapter.string()),
-      shell_quote(cflags), shell_quote(lib.string()), shell_quote((dir / "build.log").string()));
+      shell_quote(cflags), shell_quote(lib.string()), log);
   progress(fmt::format("model: building {} with Verilator (log {})", shown(r.entry.library),
                        shown(r.entry.dir / "build.log")));
-  if (std::system(cmd.c_str()) != 0 || !fs::exists(lib)) {
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error(fmt::format("Verilator failed on {}", top));
+
+  const auto prebuilt = model_cache::prebuilt_runtime(
+      {r.root, obj, prefix, make_vars(r.kind), kind_cflags, router ? "router" : "network", r.lock_timeout}, progress,
+      notice);
+  std::string cxxflags;
+  if (prebuilt) {
+    model_cache::install_runtime_objects(*prebuilt, obj);
+    if (prebuilt->precompiled) cxxflags = shell_quote("CXXFLAGS=-include " + prebuilt->header.string());
+  }
+  const std::string make = fmt::format("make -C {} -f {} -j 2 {} {} >> {} 2>&1", shell_quote(obj.string()),
+                                       shell_quote(prefix + ".mk"), make_vars(r.kind), cxxflags, log);
+  if (std::system(make.c_str()) != 0 || !fs::exists(lib)) {
     throw std::runtime_error(fmt::format("Verilator build of {} failed", top));
   }
   std::error_code ec;
@@ -248,7 +153,8 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress) {
 // Builds the entry in <entry>.tmp-<pid>, writes its manifest last and renames
 // it into place (over a broken entry), so that no process ever sees a
 // half-built entry. The caller holds the entry's lock.
-void build_entry(const BuildRequest& r, const ModelCacheOptions& cache, const fs::path& root, const Log& progress) {
+void build_entry(const BuildRequest& r, const ModelCacheOptions& cache, const fs::path& root, const Log& progress,
+                 const Log& notice) {
   const ModelCacheEntry& e = r.entry;
   const std::string stem = e.dir.filename().string();
   std::error_code ec;
@@ -278,7 +184,7 @@ void build_entry(const BuildRequest& r, const ModelCacheOptions& cache, const fs
     if (cache.build) {
       cache.build(lib);
     } else {
-      verilate(r, tmp, progress);
+      verilate(r, tmp, progress, notice);
     }
   } catch (const std::exception& ex) {
     // Keep the log where the user can read it; the next build replaces it.
@@ -338,7 +244,7 @@ ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emi
   inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "bits.hpp");
   inputs["link_layout.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "link_layout.hpp");
   inputs["kind"] = prefix;
-  inputs["opt"] = fmt::format("{} {}", cxx_opt(kind), make_opt(kind));
+  inputs["opt"] = fmt::format("{} {}", cxx_opt(kind), make_vars(kind));
   inputs["cache_format"] = kCacheFormat;
   ModelCacheEntry e;
   e.key = content_hash(inputs);
@@ -478,8 +384,9 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
   }
   lock.note(fmt::format("pid {} (building {})", ::getpid(), shown(e.library)));
   const auto start = std::chrono::steady_clock::now();
-  const BuildRequest request{e, emitted, kind, tb_dir() / "adapter" / adapter_source(kind), cxx_opt(kind)};
-  build_entry(request, cache, root, progress);
+  const BuildRequest request{e,    emitted, kind, tb_dir() / "adapter" / adapter_source(kind), cxx_opt(kind),
+                             root, cache.lock_timeout};
+  build_entry(request, cache, root, progress, notice);
   lib->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (const auto failure = open_library(*lib, kind)) {
     throw std::runtime_error(fmt::format("cannot load the freshly built {}: {}", shown(e.library), *failure));

@@ -8,7 +8,10 @@
 // process; each test copies it into its own cache and breaks the copy (a
 // library loaded in this process is never modified: that would crash it).
 // One test rebuilds with Verilator; the others replace the build by a copy
-// of the pristine library (ModelCacheOptions::build) to stay fast.
+// of the pristine library (ModelCacheOptions::build) to stay fast. The
+// pristine cache also holds the precompiled header and runtime objects that
+// every Verilator build shares (tb/src/model_prebuilt.hpp); their tests break
+// copies of them.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
@@ -30,6 +33,7 @@
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/emit.hpp"
 #include "rlroute/tb/model_build.hpp"
+#include "model_prebuilt.hpp"
 
 #ifndef RLROUTE_TEST_CACHE_DIR
 #error "RLROUTE_TEST_CACHE_DIR must name a directory under the build tree"
@@ -125,6 +129,26 @@ class ModelCache : public ::testing::Test {
 
   ModelCacheEntry entry() { return model_cache_entry(design, emitted, ModelKind::Router, root); }
 
+  // The pristine cache's precompiled header and runtime objects.
+  fs::path pristine_prebuilt() {
+    pristine();
+    for (const auto& item : fs::directory_iterator(base() / "pristine")) {
+      const std::string name = item.path().filename().string();
+      if (name.rfind("verilated-router-", 0) == 0 && item.is_directory() && name.find('.') == std::string::npos) {
+        return item.path();
+      }
+    }
+    ADD_FAILURE() << "the pristine cache has no verilated-router-* directory";
+    return {};
+  }
+
+  // A copy of them in this test's cache.
+  fs::path seed_prebuilt() {
+    const fs::path from = pristine_prebuilt();
+    fs::copy(from, root / from.filename(), fs::copy_options::recursive);
+    return root / from.filename();
+  }
+
   // A good entry in this test's cache, copied from the pristine one.
   ModelCacheEntry seed() {
     const ModelCacheEntry from = pristine();
@@ -187,6 +211,7 @@ TEST_F(ModelCache, BuildsOnceThenLoadsTheVerifiedLibrary) {
 // The SIGBUS case of issue 9, with a real Verilator rebuild.
 TEST_F(ModelCache, TruncatedLibraryIsRebuiltWithVerilator) {
   const ModelCacheEntry e = seed();
+  const fs::path prebuilt = seed_prebuilt();
   const auto size = fs::file_size(e.library);
   resize(e.library, size / 2);
   expect_rebuilt_because(cache_at(root),
@@ -195,6 +220,80 @@ TEST_F(ModelCache, TruncatedLibraryIsRebuiltWithVerilator) {
   EXPECT_TRUE(contains(lines, "model: building " + e.library.string() + " with Verilator")) << joined(lines);
   EXPECT_TRUE(fs::exists(e.dir / "build.log"));
   EXPECT_FALSE(leftovers());
+  // The build took the shared precompiled header and did not compile the runtime again.
+  EXPECT_TRUE(contains(lines, "model: cached precompiled header and runtime objects " + prebuilt.string()))
+      << joined(lines);
+  std::ifstream in(e.dir / "build.log");
+  const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(log.find("-include " + (prebuilt / "rlroute_pch.h").string()), std::string::npos) << log;
+  EXPECT_EQ(log.find("-o verilated.o"), std::string::npos) << log;
+}
+
+// The pristine cache's first build made the shared files, and the compiler
+// takes the precompiled header at both levels (checked when it was built).
+TEST_F(ModelCache, FirstBuildPrecompilesVerilatedHForEveryLevelAndKeepsTheRuntime) {
+  const fs::path p = pristine_prebuilt();
+  std::ifstream in(p / "manifest.json");
+  const std::string manifest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(manifest.find("\"precompiled\": true"), std::string::npos) << manifest;
+  for (const char* f : {"rlroute_pch.h.gch/SLOW.gch", "rlroute_pch.h.gch/FAST.gch", "verilated.o"}) {
+    EXPECT_TRUE(fs::exists(p / f)) << f;
+  }
+}
+
+// A runtime object that does not match the manifest is rebuilt, with a line
+// saying so, and the model builds and runs.
+TEST_F(ModelCache, DamagedRuntimeObjectIsRebuilt) {
+  const fs::path prebuilt = seed_prebuilt();
+  resize(prebuilt / "verilated.o", 100);
+  std::optional<ModelFactory> f;
+  ASSERT_NO_THROW(f.emplace(load_model(design, emitted, ModelKind::Router, log(), cache_at(root)))) << joined(lines);
+  EXPECT_TRUE(contains(lines, "model: rebuilding " + prebuilt.string() + ": its files do not match its manifest"))
+      << joined(lines);
+  EXPECT_GT(fs::file_size(prebuilt / "verilated.o"), 100u);
+  expect_router_runs(*f);
+}
+
+// The check that the compiler takes the precompiled header fires when it does
+// not: a macro whose value changes from one compile to the next (the clock)
+// makes GCC refuse the header it precompiled. The directory is published
+// without it, and models build with the runtime objects alone.
+TEST_F(ModelCache, PrecompiledHeaderCheckFiresWhenTheCompilerRefusesIt) {
+  const fs::path dir = root / "verilated";
+  write_design(emitted, dir / "rtl");
+  const std::string verilate =
+      fmt::format("cd '{}' && verilator --cc -Wno-fatal --top-module {} --prefix Vrouter -Mdir obj -F rtl/{} "
+                  "> verilator.log 2>&1",
+                  dir.string(), emitted.router_top, emitted.filelist);
+  ASSERT_EQ(std::system(verilate.c_str()), 0) << "see " << (dir / "verilator.log");
+  const model_cache::PrebuiltRequest request{
+      root,     dir / "obj", "Vrouter", "OPT_SLOW=-O0 OPT_FAST=-O1", "-fPIC -std=c++20 -DRLROUTE_NOW=$(shell date +%s%N)",
+      "router", 10min};
+  std::vector<std::string> notices;
+  const auto p = model_cache::prebuilt_runtime(request, [](const std::string&) {},
+                                               [&](const std::string& line) { notices.push_back(line); });
+  ASSERT_TRUE(p.has_value()) << joined(notices);
+  EXPECT_FALSE(p->precompiled);
+  EXPECT_TRUE(contains(notices, "model: the compiler does not take the precompiled verilated.h at level SLOW"))
+      << joined(notices);
+  EXPECT_FALSE(fs::exists(p->header.parent_path() / "rlroute_pch.h.gch"));
+  ASSERT_FALSE(p->objects.empty());
+  for (const fs::path& o : p->objects) EXPECT_TRUE(fs::exists(o)) << o;
+}
+
+// A precompiled header the compiler does not take (here: one built with other
+// flags, as a changed compiler would leave it) costs time, not correctness:
+// GCC parses verilated.h instead, and the model works.
+TEST_F(ModelCache, PrecompiledHeaderTheCompilerRefusesOnlyCostsTime) {
+  const fs::path prebuilt = seed_prebuilt();
+  for (const char* level : {"SLOW", "FAST"}) {
+    const fs::path gch = prebuilt / "rlroute_pch.h.gch" / (std::string(level) + ".gch");
+    overwrite(gch, 0, std::string(16, '\0'));  // same size: the manifest still vouches for it
+  }
+  std::optional<ModelFactory> f;
+  ASSERT_NO_THROW(f.emplace(load_model(design, emitted, ModelKind::Router, log(), cache_at(root)))) << joined(lines);
+  EXPECT_TRUE(contains(lines, "model: cached precompiled header and runtime objects")) << joined(lines);
+  expect_router_runs(*f);
 }
 
 // The SIGSEGV/SIGILL case: same size, other bytes.
