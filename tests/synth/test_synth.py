@@ -3,6 +3,8 @@
 
   test_synth.py example RLROUTE CONFIG WORKDIR   all three paths on one config: no tool error, sane numbers
   test_synth.py generic RLROUTE CONFIG WORKDIR   the generic Yosys path only (cells, depth, blocks, memories)
+  test_synth.py elaborate RLROUTE CONFIG WORKDIR Yosys reads and elaborates the router top (hierarchy -check,
+                                                 proc, check -assert): the dialect, in seconds, without synthesis
   test_synth.py scaling RLROUTE CONFIG WORKDIR   area grows with router.vcs, buffer_flits, flit_bits (FPGA: LUTs, or FFs for buffer_flits)
   test_synth.py bram    RLROUTE CONFIG WORKDIR   64-flit VC buffers with router.buffer_read = "registered" map to
                                                  block RAM on the FPGA path (and stay LUT-RAM with "async")
@@ -174,6 +176,24 @@ def test_generic(rlroute, config, work):
     check(f"{name}: the VC buffer storage (rr_fifo mem_q) is inferred as a memory", len(fifo) > 0, r["memories"])
 
 
+def test_elaborate(rlroute, config, work):
+    name = os.path.splitext(os.path.basename(config))[0]
+    out = os.path.join(work, name)
+    shutil.rmtree(out, ignore_errors=True)
+    p = run([rlroute, "gen", config, "-o", out])
+    check(f"{name}: rlroute gen exits 0", p.returncode == 0, p.stderr.strip())
+    if p.returncode != 0:
+        return
+    with open(os.path.join(out, "manifest.json")) as f:
+        manifest = json.load(f)
+    top = manifest["tops"]["router"]
+    script = (f"read_verilog -sv {' '.join(manifest['files'])}; hierarchy -check -top {top}; proc; opt_clean; "
+              "check -assert")
+    y = subprocess.run(["yosys", "-q", "-l", "elaborate.log", "-p", script], cwd=out, capture_output=True, text=True)
+    check(f"{name}: Yosys elaborates {top} (hierarchy -check, proc, check -assert)", y.returncode == 0,
+          (y.stderr or y.stdout).strip()[-2000:])
+
+
 def test_scaling(rlroute, config, work):
     os.makedirs(work, exist_ok=True)
     base = variant(config, os.path.join(work, "base.toml"), "scale_base", "vcs", 2)
@@ -309,7 +329,7 @@ def test_errors(rlroute, config, work):
 def main():
     mode, rlroute, config, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    {"example": test_example, "generic": test_generic, "scaling": test_scaling,
+    {"example": test_example, "generic": test_generic, "elaborate": test_elaborate, "scaling": test_scaling,
      "errors": test_errors, "bram": test_bram}[mode](rlroute, config, work)
     print(f"{len(FAILS)} failed")
     return 1 if FAILS else 0
