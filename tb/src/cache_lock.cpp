@@ -25,4 +25,22 @@ std::string duration_text(std::chrono::milliseconds d) {
   return fmt::format("{:g} s", static_cast<double>(d.count()) / 1000.0);
 }
 
+StagingDir::StagingDir(const fs::path& root, const std::string& stem) {
+  std::error_code ec;
+  for (const auto& item : fs::directory_iterator(root, ec)) {
+    if (item.path().filename().string().rfind(stem + ".tmp-", 0) == 0) fs::remove_all(item.path(), ec);
+  }
+  const fs::path tmp = root / fmt::format("{}.tmp-{}", stem, ::getpid());
+  if (!fs::create_directory(tmp, ec)) {
+    throw std::runtime_error(
+        fmt::format("cannot create {}: {}", shown(tmp.filename()), ec ? ec.message() : std::string("exists")));
+  }
+  dir_ = tmp;
+}
+
+StagingDir::~StagingDir() {
+  std::error_code ignored;
+  if (!dir_.empty()) fs::remove_all(dir_, ignored);
+}
+
 }  // namespace rlroute::model_cache

@@ -115,4 +115,23 @@ class EntryLock {
   bool locked_ = false;
 };
 
+// The directory an entry is built in, <root>/<stem>.tmp-<pid>, renamed into
+// place when it is complete. Creating it first removes what killed builds of
+// the same entry left (the caller holds the entry's lock, so nobody else is
+// building it); it is removed on destruction unless released.
+class StagingDir {
+ public:
+  // Throws std::runtime_error("cannot create <name>: <why>").
+  StagingDir(const fs::path& root, const std::string& stem);
+  ~StagingDir();
+  StagingDir(const StagingDir&) = delete;
+  StagingDir& operator=(const StagingDir&) = delete;
+
+  const fs::path& path() const { return dir_; }
+  void release() { dir_.clear(); }  // renamed into place, or kept for its log
+
+ private:
+  fs::path dir_;
+};
+
 }  // namespace rlroute::model_cache

@@ -158,21 +158,13 @@ void build_entry(const BuildRequest& r, const ModelCacheOptions& cache, const fs
   const ModelCacheEntry& e = r.entry;
   const std::string stem = e.dir.filename().string();
   std::error_code ec;
-  // Left by a build that was killed: with the lock held, nobody else is building this entry.
-  for (const auto& item : fs::directory_iterator(root, ec)) {
-    if (item.path().filename().string().rfind(stem + ".tmp-", 0) == 0) fs::remove_all(item.path(), ec);
+  std::optional<model_cache::StagingDir> staging;
+  try {
+    staging.emplace(root, stem);
+  } catch (const std::exception& ex) {
+    cache_fail(root, ex.what());
   }
-  const fs::path tmp = root / fmt::format("{}.tmp-{}", stem, ::getpid());
-  if (!fs::create_directory(tmp, ec)) {
-    cache_fail(root, fmt::format("cannot create {}: {}", shown(tmp.filename()), ec ? ec.message() : "exists"));
-  }
-  struct Cleanup {
-    fs::path dir;
-    ~Cleanup() {
-      std::error_code ignored;
-      if (!dir.empty()) fs::remove_all(dir, ignored);
-    }
-  } cleanup{tmp};
+  const fs::path tmp = staging->path();
 
   try {
     write_design(r.emitted, tmp / "rtl");
@@ -191,7 +183,7 @@ void build_entry(const BuildRequest& r, const ModelCacheOptions& cache, const fs
     const fs::path failed = root / (stem + ".failed");
     fs::remove_all(failed, ec);
     fs::rename(tmp, failed, ec);
-    if (!ec) cleanup.dir.clear();
+    if (!ec) staging->release();
     throw std::runtime_error(fmt::format("{}; see {}", ex.what(), shown((ec ? tmp : failed) / "build.log")));
   }
 
@@ -212,7 +204,7 @@ void build_entry(const BuildRequest& r, const ModelCacheOptions& cache, const fs
   }
   fs::rename(tmp, e.dir, ec);
   if (ec) cache_fail(root, fmt::format("cannot rename {} to {}: {}", shown(tmp), shown(e.dir), ec.message()));
-  cleanup.dir.clear();
+  staging->release();
 }
 
 }  // namespace

@@ -120,20 +120,11 @@ std::optional<PrebuiltRuntime> load(const fs::path& dir, const std::string& key)
 void build(const PrebuiltRequest& r, const fs::path& dir, const std::string& key,
            const std::vector<std::string>& objects, const Log& notice) {
   const std::string stem = dir.filename().string();
+  StagingDir staging(r.root, stem);
+  const fs::path tmp = staging.path();
   std::error_code ec;
-  for (const auto& item : fs::directory_iterator(r.root, ec)) {
-    if (item.path().filename().string().rfind(stem + ".tmp-", 0) == 0) fs::remove_all(item.path(), ec);
-  }
-  const fs::path tmp = r.root / fmt::format("{}.tmp-{}", stem, ::getpid());
-  fs::create_directories(tmp / (std::string(kHeader) + ".gch"), ec);
+  fs::create_directory(tmp / (std::string(kHeader) + ".gch"), ec);
   if (ec) throw std::runtime_error(fmt::format("cannot create {}: {}", shown(tmp), ec.message()));
-  struct Cleanup {
-    fs::path dir;
-    ~Cleanup() {
-      std::error_code ignored;
-      if (!dir.empty()) fs::remove_all(dir, ignored);
-    }
-  } cleanup{tmp};
 
   write_text(tmp / kHeader, kHeaderText);
   const fs::path log = tmp / "build.log";
@@ -143,7 +134,7 @@ void build(const PrebuiltRequest& r, const fs::path& dir, const std::string& key
     const fs::path failed = r.root / (stem + ".failed");
     fs::remove_all(failed, ec);
     fs::rename(tmp, failed, ec);
-    if (!ec) cleanup.dir.clear();
+    if (!ec) staging.release();
     throw std::runtime_error(fmt::format("{}; see {}", what, shown((ec ? tmp : failed) / "build.log")));
   };
 
@@ -194,7 +185,7 @@ void build(const PrebuiltRequest& r, const fs::path& dir, const std::string& key
   if (fs::exists(dir, ec)) fs::remove_all(dir, ec);
   fs::rename(tmp, dir, ec);
   if (ec) throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", shown(tmp), shown(dir), ec.message()));
-  cleanup.dir.clear();
+  staging.release();
 }
 
 }  // namespace
