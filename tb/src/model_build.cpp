@@ -25,7 +25,6 @@ namespace rlroute {
 
 namespace fs = std::filesystem;
 using Log = std::function<void(const std::string&)>;
-using model_cache::duration_text;
 using model_cache::EntryLock;
 using model_cache::shell_quote;
 using model_cache::shown;
