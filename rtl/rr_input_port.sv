@@ -36,7 +36,8 @@
 //   an open choice is presented as soon as its route is at the front of the
 //   route FIFO (also while the VC's previous packet still leaves), its answer
 //   is registered, and it is presented again (round-robin) and its decision
-//   renewed until the grant; the packet asks with the last registered
+//   renewed until the grant, but only in cycles in which no VC of the port
+//   has a packet never presented; the packet asks with the last registered
 //   decision. A packet asks no earlier than the cycle after its first
 //   decision (at zero load one cycle more per open decision). So that this
 //   cycle is not paid again by every packet of a VC, the packet behind the
@@ -59,7 +60,8 @@
 //   between may have moved up a place, or is dropped if that packet was
 //   granted meanwhile with its previous decision. While it is on the way
 //   it counts as that packet's decision for what the VC presents next: the
-//   packet behind is presented ahead. The route FIFO is then read three deep,
+//   packet behind is presented ahead, and the oldest packet is not renewed
+//   until its answer has landed. The route FIFO is then read three deep,
 //   with a decision register per route read (a slot: the oldest, the second,
 //   the third), so that the third packet is presented while the second one's
 //   answer is on its way: a VC of single-flit packets asks every cycle.
@@ -341,7 +343,9 @@ module rr_input_port #(
             if (!settled[k]) pres_slot[v] = SW'(k);
           end
         end
-        assign wants[v]    = open[0] || !(&settled);
+        // Renew the oldest packet's decision only while no answer for it
+        // is on its way (HD_LATE: that renewal would bring nothing newer).
+        assign wants[v]    = (open[0] && !late[0]) || !(&settled);
         assign fresh[v]    = !(&settled);
         assign take_alt[v] = decided_q[v] && alt_q[v];
         assign va_req_o[v] = eligible[v] && (!open[0] || decided_q[v]);
@@ -493,11 +497,17 @@ module rr_input_port #(
     end
   end
 
-  // Head decisions: one VC per cycle presents its open choice.
+  // Head decisions: one VC per cycle presents its open choice. A packet
+  // never presented goes before a renewal (HEAD_REG): a renewal only
+  // refreshes a decision its packet already has, while a packet never
+  // presented cannot ask for its output VC at all.
   if (HEAD) begin : gen_hd
+    logic [V-1:0] wants_fresh, hd_req;
+    assign wants_fresh = wants & fresh;
+    assign hd_req      = (|wants_fresh) ? wants_fresh : wants;
     rr_arbiter_rr #(.N(V)) i_hd_arb (
       .clk_i, .rst_ni,
-      .req_i    (wants),
+      .req_i    (hd_req),
       .advance_i(1'b1),
       .gnt_o    (hd_pick)
     );

@@ -31,8 +31,9 @@
 //    request and is kept until the grant; with HEAD_REG the oldest route of a
 //    VC with an open choice is presented whenever its route is at the front
 //    (eligible or not, decided or not: round-robin), the answer is registered
-//    and renewed until the grant, and the packet asks with the registered
-//    decision only; once the oldest route is settled (decided, or no open
+//    and renewed until the grant (a VC that owes a first presentation goes
+//    before a renewal), and the packet asks with the registered decision
+//    only; once the oldest route is settled (decided, or no open
 //    choice) and the route behind it has an open choice and no decision, that
 //    second route is presented instead, its answer registered apart and taken
 //    over by the second packet when the oldest is granted (a grant and a
@@ -48,7 +49,8 @@
 //    goes to the packet presented (one place up if a grant came in between),
 //    or nowhere if that packet was granted in between; while it is on the
 //    way it counts as that packet's decision for what the VC presents (ahead,
-//    fresh), not for its request; the route FIFO is read three deep, so the
+//    fresh, and no renewal of it), not for its request; the route FIFO is
+//    read three deep, so the
 //    third route is presented while the second one's answer is on its way.
 // The environment plays the upstream router (credit flow control, virtual
 // cut-through: a packet starts only with credits for all of it, packets of at
@@ -488,15 +490,21 @@ class InputPortTest : public ::testing::Test {
     std::uint32_t r = 0;
     for (unsigned v = 0; v < V; ++v) {
       const VcModel &m = vcs_[v];
-      const bool want = HEAD_REG ? open(v, 0) || !settled(v, presented_slot(v))
+      const bool want = HEAD_REG ? (open(v, 0) && !late(v, 0)) || !settled(v, presented_slot(v))
                                  : eligible(v) && m.routes.front().decide && !m.slots[0].decided;
       r |= static_cast<std::uint32_t>(want) << v;
     }
     return r;
   }
+  // A VC that owes a first presentation goes before a renewal.
   int head_pick() const {
-    const std::uint32_t wants = head_wants();
+    std::uint32_t wants = head_wants();
     if (wants == 0) return -1;
+    std::uint32_t fresh_wants = 0;
+    for (unsigned v = 0; v < V; ++v) {
+      if (((wants >> v) & 1u) && fresh(v)) fresh_wants |= 1u << v;
+    }
+    if (fresh_wants != 0) wants = fresh_wants;
     const std::uint32_t masked = wants & hd_mask_;
     return std::countr_zero(masked != 0 ? masked : wants);
   }
@@ -1409,6 +1417,7 @@ TYPED_TEST_SUITE(InputPortRandomHeadTest, HeadCfgs);
 TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
   using T = InputPortTest<TypeParam>;
   unsigned alt_heads = 0, plain_heads = 0, waited_decided = 0, decided_ahead = 0, refused = 0;
+  unsigned fresh_first = 0, held_renewals = 0;
   for (unsigned c = 0; c < 6000; ++c) {
     for (unsigned v = 0; v < T::V; ++v) (void)this->start_packet(v, this->random_len());
     this->next_ready_ = this->rng_.chance(70);  // the decision unit refuses 30 % of the presentations
@@ -1417,6 +1426,16 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
     for (unsigned v = 0; v < T::V; ++v) waited_decided += this->vcs_[v].slots[0].decided && !((in.va_gnt >> v) & 1u);
     const int pick = this->head_pick();
     decided_ahead += pick >= 0 && this->ahead(static_cast<unsigned>(pick));
+    if (T::HEAD_REG && pick >= 0) {
+      // Round-robin alone would have presented a renewal here.
+      const std::uint32_t wants = this->head_wants();
+      const std::uint32_t masked = wants & this->hd_mask_;
+      const auto rr_pick = static_cast<unsigned>(std::countr_zero(masked != 0 ? masked : wants));
+      fresh_first += !this->fresh(rr_pick) && this->fresh(static_cast<unsigned>(pick));
+    }
+    for (unsigned v = 0; v < T::V; ++v) {
+      held_renewals += this->open(v, 0) && this->late(v, 0) && this->settled(v, this->presented_slot(v));
+    }
     Events ev;
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
     if (in.sa_gnt != 0 && ev.xb_first.head) {
@@ -1431,8 +1450,12 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
             << "\n";
   if (T::HEAD_REG) {
     EXPECT_GT(decided_ahead, 40u);  // 61 with 2-flit routes in a 5-flit buffer, 1542 with single-flit packets
+    std::cout << "[ info ] packets presented before a renewal that round-robin would have picked " << fresh_first
+              << ", renewals held while the answer was on its way " << held_renewals << "\n";
+    EXPECT_GT(fresh_first, 20u);
   }
   if (T::HD_LATE) {
+    EXPECT_GT(held_renewals, 20u);
     std::cout << "[ info ] late answers whose packet moved up " << this->late_moved_ << ", dropped "
               << this->late_dropped_ << ", third routes presented " << this->late_third_ << "\n";
     EXPECT_GT(this->late_moved_, 20u);
