@@ -50,8 +50,8 @@
 //    or nowhere if that packet was granted in between; while it is on the
 //    way it counts as that packet's decision for what the VC presents (ahead,
 //    fresh, and no renewal of it), not for its request; the route FIFO is
-//    read three deep, so the
-//    third route is presented while the second one's answer is on its way.
+//    read three deep, so the third route is presented while the second
+//    one's answer is on its way.
 // The environment plays the upstream router (credit flow control, virtual
 // cut-through: a packet starts only with credits for all of it, packets of at
 // least 2 flits), the route unit and the allocators.
