@@ -11,12 +11,16 @@
 
 namespace rlroute {
 
-double source_fairness(const std::vector<std::int64_t>& generated, const std::vector<DeliveredPacket>& packets,
-                       std::int64_t begin, std::int64_t end) {
-  std::vector<std::int64_t> accepted(generated.size(), 0);
+std::vector<std::int64_t> accepted_by_source(int num_nodes, const std::vector<DeliveredPacket>& packets,
+                                             std::int64_t begin, std::int64_t end) {
+  std::vector<std::int64_t> accepted(static_cast<size_t>(num_nodes), 0);
   for (const DeliveredPacket& p : packets) {
-    if (p.ejected >= begin && p.ejected < end) accepted[static_cast<size_t>(p.src)] += p.length;
+    if (p.ejected >= begin && p.ejected < end) accepted.at(static_cast<size_t>(p.src)) += p.length;
   }
+  return accepted;
+}
+
+double source_fairness(const std::vector<std::int64_t>& generated, const std::vector<std::int64_t>& accepted) {
   std::int64_t sources = 0, total = 0, least = -1;
   for (size_t n = 0; n < generated.size(); ++n) {
     if (generated[n] == 0) continue;
@@ -125,6 +129,7 @@ nlohmann::ordered_json SimResult::to_json() const {
   j["generated_load"] = generated_load;
   j["accepted_load"] = accepted_load;
   j["source_fairness"] = source_fairness;
+  j["accepted_by_node"] = accepted_by_node;
   j["packets_injected"] = packets_injected;
   j["packets_delivered"] = packets_delivered;
   j["packets_delivered_measured"] = packets_delivered_measured;
@@ -358,7 +363,12 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   }
   r.generated_load = static_cast<double>(generated_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
   r.accepted_load = static_cast<double>(accepted_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
-  r.source_fairness = source_fairness(generated_by_node, scoreboard.log(), o.warmup, measure_end);
+  const std::vector<std::int64_t> accepted_by_node =
+      accepted_by_source(t.num_nodes(), scoreboard.log(), o.warmup, measure_end);
+  r.source_fairness = source_fairness(generated_by_node, accepted_by_node);
+  for (const std::int64_t flits : accepted_by_node) {
+    r.accepted_by_node.push_back(static_cast<double>(flits) / static_cast<double>(o.cycles));
+  }
 
   std::vector<double> net, total;
   for (const DeliveredPacket& p : scoreboard.log()) {

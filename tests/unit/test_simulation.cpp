@@ -107,6 +107,26 @@ TEST(Stats, DragonflyLinksSplitIntoLocalAndGlobal) {
   EXPECT_EQ(link_class_key(PortClass::Dimension), "dimension");
 }
 
+// DeliveredPacket{src, dst, length, hops, created, injected, ejected, ...}.
+TEST(Stats, AcceptedBySourceCountsTailsEjectedInTheWindow) {
+  const std::vector<DeliveredPacket> packets = {
+      {0, 1, 4, 2, 0, 0, 100, true, RouteMode::Minimal},  // in [100, 200)
+      {0, 2, 1, 2, 0, 0, 199, true, RouteMode::Minimal},
+      {2, 1, 3, 2, 0, 0, 150, true, RouteMode::Minimal},
+      {1, 0, 5, 2, 0, 0, 99, false, RouteMode::Minimal},   // before
+      {1, 0, 5, 2, 0, 0, 200, false, RouteMode::Minimal},  // after
+  };
+  EXPECT_EQ(accepted_by_source(4, packets, 100, 200), (std::vector<std::int64_t>{5, 0, 3, 0}));
+}
+
+TEST(Stats, SourceFairnessIsTheLeastServedGeneratingSourceOverTheMean) {
+  // Node 3 generated nothing and does not count; node 1 generated and got nothing.
+  EXPECT_DOUBLE_EQ(source_fairness({2, 1, 3, 0}, {6, 0, 3, 0}), 0.0);
+  EXPECT_DOUBLE_EQ(source_fairness({2, 1, 3, 0}, {6, 3, 3, 0}), 3.0 / 4);
+  EXPECT_DOUBLE_EQ(source_fairness({1, 1}, {4, 4}), 1.0);
+  EXPECT_EQ(source_fairness({0, 0}, {0, 0}), 0);
+}
+
 TEST(Stats, UnobservedOrEmptyWindowMeasuresZero) {
   const Topology t = topology(kTorus4x4);
   const std::vector<std::uint64_t> counters(static_cast<size_t>(t.num_routers() * t.num_ports()), 5);
@@ -122,6 +142,7 @@ TEST(Stats, JsonHasTheStatisticsKeys) {
   r.packets_nonminimal = 3;
   r.minimal_share = 0.7;
   r.hop_histogram = {0, 4, 6};
+  r.accepted_by_node = {0.5, 0.25};
   r.links_observed = true;
   r.link_utilisation = 0.25;
   r.link_utilisation_by_class = {{PortClass::Local, 0.2}, {PortClass::Global, 0.4}};
@@ -132,6 +153,7 @@ TEST(Stats, JsonHasTheStatisticsKeys) {
   EXPECT_EQ(j["packets_nonminimal"], 3);
   EXPECT_EQ(j["minimal_share"], 0.7);
   EXPECT_EQ(j["hop_histogram"], nlohmann::ordered_json::parse("[0, 4, 6]"));
+  EXPECT_EQ(j["accepted_by_node"], nlohmann::ordered_json::parse("[0.5, 0.25]"));
   EXPECT_EQ(j["link_utilisation"], 0.25);
   EXPECT_EQ(j["link_utilisation_by_class"].dump(), R"({"local":0.2,"global":0.4})");
 

@@ -79,6 +79,9 @@ struct SimResult {
   // accepted load of the least served one over their mean (1 = equal service;
   // a starved flow shows as a low value at saturation). 0 with no such source.
   double source_fairness = 0;
+  // Per source node: the flits/cycle of its packets whose tail was ejected in
+  // the window (accepted_load is their mean). Where starvation is.
+  std::vector<double> accepted_by_node;
   std::int64_t packets_injected = 0;
   std::int64_t packets_delivered = 0;           // the whole run: warmup, measurement, drain, flush
   std::int64_t packets_delivered_measured = 0;  // packets created in the measurement window that arrived
@@ -128,11 +131,15 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
 
 LatencySummary summarize(std::vector<double> samples);
 
+// Flits per source node (of `num_nodes`) among the delivered packets whose
+// tail was ejected in the measurement window [begin, end).
+std::vector<std::int64_t> accepted_by_source(int num_nodes, const std::vector<DeliveredPacket>& packets,
+                                             std::int64_t begin, std::int64_t end);
+
 // SimResult::source_fairness: `generated[n]` packets node n generated in the
-// measurement window [begin, end), and the delivered packets (their flits
-// count for their source when their tail was ejected in the window).
-double source_fairness(const std::vector<std::int64_t>& generated, const std::vector<DeliveredPacket>& packets,
-                       std::int64_t begin, std::int64_t end);
+// measurement window and `accepted[n]` its flits accepted there
+// (accepted_by_source).
+double source_fairness(const std::vector<std::int64_t>& generated, const std::vector<std::int64_t>& accepted);
 
 // Hop and route statistics of the measured packets among `packets`.
 struct PacketStats {
