@@ -83,6 +83,8 @@ LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<st
   };
   Count all;
   std::map<PortClass, Count> by_class;
+  std::map<PortClass, BusiestLink> busiest;
+  std::map<PortClass, std::uint64_t> busiest_flits;
   const int ports = t.num_ports();
   const bool counted = !at_end.empty() && at_start.size() == at_end.size();
   for (int r = 0; r < t.num_routers(); ++r) {
@@ -94,6 +96,12 @@ LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<st
         c->flits += flits;
         ++c->links;
       }
+      BusiestLink& b = busiest[t.port_class(p)];
+      if (b.router < 0 || flits > busiest_flits[t.port_class(p)]) {
+        b.router = r;
+        b.port = p;
+        busiest_flits[t.port_class(p)] = flits;
+      }
     }
   }
   auto per_link_cycle = [cycles](const Count& c) {
@@ -103,6 +111,12 @@ LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<st
   LinkUtilisation u;
   u.all = per_link_cycle(all);
   for (const auto& [cls, c] : by_class) u.by_class[cls] = per_link_cycle(c);
+  for (auto& [cls, b] : busiest) {
+    b.utilisation = per_link_cycle(Count{busiest_flits[cls], 1});
+    b.at = fmt::format("router {} ({}) port {} ({})", b.router, t.router_name(b.router), b.port,
+                       t.port_name(b.router, b.port));
+    u.busiest_by_class[cls] = b;
+  }
   return u;
 }
 
@@ -156,6 +170,11 @@ nlohmann::ordered_json SimResult::to_json() const {
     nlohmann::ordered_json by_class = nlohmann::ordered_json::object();
     for (const auto& [cls, u] : link_utilisation_by_class) by_class[link_class_key(cls)] = u;
     j["link_utilisation_by_class"] = by_class;
+    nlohmann::ordered_json busiest = nlohmann::ordered_json::object();
+    for (const auto& [cls, b] : link_utilisation_max_by_class) {
+      busiest[link_class_key(cls)] = {{"utilisation", b.utilisation}, {"at", b.at}};
+    }
+    j["link_utilisation_max_by_class"] = busiest;
   }
   j["cycles"] = cycles;
   j["router_cycles_per_second"] = router_cycles_per_second;
@@ -396,6 +415,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
     const LinkUtilisation u = measure_link_utilisation(t, links_at_start, links_at_end, window);
     r.link_utilisation = u.all;
     r.link_utilisation_by_class = u.by_class;
+    r.link_utilisation_max_by_class = u.busiest_by_class;
   }
   r.packets = scoreboard.log();
   if (r.failure.empty() && !scoreboard.errors().empty()) r.failure = scoreboard.errors().front();

@@ -1,6 +1,7 @@
 // tb/src/simulation.cpp: the statistics helpers of the simulation (DESIGN.md section 6): minimal
 // share, hop histogram, per-link-class utilisation and their JSON keys, on
 // hand-made packets and link counters (no Verilator model).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "rlroute/gen/design.hpp"
@@ -97,11 +98,30 @@ TEST(Stats, DragonflyLinksSplitIntoLocalAndGlobal) {
       if (t.is_global_port(p)) end[i] = 10;
     }
   }
+  // One busier link per class: router 7's first local and router 30's last global port.
+  int first_local = -1, last_global = -1;
+  for (int p = 0; p < ports; ++p) {
+    if (t.is_local_port(p) && first_local < 0) first_local = p;
+    if (t.is_global_port(p)) last_global = p;
+  }
+  end[static_cast<size_t>(7 * ports + first_local)] = 95;
+  end[static_cast<size_t>(30 * ports + last_global)] = 60;
   const LinkUtilisation u = measure_link_utilisation(t, start, end, 100);
   ASSERT_EQ(u.by_class.size(), 2u);
-  EXPECT_DOUBLE_EQ(u.by_class.at(PortClass::Local), 0.4);
-  EXPECT_DOUBLE_EQ(u.by_class.at(PortClass::Global), 0.1);
-  EXPECT_DOUBLE_EQ(u.all, (36 * 3 * 40 + 36 * 2 * 10) / (36.0 * 5 * 100));
+  EXPECT_DOUBLE_EQ(u.by_class.at(PortClass::Local), (36 * 3 * 40 + 55) / (36.0 * 3 * 100));
+  EXPECT_DOUBLE_EQ(u.by_class.at(PortClass::Global), (36 * 2 * 10 + 50) / (36.0 * 2 * 100));
+  EXPECT_DOUBLE_EQ(u.all, (36 * 3 * 40 + 36 * 2 * 10 + 55 + 50) / (36.0 * 5 * 100));
+  ASSERT_EQ(u.busiest_by_class.size(), 2u);
+  const BusiestLink& local = u.busiest_by_class.at(PortClass::Local);
+  EXPECT_DOUBLE_EQ(local.utilisation, 0.95);
+  EXPECT_EQ(local.router, 7);
+  EXPECT_EQ(local.port, first_local);
+  EXPECT_EQ(local.at, fmt::format("router 7 ({}) port {} ({})", t.router_name(7), first_local,
+                                  t.port_name(7, first_local)));
+  const BusiestLink& global = u.busiest_by_class.at(PortClass::Global);
+  EXPECT_DOUBLE_EQ(global.utilisation, 0.6);
+  EXPECT_EQ(global.router, 30);
+  EXPECT_EQ(global.port, last_global);
   EXPECT_EQ(link_class_key(PortClass::Local), "local");
   EXPECT_EQ(link_class_key(PortClass::Global), "global");
   EXPECT_EQ(link_class_key(PortClass::Dimension), "dimension");
@@ -146,6 +166,7 @@ TEST(Stats, JsonHasTheStatisticsKeys) {
   r.links_observed = true;
   r.link_utilisation = 0.25;
   r.link_utilisation_by_class = {{PortClass::Local, 0.2}, {PortClass::Global, 0.4}};
+  r.link_utilisation_max_by_class = {{PortClass::Local, BusiestLink{0.9, 3, 4, "router 3 (x) port 4 (y)"}}};
   nlohmann::ordered_json j = r.to_json();
   EXPECT_EQ(j["packets_delivered"], 12);
   EXPECT_EQ(j["packets_delivered_measured"], 10);
@@ -156,6 +177,7 @@ TEST(Stats, JsonHasTheStatisticsKeys) {
   EXPECT_EQ(j["accepted_by_node"], nlohmann::ordered_json::parse("[0.5, 0.25]"));
   EXPECT_EQ(j["link_utilisation"], 0.25);
   EXPECT_EQ(j["link_utilisation_by_class"].dump(), R"({"local":0.2,"global":0.4})");
+  EXPECT_EQ(j["link_utilisation_max_by_class"].dump(), R"j({"local":{"utilisation":0.9,"at":"router 3 (x) port 4 (y)"}})j");
 
   // A fabric that cannot see its links (the network top): no per-class key.
   r.links_observed = false;
@@ -163,5 +185,6 @@ TEST(Stats, JsonHasTheStatisticsKeys) {
   r.link_utilisation_by_class.clear();
   j = r.to_json();
   EXPECT_FALSE(j.contains("link_utilisation_by_class"));
+  EXPECT_FALSE(j.contains("link_utilisation_max_by_class"));
   EXPECT_EQ(j["link_utilisation"], 0);
 }

@@ -71,6 +71,13 @@ struct LatencySummary {
   std::int64_t count = 0;
 };
 
+// The busiest link of a class: its flits per cycle and where it starts.
+struct BusiestLink {
+  double utilisation = 0;
+  int router = -1, port = -1;  // the output port of `router` that drives it
+  std::string at;              // "router R (name) port P (name)"
+};
+
 struct SimResult {
   double offered_load = 0;   // requested, flits/node/cycle
   double generated_load = 0; // measured at the sources
@@ -116,6 +123,8 @@ struct SimResult {
   bool links_observed = false;
   double link_utilisation = 0;
   std::map<PortClass, double> link_utilisation_by_class;
+  // Per class, the busiest link: a hot spot the class mean hides.
+  std::map<PortClass, BusiestLink> link_utilisation_max_by_class;
   std::vector<DeliveredPacket> packets;  // every delivered packet (for tests)
   std::vector<SeriesPoint> series;       // SimOptions::series_window
   std::int64_t q_tables_cycle = -1;      // SimOptions::q_dump_cycle: when q_tables was taken
@@ -158,6 +167,7 @@ PacketStats measured_packet_stats(const std::vector<DeliveredPacket>& packets);
 struct LinkUtilisation {
   double all = 0;                         // every router-to-router link
   std::map<PortClass, double> by_class;  // every class with at least one link
+  std::map<PortClass, BusiestLink> busiest_by_class;
 };
 LinkUtilisation measure_link_utilisation(const Topology& topo, const std::vector<std::uint64_t>& at_start,
                                          const std::vector<std::uint64_t>& at_end, std::int64_t cycles);
