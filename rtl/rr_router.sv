@@ -195,11 +195,17 @@ module rr_router #(
 
   // Per input VC: the output VC its active packet holds still waits for the
   // tail of its previous holder (the successor's flits wait for it): its
-  // handover bit, selected by the held VC's index port*V + vc.
+  // handover bit, selected by comparing the held VC's port and vc with
+  // constants (a variable shift per input VC would cost the synthesis hours:
+  // rr_vc_alloc's `releasing`).
   always_comb begin
     out_pend = '0;
     for (int unsigned r = 0; r < R; r++) begin
-      out_pend[r] = |(out_handover & (R'(1) << (32'(sa_port[r*PW+:PW]) * V + 32'(va_own_vc[r*VCW+:VCW]))));
+      for (int unsigned q = 0; q < P; q++) begin
+        for (int unsigned w = 0; w < V; w++) begin
+          if (sa_port[r*PW+:PW] == PW'(q) && va_own_vc[r*VCW+:VCW] == VCW'(w)) out_pend[r] = out_handover[q*V+w];
+        end
+      end
     end
   end
 

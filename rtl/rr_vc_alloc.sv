@@ -70,11 +70,19 @@ module rr_vc_alloc #(
   logic [V-1:0] prio_q [P];
   // Per output VC: busy, but its holder's tail is at the front and it has no successor yet.
   logic [R-1:0] releasing;
-  // Each releasing input VC decodes the index (port*V + vc) of the VC it holds.
+  // Each releasing input VC decodes the VC it holds (vc w of port q, index
+  // q*V + w) by comparisons against constants, not a variable shift: Yosys's
+  // resource sharing pass spends hours on R shifters of R bits (15 ports).
   always_comb begin
     releasing = '0;
     for (int unsigned r = 0; r < R; r++) begin
-      if (rel_i[r]) releasing = releasing | (R'(1) << (32'(own_port_i[r*PW+:PW]) * V + 32'(own_vc_i[r*VCW+:VCW])));
+      for (int unsigned q = 0; q < P; q++) begin
+        for (int unsigned w = 0; w < V; w++) begin
+          if (rel_i[r] && own_port_i[r*PW+:PW] == PW'(q) && own_vc_i[r*VCW+:VCW] == VCW'(w)) begin
+            releasing[q*V+w] = 1'b1;
+          end
+        end
+      end
     end
     releasing = releasing & busy_i & ~handover_i;
   end
