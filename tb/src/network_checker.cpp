@@ -83,7 +83,7 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
                        "arrived with {} of {} buffer slots free; the VC was granted with fewer credits than the packet",
                        router, port, flit.vc, key, h.length, free_slots, design_.buffer_flits));
     }
-    heads_in_router_[static_cast<std::size_t>(router)][key] = {port, flit.vc, route_state_of(design_, h)};
+    heads_in_router_[static_cast<std::size_t>(router)][key] = {port, flit.vc, route_state_of(design_, h), cycle_};
     if (q_mirror_) {
       q_mirror_->head_arrived(router, port, key, design_.topo.node_of_address(h.src),
                               design_.topo.node_of_address(h.dst), cycle_);
@@ -209,6 +209,9 @@ void NetworkChecker::router_output(int router, int port, const LinkFlit& flit) {
   ovc = flit.tail ? OutputVc{} : OutputVc{static_cast<long>(key), in.port, in.vc};
   if (!take_from_input(router, port, flit, key, in.port, in.vc)) return;
   check_route(router, port, flit, h, key, in);
+  Residence& res = residence_[static_cast<std::size_t>(t.port_class(in.port))][static_cast<std::size_t>(t.port_class(port))];
+  ++res.heads;
+  res.cycles += static_cast<std::uint64_t>(cycle_ - in.arrived);
   if (q_mirror_) {
     const std::string wrong = q_mirror_->head_left(router, port, key);
     if (!wrong.empty()) fail(wrong);

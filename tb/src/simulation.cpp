@@ -120,6 +120,21 @@ LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<st
   return u;
 }
 
+ResidenceByClasses measure_residence(const NetworkChecker::ResidenceTable& at_start,
+                                     const NetworkChecker::ResidenceTable& at_end) {
+  ResidenceByClasses out;
+  for (std::size_t i = 0; i < at_end.size(); ++i) {
+    for (std::size_t o = 0; o < at_end[i].size(); ++o) {
+      const std::uint64_t heads = at_end[i][o].heads - at_start[i][o].heads;
+      if (heads == 0) continue;
+      const std::uint64_t cycles = at_end[i][o].cycles - at_start[i][o].cycles;
+      out[{static_cast<PortClass>(i), static_cast<PortClass>(o)}] =
+          RouterResidence{heads, static_cast<double>(cycles) / static_cast<double>(heads)};
+    }
+  }
+  return out;
+}
+
 std::string link_class_key(PortClass c) {
   switch (c) {
     case PortClass::Terminal:
@@ -176,6 +191,12 @@ nlohmann::ordered_json SimResult::to_json() const {
     }
     j["link_utilisation_max_by_class"] = busiest;
   }
+  nlohmann::ordered_json residence = nlohmann::ordered_json::object();
+  for (const auto& [classes, res] : router_residence) {
+    residence[link_class_key(classes.first) + "->" + link_class_key(classes.second)] = {{"heads", res.heads},
+                                                                                         {"avg", res.avg}};
+  }
+  j["router_residence"] = residence;
   j["cycles"] = cycles;
   j["router_cycles_per_second"] = router_cycles_per_second;
   j["wall_seconds"] = wall_seconds;
@@ -224,6 +245,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   // Per-port link flit counters at the start and the end of the measurement
   // window (read before the step of cycle warmup and of cycle measure_end).
   std::vector<std::uint64_t> links_at_start, links_at_end;
+  NetworkChecker::ResidenceTable residence_at_start{}, residence_at_end{};
   bool window_closed = false;
 
   // Traffic phases after the first (which is `pattern` at `load`).
@@ -272,9 +294,13 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
 
   // One cycle of the whole system; returns false on a violation or deadlock.
   auto one_cycle = [&]() {
-    if (cycle == o.warmup) links_at_start = fabric.link_flits();
+    if (cycle == o.warmup) {
+      links_at_start = fabric.link_flits();
+      residence_at_start = fabric.residence();
+    }
     if (cycle == measure_end) {
       links_at_end = fabric.link_flits();
+      residence_at_end = fabric.residence();
       window_closed = true;
     }
     if (network && o.trace_from >= 0) network->model().set_tracing(cycle >= o.trace_from && cycle <= o.trace_to);
@@ -407,7 +433,12 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
 
   // Link utilisation over the measurement window; a run that failed before
   // the window closed is measured up to where it stopped.
-  if (!window_closed) links_at_end = fabric.link_flits();
+  if (!window_closed) {
+    links_at_end = fabric.link_flits();
+    residence_at_end = fabric.residence();
+  }
+  if (links_at_start.empty()) residence_at_start = residence_at_end;  // failed during warmup: empty window
+  r.router_residence = measure_residence(residence_at_start, residence_at_end);
   if (links_at_start.empty()) links_at_start = links_at_end;  // failed during warmup: empty window
   const std::int64_t window = std::max<std::int64_t>(0, std::min(cycle, measure_end) - o.warmup);
   r.links_observed = !links_at_end.empty();

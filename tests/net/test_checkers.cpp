@@ -89,6 +89,7 @@ class ForwardingFabric : public Fabric {
   NetworkChecker::FrontWait longest_front_wait() const override { return inner_.longest_front_wait(); }
   NetworkChecker::FrontWait longest_switch_wait() const override { return inner_.longest_switch_wait(); }
   const QMirror* q_mirror() const override { return inner_.q_mirror(); }
+  NetworkChecker::ResidenceTable residence() const override { return inner_.residence(); }
 
  protected:
   Fabric& inner_;

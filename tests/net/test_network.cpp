@@ -81,6 +81,18 @@ TEST(Network, Torus4x4LowLoadDeliversEverythingAtTheZeroLoadLatency) {
   }
   for (const auto& [hops, latency] : fastest) EXPECT_EQ(latency, zero_load_latency(hops, 1, 4)) << hops << " hops";
   EXPECT_GT(exact, static_cast<int>(r.packets.size() * 9 / 10)) << "at 1% load almost no packet meets another";
+  // The checker's router residence: every head through every router at
+  // the pipeline's cycles, a few a cycle or two more.
+  const std::vector<std::pair<PortClass, PortClass>> kinds = {{PortClass::Terminal, PortClass::Dimension},
+                                                              {PortClass::Dimension, PortClass::Dimension},
+                                                              {PortClass::Dimension, PortClass::Terminal}};
+  ASSERT_EQ(r.router_residence.size(), kinds.size());
+  for (const auto& k : kinds) {
+    const RouterResidence& res = r.router_residence.at(k);
+    EXPECT_GT(res.heads, 500u);
+    EXPECT_GE(res.avg, zero_load_residence());
+    EXPECT_LT(res.avg, zero_load_residence() + 0.05);
+  }
 }
 
 // --phases: the offered load and the pattern change at the cycles given, and

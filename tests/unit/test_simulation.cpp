@@ -147,6 +147,28 @@ TEST(Stats, SourceFairnessIsTheLeastServedGeneratingSourceOverTheMean) {
   EXPECT_EQ(source_fairness({0, 0}, {0, 0}), 0);
 }
 
+TEST(Stats, ResidenceIsTheWindowsAveragePerClassPair) {
+  NetworkChecker::ResidenceTable start{}, end{};
+  auto at = [](NetworkChecker::ResidenceTable& t, PortClass in, PortClass out) -> NetworkChecker::Residence& {
+    return t[static_cast<size_t>(in)][static_cast<size_t>(out)];
+  };
+  at(start, PortClass::Local, PortClass::Global) = {10, 30};
+  at(end, PortClass::Local, PortClass::Global) = {14, 50};       // 4 heads, 20 cycles in the window
+  at(start, PortClass::Global, PortClass::Terminal) = {5, 15};  // none in the window
+  at(end, PortClass::Global, PortClass::Terminal) = {5, 15};
+  at(end, PortClass::Terminal, PortClass::Local) = {2, 3};
+  const ResidenceByClasses r = measure_residence(start, end);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r.at({PortClass::Local, PortClass::Global}).heads, 4u);
+  EXPECT_DOUBLE_EQ(r.at({PortClass::Local, PortClass::Global}).avg, 5.0);
+  EXPECT_DOUBLE_EQ(r.at({PortClass::Terminal, PortClass::Local}).avg, 1.5);
+
+  SimResult s;
+  s.router_residence = r;
+  EXPECT_EQ(s.to_json()["router_residence"].dump(),
+            R"({"terminal->local":{"heads":2,"avg":1.5},"local->global":{"heads":4,"avg":5.0}})");
+}
+
 TEST(Stats, UnobservedOrEmptyWindowMeasuresZero) {
   const Topology t = topology(kTorus4x4);
   const std::vector<std::uint64_t> counters(static_cast<size_t>(t.num_routers() * t.num_ports()), 5);

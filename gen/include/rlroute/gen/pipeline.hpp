@@ -25,6 +25,12 @@ constexpr int credit_round_trip(int link_latency, int credit_latency) {
 // routing.decision = "vc_head_registered" adds one cycle at its router.
 constexpr int hop_latency(int link_latency) { return 2 + link_latency; }
 
+// Zero-load cycles a head spends in one router as the network checker times
+// it (NetworkChecker::residence: from its sample at the input port to its
+// appearance on the output port): the hop's router cycles plus the output
+// register, which hop_latency counts as part of the link.
+constexpr int zero_load_residence() { return hop_latency(0) + 1; }
+
 // Zero-load network latency of a packet of `packet_flits` flits over `hops`
 // router-to-router hops of `link_latency` cycles each: from the source NIC
 // presenting the head to the destination NIC taking the tail (3 cycles

@@ -26,6 +26,7 @@ struct PortRef {
 
 // What a router port connects to.
 enum class PortClass { Terminal, Dimension, Local, Global };
+inline constexpr int kPortClasses = 4;  // the PortClass values, for tables indexed by them
 
 class Topology {
  public:

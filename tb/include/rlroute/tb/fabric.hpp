@@ -45,6 +45,8 @@ class Fabric {
   virtual NetworkChecker::FrontWait longest_switch_wait() const = 0;
   // Q-adaptive: the reference's copy of the routers' tables (else nullptr).
   virtual const QMirror* q_mirror() const = 0;
+  // Heads timed through the routers so far (NetworkChecker::residence).
+  virtual NetworkChecker::ResidenceTable residence() const = 0;
 };
 
 // What both fabrics share: the checker that watches every router port.
@@ -59,6 +61,7 @@ class CheckedFabric : public Fabric {
   NetworkChecker::FrontWait longest_front_wait() const override { return checker_.longest_front_wait(); }
   NetworkChecker::FrontWait longest_switch_wait() const override { return checker_.longest_switch_wait(); }
   const QMirror* q_mirror() const override { return checker_.q_mirror(); }
+  NetworkChecker::ResidenceTable residence() const override { return checker_.residence(); }
 
  protected:
   // The NICs set their flits before the step; the checker sees them after

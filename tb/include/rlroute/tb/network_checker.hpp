@@ -28,9 +28,11 @@
 //   - Q feedback check (Q-adaptive): every feedback word on the credit
 //     channel is the one the reference's copy of the tables says a head
 //     owes, and every head that owes one sends it (rlroute/tb/q_mirror.hpp).
-// The first violation is kept, with enough state to find it.
+// The first violation is kept, with enough state to find it. It also times
+// every head through every router (residence()).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -83,6 +85,16 @@ class NetworkChecker {
   // Q-adaptive: the reference's copy of every router's table (nullptr for
   // other algorithms).
   const QMirror* q_mirror() const { return q_mirror_.get(); }
+  // Router residence: cycles from a head's arrival at an input port (the
+  // cycle it is sampled there) to its departure on an output port, summed
+  // and counted per [input port class][output port class] over the heads
+  // that have left so far (a window is the difference of two readings).
+  struct Residence {
+    std::uint64_t heads = 0;
+    std::uint64_t cycles = 0;
+  };
+  using ResidenceTable = std::array<std::array<Residence, kPortClasses>, kPortClasses>;
+  const ResidenceTable& residence() const { return residence_; }
   // The bound of the switch-allocation check, in cycles.
   std::int64_t switch_wait_bound() const { return switch_wait_bound_; }
 
@@ -106,6 +118,7 @@ class NetworkChecker {
     int port;
     int vc;
     RouteState state;
+    std::int64_t arrived;  // the cycle it was sampled at the input port
   };
   // The packet an output VC is sending, and the input VC its flits come from.
   struct OutputVc {
@@ -131,6 +144,7 @@ class NetworkChecker {
   std::map<unsigned, int> hops_;  // packet key -> router-to-router hops seen, while its head is in the network
   std::vector<std::uint64_t> port_flits_;
   std::uint64_t link_flits_ = 0;
+  ResidenceTable residence_{};
   bool moved_ = false;
   std::int64_t cycle_ = 0;
   FrontWait longest_done_;  // among the flits that have left

@@ -78,6 +78,14 @@ struct BusiestLink {
   std::string at;              // "router R (name) port P (name)"
 };
 
+// Heads timed through the routers in the measurement window, for one pair of
+// input and output port classes (NetworkChecker::residence).
+struct RouterResidence {
+  std::uint64_t heads = 0;
+  double avg = 0;  // cycles from arrival at the input to departure on the output
+};
+using ResidenceByClasses = std::map<std::pair<PortClass, PortClass>, RouterResidence>;
+
 struct SimResult {
   double offered_load = 0;   // requested, flits/node/cycle
   double generated_load = 0; // measured at the sources
@@ -125,6 +133,9 @@ struct SimResult {
   std::map<PortClass, double> link_utilisation_by_class;
   // Per class, the busiest link: a hot spot the class mean hides.
   std::map<PortClass, BusiestLink> link_utilisation_max_by_class;
+  // Per (input class, output class) that heads took in the window: how long
+  // they stayed in a router. Where the latency goes, hop by hop.
+  ResidenceByClasses router_residence;
   std::vector<DeliveredPacket> packets;  // every delivered packet (for tests)
   std::vector<SeriesPoint> series;       // SimOptions::series_window
   std::int64_t q_tables_cycle = -1;      // SimOptions::q_dump_cycle: when q_tables was taken
@@ -171,6 +182,11 @@ struct LinkUtilisation {
 };
 LinkUtilisation measure_link_utilisation(const Topology& topo, const std::vector<std::uint64_t>& at_start,
                                          const std::vector<std::uint64_t>& at_end, std::int64_t cycles);
+
+// The window between two readings of NetworkChecker::residence, per class
+// pair that some head took in it.
+ResidenceByClasses measure_residence(const NetworkChecker::ResidenceTable& at_start,
+                                     const NetworkChecker::ResidenceTable& at_end);
 
 // JSON key of a link class: "terminal", "dimension", "local", "global".
 std::string link_class_key(PortClass c);
