@@ -25,6 +25,7 @@ struct SimArgs {
   std::string fabric = "harness";
   std::string series;  // CSV of the time series
   std::string q_dump;  // every router's Q-table
+  std::string links;   // CSV of every link's utilisation
   bool quiet = false;
 };
 
@@ -39,6 +40,26 @@ std::string series_csv(const std::vector<SimResult>& results) {
       s += fmt::format("{},{},{},{:.6f},{},{:.3f},{:.1f},{:.6f},{:.4f},{}\n", r.offered_load, p.begin, p.end,
                        p.accepted_load, p.packets, p.latency_avg, p.latency_p99, p.minimal_share, p.avg_hops,
                        p.mean_q >= 0 ? fmt::format("{:.4f}", p.mean_q) : std::string());
+    }
+  }
+  return s;
+}
+
+// Every router-to-router link's flits per cycle in the measurement window,
+// a row per link and load.
+std::string links_csv(const Topology& t, const std::vector<SimResult>& results) {
+  std::string s = "offered_load,router,router_name,port,port_name,class,to_router,utilisation\n";
+  for (const SimResult& r : results) {
+    if (r.link_utilisation_by_port.empty()) continue;
+    for (int router = 0; router < t.num_routers(); ++router) {
+      for (int port = 0; port < t.num_ports(); ++port) {
+        const auto to = t.neighbor(router, port);
+        if (!to) continue;
+        // Names are quoted: a torus router's name has commas, R0(0,0).
+        s += fmt::format("{},{},\"{}\",{},\"{}\",{},{},{:.6f}\n", r.offered_load, router, t.router_name(router), port,
+                         t.port_name(router, port), link_class_key(t.port_class(port)), to->router,
+                         r.link_utilisation_by_port[static_cast<size_t>(router * t.num_ports() + port)]);
+      }
     }
   }
   return s;
@@ -84,6 +105,7 @@ int run_sim(const SimArgs& a) {
   if (!a.json.empty()) check_output_file(a.json, "--json");
   if (!a.series.empty()) check_output_file(a.series, "--series");
   if (!a.q_dump.empty()) check_output_file(a.q_dump, "--q-dump");
+  if (!a.links.empty()) check_output_file(a.links, "--links");
   if (a.series.empty() && a.overrides.series_window) {
     throw std::invalid_argument("--series-window: give --series FILE as well");
   }
@@ -136,6 +158,7 @@ int run_sim(const SimArgs& a) {
   }
   if (!a.json.empty()) write_file_atomically(a.json, (all.size() == 1 ? all[0].dump(2) : all.dump(2)) + "\n", "--json");
   if (!a.series.empty()) write_file_atomically(a.series, series_csv(results), "--series");
+  if (!a.links.empty()) write_file_atomically(a.links, links_csv(session.design().topo, results), "--links");
   if (!a.q_dump.empty()) {
     std::string dump;
     for (const SimResult& r : results) {
@@ -175,6 +198,8 @@ Verb add_sim(CLI::App& app) {
                   "write a time series (CSV, a row per window: accepted load, latency, minimal share, hops, mean "
                   "Q-value); the results JSON gets it too");
   add_integer(sim, "--series-window", o.series_window, "cycles per window of --series (default 1000)");
+  sim->add_option("--links", a->links,
+                  "write every router-to-router link's utilisation in the measurement window (CSV, flits per cycle)");
   sim->add_option("--q-dump", a->q_dump, "q_adaptive: write every router's Q-table (cycles) to this file");
   add_integer(sim, "--q-dump-cycle", o.q_dump_cycle, "the cycle of --q-dump (default: the end of the run)");
   sim->add_option_function<std::string>(

@@ -87,11 +87,14 @@ LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<st
   std::map<PortClass, std::uint64_t> busiest_flits;
   const int ports = t.num_ports();
   const bool counted = !at_end.empty() && at_start.size() == at_end.size();
+  LinkUtilisation u;
+  u.by_port.assign(static_cast<size_t>(t.num_routers() * ports), 0.0);
   for (int r = 0; r < t.num_routers(); ++r) {
     for (int p = 0; p < ports; ++p) {
       if (!t.neighbor(r, p)) continue;
       const auto i = static_cast<size_t>(r * ports + p);
       const std::uint64_t flits = counted && i < at_end.size() ? at_end[i] - at_start[i] : 0;
+      if (cycles > 0) u.by_port[i] = static_cast<double>(flits) / static_cast<double>(cycles);
       for (Count* c : {&all, &by_class[t.port_class(p)]}) {
         c->flits += flits;
         ++c->links;
@@ -108,7 +111,6 @@ LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<st
     if (c.links == 0 || cycles <= 0) return 0.0;
     return static_cast<double>(c.flits) / (static_cast<double>(c.links) * static_cast<double>(cycles));
   };
-  LinkUtilisation u;
   u.all = per_link_cycle(all);
   for (const auto& [cls, c] : by_class) u.by_class[cls] = per_link_cycle(c);
   for (auto& [cls, b] : busiest) {
@@ -447,6 +449,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
     r.link_utilisation = u.all;
     r.link_utilisation_by_class = u.by_class;
     r.link_utilisation_max_by_class = u.busiest_by_class;
+    r.link_utilisation_by_port = u.by_port;
   }
   r.packets = scoreboard.log();
   if (r.failure.empty() && !scoreboard.errors().empty()) r.failure = scoreboard.errors().front();

@@ -192,5 +192,14 @@ check "--series: windows of 250 cycles from 0" grep -q '^0.2,250,500,' "$work/s.
 check "--series: at least 6 windows" test "$(grep -c '^0.2,' "$work/s.csv")" -ge 6
 check "--series: in the JSON" grep -q '"series"' "$work/s.json"
 
+# --links: a row per router-to-router link (the 4x4 torus: 16 routers x 4).
+"$rlroute" sim "$cfg" --load 0.2 --cycles 1000 --warmup 500 --drain 0 --quiet --links "$work/l.csv"
+check "sim --links exits 0" test $? -eq 0
+check "--links: header" grep -q '^offered_load,router,router_name,port,port_name,class,to_router,utilisation$' "$work/l.csv"
+check "--links: 64 links" test "$(grep -c '^0.2,' "$work/l.csv")" -eq 64
+check "--links: dimension links carry flits" grep -q '^0.2,0,"R0(0,0)",1,"x+",dimension,1,0\.[0-9]*[1-9]' "$work/l.csv"
+refused "--links into a missing directory" "--links $work/nodir/l.csv: directory $work/nodir does not exist" \
+  "$cfg" "${long[@]}" --links "$work/nodir/l.csv"
+
 echo "$fails failed"
 test $fails -eq 0

@@ -122,6 +122,12 @@ TEST(Stats, DragonflyLinksSplitIntoLocalAndGlobal) {
   EXPECT_DOUBLE_EQ(global.utilisation, 0.6);
   EXPECT_EQ(global.router, 30);
   EXPECT_EQ(global.port, last_global);
+  // Per link: every port's own count, 0 at NI ports.
+  ASSERT_EQ(u.by_port.size(), static_cast<size_t>(36 * ports));
+  EXPECT_DOUBLE_EQ(u.by_port[static_cast<size_t>(7 * ports + first_local)], 0.95);
+  EXPECT_DOUBLE_EQ(u.by_port[static_cast<size_t>(30 * ports + last_global)], 0.6);
+  EXPECT_DOUBLE_EQ(u.by_port[static_cast<size_t>(8 * ports + first_local)], 0.4);
+  EXPECT_DOUBLE_EQ(u.by_port[static_cast<size_t>(8 * ports + 0)], 0.0);  // NI port
   EXPECT_EQ(link_class_key(PortClass::Local), "local");
   EXPECT_EQ(link_class_key(PortClass::Global), "global");
   EXPECT_EQ(link_class_key(PortClass::Dimension), "dimension");

@@ -133,6 +133,7 @@ struct SimResult {
   std::map<PortClass, double> link_utilisation_by_class;
   // Per class, the busiest link: a hot spot the class mean hides.
   std::map<PortClass, BusiestLink> link_utilisation_max_by_class;
+  std::vector<double> link_utilisation_by_port;  // LinkUtilisation::by_port (rlroute sim --links)
   // Per (input class, output class) that heads took in the window: how long
   // they stayed in a router. Where the latency goes, hop by hop.
   ResidenceByClasses router_residence;
@@ -179,6 +180,7 @@ struct LinkUtilisation {
   double all = 0;                         // every router-to-router link
   std::map<PortClass, double> by_class;  // every class with at least one link
   std::map<PortClass, BusiestLink> busiest_by_class;
+  std::vector<double> by_port;  // [router * ports + port]: that link's flits per cycle (0 where no link)
 };
 LinkUtilisation measure_link_utilisation(const Topology& topo, const std::vector<std::uint64_t>& at_start,
                                          const std::vector<std::uint64_t>& at_end, std::int64_t cycles);
