@@ -8,11 +8,7 @@
 set -uo pipefail
 rlroute=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3")
 rm -rf "$work"; mkdir -p "$work"
-fails=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; else echo "FAIL: $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 loads() { /usr/bin/python3 "$src/sim/adv_link_loads.py" "$@"; }
 
 "$rlroute" sim "$src/examples/dfly_2_4_2_9_min.toml" --pattern adv+2 --load 0.2 --warmup 200 --cycles 1000 \
@@ -36,5 +32,4 @@ check "in one line naming the router" \
 loads "$work/min.csv" --shift 9 > /dev/null 2> "$work/err.txt"
 check "a shift of g is refused" grep -q 'shift 9 sends every group to itself' "$work/err.txt"
 
-echo "$fails failed"
-test $fails -eq 0
+finish

@@ -7,11 +7,7 @@
 set -uo pipefail
 rlroute=$(realpath "$1") examples=$(realpath "$2") work=$(realpath -m "$3")  # absolute: some cases cd
 rm -rf "$work"; mkdir -p "$work"
-fails=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; else echo "FAIL: $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 "$rlroute" --version > "$work/version.txt"
 check "--version prints the version" grep -q '^rlroute [0-9]' "$work/version.txt"
@@ -201,5 +197,4 @@ check "--links: dimension links carry flits" grep -q '^0.2,0,"R0(0,0)",1,"x+",di
 refused "--links into a missing directory" "--links $work/nodir/l.csv: directory $work/nodir does not exist" \
   "$cfg" "${long[@]}" --links "$work/nodir/l.csv"
 
-echo "$fails failed"
-test $fails -eq 0
+finish

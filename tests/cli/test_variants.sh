@@ -7,11 +7,7 @@
 set -uo pipefail
 rlroute=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3")
 rm -rf "$work"; mkdir -p "$work"
-fails=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; else echo "FAIL: $name"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 variants() { /usr/bin/python3 "$src/sim/variants.py" "$@"; }
 
 variants --suffix s2 --out "$work/v" --set router.speedup=2 --set router.buffer_flits=32 \
@@ -59,5 +55,4 @@ err "foreign file" "exists and was not written by sim/variants.py" \
   --suffix x --out "$work/foreign" "$src/examples/dfly_2_4_2_9_min.toml"
 check "the foreign file is untouched" grep -qx 'precious = 1' "$work/foreign/dfly_2_4_2_9_min_x.toml"
 
-echo "$fails failure(s)"
-test $fails -eq 0
+finish
