@@ -83,8 +83,6 @@ LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<st
   };
   Count all;
   std::map<PortClass, Count> by_class;
-  std::map<PortClass, BusiestLink> busiest;
-  std::map<PortClass, std::uint64_t> busiest_flits;
   const int ports = t.num_ports();
   const bool counted = !at_end.empty() && at_start.size() == at_end.size();
   LinkUtilisation u;
@@ -99,12 +97,8 @@ LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<st
         c->flits += flits;
         ++c->links;
       }
-      BusiestLink& b = busiest[t.port_class(p)];
-      if (b.router < 0 || flits > busiest_flits[t.port_class(p)]) {
-        b.router = r;
-        b.port = p;
-        busiest_flits[t.port_class(p)] = flits;
-      }
+      BusiestLink& b = u.busiest_by_class[t.port_class(p)];
+      if (b.router < 0 || u.by_port[i] > b.utilisation) b = BusiestLink{u.by_port[i], r, p, {}};
     }
   }
   auto per_link_cycle = [cycles](const Count& c) {
@@ -113,11 +107,9 @@ LinkUtilisation measure_link_utilisation(const Topology& t, const std::vector<st
   };
   u.all = per_link_cycle(all);
   for (const auto& [cls, c] : by_class) u.by_class[cls] = per_link_cycle(c);
-  for (auto& [cls, b] : busiest) {
-    b.utilisation = per_link_cycle(Count{busiest_flits[cls], 1});
+  for (auto& [cls, b] : u.busiest_by_class) {
     b.at = fmt::format("router {} ({}) port {} ({})", b.router, t.router_name(b.router), b.port,
                        t.port_name(b.router, b.port));
-    u.busiest_by_class[cls] = b;
   }
   return u;
 }
