@@ -47,7 +47,7 @@
 //   the second packet when the oldest is granted; a VC of single-flit
 //   packets then asks for an output VC every cycle, not every other cycle.
 //   A head that took the alternative leaves with header field
-//   PATCH_LSB..+PATCH_W set to PATCH_VAL.
+//   PATCH_LSB..+PATCH_W set to PATCH_VAL (unless PATCH is 0).
 //   The decision unit may refuse a presentation (hd_ready_i low: it had no
 //   room this cycle); the packet then presents again. hd_fresh_o marks the
 //   first accepted presentation of a packet.
@@ -88,6 +88,7 @@ module rr_input_port #(
   parameter bit          HEAD = 1'b0,     // decision at the head of the VC (see above)
   parameter bit          HEAD_REG = 1'b0, // HEAD: the decision goes through a register first
   parameter int unsigned DOW = 1,         // width of the decision operands
+  parameter bit          PATCH = 1'b1,    // HEAD: the alternative route sets a header field (star: none)
   parameter int unsigned PATCH_LSB = 0,   // header field the alternative route sets
   parameter int unsigned PATCH_W = 1,
   parameter int unsigned PATCH_VAL = 1,
@@ -543,7 +544,7 @@ module rr_input_port #(
   // The head as it leaves: the alternative route's header field set.
   function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt, input logic [PATCH_W-1:0] val);
     leaving = f[W-1:0];
-    if (HEAD && f[W] && alt) leaving[PATCH_LSB+:PATCH_W] = val;
+    if (HEAD && PATCH && f[W] && alt) leaving[PATCH_LSB+:PATCH_W] = val;
   endfunction
 
   // Crossbar inputs: per lane, the flit the switch allocator granted it.

@@ -10,6 +10,13 @@
 //     whose path in the dimension never wraps may use every VC, but stays in
 //     class 1 once it has entered it (class 1 is sticky within a dimension).
 //   - Mesh: any VC (DOR on a mesh has an acyclic channel dependency graph).
+// With STAR (routing.algorithm = "star", gen/src/routing_star.cpp) VC V-1 is
+// the adaptive VC and DOR runs on VCs 0..V-2 (the escape VCs; their classes
+// are the parities among them, and an arrival on the adaptive VC counts as
+// class 0): the DOR hop (out_port_o) may take its escape VCs or the adaptive
+// VC, and the next dimension still to correct after DOR's is the alternative
+// (alt_port_o, the adaptive VC only; decide_o). rr_star_decide chooses
+// between the two at the head of the VC. Without STAR, decide_o is 0.
 // Port numbering: NUM_NI NI ports, then for every dimension d the + side
 // (NUM_NI + 2d) and the - side (NUM_NI + 2d + 1).
 // Address of a node: {coord[n-1], ..., coord[0], local NI index}.
@@ -26,6 +33,7 @@ module rr_route_dor #(
   parameter bit          TORUS = 1'b1,
   parameter int unsigned LOCAL_W = 0,   // bits of the NI index in an address
   parameter int unsigned DST_LSB = 0,   // destination address in the header
+  parameter bit          STAR = 1'b0,   // star-channel: VC V-1 adaptive (see above)
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P)
 ) (
@@ -34,8 +42,12 @@ module rr_route_dor #(
   input  logic [PW-1:0]          in_port_i,
   input  logic [VCW-1:0]         in_vc_i,
   output logic [PW-1:0]          out_port_o,
-  output logic [V-1:0]           out_vcs_o
+  output logic [V-1:0]           out_vcs_o,
+  output logic [PW-1:0]          alt_port_o,  // STAR: the other minimal port, on the adaptive VC
+  output logic [V-1:0]           alt_vcs_o,
+  output logic                   decide_o     // STAR: the choice between the two is open
 );
+  localparam int unsigned EV = STAR ? V - 1 : V;  // the VCs DOR runs on
   localparam int unsigned COORD_LSB = DST_LSB + LOCAL_W;
 
   function automatic int unsigned radix(input int unsigned d);
@@ -53,19 +65,22 @@ module rr_route_dor #(
 
   // The dateline class of a VC is its parity; the upper bits of the id do not matter.
   logic         in_class;
-  assign in_class = (V > 1) ? in_vc_i[0] : 1'b0;
+  assign in_class = (EV > 1) ? in_vc_i[0] && !(STAR && in_vc_i == VCW'(V - 1)) : 1'b0;
   if (VCW > 1) begin : gen_unused_vc
     logic unused_vc;
     assign unused_vc = ^in_vc_i[VCW-1:1];
   end
 
   always_comb begin
-    logic          done, plus, wraps, cont, cls, ahead;
+    logic          done, alt, plus, wraps, cont, cls, ahead;
     logic [CW-1:0] here, dest;
     logic [CW:0]   delta;
     out_port_o = local_port;
     out_vcs_o  = '1;
     done       = 1'b0;
+    alt        = 1'b0;
+    alt_port_o = '0;
+    alt_vcs_o  = '0;
     plus       = 1'b0;
     wraps      = 1'b0;
     cont       = 1'b0;
@@ -75,7 +90,18 @@ module rr_route_dor #(
     for (int unsigned d = 0; d < NUM_DIMS; d++) begin
       here = coord_i[d*CW+:CW];
       dest = hdr_i[COORD_LSB+d*CW+:CW];
-      if (!done && (here != dest)) begin
+      if (STAR && done && !alt && (here != dest)) begin
+        // The next dimension still to correct: the alternative (STAR).
+        alt = 1'b1;
+        if (TORUS) begin
+          delta = (dest >= here) ? ({1'b0, dest} - {1'b0, here})
+                                 : ({1'b0, dest} + (CW+1)'(radix(d)) - {1'b0, here});
+          plus  = (delta <= (CW+1)'(radix(d) / 2));
+        end else begin
+          plus = (dest > here);
+        end
+        alt_port_o = PW'(NUM_NI + 2 * d + (plus ? 0 : 1));
+      end else if (!done && (here != dest)) begin
         done = 1'b1;
         if (TORUS) begin
           // forward distance (dest - here) mod k
@@ -91,8 +117,8 @@ module rr_route_dor #(
           // it, to show the watchdog catches the real deadlock).
           // Class 1 from the wrap hop on, class 0 while the wrap lies ahead,
           // every VC for a path that never wraps in this dimension.
-          if (V > 1 && (cls || ahead)) begin
-            for (int unsigned v = 0; v < V; v++) out_vcs_o[v] = ((v % 2) == 1) == cls;
+          if (EV > 1 && (cls || ahead)) begin
+            for (int unsigned v = 0; v < EV; v++) out_vcs_o[v] = ((v % 2) == 1) == cls;
           end
         end else begin
           plus = (dest > here);
@@ -100,5 +126,7 @@ module rr_route_dor #(
         out_port_o = PW'(NUM_NI + 2 * d + (plus ? 0 : 1));
       end
     end
+    if (STAR && alt) alt_vcs_o[V-1] = 1'b1;
   end
+  assign decide_o = STAR && (alt_vcs_o != '0);
 endmodule

@@ -33,6 +33,7 @@ module rr_router #(
   parameter bit          HEAD_REG = 1'b0,  // HEAD: through a register (routing.decision = "vc_head_registered")
   parameter logic [P-1:0] HEAD_PORTS = '1,  // HEAD: the input ports at which a choice can be open
   parameter int unsigned DOW = 1,        // decision operand width
+  parameter bit          PATCH = 1'b1,   // HEAD: the alternative route sets a header field (star: none)
   parameter int unsigned PATCH_LSB = 0,  // header field the alternative route sets, and its value
   parameter int unsigned PATCH_W = 1,
   parameter int unsigned PATCH_VAL = 1,
@@ -44,7 +45,8 @@ module rr_router #(
   localparam int unsigned LW = rr_pkg::link_width(V, W),
   localparam int unsigned CRW = rr_pkg::credit_width(V),
   localparam int unsigned OW = $clog2(V * B + 1),
-  localparam int unsigned DW = rr_pkg::demand_width(P, V, LEN_W)
+  localparam int unsigned DW = rr_pkg::demand_width(P, V, LEN_W),
+  localparam int unsigned R = P * V
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -78,6 +80,9 @@ module rr_router #(
   output logic [P*OW-1:0]   occ_o,
   // per output port: flits of the packets waiting here for a VC of it (rr_demand)
   output logic [P*DW-1:0]   dem_o,
+  // per output VC: allocated to a packet, and its credits (star's decision)
+  output logic [R-1:0]      vc_busy_o,
+  output logic [R*CW-1:0]   vc_credits_o,
   // observability: free-running cycle counter, per output port flits sent and
   // cycles in which a packet waited for the port but nothing was sent (both
   // up to the cycle before)
@@ -85,7 +90,6 @@ module rr_router #(
   output logic [P*32-1:0]   stat_flits_o,
   output logic [P*32-1:0]   stat_stall_o
 );
-  localparam int unsigned R = P * V;
   // With speedup and single-flit packets an output VC takes up to S of them
   // per cycle (rr_vc_alloc G, rr_output_port MULTI_GRANT): else a VC of
   // single-flit packets would take one packet per cycle, the link's rate,
@@ -123,7 +127,7 @@ module rr_router #(
     rr_input_port #(
       .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W),
       .HEAD(HEAD && HEAD_PORTS[p]), .HEAD_REG(HEAD_REG), .DOW(DOW),
-      .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL), .CHOOSE(CHOOSE),
+      .PATCH(PATCH), .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL), .CHOOSE(CHOOSE),
       .HD_LATE(HD_LATE)
     ) i_input (
       .clk_i, .rst_ni,
@@ -342,4 +346,6 @@ module rr_router #(
     else cycle_q <= cycle_q + 1'b1;
   end
   assign cycle_o = cycle_q;
+  assign vc_busy_o = out_busy;
+  assign vc_credits_o = out_credits;
 endmodule

@@ -365,6 +365,11 @@ class Parser {
                         cfg_.g));
       }
     }
+    if (cfg_.algorithm == RoutingAlgorithm::Star && cfg_.vcs < 2) {
+      config_fail(cfg_, "router.vcs", std::to_string(cfg_.vcs),
+                  "routing.algorithm = \"star\" needs the escape VCs of dimension-order routing and the adaptive "
+                  "VC above them: at least 2 (3 on a torus, for the two dateline classes)");
+    }
     if (const auto f = field("routing", "seed")) cfg_.seed = static_cast<std::uint64_t>(f->int_at_least(0));
 
     if (const auto f = field("routing", "ugal_bias")) {

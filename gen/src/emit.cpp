@@ -36,6 +36,8 @@ const std::vector<std::string> kBuildingBlocks = {
 // Route-compute blocks per topology family.
 const std::vector<std::string> kTorusBlocks = {"rr_route_dor.sv"};
 const std::vector<std::string> kDragonflyBlocks = {"rr_lfsr.sv", "rr_contention.sv", "rr_ugal_decide.sv", "rr_route_dfly.sv"};
+// Star-channel's decision at the head of the VC.
+const std::vector<std::string> kStarBlocks = {"rr_star_decide.sv"};
 // Q-adaptive's table, decision and learning blocks.
 const std::vector<std::string> kQAdaptiveBlocks = {"rr_q_update.sv", "rr_q_decide.sv", "rr_q_table.sv", "rr_q_unit.sv"};
 
@@ -224,6 +226,9 @@ EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& rela
   const fs::path rtl = rtl_source_dir();
   std::vector<std::string> blocks = kBuildingBlocks;
   for (const std::string& b : d.topo.dragonfly() ? kDragonflyBlocks : kTorusBlocks) blocks.push_back(b);
+  if (d.cfg.algorithm == RoutingAlgorithm::Star) {
+    for (const std::string& b : kStarBlocks) blocks.push_back(b);
+  }
   if (traits(d.cfg.algorithm).choice == PathChoice::QTable) {
     for (const std::string& b : kQAdaptiveBlocks) blocks.push_back(b);
   }

@@ -35,6 +35,7 @@ std::vector<Connection> route_unit_ports() {
 
 std::string torus_route_units(const Design& d, const std::string& pkg) {
   const Topology& t = d.topo;
+  const bool star = d.cfg.algorithm == RoutingAlgorithm::Star;
   std::vector<Param> params{{"P", "P", ""},
                             {"V", "V", ""},
                             {"W", "W", ""},
@@ -48,27 +49,54 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
   params.push_back({"TORUS", t.torus() ? "1'b1" : "1'b0", fmt::format("topology.kind = \"{}\"", to_string(d.cfg.kind))});
   params.push_back({"LOCAL_W", pkg + "::LOCAL_BITS", ""});
   params.push_back({"DST_LSB", pkg + "::HDR_DST_LSB", ""});
+  params.push_back({"STAR", star ? "1'b1" : "1'b0", fmt::format("routing.algorithm = \"{}\"", to_string(d.cfg.algorithm))});
   std::vector<Connection> ports{{"coord_i", "id_i", ""}};
   for (const Connection& c : route_unit_ports()) ports.push_back(c);
-  return "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port.\n"
-         "  assign rc_hdr_new = rc_hdr;  // DOR never rewrites the header\n"
-         "  // DOR decides at buffer write: no alternative route, no head decisions.\n"
-         "  assign rc_alt_port = '0;\n"
-         "  assign rc_alt_vcs = '0;\n"
-         "  assign rc_decide = '0;\n"
-         "  assign rc_operands = '0;\n"
-         "  assign hd_alt = '0;\n"
-         "  assign hd_ready = '1;\n"
-         "  assign hd_choice = '0;\n"
-         "  assign hd_patch = '0;\n"
-         "  logic unused_hd;\n"
-         "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands, hd_fresh};\n"
-         "  logic [P*OW-1:0] unused_occ;\n"
-         "  logic [P*DW-1:0] unused_dem;\n"
-         "  assign unused_occ = occ;\n"
-         "  assign unused_dem = dem;\n"
-         "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
-         sv::instance("rr_route_dor", "i_route", params, ports, "    ") + "  end\n";
+  ports.push_back({"alt_port_o", "rc_alt_port[p*PW +: PW]", ""});
+  ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
+  ports.push_back({"decide_o", "rc_decide[p]", ""});
+  std::string s = "  assign rc_hdr_new = rc_hdr;  // DOR and star never rewrite the header\n"
+                  "  logic [P*DW-1:0] unused_dem;\n"
+                  "  assign unused_dem = dem;\n";
+  if (!star) {
+    s = "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port.\n" + s +
+        "  // DOR decides at buffer write: no head decisions.\n"
+        "  assign rc_operands = '0;\n"
+        "  assign hd_alt = '0;\n"
+        "  assign hd_ready = '1;\n"
+        "  assign hd_choice = '0;\n"
+        "  assign hd_patch = '0;\n"
+        "  logic unused_hd;\n"
+        "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands, hd_fresh};\n"
+        "  logic [P*OW-1:0] unused_occ;\n"
+        "  assign unused_occ = occ;\n"
+        "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
+        sv::instance("rr_route_dor", "i_route", params, ports, "    ") + "  end\n";
+    return s;
+  }
+  s = "  // Star-channel routing (routing.algorithm = \"star\"): VC V-1 adaptive, VCs\n"
+      "  // 0..V-2 the DOR escape; one route unit and one decision unit per input port.\n" + s +
+      "  assign hd_ready = '1;  // the decision unit takes every presentation\n"
+      "  assign hd_choice = '0;\n"
+      "  assign hd_patch = '0;\n"
+      "  logic unused_hd;\n"
+      "  assign unused_hd = ^{hd_valid, hd_fresh};  // the decision unit is combinational\n"
+      "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
+      sv::instance("rr_route_dor", "i_route", params, ports, "    ") +
+      "    // The packet's length: the decision asks for credits for all of it.\n"
+      "    assign rc_operands[p*DOW +: DOW] = rc_hdr[p*W + " + pkg + "::HDR_LEN_LSB +: " + pkg + "::HDR_LEN_W];\n" +
+      sv::instance("rr_star_decide", "i_decide",
+                   {{"P", "P", ""}, {"V", "V", ""}, {"CW", "CNW", ""}, {"OW", "OW", ""}, {"LEN_W", pkg + "::HDR_LEN_W", ""}},
+                   {{"port_i", "hd_port[p*PW +: PW]", ""},
+                    {"alt_port_i", "hd_alt_port[p*PW +: PW]", ""},
+                    {"len_i", "hd_operands[p*DOW +: DOW]", ""},
+                    {"vc_busy_i", "vc_busy", ""},
+                    {"vc_credits_i", "vc_credits", ""},
+                    {"occ_i", "occ", ""},
+                    {"alt_o", "hd_alt[p]", ""}},
+                   "    ") +
+      "  end\n";
+  return s;
 }
 
 // The input ports that get a decision unit: where a packet's choice between
@@ -324,9 +352,12 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
   const Topology& t = d.topo;
   const std::string pkg = d.module("pkg");
   const bool q = traits(d.cfg.algorithm).choice == PathChoice::QTable;
+  const bool star = d.cfg.algorithm == RoutingAlgorithm::Star;
   const std::string dow =
       q ? fmt::format("rr_pkg::q_operands_width(P - {0}::NUM_NI, {1}, {0}::GLOBAL_PORTS)", pkg, QTableLayout::rows(t))
-        : t.dragonfly() ? "rr_pkg::ugal_operands_width(" + pkg + "::GROUP_BITS)" : "1";
+      : t.dragonfly() ? "rr_pkg::ugal_operands_width(" + pkg + "::GROUP_BITS)"
+      : star          ? pkg + "::HDR_LEN_W"
+                      : "1";
   std::string s = file_header(d, "Router top: the rr_router core with one route-compute unit per input port.");
   s += sv::module_header(
       d.module("router"),
@@ -340,7 +371,8 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
        {"IDW", pkg + "::ROUTER_ID_BITS", ""},
        {"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"},
        {"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"},
-       {"DOW", dow, "width of the operands of a decision at the head of the VC"}},
+       {"DOW", dow, "width of the operands of a decision at the head of the VC"},
+       {"CNW", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of an output VC's credit count"}},
       {{"input", "", "clk_i", ""},
        {"input", "", "rst_ni", ""},
        {"input", "IDW-1:0", "id_i",
@@ -366,7 +398,9 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                   {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"},
                   {"logic", "[P-1:0]", "hd_ready, hd_fresh;"},
                   {"logic", "[P*PW-1:0]", "hd_choice;"},
-                  {"logic", "[P*2-1:0]", "hd_patch;"}},
+                  {"logic", "[P*2-1:0]", "hd_patch;"},
+                  {"logic", "[P*V-1:0]", "vc_busy;"},
+                  {"logic", "[P*V*CNW-1:0]", "vc_credits;"}},
                  "  ");
   if (q) {
     s += "  localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
@@ -375,11 +409,14 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
   s += "\n";
   const bool demand = t.dragonfly() && traits(d.cfg.algorithm).biased() &&
                       d.cfg.ugal_queue == UgalQueue::CreditsAndWaiting;
-  const bool head = t.dragonfly() && ((traits(d.cfg.algorithm).biased() && at_vc_head(d.cfg.decision)) || q);
+  const bool head =
+      star || (t.dragonfly() && ((traits(d.cfg.algorithm).biased() && at_vc_head(d.cfg.decision)) || q));
   const std::string decision_key =
-      q ? std::string("Q-adaptive decides at the head of the VC, registered")
-        : fmt::format("routing.decision = \"{}\"", to_string(d.cfg.decision));
-  if (head && !q) s += head_ports_localparam(d, dynamic_cast<const DragonflyRouting&>(relation));
+      q      ? std::string("Q-adaptive decides at the head of the VC, registered")
+      : star ? std::string("star decides at the head of the VC, registered")
+             : fmt::format("routing.decision = \"{}\"", to_string(d.cfg.decision));
+  const std::string every_port = fmt::format("{}'b{}", d.ports, std::string(static_cast<size_t>(d.ports), '1'));
+  if (head && !q && !star) s += head_ports_localparam(d, dynamic_cast<const DragonflyRouting&>(relation));
   s += sv::instance("rr_router", "i_core",
                     {{"P", "P", ""},
                      {"NUM_NI", pkg + "::NUM_NI", ""},
@@ -396,13 +433,13 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"HOPS_W", pkg + "::HDR_HOPS_W", ""},
                      {"DEMAND", demand ? "1'b1" : "1'b0", "waiting demand for the UGAL queue (routing.ugal_queue)"},
                      {"HEAD", head ? "1'b1" : "1'b0", head ? decision_key : "decisions at buffer write (or none to take)"},
-                     {"HEAD_REG", head && (q || d.cfg.decision == DecisionPoint::VcHeadRegistered) ? "1'b1" : "1'b0",
+                     {"HEAD_REG", head && (q || star || d.cfg.decision == DecisionPoint::VcHeadRegistered) ? "1'b1" : "1'b0",
                       head ? decision_key : ""},
                      // A sized literal: Yosys 0.23 reads '1 in a parameter override as 1.
-                     {"HEAD_PORTS", q ? fmt::format("{}'b{}", d.ports, std::string(static_cast<size_t>(d.ports), '1'))
-                                      : head ? "HEAD_PORTS" : "'0",
-                      q ? "every input port: decisions, or Q_y and feedback" : ""},
+                     {"HEAD_PORTS", q || star ? every_port : head ? "HEAD_PORTS" : "'0",
+                      q ? "every input port: decisions, or Q_y and feedback" : star ? "every input port" : ""},
                      {"DOW", "DOW", ""},
+                     {"PATCH", star ? "1'b0" : "1'b1", star ? "star's alternative leaves the header as it is" : ""},
                      {"PATCH_LSB", head ? pkg + "::HDR_PHASE_LSB" : "0",
                       q ? "a non-minimal choice at the source sets the phase"
                         : head ? "the alternative route enters phase 1 (to intermediate)" : ""},
@@ -438,11 +475,17 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"hd_patch_i", "hd_patch", ""},
                      {"occ_o", "occ", ""},
                      {"dem_o", "dem", ""},
+                     {"vc_busy_o", "vc_busy", ""},
+                     {"vc_credits_o", "vc_credits", ""},
                      {"cycle_o", "", ""},
                      {"stat_flits_o", "", ""},
                      {"stat_stall_o", "", ""}},
                     "  ");
   s += "\n";
+  if (!star) {
+    s += "  logic unused_vc_state;  // the output VCs' state: star's decision only\n"
+         "  assign unused_vc_state = ^{vc_busy, vc_credits};\n";
+  }
   s += t.dragonfly() ? dragonfly_route_units(d, relation, pkg) : torus_route_units(d, pkg);
   s += "endmodule\n";
   return s;

@@ -43,6 +43,7 @@ struct Analysis {
 Analysis analyze(const Design& design, const RoutingRelation& relation) {
   const Topology& t = design.topo;
   const int bound = relation.hop_bound();
+  const std::uint32_t escape = relation.escape_vcs();
   const int num_states = t.num_routers() * design.ports * design.vcs;
   Analysis a;
   a.edges.resize(static_cast<size_t>(num_states));
@@ -86,6 +87,16 @@ Analysis analyze(const Design& design, const RoutingRelation& relation) {
       int longest = 0;
       if (options.empty()) {
         failure = fmt::format("no route from {} for a packet ({})", t.router_name(s.router), describe(design, rs));
+      }
+      // Duato: the escape sub-relation must be connected, so every packet,
+      // wherever the adaptive VCs took it, is offered an escape VC onward.
+      const bool offers_escape = std::any_of(options.begin(), options.end(), [&](const RouteOption& o) {
+        return t.is_ni_port(o.out_port) || (o.vc_mask & escape) != 0;
+      });
+      if (!failure && !offers_escape) {
+        failure = fmt::format("no escape VC offered at {} port {} vc{} for a packet ({}): the escape sub-relation "
+                              "is not connected",
+                              t.router_name(s.router), t.port_name(s.router, s.port), s.vc, describe(design, rs));
       }
       for (const RouteOption& o : options) {
         if (failure) break;

@@ -4,16 +4,28 @@
 
 namespace rlroute {
 
-DorRouting::DorRouting(const Design& design)
-    : design_(design), all_vcs_(all_vcs_mask(design.vcs)) {}
+DorRouting::DorRouting(const Design& design, int escape_vcs)
+    : design_(design),
+      num_dor_vcs_(escape_vcs < 0 ? design.vcs : escape_vcs),
+      dor_vcs_(all_vcs_mask(num_dor_vcs_)) {}
 
 std::uint32_t DorRouting::class_vcs(int vc_class) const {
-  if (design_.vcs < 2) return all_vcs_;
+  if (num_dor_vcs_ < 2) return dor_vcs_;
   std::uint32_t mask = 0;
-  for (int v = 0; v < design_.vcs; ++v) {
+  for (int v = 0; v < num_dor_vcs_; ++v) {
     if (v % 2 == vc_class) mask |= 1u << v;
   }
   return mask;
+}
+
+int minimal_port(const Topology& t, int here_router, int dest_router, int dim) {
+  const int here = t.coords(here_router)[dim];
+  const int dest = t.coords(dest_router)[dim];
+  if (here == dest) return -1;
+  if (!t.torus()) return dest > here ? t.plus_port(dim) : t.minus_port(dim);
+  const int k = t.radix(dim);
+  const int forward = ((dest - here) % k + k) % k;
+  return forward <= k / 2 ? t.plus_port(dim) : t.minus_port(dim);  // ties go +
 }
 
 std::vector<RouteOption> DorRouting::next_hops(int router, int in_port, int in_vc,
@@ -21,31 +33,30 @@ std::vector<RouteOption> DorRouting::next_hops(int router, int in_port, int in_v
   const int dst_node = state.dst;
   const Topology& t = design_.topo;
   const std::vector<int> here = t.coords(router);
-  const std::vector<int> dest = t.coords(t.router_of_node(dst_node));
+  const int dst_router = t.router_of_node(dst_node);
+  const std::vector<int> dest = t.coords(dst_router);
   for (int d = 0; d < t.num_dims(); ++d) {
-    if (here[d] == dest[d]) continue;
+    const int port = minimal_port(t, router, dst_router, d);
+    if (port < 0) continue;
+    if (!t.torus()) return {{port, dor_vcs_, state}};
     const int k = t.radix(d);
-    if (!t.torus()) {
-      return {{dest[d] > here[d] ? t.plus_port(d) : t.minus_port(d), all_vcs_, state}};
-    }
-    const int forward = ((dest[d] - here[d]) % k + k) % k;
-    const bool plus = forward <= k / 2;  // ties go +
+    const bool plus = port == t.plus_port(d);
     const bool wraps = plus ? here[d] == k - 1 : here[d] == 0;
     const bool continuing = t.port_dim(in_port) == d;
-    const int in_class = design_.vcs > 1 ? in_vc % 2 : 0;
+    const int in_class = num_dor_vcs_ > 1 && in_vc < num_dor_vcs_ ? in_vc % 2 : 0;
     // Class 1 from the wrap hop on (sticky while the packet stays in this
     // dimension); class 0 while the wrap still lies ahead; a packet whose path
     // in this dimension never wraps may use every VC (see docs/routing_dor.md).
     const bool wrap_ahead = plus ? dest[d] < here[d] : dest[d] > here[d];
-    std::uint32_t vcs = all_vcs_;
+    std::uint32_t vcs = dor_vcs_;
     if (wraps || (continuing && in_class == 1)) {
       vcs = class_vcs(1);
     } else if (wrap_ahead) {
       vcs = class_vcs(0);
     }
-    return {{plus ? t.plus_port(d) : t.minus_port(d), vcs, state}};
+    return {{port, vcs, state}};
   }
-  return {{t.local_of_node(dst_node), all_vcs_, state}};
+  return {{t.local_of_node(dst_node), all_vcs_mask(design_.vcs), state}};  // ejection: any VC
 }
 
 int DorRouting::hop_bound() const {

@@ -1,8 +1,11 @@
 // Block test for rtl/rr_route_dor.sv (dimension-order route compute of tori and
-// meshes), swept exhaustively against its C++ twin, the relation DorRouting
-// (gen/src/routing_dor.cpp): for every router, every input port, every input VC
-// and every destination node, the unit's (out_port_o, out_vcs_o) must be the
-// relation's single option (out_port, vc_mask), dateline classes included.
+// meshes, and with STAR star-channel's), swept exhaustively against its C++
+// twin, the relation DorRouting (gen/src/routing_dor.cpp) or StarRouting
+// (gen/src/routing_star.cpp): for every router, every input port, every input
+// VC and every destination node, the unit's (out_port_o, out_vcs_o) must be
+// the relation's first option (out_port, vc_mask), dateline classes included,
+// and with STAR (alt_port_o, alt_vcs_o) its second (the next dimension still
+// to correct, on the adaptive VC), decide_o set exactly when there is one.
 // Each parameter set is the config of a real Design (parse_config +
 // derive_design): the unit is driven the way emit_router.cpp instantiates it
 // (coord_i = the router's id, hdr_i = the header flit Design::encode gives),
@@ -47,6 +50,14 @@
 #include "Vrr_route_dor_t5___024root.h"
 #include "Vrr_route_dor_t8x8.h"
 #include "Vrr_route_dor_t8x8___024root.h"
+#include "Vrr_route_dor_s4x4.h"
+#include "Vrr_route_dor_s4x4___024root.h"
+#include "Vrr_route_dor_s3x6.h"
+#include "Vrr_route_dor_s3x6___024root.h"
+#include "Vrr_route_dor_s2x5x3.h"
+#include "Vrr_route_dor_s2x5x3___024root.h"
+#include "Vrr_route_dor_sm5x3.h"
+#include "Vrr_route_dor_sm5x3___024root.h"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/routing.hpp"
@@ -65,6 +76,7 @@ struct Topo {
   int nodes_per_router;
   int vcs;
   int flit_bits;
+  bool star = false;
 };
 
 // RR_DOR_CFG(name, model suffix, torus, nodes_per_router, vcs, flit_bits, radix...)
@@ -92,7 +104,22 @@ RR_DOR_CFG(M5x3, m5x3, false, 1, 3, 64, 5, 3)
 RR_DOR_CFG(M3x2x4, m3x2x4, false, 2, 1, 64, 3, 2, 4)
 RR_DOR_CFG(M2x2x2, m2x2x2, false, 1, 2, 64, 2, 2, 2)
 
+// Star-channel: 3 VCs on a 2-D torus (the example's), 4 (escape classes
+// {0,2}/{1}: the adaptive VC 3 has odd parity), 3-D (two of the three
+// minimal ports offered), a mesh with 2 VCs (one escape VC).
+#define RR_STAR_CFG(NAME, SUFFIX, TORUS, NPR, VCS, FLIT_BITS, ...)                     \
+  struct NAME {                                                                      \
+    using Model = Vrr_route_dor_##SUFFIX;                                            \
+    using Root = Vrr_route_dor_##SUFFIX##___024root;                                 \
+    static Topo topo() { return {TORUS, {__VA_ARGS__}, NPR, VCS, FLIT_BITS, true}; } \
+  };
+RR_STAR_CFG(S4x4, s4x4, true, 1, 3, 64, 4, 4)
+RR_STAR_CFG(S3x6, s3x6, true, 2, 4, 64, 3, 6)
+RR_STAR_CFG(S2x5x3, s2x5x3, true, 1, 3, 64, 2, 5, 3)
+RR_STAR_CFG(SM5x3, sm5x3, false, 1, 2, 64, 5, 3)
+
 #undef RR_DOR_CFG
+#undef RR_STAR_CFG
 
 }  // namespace cfg
 
@@ -106,6 +133,7 @@ struct Params {
   unsigned P, V, W, NUM_NI, NUM_DIMS, CW, K[3];
   bool TORUS;
   unsigned LOCAL_W, DST_LSB;
+  bool STAR;
 };
 
 template <class Root>
@@ -119,7 +147,8 @@ Params params_of() {
           {Root::rr_route_dor__DOT__K0, Root::rr_route_dor__DOT__K1, Root::rr_route_dor__DOT__K2},
           Root::rr_route_dor__DOT__TORUS != 0,
           Root::rr_route_dor__DOT__LOCAL_W,
-          Root::rr_route_dor__DOT__DST_LSB};
+          Root::rr_route_dor__DOT__DST_LSB,
+          Root::rr_route_dor__DOT__STAR != 0};
 }
 
 std::string toml(const cfg::Topo& t) {
@@ -127,13 +156,15 @@ std::string toml(const cfg::Topo& t) {
       "[design]\nname = \"rtl_route_dor\"\n"
       "[topology]\nkind = \"{}\"\ndims = [{}]\n"
       "[router]\nvcs = {}\nbuffer_flits = 8\nflit_bits = {}\nmax_packet_flits = 4\nnodes_per_router = {}\n"
-      "[routing]\nalgorithm = \"dor\"\n",
-      t.torus ? "torus" : "mesh", fmt::join(t.dims, ", "), t.vcs, t.flit_bits, t.nodes_per_router);
+      "[routing]\nalgorithm = \"{}\"\n",
+      t.torus ? "torus" : "mesh", fmt::join(t.dims, ", "), t.vcs, t.flit_bits, t.nodes_per_router,
+      t.star ? "star" : "dor");
 }
 
 // What a sweep visited (to show the exhaustive sweep reached every kind of decision).
 struct Tally {
   unsigned cases = 0, eject = 0, plus = 0, minus = 0, all_vcs = 0, class0 = 0, class1 = 0;
+  unsigned open = 0;               // STAR: an alternative offered
   unsigned wrap_hops = 0;          // class 1 because this hop takes the wrap link
   unsigned sticky = 0;             // class 1 because the packet continues in class 1
   std::vector<unsigned> per_dim;   // hops leaving in each dimension
@@ -148,7 +179,8 @@ class Bench {
         topo_cfg_(topo_cfg),
         d_(derive_design(parse_config(toml(topo_cfg), "test_rr_route_dor.toml"))),
         t_(d_.topo),
-        rel_(d_) {}
+        rel_(d_, topo_cfg.star ? d_.vcs - 1 : -1),
+        relation_(make_routing_relation(d_)) {}
   virtual ~Bench() = default;
   Bench(const Bench&) = delete;
   Bench& operator=(const Bench&) = delete;
@@ -157,6 +189,9 @@ class Bench {
   virtual void dut_eval(std::uint64_t coord, std::uint64_t hdr, unsigned in_port, unsigned in_vc) = 0;
   virtual unsigned dut_port() = 0;
   virtual std::uint32_t dut_vcs() = 0;
+  virtual unsigned dut_alt_port() = 0;
+  virtual std::uint32_t dut_alt_vcs() = 0;
+  virtual bool dut_decide() = 0;
 
   std::string mask_str(std::uint32_t m) const {
     std::string s;
@@ -191,8 +226,9 @@ class Bench {
   // the config gives (and the ones emit_router.cpp passes to rr_route_dor).
   void ParametersMatchDesign() {
     EXPECT_EQ(t_.torus(), topo_cfg_.torus);
-    EXPECT_EQ(d_.cfg.algorithm, RoutingAlgorithm::Dor);
-    EXPECT_EQ(make_routing_relation(d_)->name(), "dor");
+    EXPECT_EQ(d_.cfg.algorithm, topo_cfg_.star ? RoutingAlgorithm::Star : RoutingAlgorithm::Dor);
+    EXPECT_EQ(relation_->name(), topo_cfg_.star ? "star" : "dor");
+    EXPECT_EQ(prm_.STAR, topo_cfg_.star);
     EXPECT_EQ(prm_.P, static_cast<unsigned>(d_.ports));
     EXPECT_EQ(prm_.P, static_cast<unsigned>(t_.num_ports()));
     EXPECT_EQ(prm_.V, static_cast<unsigned>(d_.vcs));
@@ -235,14 +271,31 @@ class Bench {
             RouteState state;
             state.dst = dst;
             state.src = static_cast<int>(rng.range(0, static_cast<std::uint64_t>(t_.num_nodes() - 1)));
-            const std::vector<RouteOption> opts = rel_.next_hops(r, in_port, in_vc, state);
-            ASSERT_EQ(opts.size(), 1u) << "DOR is deterministic";
+            const std::vector<RouteOption> opts = relation_->next_hops(r, in_port, in_vc, state);
+            if (!prm_.STAR) {
+              ASSERT_EQ(opts.size(), 1u) << "DOR is deterministic";
+            }
             const RouteOption& want = opts.front();
             const std::uint64_t hdr = header_for(dst, rng);
             dut_eval(t_.router_id(r), hdr, static_cast<unsigned>(in_port), static_cast<unsigned>(in_vc));
             const unsigned port = dut_port();
             const std::uint32_t vcs = dut_vcs();
             ++tally.cases;
+            // STAR: the alternative is the relation's second option; without it none.
+            const bool open = opts.size() > 1;
+            const unsigned want_alt_port = open ? static_cast<unsigned>(opts[1].out_port) : 0u;
+            const std::uint32_t want_alt_vcs = open ? opts[1].vc_mask : 0u;
+            tally.open += open;
+            if (dut_decide() != open || dut_alt_port() != want_alt_port || dut_alt_vcs() != want_alt_vcs) {
+              ADD_FAILURE() << "router " << t_.router_name(r) << " " << coords_str(r) << ", in port " << in_port
+                            << ", in VC " << in_vc << ", dst node " << dst << ": RTL decide " << dut_decide()
+                            << " alt_port " << dut_alt_port() << " alt_vcs " << mask_str(dut_alt_vcs())
+                            << ", relation " << open << " " << want_alt_port << " " << mask_str(want_alt_vcs);
+              if (++failures >= 20) {
+                FAIL() << "stopping after 20 mismatches";
+              }
+              continue;
+            }
             if (port != static_cast<unsigned>(want.out_port) || vcs != want.vc_mask) {
               ADD_FAILURE() << "router " << t_.router_name(r) << " " << coords_str(r) << ", in port " << in_port
                             << " (" << t_.port_name(r, in_port) << "), in VC " << in_vc << ", dst node " << dst
@@ -265,9 +318,11 @@ class Bench {
             ++tally.per_dim[static_cast<unsigned>(dim)];
             const bool plus = want.out_port == t_.plus_port(dim);
             ++(plus ? tally.plus : tally.minus);
-            if (want.vc_mask == all_vcs_mask(d_.vcs)) {
+            // The escape part of the mask (without star's adaptive VC).
+            const std::uint32_t escape = want.vc_mask & rel_.escape_vcs();
+            if (escape == rel_.escape_vcs()) {
               ++tally.all_vcs;
-            } else if (want.vc_mask == rel_.class_vcs(0)) {
+            } else if (escape == rel_.class_vcs(0)) {
               ++tally.class0;
             } else {
               ++tally.class1;
@@ -287,7 +342,7 @@ class Bench {
                               static_cast<unsigned>(t_.num_nodes());
     EXPECT_EQ(tally.cases, expected);
     std::cout << "[ info ] " << t_.describe() << ", " << prm_.V << " VCs: " << tally.cases << " cases, "
-              << tally.eject << " eject, " << tally.plus << " +, " << tally.minus << " -, VCs all/class 0/class 1 "
+              << tally.eject << " eject, " << tally.open << " open, " << tally.plus << " +, " << tally.minus << " -, VCs all/class 0/class 1 "
               << tally.all_vcs << "/" << tally.class0 << "/" << tally.class1 << " (wrap hop " << tally.wrap_hops
               << ", sticky " << tally.sticky << ")\n";
     // Every kind of decision occurred.
@@ -302,6 +357,11 @@ class Bench {
       EXPECT_GT(tally.minus, 0u);
     }
     EXPECT_GT(tally.all_vcs, 0u);
+    if (prm_.STAR) {
+      EXPECT_GT(tally.open, 0u) << "star offers an alternative wherever two dimensions remain";
+    } else {
+      EXPECT_EQ(tally.open, 0u);
+    }
     if (prm_.TORUS && prm_.V > 1) {
       EXPECT_GT(tally.wrap_hops, 0u);
       EXPECT_GT(tally.sticky, 0u);
@@ -365,7 +425,8 @@ class Bench {
   const cfg::Topo topo_cfg_;
   const Design d_;
   const Topology& t_;
-  DorRouting rel_;
+  DorRouting rel_;  // DOR, or star's escape sub-relation
+  std::unique_ptr<RoutingRelation> relation_;
 };
 
 template <class Cfg>
@@ -391,6 +452,9 @@ class DutBench final : public Bench {
   }
   unsigned dut_port() override { return static_cast<unsigned>(dut_->out_port_o); }
   std::uint32_t dut_vcs() override { return static_cast<std::uint32_t>(dut_->out_vcs_o); }
+  unsigned dut_alt_port() override { return static_cast<unsigned>(dut_->alt_port_o); }
+  std::uint32_t dut_alt_vcs() override { return static_cast<std::uint32_t>(dut_->alt_vcs_o); }
+  bool dut_decide() override { return dut_->decide_o != 0; }
 
  private:
   // Combinational: no clock or reset, so no rtltest::Dut.
@@ -405,7 +469,8 @@ class RouteDorTest : public ::testing::Test {
 };
 
 using DorCfgs = ::testing::Types<cfg::T2, cfg::T5, cfg::T16, cfg::T4x4, cfg::T8x8, cfg::T3x6, cfg::T2x5x3,
-                                 cfg::T3x3x3, cfg::M7, cfg::M2x4, cfg::M5x3, cfg::M3x2x4, cfg::M2x2x2>;
+                                 cfg::T3x3x3, cfg::M7, cfg::M2x4, cfg::M5x3, cfg::M3x2x4, cfg::M2x2x2, cfg::S4x4,
+                                 cfg::S3x6, cfg::S2x5x3, cfg::SM5x3>;
 TYPED_TEST_SUITE(RouteDorTest, DorCfgs);
 
 TYPED_TEST(RouteDorTest, ParametersMatchDesign) { this->b_.ParametersMatchDesign(); }

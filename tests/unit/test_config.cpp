@@ -901,8 +901,8 @@ TEST(ConfigError, UnknownAlgorithm) {
 }
 
 TEST(ConfigError, AlgorithmNotImplemented) {
-  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\nalgorithm = \"star\"\n"),
-            "t.toml:5:1: routing.algorithm = \"star\": not implemented yet; implemented: dor");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\nalgorithm = \"dqn\"\n"),
+            "t.toml:5:1: routing.algorithm = \"dqn\": not implemented yet; implemented: dor, star");
 }
 
 TEST(ConfigError, AlgorithmForAnotherTopology) {

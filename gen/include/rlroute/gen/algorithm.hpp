@@ -40,10 +40,10 @@ struct AlgorithmTraits {
   std::string_view name;  // routing.algorithm = "<name>"
   TopologyFamily family;
   bool implemented;
-  // VC levels (dragonfly) or dateline classes (torus; a mesh needs one) the
-  // deadlock argument needs: with fewer VCs the generator's dependency check
-  // fails (docs/architecture.md, docs/routing_dragonfly.md). 0: not
-  // implemented yet.
+  // VC levels (dragonfly) or VCs on a torus (DOR: its two dateline classes;
+  // star: those and the adaptive VC; a mesh needs one VC fewer) the deadlock
+  // argument needs: with fewer VCs the generator's dependency check fails
+  // (docs/architecture.md, docs/routing_dragonfly.md). 0: not implemented yet.
   int vc_levels;
   // Upper bound on router-to-router hops; 0: derived from the topology (DOR:
   // the sum of the per-dimension distances).
@@ -71,7 +71,7 @@ struct AlgorithmTraits {
 inline constexpr std::array<AlgorithmTraits, 11> kAlgorithms{{
 //  id                            name          family                      impl  levels hops route state                           path choice                  LE     code
   {RoutingAlgorithm::Dor,       "dor",        TopologyFamily::Cube,      true,  2,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 0},
-  {RoutingAlgorithm::Star,      "star",       TopologyFamily::Cube,      false, 0,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 1},
+  {RoutingAlgorithm::Star,      "star",       TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 1},
   {RoutingAlgorithm::Dqn,       "dqn",        TopologyFamily::Cube,      false, 0,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 2},
   {RoutingAlgorithm::Min,       "min",        TopologyFamily::Dragonfly, true,  2,    3,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 3},
   {RoutingAlgorithm::Valg,      "valg",       TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AlwaysValiant,   false, 4},
