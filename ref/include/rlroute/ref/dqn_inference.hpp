@@ -1,0 +1,60 @@
+// Bit-exact reference of the DQN inference block (rtl/rr_dqn_infer.sv,
+// docs/dqn.md): a fixed-point multilayer perceptron as the hardware runs it.
+// Each layer accumulates bias + sum(w * x) exactly, shifts the sum right with
+// rounding (round half up), and, for every layer but the last, saturates it
+// to the activation width and applies ReLU; the last layer's outputs are the
+// Q-values (shifted, not saturated), and the action is the argmax over the
+// outputs the mask allows (ties: the lowest index). The RTL block test
+// drives the block and dqn_infer() with the same weights and observations
+// and requires identical Q-values, actions and latency.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace rlroute::ref {
+
+struct DqnLayer {
+  int inputs = 0;
+  int outputs = 0;
+  std::vector<int32_t> weights;  // outputs x inputs, row-major: weights[o * inputs + i]
+  std::vector<int64_t> biases;   // outputs, in accumulator units
+  unsigned shift = 0;            // right shift of the accumulation, with rounding
+};
+
+struct DqnNetwork {
+  unsigned weight_bits = 8;      // signed weights
+  unsigned activation_bits = 8;  // signed observations and hidden activations
+  std::vector<DqnLayer> layers;  // layers[l].inputs == layers[l-1].outputs
+
+  int inputs() const { return layers.empty() ? 0 : layers.front().inputs; }
+  int outputs() const { return layers.empty() ? 0 : layers.back().outputs; }
+  // Bits of an accumulator that no weights, biases and inputs in range can
+  // overflow: weight_bits + activation_bits + clog2(largest fan-in + 1),
+  // with biases limited to half its range (bias_limit()).
+  unsigned accumulator_bits() const;
+  int64_t bias_limit() const;  // |bias| < bias_limit()
+  // Throws std::invalid_argument naming the first field out of range.
+  void validate() const;
+};
+
+struct DqnResult {
+  std::vector<int64_t> q;  // one per output
+  int action = -1;         // argmax over the allowed outputs; -1 if none is allowed
+};
+
+// Runs the network on one observation (activation_bits-wide signed values).
+DqnResult dqn_infer(const DqnNetwork& network, std::span<const int32_t> observation, uint32_t action_mask);
+
+// Cycles from the block's start to its done with `npar` neurons and `ipar`
+// inputs per cycle (npar x ipar multiply-accumulates): per layer
+// ceil(outputs / npar) x ceil(inputs / ipar) tiles + 2 (the weight memory's
+// registered read, the registered outputs), plus 3 (the observation
+// latched, the argmax registered, done). The start cycle counts as the first.
+int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar);
+
+// x >> shift rounded half up (an arithmetic shift of x + 2^(shift-1)).
+int64_t round_shift(int64_t x, unsigned shift);
+
+}  // namespace rlroute::ref

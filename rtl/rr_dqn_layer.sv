@@ -1,0 +1,182 @@
+// One layer of the DQN inference block (rr_dqn_infer; docs/dqn.md): y =
+// f(round_shift(b + W x, SHIFT)), f = saturate to AB bits and ReLU for a
+// hidden layer (LAST = 0), f = identity for the output layer (LAST = 1: the
+// ACCW-bit Q-values). NPAR neurons x IPAR inputs are multiplied and
+// accumulated per cycle: the weights of one (neuron tile, input tile) pair
+// are one word of the layer's weight memory, read through a register (block
+// RAM on the FPGA path), so the layer takes TO x TI + 2 cycles from start_i
+// to done_o (TO = ceil(NO / NPAR), TI = ceil(NI / IPAR)). The bit-exact
+// reference is ref/src/dqn_inference.cpp.
+// Programming port: word prog_addr_i of the weight memory (word a = tile_o x
+// TI + tile_i; lane n x IPAR + i of it, WB bits each, is the weight of neuron
+// tile_o x NPAR + n from input tile_i x IPAR + i; lanes past NO or NI are
+// zero), or with prog_bias_i the bias of neuron prog_addr_i (the low ACCW
+// bits of prog_data_i).
+// x_i must hold still from start_i to done_o.
+module rr_dqn_layer #(
+  parameter int unsigned NI = 13,     // inputs
+  parameter int unsigned NO = 32,     // outputs (neurons)
+  parameter int unsigned WB = 8,      // signed weight bits
+  parameter int unsigned AB = 8,      // signed activation bits (inputs, hidden outputs)
+  parameter int unsigned ACCW = 24,   // accumulator bits (ref: DqnNetwork::accumulator_bits)
+  parameter int unsigned NPAR = 4,    // neurons per cycle
+  parameter int unsigned IPAR = 4,    // inputs per cycle
+  parameter int unsigned SHIFT = 0,   // right shift of the accumulation, rounded half up
+  parameter bit          LAST = 1'b0, // the output layer: no saturation, no ReLU
+  parameter int unsigned AW = 8,      // programming address bits
+  localparam int unsigned OW = LAST ? ACCW : AB,  // bits of an output
+  localparam int unsigned TO = (NO + NPAR - 1) / NPAR,
+  localparam int unsigned TI = (NI + IPAR - 1) / IPAR,
+  localparam int unsigned DEPTH = TO * TI,
+  localparam int unsigned WW = NPAR * IPAR * WB,    // weight word
+  localparam int unsigned PDW = (WW > ACCW) ? WW : ACCW  // programming data: a word or a bias
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            start_i,
+  input  logic [NI*AB-1:0] x_i,
+  output logic            busy_o,
+  output logic            done_o,   // one cycle; y_o valid from then until the next start
+  output logic [NO*OW-1:0] y_o,
+  input  logic            prog_we_i,
+  input  logic            prog_bias_i,
+  input  logic [AW-1:0]   prog_addr_i,
+  input  logic [PDW-1:0]  prog_data_i
+);
+  localparam int unsigned TOW = rr_pkg::id_width(TO);
+  localparam int unsigned TIW = rr_pkg::id_width(TI);
+  localparam int unsigned DAW = rr_pkg::id_width(DEPTH);
+
+  // Weights: one word per (neuron tile, input tile), registered read.
+  logic [WW-1:0] mem [DEPTH];
+  logic [WW-1:0] word_q;
+  logic [DAW-1:0] rd_addr;
+  always_ff @(posedge clk_i) begin
+    if (prog_we_i && !prog_bias_i && {1'b0, prog_addr_i} < (AW+1)'(DEPTH)) mem[DAW'(prog_addr_i)] <= prog_data_i[WW-1:0];
+    word_q <= mem[rd_addr];
+  end
+
+  // Biases: registers.
+  logic [NO*ACCW-1:0] bias_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bias_q <= '0;
+    end else if (prog_we_i && prog_bias_i) begin
+      for (int unsigned o = 0; o < NO; o++) begin
+        if (prog_addr_i == AW'(o)) bias_q[o*ACCW+:ACCW] <= prog_data_i[ACCW-1:0];
+      end
+    end
+  end
+
+  // Sequencer: issue (tile_o, tile_i) in cycle t, accumulate its word in t+1.
+  logic           issuing_q, acc_valid_q, acc_last_i_q, acc_first_i_q;
+  logic [TOW-1:0] tile_o_q, acc_tile_o_q;
+  logic [TIW-1:0] tile_i_q, acc_tile_i_q;
+  assign rd_addr = DAW'(32'(tile_o_q) * TI + 32'(tile_i_q));
+  assign busy_o  = issuing_q || acc_valid_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      issuing_q     <= 1'b0;
+      tile_o_q      <= '0;
+      tile_i_q      <= '0;
+      acc_valid_q   <= 1'b0;
+      acc_tile_o_q  <= '0;
+      acc_tile_i_q  <= '0;
+      acc_first_i_q <= 1'b0;
+      acc_last_i_q  <= 1'b0;
+    end else begin
+      acc_valid_q   <= issuing_q;
+      acc_tile_o_q  <= tile_o_q;
+      acc_tile_i_q  <= tile_i_q;
+      acc_first_i_q <= tile_i_q == '0;
+      acc_last_i_q  <= tile_i_q == TIW'(TI - 1);
+      if (start_i) begin
+        issuing_q <= 1'b1;
+        tile_o_q  <= '0;
+        tile_i_q  <= '0;
+      end else if (issuing_q) begin
+        if (tile_i_q == TIW'(TI - 1)) begin
+          tile_i_q <= '0;
+          if (tile_o_q == TOW'(TO - 1)) issuing_q <= 1'b0;
+          else tile_o_q <= tile_o_q + 1'b1;
+        end else begin
+          tile_i_q <= tile_i_q + 1'b1;
+        end
+      end
+    end
+  end
+
+  // The input tile of this word: inputs acc_tile_i x IPAR + i (zero past NI),
+  // selected by comparing the tile index with constants.
+  logic [IPAR*AB-1:0] xs;
+  always_comb begin
+    xs = '0;
+    for (int unsigned t = 0; t < TI; t++) begin
+      if (acc_tile_i_q == TIW'(t)) begin
+        for (int unsigned i = 0; i < IPAR; i++) begin
+          if (t * IPAR + i < NI) xs[i*AB+:AB] = x_i[(t*IPAR+i)*AB+:AB];
+        end
+      end
+    end
+  end
+
+  // The biases of this neuron tile.
+  logic [NPAR*ACCW-1:0] bs;
+  always_comb begin
+    bs = '0;
+    for (int unsigned t = 0; t < TO; t++) begin
+      if (acc_tile_o_q == TOW'(t)) begin
+        for (int unsigned n = 0; n < NPAR; n++) begin
+          if (t * NPAR + n < NO) bs[n*ACCW+:ACCW] = bias_q[(t*NPAR+n)*ACCW+:ACCW];
+        end
+      end
+    end
+  end
+
+  // NPAR accumulators; the sums of this cycle, and each neuron's result.
+  logic [NPAR*ACCW-1:0] acc_q, acc_d;
+  logic [NPAR*OW-1:0]   res;
+  always_comb begin
+    for (int unsigned n = 0; n < NPAR; n++) begin
+      logic signed [ACCW-1:0] sum;
+      logic signed [ACCW:0]   rounded;
+      sum = acc_first_i_q ? $signed(bs[n*ACCW+:ACCW]) : $signed(acc_q[n*ACCW+:ACCW]);
+      for (int unsigned i = 0; i < IPAR; i++) begin
+        sum = sum + ACCW'($signed(word_q[(n*IPAR+i)*WB+:WB]) * $signed(xs[i*AB+:AB]));
+      end
+      acc_d[n*ACCW+:ACCW] = sum;
+      // round_shift(sum, SHIFT), one bit wider so the rounding cannot overflow
+      if (SHIFT == 0) rounded = (ACCW+1)'(sum);
+      else rounded = ((ACCW+1)'(sum) + ((ACCW+1)'(1) <<< (SHIFT - 1))) >>> SHIFT;
+      if (LAST) begin
+        res[n*OW+:OW] = OW'(rounded);
+      end else if (rounded < 0) begin
+        res[n*OW+:OW] = '0;  // ReLU
+      end else if (rounded > (ACCW+1)'((1 << (AB - 1)) - 1)) begin
+        res[n*OW+:OW] = OW'((1 << (AB - 1)) - 1);  // saturate
+      end else begin
+        res[n*OW+:OW] = OW'(rounded);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      acc_q  <= '0;
+      y_o    <= '0;
+      done_o <= 1'b0;
+    end else begin
+      done_o <= 1'b0;
+      if (acc_valid_q) begin
+        acc_q <= acc_d;
+        if (acc_last_i_q) begin
+          for (int unsigned o = 0; o < NO; o++) begin
+            if (acc_tile_o_q == TOW'(o / NPAR)) y_o[o*OW+:OW] <= res[(o%NPAR)*OW+:OW];
+          end
+          if (acc_tile_o_q == TOW'(TO - 1)) done_o <= 1'b1;
+        end
+      end
+    end
+  end
+endmodule
