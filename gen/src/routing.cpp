@@ -25,6 +25,10 @@ RouteState route_state_of(const Design& design, const Header& header) {
   const bool keeps_candidate = algorithm.choice == PathChoice::AtSourceGroup;
   const bool named = algorithm.names_intermediate() && (s.mode != RouteMode::Minimal || keeps_candidate);
   s.inter = named ? t.router_of_id(header.inter) : -1;
+  if (algorithm.routes_by_hops()) {
+    s.hops = static_cast<int>(header.hops);
+    s.pdor = header.pdor;
+  }
   return s;
 }
 
@@ -34,12 +38,17 @@ void set_route_state(const Design& design, const RouteState& state, Header& head
   header.src = t.address_of(state.src);
   header.phase = static_cast<unsigned>(state.mode);
   header.inter = state.inter < 0 ? 0u : t.router_id(state.inter);
+  if (traits(design.cfg.algorithm).routes_by_hops()) {
+    header.hops = static_cast<unsigned>(state.hops);
+    header.pdor = state.pdor;
+  }
 }
 
 std::string describe(const Design& design, const RouteState& state) {
   static const char* modes[] = {"minimal", "to intermediate", "from intermediate"};
   std::string s = fmt::format("node {} -> node {}, {}", state.src, state.dst, modes[static_cast<int>(state.mode)]);
   if (state.inter >= 0) s += fmt::format(" {}", design.topo.router_name(state.inter));
+  if (traits(design.cfg.algorithm).routes_by_hops()) s += fmt::format(", {} hops{}", state.hops, state.pdor ? ", Pdor" : "");
   return s;
 }
 

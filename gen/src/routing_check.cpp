@@ -58,9 +58,11 @@ Analysis analyze(const Design& design, const RoutingRelation& relation) {
   std::unordered_map<std::uint64_t, int> hops;
   const std::uint64_t routers = static_cast<std::uint64_t>(t.num_routers()) + 1;
   const std::uint64_t nodes = static_cast<std::uint64_t>(t.num_nodes());
+  const std::uint64_t hop_values = static_cast<std::uint64_t>(bound) + 2;  // 0..bound+1: a hop past the bound fails
   auto key_of = [&](int idx, const RouteState& c) {
-    const std::uint64_t k = (static_cast<std::uint64_t>(idx) * routers + static_cast<std::uint64_t>(c.inter + 1)) * 3 +
-                            static_cast<std::uint64_t>(c.mode);
+    std::uint64_t k = (static_cast<std::uint64_t>(idx) * routers + static_cast<std::uint64_t>(c.inter + 1)) * 3 +
+                      static_cast<std::uint64_t>(c.mode);
+    k = (k * 2 + (c.pdor ? 1 : 0)) * hop_values + static_cast<std::uint64_t>(std::min(c.hops, bound + 1));
     return k * nodes + static_cast<std::uint64_t>(c.src);
   };
   const std::uint64_t terminals = static_cast<std::uint64_t>(t.nodes_per_router()) + 1;

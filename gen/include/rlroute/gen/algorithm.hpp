@@ -63,6 +63,9 @@ struct AlgorithmTraits {
   // UGAL, PAR; not Q-adaptive, whose non-minimal hops are the table's
   // choices): routing.intra_group applies.
   bool draws_intermediate() const { return nonminimal() && choice != PathChoice::QTable; }
+  // Its route state holds the packet's hop count and Pdor flag (DQN-routing:
+  // the hop threshold and the escape to DOR; docs/dqn.md).
+  bool routes_by_hops() const { return id == RoutingAlgorithm::Dqn; }
   // Compares a minimal and a non-minimal candidate (takes routing.ugal_bias).
   bool biased() const { return choice == PathChoice::AtSource || choice == PathChoice::AtSourceGroup; }
 };

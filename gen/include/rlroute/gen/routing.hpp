@@ -26,6 +26,10 @@ struct RouteState {
   int src = 0;     // source node
   int inter = -1;  // intermediate router (for a group, the group's router 0); -1 when minimal
   RouteMode mode = RouteMode::Minimal;
+  // DQN-routing only (AlgorithmTraits::routes_by_hops; 0 and false for the
+  // others): router-to-router hops so far, and routed by DOR from here on.
+  int hops = 0;
+  bool pdor = false;
   bool operator==(const RouteState&) const = default;
 };
 

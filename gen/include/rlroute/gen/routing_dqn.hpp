@@ -1,0 +1,34 @@
+// DQN-routing's relation on torus and mesh (002, section 3.2, Algorithm 2;
+// docs/dqn.md): the highest VC is the DQN VC, on which a packet not flagged
+// Pdor may take any network port the agent proposes (non-minimal, U-turns
+// included) while its hop count is below the threshold; the DOR hop on the
+// escape VCs below it (DorRouting on those VCs) is always offered and sets
+// Pdor, after which the packet follows DOR to its destination. Deadlock-free
+// by Duato's theorem (escape sub-relation connected and acyclic), livelock-
+// free by the threshold: at most hop_threshold DQN hops, then DOR.
+#pragma once
+
+#include "rlroute/gen/routing_dor.hpp"
+
+namespace rlroute {
+
+class DqnRouting : public RoutingRelation {
+ public:
+  DqnRouting(const Design& design, int hop_threshold);
+  std::string name() const override { return "dqn"; }
+  std::vector<RouteOption> next_hops(int router, int in_port, int in_vc,
+                                     const RouteState& state) const override;
+  std::uint32_t injection_vcs() const override { return all_vcs_mask(design_.vcs); }
+  // hop_threshold DQN hops, then DOR's diameter.
+  int hop_bound() const override { return hop_threshold_ + escape_.hop_bound(); }
+  std::uint32_t escape_vcs() const override { return escape_.escape_vcs(); }
+  RouteState canonical(const RouteState& state) const override;
+  int dqn_vc() const { return design_.vcs - 1; }
+
+ private:
+  const Design& design_;
+  DorRouting escape_;
+  int hop_threshold_;
+};
+
+}  // namespace rlroute
