@@ -92,6 +92,45 @@ DqnResult dqn_infer(const DqnNetwork& network, std::span<const int32_t> observat
   return r;
 }
 
+std::vector<DqnWrite> dqn_program(const DqnNetwork& network, int npar, int ipar) {
+  network.validate();
+  auto put = [](std::vector<uint64_t>& data, unsigned lsb, unsigned width, uint64_t value) {
+    value &= width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    for (unsigned b = 0; b < width; ++b) {
+      if ((value >> b) & 1u) data[(lsb + b) / 64] |= uint64_t{1} << ((lsb + b) % 64);
+    }
+  };
+  const unsigned wb = network.weight_bits;
+  const unsigned word_bits = static_cast<unsigned>(npar * ipar) * wb;
+  std::vector<DqnWrite> writes;
+  for (size_t l = 0; l < network.layers.size(); ++l) {
+    const DqnLayer& layer = network.layers[l];
+    const int to = (layer.outputs + npar - 1) / npar, ti = (layer.inputs + ipar - 1) / ipar;
+    for (int t_o = 0; t_o < to; ++t_o) {
+      for (int t_i = 0; t_i < ti; ++t_i) {
+        DqnWrite w{static_cast<unsigned>(l), false, static_cast<unsigned>(t_o * ti + t_i),
+                   std::vector<uint64_t>((word_bits + 63) / 64, 0)};
+        for (int n = 0; n < npar; ++n) {
+          for (int i = 0; i < ipar; ++i) {
+            const int o = t_o * npar + n, in = t_i * ipar + i;
+            if (o >= layer.outputs || in >= layer.inputs) continue;
+            put(w.data, static_cast<unsigned>(n * ipar + i) * wb, wb,
+                static_cast<uint64_t>(static_cast<int64_t>(layer.weights[static_cast<size_t>(o * layer.inputs + in)])));
+          }
+        }
+        writes.push_back(std::move(w));
+      }
+    }
+    for (int o = 0; o < layer.outputs; ++o) {
+      DqnWrite w{static_cast<unsigned>(l), true, static_cast<unsigned>(o), std::vector<uint64_t>(1, 0)};
+      put(w.data, 0, std::min(64u, network.accumulator_bits()),
+          static_cast<uint64_t>(layer.biases[static_cast<size_t>(o)]));
+      writes.push_back(std::move(w));
+    }
+  }
+  return writes;
+}
+
 int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar) {
   int cycles = 3;
   for (const DqnLayer& l : network.layers) {

@@ -105,32 +105,13 @@ class DqnInferTest : public ::testing::Test {
     return n;
   }
 
-  // Writes every layer's weight words and biases through the programming port.
+  // Writes every layer's weight words and biases through the programming
+  // port, in the layout ref::dqn_program gives.
   void program(const DqnNetwork& n) {
-    for (size_t l = 0; l < n.layers.size(); ++l) {
-      const DqnLayer& layer = n.layers[l];
-      const int to = (layer.outputs + static_cast<int>(NPAR) - 1) / static_cast<int>(NPAR);
-      const int ti = (layer.inputs + static_cast<int>(IPAR) - 1) / static_cast<int>(IPAR);
-      for (int t_o = 0; t_o < to; ++t_o) {
-        for (int t_i = 0; t_i < ti; ++t_i) {
-          Bits word;
-          for (unsigned k = 0; k < NPAR; ++k) {
-            for (unsigned i = 0; i < IPAR; ++i) {
-              const int o = t_o * static_cast<int>(NPAR) + static_cast<int>(k);
-              const int in = t_i * static_cast<int>(IPAR) + static_cast<int>(i);
-              if (o < layer.outputs && in < layer.inputs) {
-                word.set((k * IPAR + i) * WB, WB,
-                         static_cast<std::uint64_t>(layer.weights[static_cast<size_t>(o * layer.inputs + in)]));
-              }
-            }
-          }
-          write(static_cast<unsigned>(l), false, static_cast<unsigned>(t_o * ti + t_i), word);
-        }
-      }
-      for (int o = 0; o < layer.outputs; ++o) {
-        write(static_cast<unsigned>(l), true, static_cast<unsigned>(o),
-              Bits(static_cast<std::uint64_t>(layer.biases[static_cast<size_t>(o)])));
-      }
+    for (const rlroute::ref::DqnWrite& w : rlroute::ref::dqn_program(n, NPAR, IPAR)) {
+      Bits data;
+      for (size_t k = 0; k < w.data.size(); ++k) data.set(static_cast<unsigned>(k) * 64, 64, w.data[k]);
+      write(w.layer, w.bias, w.addr, data);
     }
   }
 

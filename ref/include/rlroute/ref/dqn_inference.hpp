@@ -21,6 +21,7 @@ struct DqnLayer {
   std::vector<int32_t> weights;  // outputs x inputs, row-major: weights[o * inputs + i]
   std::vector<int64_t> biases;   // outputs, in accumulator units
   unsigned shift = 0;            // right shift of the accumulation, with rounding
+  bool operator==(const DqnLayer&) const = default;
 };
 
 struct DqnNetwork {
@@ -37,6 +38,7 @@ struct DqnNetwork {
   int64_t bias_limit() const;  // |bias| < bias_limit()
   // Throws std::invalid_argument naming the first field out of range.
   void validate() const;
+  bool operator==(const DqnNetwork&) const = default;
 };
 
 struct DqnResult {
@@ -53,6 +55,22 @@ DqnResult dqn_infer(const DqnNetwork& network, std::span<const int32_t> observat
 // registered read, the registered outputs), plus 3 (the observation
 // latched, the argmax registered, done). The start cycle counts as the first.
 int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar);
+
+// One write of the block's programming port (rr_dqn_infer): a weight word of
+// `layer` (bias = false; word addr = tile_o x TI + tile_i, lane n x ipar + i
+// at bits (n x ipar + i) x weight_bits, two's complement) or the bias of
+// neuron addr (bias = true; accumulator_bits() bits). data holds the bits,
+// 64 per element, least significant first.
+struct DqnWrite {
+  unsigned layer = 0;
+  bool bias = false;
+  unsigned addr = 0;
+  std::vector<uint64_t> data;
+};
+
+// Every write that programs `network` into a block with `npar` x `ipar`
+// multipliers per layer: the weight words, then the biases, layer by layer.
+std::vector<DqnWrite> dqn_program(const DqnNetwork& network, int npar, int ipar);
 
 // x >> shift rounded half up (an arithmetic shift of x + 2^(shift-1)).
 int64_t round_shift(int64_t x, unsigned shift);

@@ -1,0 +1,39 @@
+// The DQN weights file (docs/dqn.md, "The weights file"): the quantized
+// network that `rlroute train` writes and `rlroute gen` / `rlroute sim
+// --weights` load into the inference block. JSON, one layer per entry, the
+// integers exactly as the block holds them, so the file round-trips bit for
+// bit: read(write(n)) == n and write(read(f)) == f for any file write made.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rlroute/ref/dqn_inference.hpp"
+
+namespace rlroute {
+
+// One line: "<file>: <key> = <value>: <rule>".
+class WeightsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The file's text for `network` (validated first); `provenance` (an object of
+// strings and numbers: how the network was trained) is kept as given.
+std::string dqn_weights_json(const ref::DqnNetwork& network, const nlohmann::json& provenance = nlohmann::json::object());
+
+// Parses a weights file's text; `where` names it in errors. The file's
+// provenance object goes to *provenance when given.
+ref::DqnNetwork parse_dqn_weights(const std::string& text, const std::string& where,
+                                  nlohmann::json* provenance = nullptr);
+ref::DqnNetwork read_dqn_weights(const std::filesystem::path& path, nlohmann::json* provenance = nullptr);
+
+// Writes the file atomically; an existing file is replaced only if it is a
+// weights file (rlroute wrote it), else WeightsError before anything is written.
+void write_dqn_weights(const std::filesystem::path& path, const ref::DqnNetwork& network,
+                       const nlohmann::json& provenance = nlohmann::json::object());
+
+}  // namespace rlroute

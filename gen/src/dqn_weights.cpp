@@ -1,0 +1,180 @@
+#include "rlroute/gen/dqn_weights.hpp"
+
+#include <fmt/format.h>
+
+#include "rlroute/gen/files.hpp"
+
+namespace rlroute {
+
+namespace {
+
+constexpr const char* kFormatKey = "rlroute_dqn_weights";
+constexpr int kFormatVersion = 1;
+constexpr std::size_t kMaxWeightsBytes = 64u << 20;
+
+std::string shown(const nlohmann::json& v) {
+  std::string s = v.dump();
+  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& key, const nlohmann::json& value,
+                       const std::string& rule) {
+  throw WeightsError(fmt::format("{}: {} = {}: {}", where, key, shown(value), rule));
+}
+
+[[noreturn]] void missing(const std::string& where, const std::string& key) {
+  throw WeightsError(fmt::format("{}: {}: missing", where, key));
+}
+
+const nlohmann::json& member(const nlohmann::json& obj, const std::string& name, const std::string& where,
+                             const std::string& key) {
+  const auto it = obj.find(name);
+  if (it == obj.end()) missing(where, key);
+  return *it;
+}
+
+long long integer_in(const nlohmann::json& v, long long lo, long long hi, const std::string& where,
+                     const std::string& key) {
+  if (!v.is_number_integer()) fail(where, key, v, fmt::format("must be an integer in {}..{}", lo, hi));
+  const long long x = v.get<long long>();
+  if (x < lo || x > hi) fail(where, key, v, fmt::format("must be an integer in {}..{}", lo, hi));
+  return x;
+}
+
+void only_keys(const nlohmann::json& obj, std::initializer_list<const char*> keys, const std::string& where,
+               const std::string& prefix) {
+  for (const auto& [k, v] : obj.items()) {
+    bool known = false;
+    for (const char* name : keys) known = known || k == name;
+    if (!known) fail(where, prefix + k, v, "unknown key");
+  }
+}
+
+}  // namespace
+
+std::string dqn_weights_json(const ref::DqnNetwork& network, const nlohmann::json& provenance) {
+  network.validate();
+  // Written by hand so that each weight row is one line (a dump of the whole
+  // tree puts every number on its own line).
+  std::string s = fmt::format("{{\n  \"{}\": {},\n  \"weight_bits\": {},\n  \"activation_bits\": {},\n", kFormatKey,
+                              kFormatVersion, network.weight_bits, network.activation_bits);
+  s += fmt::format("  \"provenance\": {},\n  \"layers\": [\n", provenance.dump());
+  for (size_t l = 0; l < network.layers.size(); ++l) {
+    const ref::DqnLayer& layer = network.layers[l];
+    s += fmt::format("    {{\n      \"inputs\": {},\n      \"outputs\": {},\n      \"shift\": {},\n      \"weights\": [\n",
+                     layer.inputs, layer.outputs, layer.shift);
+    for (int o = 0; o < layer.outputs; ++o) {
+      const auto row = layer.weights.begin() + o * layer.inputs;
+      s += fmt::format("        [{}]{}\n", fmt::join(row, row + layer.inputs, ", "), o + 1 < layer.outputs ? "," : "");
+    }
+    s += fmt::format("      ],\n      \"biases\": [{}]\n    }}{}\n", fmt::join(layer.biases, ", "),
+                     l + 1 < network.layers.size() ? "," : "");
+  }
+  s += "  ]\n}\n";
+  return s;
+}
+
+ref::DqnNetwork parse_dqn_weights(const std::string& text, const std::string& where, nlohmann::json* provenance) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw WeightsError(fmt::format("{}: not JSON: {}", where, e.what()));
+  }
+  if (!j.is_object()) throw WeightsError(fmt::format("{}: not a weights file: the top level must be an object", where));
+  if (!j.contains(kFormatKey)) {
+    throw WeightsError(fmt::format("{}: not a weights file: no \"{}\" key (rlroute train writes it)", where, kFormatKey));
+  }
+  only_keys(j, {kFormatKey, "weight_bits", "activation_bits", "provenance", "layers"}, where, "");
+  integer_in(j[kFormatKey], kFormatVersion, kFormatVersion, where, kFormatKey);
+  ref::DqnNetwork n;
+  n.weight_bits = static_cast<unsigned>(integer_in(member(j, "weight_bits", where, "weight_bits"), 2, 16, where, "weight_bits"));
+  n.activation_bits =
+      static_cast<unsigned>(integer_in(member(j, "activation_bits", where, "activation_bits"), 2, 16, where, "activation_bits"));
+  if (j.contains("provenance") && !j["provenance"].is_object()) fail(where, "provenance", j["provenance"], "must be an object");
+  if (provenance) *provenance = j.value("provenance", nlohmann::json::object());
+  const nlohmann::json& layers = member(j, "layers", where, "layers");
+  if (!layers.is_array() || layers.empty() || layers.size() > 4) {
+    fail(where, "layers", layers, "must be an array of 1 to 4 layers");
+  }
+  const long long wmax = (1ll << (n.weight_bits - 1)) - 1;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const std::string at = fmt::format("layers[{}]", l);
+    const nlohmann::json& lj = layers[l];
+    if (!lj.is_object()) fail(where, at, lj, "must be an object");
+    only_keys(lj, {"inputs", "outputs", "shift", "weights", "biases"}, where, at + ".");
+    ref::DqnLayer layer;
+    layer.inputs = static_cast<int>(integer_in(member(lj, "inputs", where, at + ".inputs"), 1, 1024, where, at + ".inputs"));
+    layer.outputs = static_cast<int>(integer_in(member(lj, "outputs", where, at + ".outputs"), 1, 1024, where, at + ".outputs"));
+    if (l > 0 && layer.inputs != n.layers.back().outputs) {
+      fail(where, at + ".inputs", lj["inputs"], fmt::format("must equal layers[{}].outputs = {}", l - 1, n.layers.back().outputs));
+    }
+    layer.shift = static_cast<unsigned>(integer_in(member(lj, "shift", where, at + ".shift"), 0, 40, where, at + ".shift"));
+    const nlohmann::json& w = member(lj, "weights", where, at + ".weights");
+    if (!w.is_array() || w.size() != static_cast<size_t>(layer.outputs)) {
+      fail(where, at + ".weights", w, fmt::format("must be {} rows (one per output)", layer.outputs));
+    }
+    for (int o = 0; o < layer.outputs; ++o) {
+      const std::string row_key = fmt::format("{}.weights[{}]", at, o);
+      const nlohmann::json& row = w[static_cast<size_t>(o)];
+      if (!row.is_array() || row.size() != static_cast<size_t>(layer.inputs)) {
+        fail(where, row_key, row, fmt::format("must be {} weights (one per input)", layer.inputs));
+      }
+      for (int i = 0; i < layer.inputs; ++i) {
+        layer.weights.push_back(static_cast<int32_t>(
+            integer_in(row[static_cast<size_t>(i)], -wmax - 1, wmax, where, fmt::format("{}[{}]", row_key, i))));
+      }
+    }
+    n.layers.push_back(layer);
+  }
+  // Biases last: their range depends on every layer's fan-in (the accumulator width).
+  const long long blim = n.bias_limit() - 1;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const std::string at = fmt::format("layers[{}]", l);
+    const nlohmann::json& b = member(layers[l], "biases", where, at + ".biases");
+    ref::DqnLayer& layer = n.layers[l];
+    if (!b.is_array() || b.size() != static_cast<size_t>(layer.outputs)) {
+      fail(where, at + ".biases", b, fmt::format("must be {} biases (one per output)", layer.outputs));
+    }
+    for (int o = 0; o < layer.outputs; ++o) {
+      layer.biases.push_back(integer_in(b[static_cast<size_t>(o)], -blim, blim, where, fmt::format("{}.biases[{}]", at, o)));
+    }
+    if (layer.shift >= n.accumulator_bits()) {
+      fail(where, at + ".shift", layers[l]["shift"], fmt::format("must be below the accumulator width {}", n.accumulator_bits()));
+    }
+  }
+  if (n.outputs() > 32) fail(where, fmt::format("layers[{}].outputs", layers.size() - 1), n.outputs(), "at most 32 (the action mask)");
+  n.validate();  // everything above has been checked with a better message; this is the reference's own word
+  return n;
+}
+
+ref::DqnNetwork read_dqn_weights(const std::filesystem::path& path, nlohmann::json* provenance) {
+  std::string text;
+  try {
+    text = read_regular_file(path, kMaxWeightsBytes, "weights file");
+  } catch (const std::exception& e) {
+    throw WeightsError(e.what());
+  }
+  return parse_dqn_weights(text, path.string(), provenance);
+}
+
+void write_dqn_weights(const std::filesystem::path& path, const ref::DqnNetwork& network,
+                       const nlohmann::json& provenance) {
+  const std::string text = dqn_weights_json(network, provenance);
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    bool ours = false;
+    try {
+      const nlohmann::json old = nlohmann::json::parse(read_regular_file(path, kMaxWeightsBytes, "weights file"));
+      ours = old.is_object() && old.contains(kFormatKey);
+    } catch (const std::exception&) {
+      ours = false;
+    }
+    if (!ours) {
+      throw WeightsError(fmt::format("-o {}: exists and is not a weights file rlroute wrote; not replacing it", path.string()));
+    }
+  }
+  write_file_atomically(path, text, "-o");
+}
+
+}  // namespace rlroute
