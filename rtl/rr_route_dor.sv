@@ -17,6 +17,15 @@
 // VC, and the next dimension still to correct after DOR's is the alternative
 // (alt_port_o, the adaptive VC only; decide_o). rr_star_decide chooses
 // between the two at the head of the VC. Without STAR, decide_o is 0.
+// With DQN (routing.algorithm = "dqn", gen/src/routing_dqn.cpp; docs/dqn.md)
+// VC V-1 is the DQN VC and DOR runs on VCs 0..V-2 as for STAR. A packet not
+// flagged Pdor whose hop count (header) is below THR leaves the choice open
+// (decide_o): the route is the DQN VC (out_vcs_o; out_port_o is DOR's port,
+// which the DQN unit replaces with the agent's choice) and the alternative
+// is the DOR hop on the escape VCs (alt_port_o, alt_vcs_o), which the router
+// takes, setting Pdor, when the agent's channel cannot take the packet. A
+// packet already Pdor, or at the threshold, takes the DOR hop on the escape
+// VCs, and hdr_o sets its Pdor flag.
 // Port numbering: NUM_NI NI ports, then for every dimension d the + side
 // (NUM_NI + 2d) and the - side (NUM_NI + 2d + 1).
 // Address of a node: {coord[n-1], ..., coord[0], local NI index}.
@@ -34,6 +43,11 @@ module rr_route_dor #(
   parameter int unsigned LOCAL_W = 0,   // bits of the NI index in an address
   parameter int unsigned DST_LSB = 0,   // destination address in the header
   parameter bit          STAR = 1'b0,   // star-channel: VC V-1 adaptive (see above)
+  parameter bit          DQN = 1'b0,    // DQN-routing: VC V-1 the DQN VC (see above)
+  parameter int unsigned THR = 8,       // DQN: hop threshold (routing.dqn_hop_threshold)
+  parameter int unsigned HOPS_LSB = 0,  // DQN: the header's hop count and Pdor flag
+  parameter int unsigned HOPS_W = 6,
+  parameter int unsigned PDOR_LSB = 0,
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P)
 ) (
@@ -45,9 +59,10 @@ module rr_route_dor #(
   output logic [V-1:0]           out_vcs_o,
   output logic [PW-1:0]          alt_port_o,  // STAR: the other minimal port, on the adaptive VC
   output logic [V-1:0]           alt_vcs_o,
-  output logic                   decide_o     // STAR: the choice between the two is open
+  output logic                   decide_o,    // STAR, DQN: the choice between the two is open
+  output logic [W-1:0]           hdr_o        // the header as it leaves (DQN: Pdor set)
 );
-  localparam int unsigned EV = STAR ? V - 1 : V;  // the VCs DOR runs on
+  localparam int unsigned EV = (STAR || DQN) ? V - 1 : V;  // the VCs DOR runs on
   localparam int unsigned COORD_LSB = DST_LSB + LOCAL_W;
 
   function automatic int unsigned radix(input int unsigned d);
@@ -65,22 +80,24 @@ module rr_route_dor #(
 
   // The dateline class of a VC is its parity; the upper bits of the id do not matter.
   logic         in_class;
-  assign in_class = (EV > 1) ? in_vc_i[0] && !(STAR && in_vc_i == VCW'(V - 1)) : 1'b0;
+  assign in_class = (EV > 1) ? in_vc_i[0] && !((STAR || DQN) && in_vc_i == VCW'(V - 1)) : 1'b0;
   if (VCW > 1) begin : gen_unused_vc
     logic unused_vc;
     assign unused_vc = ^in_vc_i[VCW-1:1];
   end
 
+  logic [PW-1:0] out_dor_port, star_alt_port;  // DOR's hop, and star's alternative
+  logic [V-1:0]  out_dor_vcs, star_alt_vcs;
   always_comb begin
     logic          done, alt, plus, wraps, cont, cls, ahead;
     logic [CW-1:0] here, dest;
     logic [CW:0]   delta;
-    out_port_o = local_port;
-    out_vcs_o  = '1;
+    out_dor_port = local_port;
+    out_dor_vcs  = '1;
     done       = 1'b0;
     alt        = 1'b0;
-    alt_port_o = '0;
-    alt_vcs_o  = '0;
+    star_alt_port = '0;
+    star_alt_vcs  = '0;
     plus       = 1'b0;
     wraps      = 1'b0;
     cont       = 1'b0;
@@ -100,7 +117,7 @@ module rr_route_dor #(
         end else begin
           plus = (dest > here);
         end
-        alt_port_o = PW'(NUM_NI + 2 * d + (plus ? 0 : 1));
+        star_alt_port = PW'(NUM_NI + 2 * d + (plus ? 0 : 1));
       end else if (!done && (here != dest)) begin
         done = 1'b1;
         if (TORUS) begin
@@ -118,15 +135,42 @@ module rr_route_dor #(
           // Class 1 from the wrap hop on, class 0 while the wrap lies ahead,
           // every VC for a path that never wraps in this dimension.
           if (EV > 1 && (cls || ahead)) begin
-            for (int unsigned v = 0; v < EV; v++) out_vcs_o[v] = ((v % 2) == 1) == cls;
+            for (int unsigned v = 0; v < EV; v++) out_dor_vcs[v] = ((v % 2) == 1) == cls;
           end
         end else begin
           plus = (dest > here);
         end
-        out_port_o = PW'(NUM_NI + 2 * d + (plus ? 0 : 1));
+        out_dor_port = PW'(NUM_NI + 2 * d + (plus ? 0 : 1));
       end
     end
-    if (STAR && alt) alt_vcs_o[V-1] = 1'b1;
+    if (STAR && alt) star_alt_vcs[V-1] = 1'b1;
   end
-  assign decide_o = STAR && (alt_vcs_o != '0);
+
+  if (DQN) begin : gen_dqn
+    // Not at the destination (an ejection port is an NI port), not Pdor,
+    // below the threshold: the DQN VC, the DOR hop as the alternative.
+    logic         leaves, open_choice;
+    logic [V-1:0] escape_vcs;  // DOR's hop without the DQN VC (all VCs to eject)
+    assign leaves      = out_dor_port >= PW'(NUM_NI);
+    assign open_choice = leaves && !hdr_i[PDOR_LSB] && (hdr_i[HOPS_LSB+:HOPS_W] < HOPS_W'(THR));
+    assign escape_vcs  = leaves ? out_dor_vcs & ~(V'(1) << (V - 1)) : out_dor_vcs;
+    assign out_port_o  = out_dor_port;
+    assign out_vcs_o   = open_choice ? V'(1) << (V - 1) : escape_vcs;
+    assign alt_port_o  = open_choice ? out_dor_port : '0;
+    assign alt_vcs_o   = open_choice ? escape_vcs : '0;
+    assign decide_o    = open_choice;
+    always_comb begin
+      hdr_o = hdr_i;
+      if (leaves && !open_choice) hdr_o[PDOR_LSB] = 1'b1;
+    end
+    logic unused_star;
+    assign unused_star = ^{star_alt_port, star_alt_vcs};
+  end else begin : gen_no_dqn
+    assign out_port_o = out_dor_port;
+    assign out_vcs_o  = out_dor_vcs;
+    assign alt_port_o = star_alt_port;
+    assign alt_vcs_o  = star_alt_vcs;
+    assign decide_o   = STAR && (star_alt_vcs != '0);
+    assign hdr_o      = hdr_i;
+  end
 endmodule

@@ -55,8 +55,8 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
   ports.push_back({"alt_port_o", "rc_alt_port[p*PW +: PW]", ""});
   ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
   ports.push_back({"decide_o", "rc_decide[p]", ""});
-  std::string s = "  assign rc_hdr_new = rc_hdr;  // DOR and star never rewrite the header\n"
-                  "  logic [P*DW-1:0] unused_dem;\n"
+  ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", "DOR and star leave the header as it is"});
+  std::string s = "  logic [P*DW-1:0] unused_dem;\n"
                   "  assign unused_dem = dem;\n";
   if (!star) {
     s = "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port.\n" + s +

@@ -58,10 +58,17 @@
 #include "Vrr_route_dor_s2x5x3___024root.h"
 #include "Vrr_route_dor_sm5x3.h"
 #include "Vrr_route_dor_sm5x3___024root.h"
+#include "Vrr_route_dor_q4x4.h"
+#include "Vrr_route_dor_q4x4___024root.h"
+#include "Vrr_route_dor_q3x6.h"
+#include "Vrr_route_dor_q3x6___024root.h"
+#include "Vrr_route_dor_qm5x3.h"
+#include "Vrr_route_dor_qm5x3___024root.h"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/routing.hpp"
 #include "rlroute/gen/routing_dor.hpp"
+#include "rlroute/gen/routing_dqn.hpp"
 #include "rlroute/gen/topology.hpp"
 #include "vtb.hpp"
 
@@ -77,6 +84,7 @@ struct Topo {
   int vcs;
   int flit_bits;
   bool star = false;
+  int dqn_threshold = 0;  // DQN-routing's hop threshold; 0: not DQN
 };
 
 // RR_DOR_CFG(name, model suffix, torus, nodes_per_router, vcs, flit_bits, radix...)
@@ -118,8 +126,21 @@ RR_STAR_CFG(S3x6, s3x6, true, 2, 4, 64, 3, 6)
 RR_STAR_CFG(S2x5x3, s2x5x3, true, 1, 3, 64, 2, 5, 3)
 RR_STAR_CFG(SM5x3, sm5x3, false, 1, 2, 64, 5, 3)
 
+// DQN-routing: the example's 4x4 torus with 002's threshold, 4 VCs with two
+// nodes per router and a low threshold, a mesh with one escape VC.
+#define RR_DQN_CFG(NAME, SUFFIX, TORUS, NPR, VCS, FLIT_BITS, THR, ...)                     \
+  struct NAME {                                                                          \
+    using Model = Vrr_route_dor_##SUFFIX;                                                \
+    using Root = Vrr_route_dor_##SUFFIX##___024root;                                     \
+    static Topo topo() { return {TORUS, {__VA_ARGS__}, NPR, VCS, FLIT_BITS, false, THR}; } \
+  };
+RR_DQN_CFG(Q4x4, q4x4, true, 1, 3, 64, 8, 4, 4)
+RR_DQN_CFG(Q3x6, q3x6, true, 2, 4, 64, 3, 3, 6)
+RR_DQN_CFG(QM5x3, qm5x3, false, 1, 2, 64, 4, 5, 3)
+
 #undef RR_DOR_CFG
 #undef RR_STAR_CFG
+#undef RR_DQN_CFG
 
 }  // namespace cfg
 
@@ -134,6 +155,8 @@ struct Params {
   bool TORUS;
   unsigned LOCAL_W, DST_LSB;
   bool STAR;
+  bool DQN;
+  unsigned THR, HOPS_LSB, HOPS_W, PDOR_LSB;
 };
 
 template <class Root>
@@ -148,7 +171,12 @@ Params params_of() {
           Root::rr_route_dor__DOT__TORUS != 0,
           Root::rr_route_dor__DOT__LOCAL_W,
           Root::rr_route_dor__DOT__DST_LSB,
-          Root::rr_route_dor__DOT__STAR != 0};
+          Root::rr_route_dor__DOT__STAR != 0,
+          Root::rr_route_dor__DOT__DQN != 0,
+          Root::rr_route_dor__DOT__THR,
+          Root::rr_route_dor__DOT__HOPS_LSB,
+          Root::rr_route_dor__DOT__HOPS_W,
+          Root::rr_route_dor__DOT__PDOR_LSB};
 }
 
 std::string toml(const cfg::Topo& t) {
@@ -192,6 +220,7 @@ class Bench {
   virtual unsigned dut_alt_port() = 0;
   virtual std::uint32_t dut_alt_vcs() = 0;
   virtual bool dut_decide() = 0;
+  virtual std::uint64_t dut_hdr() = 0;
 
   std::string mask_str(std::uint32_t m) const {
     std::string s;
@@ -229,6 +258,13 @@ class Bench {
     EXPECT_EQ(d_.cfg.algorithm, topo_cfg_.star ? RoutingAlgorithm::Star : RoutingAlgorithm::Dor);
     EXPECT_EQ(relation_->name(), topo_cfg_.star ? "star" : "dor");
     EXPECT_EQ(prm_.STAR, topo_cfg_.star);
+    EXPECT_EQ(prm_.DQN, topo_cfg_.dqn_threshold > 0);
+    if (prm_.DQN) {
+      EXPECT_EQ(prm_.THR, static_cast<unsigned>(topo_cfg_.dqn_threshold));
+      EXPECT_EQ(prm_.HOPS_LSB, static_cast<unsigned>(d_.header.hops.lsb));
+      EXPECT_EQ(prm_.HOPS_W, static_cast<unsigned>(d_.header.hops.width));
+      EXPECT_EQ(prm_.PDOR_LSB, static_cast<unsigned>(d_.header.pdor.lsb));
+    }
     EXPECT_EQ(prm_.P, static_cast<unsigned>(d_.ports));
     EXPECT_EQ(prm_.P, static_cast<unsigned>(t_.num_ports()));
     EXPECT_EQ(prm_.V, static_cast<unsigned>(d_.vcs));
@@ -259,6 +295,10 @@ class Bench {
   // Every router x input port x input VC x destination node: the unit's output
   // is the relation's single option.
   void ExhaustiveSweepAgainstRelation() {
+    if (prm_.DQN) {
+      DqnSweepAgainstRelation();
+      return;
+    }
     Rng rng(0xD0A + prm_.P * 131 + prm_.V * 17 + static_cast<unsigned>(t_.num_routers()));
     Tally tally;
     tally.per_dim.assign(prm_.NUM_DIMS, 0);
@@ -280,6 +320,7 @@ class Bench {
             dut_eval(t_.router_id(r), hdr, static_cast<unsigned>(in_port), static_cast<unsigned>(in_vc));
             const unsigned port = dut_port();
             const std::uint32_t vcs = dut_vcs();
+            ASSERT_EQ(dut_hdr(), hdr) << "DOR and star leave the header as it is";
             ++tally.cases;
             // STAR: the alternative is the relation's second option; without it none.
             const bool open = opts.size() > 1;
@@ -373,6 +414,79 @@ class Bench {
     }
   }
 
+  // DQN: every router x input port x input VC x destination node, and hop
+  // counts and Pdor around the threshold. The relation (DqnRouting, built
+  // directly: the config does not take "dqn" yet) offers the DOR hop on the
+  // escape VCs first, then the DQN VC on every port: with the choice open
+  // the unit gives the DQN VC (on DOR's port, which the DQN unit replaces)
+  // and the DOR hop as the alternative; closed, the DOR hop with Pdor set.
+  void DqnSweepAgainstRelation() {
+    const DqnRouting rel(d_, static_cast<int>(prm_.THR));
+    Rng rng(0xD9A + prm_.P);
+    const std::uint32_t dqn_vc = 1u << (prm_.V - 1);
+    unsigned cases = 0, open = 0, closed = 0, failures = 0;
+    for (int r = 0; r < t_.num_routers(); ++r) {
+      for (int in_port = 0; in_port < static_cast<int>(prm_.P); ++in_port) {
+        for (int in_vc = 0; in_vc < static_cast<int>(prm_.V); ++in_vc) {
+          for (int dst = 0; dst < t_.num_nodes(); ++dst) {
+            for (const int hops : {0, static_cast<int>(prm_.THR) - 1, static_cast<int>(prm_.THR), 40}) {
+              for (const bool pdor : {false, true}) {
+                std::uint64_t hdr = header_for(dst, rng);
+                rtltest::set_field(hdr, prm_.HOPS_LSB, prm_.HOPS_W, static_cast<std::uint64_t>(hops));
+                rtltest::set_field(hdr, prm_.PDOR_LSB, 1, pdor);
+                RouteState state{dst, 0, -1, RouteMode::Minimal};
+                state.hops = hops;
+                state.pdor = pdor;
+                const std::vector<RouteOption> opts = rel.next_hops(r, in_port, in_vc, state);
+                dut_eval(t_.router_id(r), hdr, static_cast<unsigned>(in_port), static_cast<unsigned>(in_vc));
+                ++cases;
+                const bool eject = t_.is_ni_port(opts.front().out_port);
+                const bool want_open = opts.size() > 1;
+                std::uint64_t want_hdr = hdr;
+                if (!eject && !want_open) rtltest::set_field(want_hdr, prm_.PDOR_LSB, 1, 1);
+                std::string why;
+                if (dut_decide() != want_open) why = "decide";
+                if (want_open) {
+                  ++open;
+                  if (dut_vcs() != dqn_vc) why = "the DQN VC";
+                  if (dut_port() != static_cast<unsigned>(opts.front().out_port)) why = "DOR's port";
+                  if (dut_alt_port() != static_cast<unsigned>(opts.front().out_port) ||
+                      dut_alt_vcs() != opts.front().vc_mask) {
+                    why = "the alternative: the DOR hop";
+                  }
+                  if (!opts.front().next.pdor) why = "relation: the DOR hop sets Pdor";
+                  // Every DQN option is the DQN VC on a network port.
+                  for (size_t k = 1; k < opts.size(); ++k) {
+                    if (opts[k].vc_mask != dqn_vc || t_.is_ni_port(opts[k].out_port)) why = "relation's DQN options";
+                  }
+                } else {
+                  closed += !eject;
+                  if (dut_port() != static_cast<unsigned>(opts.front().out_port) || dut_vcs() != opts.front().vc_mask) {
+                    why = "the DOR hop";
+                  }
+                }
+                if (dut_hdr() != want_hdr) why = "the header (Pdor)";
+                if (!why.empty()) {
+                  ADD_FAILURE() << why << ": router " << t_.router_name(r) << ", in port " << in_port << " vc " << in_vc
+                                << ", dst " << dst << ", hops " << hops << ", pdor " << pdor << ": RTL port "
+                                << dut_port() << " vcs " << mask_str(dut_vcs()) << " decide " << dut_decide()
+                                << " alt " << dut_alt_port() << "/" << mask_str(dut_alt_vcs()) << "; relation first "
+                                << opts.front().out_port << "/" << mask_str(opts.front().vc_mask) << ", "
+                                << opts.size() << " options";
+                  if (++failures >= 20) FAIL() << "stopping after 20 mismatches";
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    std::cout << "[ info ] " << t_.describe() << ", DQN, threshold " << prm_.THR << ": " << cases << " cases, "
+              << open << " open, " << closed << " DOR with Pdor\n";
+    EXPECT_GT(open, 0u);
+    EXPECT_GT(closed, 0u);
+  }
+
   // Paths: from every source node to every destination node, follow the
   // unit's own decisions hop by hop through the topology (input port and the
   // lowest allowed VC at each hop): the packet reaches its destination's NI
@@ -452,6 +566,7 @@ class DutBench final : public Bench {
   }
   unsigned dut_port() override { return static_cast<unsigned>(dut_->out_port_o); }
   std::uint32_t dut_vcs() override { return static_cast<std::uint32_t>(dut_->out_vcs_o); }
+  std::uint64_t dut_hdr() override { return static_cast<std::uint64_t>(dut_->hdr_o) & rtltest::mask(prm_.W); }
   unsigned dut_alt_port() override { return static_cast<unsigned>(dut_->alt_port_o); }
   std::uint32_t dut_alt_vcs() override { return static_cast<std::uint32_t>(dut_->alt_vcs_o); }
   bool dut_decide() override { return dut_->decide_o != 0; }
@@ -470,7 +585,7 @@ class RouteDorTest : public ::testing::Test {
 
 using DorCfgs = ::testing::Types<cfg::T2, cfg::T5, cfg::T16, cfg::T4x4, cfg::T8x8, cfg::T3x6, cfg::T2x5x3,
                                  cfg::T3x3x3, cfg::M7, cfg::M2x4, cfg::M5x3, cfg::M3x2x4, cfg::M2x2x2, cfg::S4x4,
-                                 cfg::S3x6, cfg::S2x5x3, cfg::SM5x3>;
+                                 cfg::S3x6, cfg::S2x5x3, cfg::SM5x3, cfg::Q4x4, cfg::Q3x6, cfg::QM5x3>;
 TYPED_TEST_SUITE(RouteDorTest, DorCfgs);
 
 TYPED_TEST(RouteDorTest, ParametersMatchDesign) { this->b_.ParametersMatchDesign(); }
