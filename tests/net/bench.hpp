@@ -38,6 +38,16 @@ struct Bench {
   }
 };
 
+// Run options: offered load, warmup, measured cycles and drain cap.
+inline SimOptions run_options(double load, std::int64_t warmup, std::int64_t cycles, std::int64_t drain = 20000) {
+  SimOptions o;
+  o.load = load;
+  o.warmup = warmup;
+  o.cycles = cycles;
+  o.drain = drain;
+  return o;
+}
+
 inline void expect_clean(const SimResult& r) {
   EXPECT_TRUE(r.ok()) << r.failure;
   EXPECT_FALSE(r.deadlock);

@@ -38,14 +38,7 @@ algorithm = ")" + algorithm +
          "\"\n";
 }
 
-SimResult overload(Bench& b) {
-  SimOptions o;
-  o.load = 1.0;
-  o.warmup = 0;
-  o.cycles = 20000;
-  o.drain = 0;
-  return b.run(o);
-}
+SimResult overload(Bench& b) { return b.run(run_options(1.0, 0, 20000, 0)); }
 
 }  // namespace
 
@@ -58,11 +51,7 @@ SimResult overload(Bench& b) {
 // after it), but every packet pays for the one at its source router.
 TEST(StarNetwork, LowLoadTakesDorPathsAtTheZeroLoadLatencyPlusOneCyclePerOpenDecision) {
   Bench b(torus4x4("net_star4x4", "star", 3));
-  SimOptions o;
-  o.load = 0.01;
-  o.warmup = 200;
-  o.cycles = 20000;
-  const SimResult r = b.run(o);
+  const SimResult r = b.run(run_options(0.01, 200, 20000));
   expect_clean(r);
   ASSERT_GT(r.packets.size(), 500u);
   const Topology& t = b.design.topo;
@@ -113,19 +102,14 @@ TEST(StarNetwork, RouteCheckerFailsOnAnEscapeVcOffTheDorPath) {
   Bench b(torus4x4("net_star4x4", "star", 3));
   EmittedDesign e = b.emitted;
   std::string& text = e.files.at("rtl/rr_route_dor.sv");
-  const std::string from = "if (STAR && alt) alt_vcs_o[V-1] = 1'b1;";
+  const std::string from = "if (STAR && alt) star_alt_vcs[V-1] = 1'b1;";
   const std::size_t at = text.find(from);
   ASSERT_NE(at, std::string::npos);
-  text.replace(at, from.size(), "if (STAR && alt) alt_vcs_o = '1;");
+  text.replace(at, from.size(), "if (STAR && alt) star_alt_vcs = '1;");
   e.hash = content_hash({{"rtl", b.emitted.hash}, {"broken", "star alternative on every VC"}});
   const ModelFactory factory = load_model(b.design, e, ModelKind::Router);
   HarnessFabric fabric(b.design, *b.relation, factory);
-  SimOptions o;
-  o.load = 0.5;
-  o.warmup = 0;
-  o.cycles = 3000;
-  o.drain = 2000;
-  const SimResult r = run_simulation(b.design, *b.relation, fabric, o);
+  const SimResult r = run_simulation(b.design, *b.relation, fabric, run_options(0.5, 0, 3000, 2000));
   EXPECT_EQ(r.failure.rfind("route checker: router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find("the star relation allows"), std::string::npos) << r.failure;
 }
@@ -150,10 +134,7 @@ output_buffer_flits = 3
 [routing]
 algorithm = "star"
 )");
-  SimOptions o;
-  o.load = 0.6;
-  o.warmup = 100;
-  o.cycles = 3000;
+  SimOptions o = run_options(0.6, 100, 3000);
   o.packet_flits_min = 1;
   o.packet_flits_max = 4;
   const auto [harness, network] = expect_harness_matches_network_top(b, o);
