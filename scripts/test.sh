@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cd build
-ctest --output-on-failure -j 2 --timeout 1200 --label-exclude "synth_long|net_long|synth_full|net_full"
+ctest --output-on-failure -j 2 --timeout 1200 --label-exclude "synth_long|net_long|synth_full"

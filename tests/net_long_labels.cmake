@@ -8,9 +8,3 @@ foreach(list IN ITEMS network_tests_long checker_tests_long head_decision_tests_
     set_tests_properties(${${list}} PROPERTIES LABELS "network;net_long")
   endif()
 endforeach()
-# The by-hand lists (a fourth argument of rlroute_network_tests): label net_full.
-foreach(list IN ITEMS checker_tests_full star_network_tests_full)
-  if(${list})
-    set_tests_properties(${${list}} PROPERTIES LABELS "network;net_full")
-  endif()
-endforeach()
