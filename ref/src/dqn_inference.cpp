@@ -92,6 +92,18 @@ DqnResult dqn_infer(const DqnNetwork& network, std::span<const int32_t> observat
   return r;
 }
 
+std::vector<int32_t> dqn_observation(const DqnObservationInputs& in, unsigned activation_bits) {
+  const int32_t top = (int32_t{1} << (activation_bits - 1)) - 1;
+  std::vector<int32_t> obs;
+  auto add = [&](int v) { obs.push_back(std::clamp<int32_t>(v, 0, top)); };
+  for (const int c : in.coords) add(c);
+  for (const int c : in.dst) add(c);
+  add(in.length);
+  for (const int f : in.local) add(f);
+  for (const int f : in.downstream) add(f);
+  return obs;
+}
+
 std::vector<DqnWrite> dqn_program(const DqnNetwork& network, int npar, int ipar) {
   network.validate();
   auto put = [](std::vector<uint64_t>& data, unsigned lsb, unsigned width, uint64_t value) {

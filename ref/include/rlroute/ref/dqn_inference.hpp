@@ -56,6 +56,19 @@ DqnResult dqn_infer(const DqnNetwork& network, std::span<const int32_t> observat
 // latched, the argmax registered, done). The start cycle counts as the first.
 int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar);
 
+// DQN-routing's observation of a packet at a router (rr_dqn_unit; 002's 13
+// values on a 2-D torus): the router's coordinates, the destination's, the
+// packet's length, then per network port the flits in the router's input
+// buffer of the DQN VC, then per network port the flits downstream in the
+// DQN VC of its output (buffer depth - credits); each saturated to the
+// largest activation, 2^(activation_bits - 1) - 1.
+struct DqnObservationInputs {
+  std::vector<int> coords, dst;         // one per dimension
+  int length = 0;                       // flits
+  std::vector<int> local, downstream;   // one per network port, in port order
+};
+std::vector<int32_t> dqn_observation(const DqnObservationInputs& in, unsigned activation_bits);
+
 // One write of the block's programming port (rr_dqn_infer): a weight word of
 // `layer` (bias = false; word addr = tile_o x TI + tile_i, lane n x ipar + i
 // at bits (n x ipar + i) x weight_bits, two's complement) or the bias of

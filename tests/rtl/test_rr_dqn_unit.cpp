@@ -1,0 +1,310 @@
+// Block test for rtl/rr_dqn_unit.sv (DQN-routing's decisions at the head of
+// the VC) against ref::dqn_observation and ref::dqn_infer: a fresh head is
+// refused while the network runs and answered when it presents again, with
+// the reference's action if that port's DQN VC can take the packet, else
+// DOR with Pdor; renewals are answered at once with DOR and Pdor; other
+// heads wait their turn (round-robin); on a mesh the ports that leave the
+// network are never proposed.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <verilated.h>
+
+#include "Vrr_dqn_unit_t4x4.h"
+#include "Vrr_dqn_unit_m3x3.h"
+#include "rlroute/ref/dqn_inference.hpp"
+#include "vtb.hpp"
+
+namespace cfg {
+// The 4x4 torus DQN router (5 ports, 3 VCs x 8 flits, 3-bit lengths) with a
+// 13 -> 16 -> 4 network, 4 x 4 multipliers; the same router on a 3x3 mesh.
+struct T4x4 {
+  using Model = Vrr_dqn_unit_t4x4;
+  static constexpr bool torus = true;
+  static constexpr int k = 4;
+};
+struct M3x3 {
+  using Model = Vrr_dqn_unit_m3x3;
+  static constexpr bool torus = false;
+  static constexpr int k = 3;
+};
+}  // namespace cfg
+
+namespace {
+
+using rlroute::ref::DqnLayer;
+using rlroute::ref::DqnNetwork;
+using rtltest::Bits;
+using rtltest::Rng;
+
+constexpr unsigned P = 5, V = 3, B = 8, BW = 4, CW = 2, LEN_W = 3, DOW = 2 * CW + LEN_W, PW = 3;
+constexpr int NPAR = 4, IPAR = 4;
+
+template <class Cfg>
+class DqnUnitTest : public ::testing::Test {
+ protected:
+  DqnUnitTest() {
+    dut_->hd_valid_i = 0;
+    dut_->prog_we_i = 0;
+    dut_.reset();
+  }
+
+  DqnNetwork random_network(Rng& rng) {
+    DqnNetwork n;
+    const int sizes[] = {13, 16, 4};
+    const unsigned shifts[] = {6, 0};
+    for (int l = 0; l < 2; ++l) {
+      DqnLayer layer{sizes[l], sizes[l + 1], {}, {}, shifts[l]};
+      for (int k = 0; k < layer.inputs * layer.outputs; ++k) layer.weights.push_back(static_cast<int>(rng.range(0, 255)) - 128);
+      for (int o = 0; o < layer.outputs; ++o) layer.biases.push_back(static_cast<int>(rng.range(0, 4000)) - 2000);
+      n.layers.push_back(layer);
+    }
+    return n;
+  }
+
+  void program(const DqnNetwork& n) {
+    for (const rlroute::ref::DqnWrite& w : rlroute::ref::dqn_program(n, NPAR, IPAR)) {
+      Bits data;
+      for (size_t k = 0; k < w.data.size(); ++k) data.set(static_cast<unsigned>(k) * 64, 64, w.data[k]);
+      dut_->prog_we_i = 1;
+      dut_->prog_layer_i = w.layer;
+      dut_->prog_bias_i = w.bias;
+      dut_->prog_addr_i = w.addr;
+      rtltest::put_bits(dut_->prog_data_i, data.truncated(NPAR * IPAR * 8), NPAR * IPAR * 8);
+      dut_.tick();
+    }
+    dut_->prog_we_i = 0;
+  }
+
+  // The router's VC state.
+  struct State {
+    std::vector<bool> busy = std::vector<bool>(P * V, false);
+    std::vector<unsigned> credits = std::vector<unsigned>(P * V, B);
+    std::vector<unsigned> occ = std::vector<unsigned>(P * V, 0);
+  };
+  void drive(const State& s) {
+    Bits busy, credits, occ;
+    for (unsigned i = 0; i < P * V; ++i) {
+      busy.set(i, 1, s.busy[i]);
+      credits.set(i * BW, BW, s.credits[i]);
+      occ.set(i * BW, BW, s.occ[i]);
+    }
+    rtltest::put_bits(dut_->vc_busy_i, busy, P * V);
+    rtltest::put_bits(dut_->vc_credits_i, credits, P * V * BW);
+    rtltest::put_bits(dut_->in_occ_i, occ, P * V * BW);
+  }
+
+  struct Head {
+    bool valid = false, fresh = true;
+    unsigned dor_port = 1, len = 1, dst[2] = {0, 0};
+  };
+  // Presents the heads (one per port) and settles the answers.
+  void present(const std::vector<Head>& heads) {
+    std::uint64_t valid = 0, fresh = 0;
+    Bits ports, ops;
+    for (unsigned p = 0; p < P; ++p) {
+      valid |= std::uint64_t{heads[p].valid} << p;
+      fresh |= std::uint64_t{heads[p].fresh} << p;
+      ports.set(p * PW, PW, heads[p].dor_port);
+      ops.set(p * DOW, CW, heads[p].dst[0]);
+      ops.set(p * DOW + CW, CW, heads[p].dst[1]);
+      ops.set(p * DOW + 2 * CW, LEN_W, heads[p].len);
+    }
+    dut_->hd_valid_i = valid;
+    dut_->hd_fresh_i = fresh;
+    rtltest::put_bits(dut_->hd_port_i, ports, P * PW);
+    rtltest::put_bits(dut_->hd_operands_i, ops, P * DOW);
+    dut_.eval();
+  }
+  bool ready(unsigned p) { return (dut_->hd_ready_o >> p) & 1u; }
+  unsigned choice(unsigned p) { return static_cast<unsigned>((dut_->hd_choice_o >> (p * PW)) & 7u); }
+  bool alt(unsigned p) { return (dut_->hd_alt_o >> p) & 1u; }
+  bool patch(unsigned p) { return (dut_->hd_patch_o >> p) & 1u; }
+
+  // The reference's answer for head h at router `coords` with state s.
+  int ref_action(const DqnNetwork& n, const int coords[2], const Head& h, const State& s) {
+    rlroute::ref::DqnObservationInputs in;
+    in.coords = {coords[0], coords[1]};
+    in.dst = {static_cast<int>(h.dst[0]), static_cast<int>(h.dst[1])};
+    in.length = static_cast<int>(h.len);
+    for (unsigned q = 1; q < P; ++q) {
+      in.local.push_back(static_cast<int>(s.occ[q * V + V - 1]));
+      in.downstream.push_back(static_cast<int>(B - s.credits[q * V + V - 1]));
+    }
+    std::uint32_t mask = 0;
+    for (int d = 0; d < 2; ++d) {
+      if (Cfg::torus || coords[d] < Cfg::k - 1) mask |= 1u << (2 * d);
+      if (Cfg::torus || coords[d] > 0) mask |= 1u << (2 * d + 1);
+    }
+    return rlroute::ref::dqn_infer(n, rlroute::ref::dqn_observation(in, 8), mask).action;
+  }
+
+  void set_coords(const int coords[2]) {
+    dut_->coord_i = static_cast<unsigned>(coords[0] | (coords[1] << CW));
+  }
+
+  // Presents head h at port p every cycle until it is taken; returns the
+  // refusals before that.
+  int decide(unsigned p, const Head& h) {
+    std::vector<Head> heads(P);
+    heads[p] = h;
+    heads[p].valid = true;
+    int refusals = 0;
+    for (;;) {
+      present(heads);
+      if (ready(p)) return refusals;
+      ++refusals;
+      dut_.tick();
+      if (refusals > 1000) {
+        ADD_FAILURE() << "never answered";
+        return refusals;
+      }
+    }
+  }
+
+  rtltest::Dut<typename Cfg::Model> dut_;
+};
+
+using UnitCfgs = ::testing::Types<cfg::T4x4, cfg::M3x3>;
+TYPED_TEST_SUITE(DqnUnitTest, UnitCfgs);
+
+TYPED_TEST(DqnUnitTest, AnswersWithTheReferencesActionWhenItsVcCanTakeThePacket) {
+  Rng rng(0xDA7 + TypeParam::k);
+  const DqnNetwork n = this->random_network(rng);
+  this->program(n);
+  const int latency = rlroute::ref::dqn_latency_cycles(n, NPAR, IPAR);
+  int agent = 0, escaped = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const int coords[2] = {static_cast<int>(rng.range(0, TypeParam::k - 1)), static_cast<int>(rng.range(0, TypeParam::k - 1))};
+    this->set_coords(coords);
+    typename TestFixture::State s;
+    for (unsigned i = 0; i < P * V; ++i) {
+      s.busy[i] = rng.chance(25);
+      s.credits[i] = static_cast<unsigned>(rng.range(0, B));
+      s.occ[i] = static_cast<unsigned>(rng.range(0, B));
+    }
+    this->drive(s);
+    typename TestFixture::Head h;
+    h.dor_port = static_cast<unsigned>(rng.range(1, P - 1));
+    h.len = static_cast<unsigned>(rng.range(1, 4));
+    h.dst[0] = static_cast<unsigned>(rng.range(0, TypeParam::k - 1));
+    h.dst[1] = static_cast<unsigned>(rng.range(0, TypeParam::k - 1));
+    const unsigned p = static_cast<unsigned>(rng.range(0, P - 1));
+    const int refusals = this->decide(p, h);
+    ASSERT_EQ(refusals, latency + 1) << "refused while the network runs, taken in the cycle after its done";
+    const int action = this->ref_action(n, coords, h, s);
+    ASSERT_GE(action, 0);
+    const unsigned port = 1 + static_cast<unsigned>(action);
+    const bool free = !s.busy[port * V + V - 1] && s.credits[port * V + V - 1] >= h.len;
+    if (free) {
+      ++agent;
+      EXPECT_EQ(this->choice(p), port) << "trial " << trial;
+      EXPECT_FALSE(this->alt(p));
+    } else {
+      ++escaped;
+      EXPECT_EQ(this->choice(p), h.dor_port) << "trial " << trial;
+      EXPECT_TRUE(this->alt(p));
+      EXPECT_TRUE(this->patch(p)) << "Pdor";
+    }
+    this->dut_.tick();  // taken: the unit is idle again
+    this->present(std::vector<typename TestFixture::Head>(P));
+  }
+  EXPECT_GT(agent, 10);
+  EXPECT_GT(escaped, 5);
+}
+
+TYPED_TEST(DqnUnitTest, RenewalsGetDorAndPdorAtOnceAndOtherHeadsWaitTheirTurn) {
+  Rng rng(0x5E);
+  this->program(this->random_network(rng));
+  const int coords[2] = {1, 1};
+  this->set_coords(coords);
+  typename TestFixture::State s;
+  this->drive(s);
+  std::vector<typename TestFixture::Head> heads(P);
+  for (unsigned p : {0u, 2u}) {
+    heads[p].valid = true;
+    heads[p].dor_port = 3;
+    heads[p].len = 2;
+    heads[p].dst[0] = p;
+  }
+  heads[4].valid = true;
+  heads[4].fresh = false;  // a renewal
+  heads[4].dor_port = 2;
+  int taken0 = -1, taken2 = -1;
+  for (int cycle = 0; cycle < 400 && (taken0 < 0 || taken2 < 0); ++cycle) {
+    this->present(heads);
+    ASSERT_TRUE(this->ready(4)) << "a renewal is answered in every cycle";
+    EXPECT_EQ(this->choice(4), 2u);
+    EXPECT_TRUE(this->alt(4));
+    EXPECT_TRUE(this->patch(4));
+    EXPECT_FALSE(this->ready(0) && this->ready(2)) << "one decision at a time";
+    if (this->ready(0)) {
+      taken0 = cycle;
+      heads[0].valid = false;
+    }
+    if (this->ready(2)) {
+      taken2 = cycle;
+      heads[2].valid = false;
+    }
+    // A head with other operands at the port being decided waits too.
+    this->dut_.tick();
+  }
+  ASSERT_GE(taken0, 0);
+  ASSERT_GE(taken2, 0);
+  EXPECT_NE(taken0, taken2);
+}
+
+TYPED_TEST(DqnUnitTest, AnotherHeadAtTheDecidedPortIsRefusedUntilTheDecidedOnePresents) {
+  Rng rng(0xA1);
+  this->program(this->random_network(rng));
+  const int coords[2] = {0, 1};
+  this->set_coords(coords);
+  typename TestFixture::State s;
+  this->drive(s);
+  typename TestFixture::Head a, b;
+  a.valid = b.valid = true;
+  a.dst[0] = 1;
+  b.dst[0] = 2;
+  std::vector<typename TestFixture::Head> heads(P);
+  heads[1] = a;
+  this->present(heads);  // a is picked
+  EXPECT_FALSE(this->ready(1));
+  this->dut_.tick();
+  heads[1] = b;  // the port presents another VC's head from now on
+  for (int cycle = 0; cycle < 200; ++cycle) {
+    this->present(heads);
+    ASSERT_FALSE(this->ready(1)) << "b is not the head being decided";
+    this->dut_.tick();
+  }
+  heads[1] = a;
+  this->present(heads);
+  EXPECT_TRUE(this->ready(1)) << "a presents again and is answered";
+}
+
+// Zero weights and biases that rank the actions x- > y+ > y- > x+: at the
+// corner (0, 0) of a mesh the x- and y- ports leave the network and are
+// never proposed (y+ wins); on the torus x- wins.
+TYPED_TEST(DqnUnitTest, NeverProposesAPortOutOfTheNetwork) {
+  DqnNetwork n;
+  n.layers.push_back({13, 16, std::vector<int32_t>(13 * 16, 0), std::vector<int64_t>(16, 0), 6});
+  n.layers.push_back({16, 4, std::vector<int32_t>(16 * 4, 0), {10, 100, 50, 20}, 0});
+  this->program(n);
+  const int coords[2] = {0, 0};
+  this->set_coords(coords);
+  typename TestFixture::State s;
+  this->drive(s);
+  typename TestFixture::Head h;
+  h.dst[0] = 2;
+  h.dst[1] = 2;
+  this->decide(0, h);
+  const unsigned want = TypeParam::torus ? 2u : 3u;  // x- is port 2, y+ port 3
+  EXPECT_EQ(this->choice(0), want);
+  EXPECT_EQ(this->choice(0), 1u + static_cast<unsigned>(this->ref_action(n, coords, h, s)));
+  EXPECT_FALSE(this->alt(0));
+}
+
+}  // namespace
