@@ -71,6 +71,7 @@
 // switch allocator grants each VC a prefix of them (sa_gnt_i, a count) and
 // says which flit each lane carries (lane_*_i), so up to S flits, of one VC
 // or of several, leave per cycle.
+// occ_o: the flits in each VC's buffer (rr_fifo's count).
 // A credit for the VC goes upstream (registered) for every flit popped; the
 // link carries one credit per cycle, so with S > 1 credits of a cycle with
 // several pops wait in a counter per VC and go out one per cycle, round-robin
@@ -150,7 +151,9 @@ module rr_input_port #(
   output logic [S*W-1:0]   xb_data_o,
   output logic [S-1:0]     xb_head_o,
   output logic [S-1:0]     xb_tail_o,
-  output logic [S*VCW-1:0] xb_vc_o
+  output logic [S*VCW-1:0] xb_vc_o,
+  // per VC: the flits in its buffer (DQN-routing's observation)
+  output logic [V*$clog2(B+1)-1:0] occ_o
 );
   localparam int unsigned RD = (B / MIN_LEN > 0) ? B / MIN_LEN : 1;  // routes per VC
   localparam bit          LOOK = HEAD && HEAD_REG && RD >= 2;           // the second route decides ahead
@@ -243,6 +246,7 @@ module rr_input_port #(
       .full_o (unused_full),
       .count_o(count)
     );
+    assign occ_o[v*$clog2(B+1)+:$clog2(B+1)] = count;
     for (genvar k = 0; k < S; k++) begin : gen_front
       assign front[v][k] = fronts[k*(W+2)+:W+2];
     end

@@ -83,6 +83,8 @@ module rr_router #(
   // per output VC: allocated to a packet, and its credits (star's decision)
   output logic [R-1:0]      vc_busy_o,
   output logic [R*CW-1:0]   vc_credits_o,
+  // per input VC: the flits in its buffer (DQN-routing's observation)
+  output logic [R*CW-1:0]   in_occ_o,
   // observability: free-running cycle counter, per output port flits sent and
   // cycles in which a packet waited for the port but nothing was sent (both
   // up to the cycle before)
@@ -171,7 +173,8 @@ module rr_router #(
       .xb_data_o    (lane_data),
       .xb_head_o    (lane_head),
       .xb_tail_o    (lane_tail),
-      .xb_vc_o      (lane_vc)
+      .xb_vc_o      (lane_vc),
+      .occ_o        (in_occ_o[p*V*CW+:V*CW])
     );
     for (genvar k = 0; k < S; k++) begin : gen_lane
       assign xb_in[(p*S+k)*XW+:XW] = {lane_vc[k*VCW+:VCW], lane_tail[k], lane_head[k], lane_data[k*W+:W]};

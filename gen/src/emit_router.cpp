@@ -400,7 +400,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                   {"logic", "[P*PW-1:0]", "hd_choice;"},
                   {"logic", "[P*2-1:0]", "hd_patch;"},
                   {"logic", "[P*V-1:0]", "vc_busy;"},
-                  {"logic", "[P*V*CNW-1:0]", "vc_credits;"}},
+                  {"logic", "[P*V*CNW-1:0]", "vc_credits, in_occ;"}},
                  "  ");
   if (q) {
     s += "  localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
@@ -477,6 +477,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"dem_o", "dem", ""},
                      {"vc_busy_o", "vc_busy", ""},
                      {"vc_credits_o", "vc_credits", ""},
+                     {"in_occ_o", "in_occ", ""},
                      {"cycle_o", "", ""},
                      {"stat_flits_o", "", ""},
                      {"stat_stall_o", "", ""}},
@@ -486,6 +487,8 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
     s += "  logic unused_vc_state;  // the output VCs' state: star's decision only\n"
          "  assign unused_vc_state = ^{vc_busy, vc_credits};\n";
   }
+  s += "  logic unused_in_occ;  // the input VCs' occupancy: DQN-routing's observation only\n"
+       "  assign unused_in_occ = ^in_occ;\n";
   s += t.dragonfly() ? dragonfly_route_units(d, relation, pkg) : torus_route_units(d, pkg);
   s += "endmodule\n";
   return s;

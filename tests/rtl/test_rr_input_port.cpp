@@ -22,6 +22,7 @@
 //  - one credit for the VC, one cycle after every pop; with S > 1 a VC owes
 //    a credit per popped flit and one goes out per cycle, round-robin over
 //    the VCs that owe one (this cycle's pops included);
+//  - occ_o gives each VC's buffered flits in every cycle;
 //  - reset (asynchronous, active low) clears every VC and the credit;
 //  - with HEAD (decisions at the head of the VC): a route may leave the choice
 //    open between its route and an alternative; such a packet asks for a VC
@@ -675,6 +676,11 @@ class InputPortTest : public ::testing::Test {
       ASSERT_EQ(field(dut_->va_port_o, v * PW, PW), request_port(v, alt)) << at << " VC " << v;
       ASSERT_EQ(field(dut_->va_vcs_o, v * V, V), alt ? r.alt_vcs : r.vcs) << at << " VC " << v;
       ASSERT_EQ(field(dut_->va_len_o, v * LEN_W, LEN_W), r.len) << at << " VC " << v;
+    }
+    // The flits in each VC's buffer (occ_o, DQN-routing's observation).
+    constexpr unsigned kOccBits = std::bit_width(B);
+    for (unsigned v = 0; v < V; ++v) {
+      ASSERT_EQ(field(dut_->occ_o, v * kOccBits, kOccBits), vcs_[v].flits.size()) << at << " occ_o of VC " << v;
     }
     // Switch allocation requests on the captured port.
     ASSERT_EQ(dut_->sa_req_o, sareq) << at;
