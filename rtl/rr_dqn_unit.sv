@@ -85,9 +85,7 @@ module rr_dqn_unit #(
   localparam int unsigned OUTW = rr_pkg::id_width(NP);
 
   function automatic int unsigned radix(input int unsigned d);
-    if (d == 0) radix = K0;
-    else if (d == 1) radix = K1;
-    else radix = K2;
+    radix = rr_pkg::cube_radix(d, K0, K1, K2);
   endfunction
 
   function automatic logic [AB-1:0] sat(input logic [31:0] x);

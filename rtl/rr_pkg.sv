@@ -106,5 +106,13 @@ package rr_pkg;
     q_feedback_width = 1 + id_width(rows) + qw;
   endfunction
 
+  // The radix of dimension d of a k-ary n-cube given as K0, K1, K2 (the
+  // torus/mesh route unit's and the DQN unit's parameters).
+  function automatic int unsigned cube_radix(int unsigned d, int unsigned k0, int unsigned k1, int unsigned k2);
+    if (d == 0) cube_radix = k0;
+    else if (d == 1) cube_radix = k1;
+    else cube_radix = k2;
+  endfunction
+
   /* verilator lint_on UNUSEDPARAM */
 endpackage

@@ -66,9 +66,7 @@ module rr_route_dor #(
   localparam int unsigned COORD_LSB = DST_LSB + LOCAL_W;
 
   function automatic int unsigned radix(input int unsigned d);
-    if (d == 0) radix = K0;
-    else if (d == 1) radix = K1;
-    else radix = K2;
+    radix = rr_pkg::cube_radix(d, K0, K1, K2);
   endfunction
 
   logic [PW-1:0] local_port;

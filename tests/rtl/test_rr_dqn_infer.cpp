@@ -26,6 +26,7 @@
 #include "Vrr_dqn_infer_d5x3___024root.h"
 #include "Vrr_dqn_infer_d6x5x7x3x2.h"
 #include "Vrr_dqn_infer_d6x5x7x3x2___024root.h"
+#include "dqn_program.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
 #include "vtb.hpp"
 
@@ -105,25 +106,8 @@ class DqnInferTest : public ::testing::Test {
     return n;
   }
 
-  // Writes every layer's weight words and biases through the programming
-  // port, in the layout ref::dqn_program gives.
-  void program(const DqnNetwork& n) {
-    for (const rlroute::ref::DqnWrite& w : rlroute::ref::dqn_program(n, NPAR, IPAR)) {
-      Bits data;
-      for (size_t k = 0; k < w.data.size(); ++k) data.set(static_cast<unsigned>(k) * 64, 64, w.data[k]);
-      write(w.layer, w.bias, w.addr, data);
-    }
-  }
-
-  void write(unsigned layer, bool bias, unsigned addr, const Bits& data) {
-    dut_->prog_we_i = 1;
-    dut_->prog_layer_i = layer;
-    dut_->prog_bias_i = bias;
-    dut_->prog_addr_i = addr;
-    rtltest::put_bits(dut_->prog_data_i, data.truncated(kProgBits), kProgBits);
-    dut_.tick();
-    dut_->prog_we_i = 0;
-  }
+  // Writes every layer's weight words and biases through the programming port.
+  void program(const DqnNetwork& n) { rtltest::program_dqn(dut_, n, NPAR, IPAR, kProgBits); }
 
   // Starts a decision and clocks until done; returns the cycles it took.
   int decide(const std::vector<int32_t>& obs, std::uint32_t mask) {

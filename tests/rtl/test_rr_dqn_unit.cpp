@@ -16,6 +16,7 @@
 
 #include "Vrr_dqn_unit_t4x4.h"
 #include "Vrr_dqn_unit_m3x3.h"
+#include "dqn_program.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
 #include "vtb.hpp"
 
@@ -66,19 +67,7 @@ class DqnUnitTest : public ::testing::Test {
     return n;
   }
 
-  void program(const DqnNetwork& n) {
-    for (const rlroute::ref::DqnWrite& w : rlroute::ref::dqn_program(n, NPAR, IPAR)) {
-      Bits data;
-      for (size_t k = 0; k < w.data.size(); ++k) data.set(static_cast<unsigned>(k) * 64, 64, w.data[k]);
-      dut_->prog_we_i = 1;
-      dut_->prog_layer_i = w.layer;
-      dut_->prog_bias_i = w.bias;
-      dut_->prog_addr_i = w.addr;
-      rtltest::put_bits(dut_->prog_data_i, data.truncated(NPAR * IPAR * 8), NPAR * IPAR * 8);
-      dut_.tick();
-    }
-    dut_->prog_we_i = 0;
-  }
+  void program(const DqnNetwork& n) { rtltest::program_dqn(dut_, n, NPAR, IPAR, NPAR * IPAR * 8); }
 
   // The router's VC state.
   struct State {
