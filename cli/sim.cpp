@@ -143,6 +143,7 @@ int run_sim(const SimArgs& a) {
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   std::vector<SimResult> results;
   bool failed = false;
+  if (!o.dqn_source.empty()) log("DQN network: " + o.dqn_source);
   if (!a.quiet) print_header(session, o);
   for (const double load : run_loads) {
     o.load = load;
@@ -207,6 +208,11 @@ Verb add_sim(CLI::App& app) {
          "traffic that changes during the run: CYCLE:PATTERN@LOAD,... from cycle 0, e.g. "
          "\"0:uniform@0.4,20000:uniform@0.8\" (instead of --pattern and --load)")
       ->type_name("LIST");
+  sim->add_option_function<std::string>(
+         "--weights", [&o](const std::string& file) { o.weights = file; },
+         "dqn: the trained network to program into the routers (rlroute train -o FILE; default: "
+         "routing.dqn_weights, else an untrained random network)")
+      ->type_name("FILE");
   sim->add_flag("--quiet", a->quiet, "print nothing but errors");
   return {sim, [a] { return run_sim(*a); }};
 }

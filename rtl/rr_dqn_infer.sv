@@ -7,12 +7,12 @@
 // + 3 from start_i to done_o (ref::dqn_latency_cycles), and the block takes
 // the next observation when done. Bit-exact reference:
 // ref/src/dqn_inference.cpp.
-// Programming port: prog_layer_i selects the layer, prog_bias_i its biases
-// instead of its weight memory, prog_addr_i the word or neuron (rr_dqn_layer).
+// Programming port: prog_layer_i selects the layer, prog_kind_i
+// (rr_pkg::DQN_PROG_*) its weight memory, its biases or its rounding shift,
+// prog_addr_i the word or neuron (rr_dqn_layer).
 module rr_dqn_infer #(
   parameter int unsigned NL = 3,                      // layers (1..4)
   parameter logic [79:0] SIZES = {16'd0, 16'd4, 16'd32, 16'd32, 16'd13},  // SIZES[16l +: 16]: width l
-  parameter logic [31:0] SHIFTS = {8'd0, 8'd0, 8'd7, 8'd7},              // SHIFTS[8l +: 8]: layer l's shift
   parameter int unsigned WB = 8,
   parameter int unsigned AB = 8,
   parameter int unsigned ACCW = 22,
@@ -37,7 +37,7 @@ module rr_dqn_infer #(
   output logic              action_valid_o,  // the mask allowed some output
   input  logic              prog_we_i,
   input  logic [LW-1:0]     prog_layer_i,
-  input  logic              prog_bias_i,
+  input  logic [1:0]        prog_kind_i,   // rr_pkg::DQN_PROG_*
   input  logic [AW-1:0]     prog_addr_i,
   input  logic [PDW-1:0]    prog_data_i
 );
@@ -68,7 +68,7 @@ module rr_dqn_infer #(
     end
     rr_dqn_layer #(
       .NI(NI), .NO(NO), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR),
-      .SHIFT(32'(SHIFTS[8*l+:8])), .LAST(LAST), .AW(AW)
+      .LAST(LAST), .AW(AW)
     ) i_layer (
       .clk_i, .rst_ni,
       .start_i    (layer_start[l]),
@@ -77,7 +77,7 @@ module rr_dqn_infer #(
       .done_o     (layer_done[l]),
       .y_o        (y),
       .prog_we_i  (prog_we_i && prog_layer_i == LW'(l)),
-      .prog_bias_i,
+      .prog_kind_i,
       .prog_addr_i,
       .prog_data_i
     );

@@ -1,5 +1,5 @@
 // One layer of the DQN inference block (rr_dqn_infer; docs/dqn.md): y =
-// f(round_shift(b + W x, SHIFT)), f = saturate to AB bits and ReLU for a
+// f(round_shift(b + W x, shift)), f = saturate to AB bits and ReLU for a
 // hidden layer (LAST = 0), f = identity for the output layer (LAST = 1: the
 // ACCW-bit Q-values). NPAR neurons x IPAR inputs are multiplied and
 // accumulated per cycle: the weights of one (neuron tile, input tile) pair
@@ -10,8 +10,10 @@
 // Programming port: word prog_addr_i of the weight memory (word a = tile_o x
 // TI + tile_i; lane n x IPAR + i of it, WB bits each, is the weight of neuron
 // tile_o x NPAR + n from input tile_i x IPAR + i; lanes past NO or NI are
-// zero), or with prog_bias_i the bias of neuron prog_addr_i (the low ACCW
-// bits of prog_data_i).
+// zero); with prog_kind_i = DQN_PROG_BIAS the bias of neuron prog_addr_i
+// (the low ACCW bits of prog_data_i); with DQN_PROG_SHIFT the layer's
+// rounding shift (the low SHW bits; below ACCW). The shift is programmed, not
+// a parameter, because training chooses it with the weights (docs/dqn.md).
 // x_i must hold still from start_i to done_o.
 module rr_dqn_layer #(
   parameter int unsigned NI = 13,     // inputs
@@ -21,7 +23,6 @@ module rr_dqn_layer #(
   parameter int unsigned ACCW = 24,   // accumulator bits (ref: DqnNetwork::accumulator_bits)
   parameter int unsigned NPAR = 4,    // neurons per cycle
   parameter int unsigned IPAR = 4,    // inputs per cycle
-  parameter int unsigned SHIFT = 0,   // right shift of the accumulation, rounded half up
   parameter bit          LAST = 1'b0, // the output layer: no saturation, no ReLU
   parameter int unsigned AW = 8,      // programming address bits
   localparam int unsigned OW = LAST ? ACCW : AB,  // bits of an output
@@ -29,7 +30,8 @@ module rr_dqn_layer #(
   localparam int unsigned TI = (NI + IPAR - 1) / IPAR,
   localparam int unsigned DEPTH = TO * TI,
   localparam int unsigned WW = NPAR * IPAR * WB,    // weight word
-  localparam int unsigned PDW = (WW > ACCW) ? WW : ACCW  // programming data: a word or a bias
+  localparam int unsigned PDW = (WW > ACCW) ? WW : ACCW,  // programming data: a word or a bias
+  localparam int unsigned SHW = $clog2(ACCW)               // a shift, 0..ACCW-1
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -39,7 +41,7 @@ module rr_dqn_layer #(
   output logic            done_o,   // one cycle; y_o valid from then until the next start
   output logic [NO*OW-1:0] y_o,
   input  logic            prog_we_i,
-  input  logic            prog_bias_i,
+  input  logic [1:0]      prog_kind_i,    // rr_pkg::DQN_PROG_*
   input  logic [AW-1:0]   prog_addr_i,
   input  logic [PDW-1:0]  prog_data_i
 );
@@ -52,21 +54,30 @@ module rr_dqn_layer #(
   logic [WW-1:0] word_q;
   logic [DAW-1:0] rd_addr;
   always_ff @(posedge clk_i) begin
-    if (prog_we_i && !prog_bias_i && {1'b0, prog_addr_i} < (AW+1)'(DEPTH)) mem[DAW'(prog_addr_i)] <= prog_data_i[WW-1:0];
+    if (prog_we_i && prog_kind_i == rr_pkg::DQN_PROG_WEIGHT && {1'b0, prog_addr_i} < (AW+1)'(DEPTH)) begin
+      mem[DAW'(prog_addr_i)] <= prog_data_i[WW-1:0];
+    end
     word_q <= mem[rd_addr];
   end
 
-  // Biases: registers.
+  // Biases and the shift: registers.
   logic [NO*ACCW-1:0] bias_q;
+  logic [SHW-1:0]     shift_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      bias_q <= '0;
-    end else if (prog_we_i && prog_bias_i) begin
+      bias_q  <= '0;
+      shift_q <= '0;
+    end else if (prog_we_i && prog_kind_i == rr_pkg::DQN_PROG_BIAS) begin
       for (int unsigned o = 0; o < NO; o++) begin
         if (prog_addr_i == AW'(o)) bias_q[o*ACCW+:ACCW] <= prog_data_i[ACCW-1:0];
       end
+    end else if (prog_we_i && prog_kind_i == rr_pkg::DQN_PROG_SHIFT) begin
+      shift_q <= prog_data_i[SHW-1:0];
     end
   end
+  // Half a step of the shift, added before it (round half up).
+  logic signed [ACCW:0] half;
+  assign half = (shift_q == '0) ? '0 : (ACCW+1)'(1) <<< (shift_q - 1'b1);
 
   // Sequencer: issue (tile_o, tile_i) in cycle t, accumulate its word in t+1.
   logic           issuing_q, acc_valid_q, acc_last_i_q, acc_first_i_q;
@@ -146,9 +157,8 @@ module rr_dqn_layer #(
         sum = sum + ACCW'($signed(word_q[(n*IPAR+i)*WB+:WB]) * $signed(xs[i*AB+:AB]));
       end
       acc_d[n*ACCW+:ACCW] = sum;
-      // round_shift(sum, SHIFT), one bit wider so the rounding cannot overflow
-      if (SHIFT == 0) rounded = (ACCW+1)'(sum);
-      else rounded = ((ACCW+1)'(sum) + ((ACCW+1)'(1) <<< (SHIFT - 1))) >>> SHIFT;
+      // round_shift(sum, shift), one bit wider so the rounding cannot overflow
+      rounded = ((ACCW+1)'(sum) + half) >>> shift_q;
       if (LAST) begin
         res[n*OW+:OW] = OW'(rounded);
       end else if (rounded < 0) begin

@@ -42,7 +42,6 @@ module rr_dqn_unit #(
   // the network (rr_dqn_infer): SIZES[0] = 6 x NUM_DIMS + 1, SIZES[NL] = 2 x NUM_DIMS
   parameter int unsigned NL = 3,
   parameter logic [79:0] SIZES = {16'd0, 16'd4, 16'd32, 16'd32, 16'd13},
-  parameter logic [31:0] SHIFTS = {8'd0, 8'd0, 8'd7, 8'd7},
   parameter int unsigned WB = 8,
   parameter int unsigned AB = 8,
   parameter int unsigned ACCW = 22,
@@ -76,7 +75,7 @@ module rr_dqn_unit #(
   // the inference block's programming port (rr_dqn_infer)
   input  logic                prog_we_i,
   input  logic [LW-1:0]       prog_layer_i,
-  input  logic                prog_bias_i,
+  input  logic [1:0]          prog_kind_i,
   input  logic [AW-1:0]       prog_addr_i,
   input  logic [PDW-1:0]      prog_data_i,
   output logic                busy_o          // a decision in progress (observability)
@@ -140,7 +139,7 @@ module rr_dqn_unit #(
   end
 
   rr_dqn_infer #(
-    .NL(NL), .SIZES(SIZES), .SHIFTS(SHIFTS), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .AW(AW)
+    .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .AW(AW)
   ) i_infer (
     .clk_i, .rst_ni,
     .start_i       (start),
@@ -151,7 +150,7 @@ module rr_dqn_unit #(
     .q_o           (q_values),
     .action_o      (action),
     .action_valid_o(action_valid),
-    .prog_we_i, .prog_layer_i, .prog_bias_i, .prog_addr_i, .prog_data_i
+    .prog_we_i, .prog_layer_i, .prog_kind_i, .prog_addr_i, .prog_data_i
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

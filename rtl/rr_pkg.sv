@@ -114,5 +114,13 @@ package rr_pkg;
     else cube_radix = k2;
   endfunction
 
+  // The DQN inference block's programming port (rr_dqn_infer): what a write
+  // sets in the selected layer: a weight word, a neuron's bias, or the
+  // layer's rounding shift.
+  localparam int unsigned DQN_PROG_KIND_W = 2;
+  localparam logic [1:0]  DQN_PROG_WEIGHT = 2'd0;
+  localparam logic [1:0]  DQN_PROG_BIAS   = 2'd1;
+  localparam logic [1:0]  DQN_PROG_SHIFT  = 2'd2;
+
   /* verilator lint_on UNUSEDPARAM */
 endpackage

@@ -370,6 +370,11 @@ class Parser {
                   "routing.algorithm = \"star\" needs the escape VCs of dimension-order routing and the adaptive "
                   "VC above them: at least 2 (3 on a torus, for the two dateline classes)");
     }
+    if (cfg_.algorithm == RoutingAlgorithm::Dqn && cfg_.vcs < 2) {
+      config_fail(cfg_, "router.vcs", std::to_string(cfg_.vcs),
+                  "routing.algorithm = \"dqn\" needs the escape VCs of dimension-order routing and the DQN VC "
+                  "above them: at least 2 (3 on a torus, for the two dateline classes)");
+    }
     if (const auto f = field("routing", "seed")) cfg_.seed = static_cast<std::uint64_t>(f->int_at_least(0));
 
     if (const auto f = field("routing", "ugal_bias")) {
@@ -412,6 +417,7 @@ class Parser {
       }
     }
     parse_q_adaptive();
+    parse_dqn();
     if (window) cfg_.contention_window = window->int_in(1, 65535);
     if (threshold) cfg_.contention_threshold = threshold->int_in(0, 65535);
     // Reported on the threshold even when it was left at its default.
@@ -464,6 +470,61 @@ class Parser {
       only_q(*f);
       cfg_.q_decision_cycles = static_cast<int>(
           f->integer(1, 2, "must be 1 or 2 (2: the row read and the decision in separate cycles)"));
+    }
+  }
+
+  // DQN-routing's keys (002 chapter 3; docs/dqn.md).
+  void parse_dqn() {
+    const bool dqn = cfg_.algorithm == RoutingAlgorithm::Dqn;
+    const auto only_dqn = [dqn](const Field& f) {
+      if (!dqn) f.fail("only valid for routing.algorithm = dqn");
+    };
+    // The diameter of the cube: DOR's longest path.
+    int diameter = 0;
+    for (const int k : cfg_.dims) diameter += cfg_.kind == TopologyKind::Torus ? k / 2 : k - 1;
+    cfg_.dqn_hop_threshold = 2 * diameter;
+    if (const auto f = field("routing", "dqn_hop_threshold")) {
+      only_dqn(*f);
+      // The header's 6-bit hop count must hold the threshold plus DOR's path after it.
+      const int most = kMaxHeaderHops - diameter;
+      cfg_.dqn_hop_threshold = static_cast<int>(f->integer(
+          0, most,
+          fmt::format("must be an integer in 0..{} (the header counts up to {} hops, and after the threshold "
+                      "a packet may still take DOR's diameter of {})",
+                      most, kMaxHeaderHops, diameter)));
+    }
+    if (const auto f = field("routing", "dqn_hidden")) {
+      only_dqn(*f);
+      const std::string rule = fmt::format("must be an array of 0..{} layer sizes, each in 1..{}", kMaxDqnHidden,
+                                           kMaxDqnLayerSize);
+      const std::vector<std::int64_t> sizes = f->integers(rule);
+      if (sizes.size() > static_cast<size_t>(kMaxDqnHidden)) f->fail(rule);
+      for (const std::int64_t n : sizes) {
+        if (n < 1 || n > kMaxDqnLayerSize) f->fail(rule);
+      }
+      cfg_.dqn_hidden.assign(sizes.begin(), sizes.end());
+    }
+    const auto bits = [&only_dqn](const Field& f) {
+      only_dqn(f);
+      return f.int_in(2, 16);
+    };
+    if (const auto f = field("routing", "dqn_weight_bits")) cfg_.dqn_weight_bits = bits(*f);
+    if (const auto f = field("routing", "dqn_activation_bits")) cfg_.dqn_activation_bits = bits(*f);
+    const auto lanes = [&only_dqn](const Field& f) {
+      only_dqn(f);
+      return f.int_in(1, kMaxDqnLayerSize);
+    };
+    if (const auto f = field("routing", "dqn_npar")) cfg_.dqn_npar = lanes(*f);
+    if (const auto f = field("routing", "dqn_ipar")) cfg_.dqn_ipar = lanes(*f);
+    if (dqn && cfg_.dqn_npar * cfg_.dqn_ipar > kMaxDqnMultipliers) {
+      config_fail(cfg_, "routing.dqn_ipar", std::to_string(cfg_.dqn_ipar),
+                  fmt::format("routing.dqn_npar x routing.dqn_ipar = {} x {} multipliers per layer; at most {}",
+                              cfg_.dqn_npar, cfg_.dqn_ipar, kMaxDqnMultipliers));
+    }
+    if (const auto f = field("routing", "dqn_weights")) {
+      only_dqn(*f);
+      cfg_.dqn_weights = f->text("must be a string: the path of a weights file (rlroute train -o FILE)");
+      if (cfg_.dqn_weights.empty()) f->fail("must name a weights file; leave the key out for a random network");
     }
   }
 

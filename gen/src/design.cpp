@@ -9,7 +9,6 @@
 namespace rlroute {
 
 namespace {
-constexpr int kHopBits = 6;
 constexpr int kPacketIdBits = 16;
 constexpr int kMinTimestampBits = 8;
 constexpr int kMaxTimestampBits = 32;
@@ -45,7 +44,7 @@ Design derive_design(const Config& cfg) {
   h.dst = take(address_bits);
   h.src = take(address_bits);
   h.vc_class = take(2);
-  h.hops = take(kHopBits);
+  h.hops = take(kHeaderHopBits);
   h.type = take(1);
   h.pdor = take(1);
   h.req_ack = take(1);

@@ -12,6 +12,7 @@
 
 #include "emit_parts.hpp"
 #include "sv_writer.hpp"
+#include "rlroute/gen/dqn_block.hpp"
 #include "rlroute/gen/files.hpp"
 #include "rlroute/gen/routing.hpp"
 #include "rlroute/gen/routing_check.hpp"
@@ -38,6 +39,8 @@ const std::vector<std::string> kTorusBlocks = {"rr_route_dor.sv"};
 const std::vector<std::string> kDragonflyBlocks = {"rr_lfsr.sv", "rr_contention.sv", "rr_ugal_decide.sv", "rr_route_dfly.sv"};
 // Star-channel's decision at the head of the VC.
 const std::vector<std::string> kStarBlocks = {"rr_star_decide.sv"};
+// DQN-routing's inference block and decisions at the head of the VC.
+const std::vector<std::string> kDqnBlocks = {"rr_dqn_layer.sv", "rr_dqn_infer.sv", "rr_dqn_unit.sv"};
 // Q-adaptive's table, decision and learning blocks.
 const std::vector<std::string> kQAdaptiveBlocks = {"rr_q_update.sv", "rr_q_decide.sv", "rr_q_table.sv", "rr_q_unit.sv"};
 
@@ -89,6 +92,28 @@ std::string emit_package(const Design& d) {
     param("LINK_LATENCY", d.cfg.link_latency, "topology.link_latency");
     param("CREDIT_LATENCY", d.cfg.credit_latency, "topology.credit_latency");
   }
+  std::string dqn_sizes;
+  if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    const DqnBlock b = dqn_block(d.cfg);
+    param("DQN_HOP_THRESHOLD", d.cfg.dqn_hop_threshold, "routing.dqn_hop_threshold: no DQN hop from this hop count on");
+    param("DQN_LAYERS", b.layers(), "layers of the inference block (routing.dqn_hidden, then the Q-values)");
+    param("DQN_WEIGHT_BITS", b.weight_bits, "routing.dqn_weight_bits");
+    param("DQN_ACTIVATION_BITS", b.activation_bits, "routing.dqn_activation_bits");
+    param("DQN_ACC_BITS", b.accumulator_bits(), "accumulator, bias and Q-value bits");
+    param("DQN_NPAR", b.npar, "routing.dqn_npar: neurons per cycle");
+    param("DQN_IPAR", b.ipar, "routing.dqn_ipar: inputs per cycle");
+    param("DQN_PROG_LAYER_BITS", b.layer_bits(), "programming port: layer select");
+    param("DQN_PROG_ADDR_BITS", b.address_bits(), "programming port: weight word or neuron");
+    param("DQN_PROG_DATA_BITS", b.data_bits(), "programming port: a weight word or a bias");
+    param("DQN_DECISION_CYCLES", b.latency_cycles(), "an inference, start to done");
+    std::string hex;
+    for (int l = 4; l >= 0; --l) hex += fmt::format("{:04x}", l <= b.layers() ? b.sizes[static_cast<size_t>(l)] : 0);
+    dqn_sizes = fmt::format(
+        "  // The inference block's widths, 16 bits each, LSB first: the observation,\n"
+        "  // routing.dqn_hidden, the Q-values (one per network port).\n"
+        "  localparam logic [79:0] DQN_SIZES = 80'h{};\n",
+        hex);
+  }
   std::vector<sv::Param> fields;
   for (const auto& [lower, f] : h.named()) {
     std::string name = lower == "length" ? "len" : lower == "packet_id" ? "pkt_id" : lower;
@@ -101,6 +126,7 @@ std::string emit_package(const Design& d) {
   // The constants are for users and tools; a design uses only some of them.
   s += "  /* verilator lint_off UNUSEDPARAM */\n";
   s += sv::localparams(params, "  ");
+  s += dqn_sizes;
   s += "  // Header flit fields: LSB and width.\n";
   s += sv::localparams(fields, "  ");
   s += "  /* verilator lint_on UNUSEDPARAM */\n";
@@ -228,6 +254,9 @@ EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& rela
   for (const std::string& b : d.topo.dragonfly() ? kDragonflyBlocks : kTorusBlocks) blocks.push_back(b);
   if (d.cfg.algorithm == RoutingAlgorithm::Star) {
     for (const std::string& b : kStarBlocks) blocks.push_back(b);
+  }
+  if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    for (const std::string& b : kDqnBlocks) blocks.push_back(b);
   }
   if (traits(d.cfg.algorithm).choice == PathChoice::QTable) {
     for (const std::string& b : kQAdaptiveBlocks) blocks.push_back(b);

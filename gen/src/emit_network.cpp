@@ -24,8 +24,7 @@ std::string slice(int index, const std::string& width) { return fmt::format("[{}
 std::string router_block(const Design& d, int r, std::vector<std::string>& unused_edges) {
   const Topology& t = d.topo;
   std::string s = fmt::format("  // Router {} (id {})\n", t.router_name(r), t.router_id(r));
-  s += sv::instance(d.module("router"), fmt::format("i_router_{}", r), {},
-                    {{"clk_i", "", ""},
+  std::vector<sv::Connection> ports{{"clk_i", "", ""},
                      {"rst_ni", "", ""},
                      {"id_i", fmt::format("IDW'({})", t.router_id(r)), t.router_name(r)},
                      {"flit_i", fmt::format("flit_in[{}]", r), ""},
@@ -34,8 +33,11 @@ std::string router_block(const Design& d, int r, std::vector<std::string>& unuse
                      {"credit_o", fmt::format("credit_out[{}]", r), ""},
                      {"cycle_o", fmt::format("unused_cycle[{}]", r), ""},
                      {"stat_flits_o", fmt::format("unused_stat_flits[{}]", r), ""},
-                     {"stat_stall_o", fmt::format("unused_stat_stall[{}]", r), ""}},
-                    "  ");
+                     {"stat_stall_o", fmt::format("unused_stat_stall[{}]", r), ""}};
+  if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    for (const sv::Port& port : dqn_programming_ports(d.module("pkg"))) ports.push_back({port.name, "", ""});
+  }
+  s += sv::instance(d.module("router"), fmt::format("i_router_{}", r), {}, ports, "  ");
   std::vector<std::vector<std::string>> assigns;
   std::string links;
   for (int p = 0; p < d.ports; ++p) {
@@ -88,6 +90,16 @@ std::string network_top(const Design& d) {
   const Topology& t = d.topo;
   const std::string pkg = d.module("pkg");
   std::string s = file_header(d, "Network top: every router and every link, NI ports at the top level.");
+  std::vector<sv::Port> top_ports{{"input", "", "clk_i", ""},
+                                  {"input", "", "rst_ni", ""},
+                                  {"input", "NODES*LW-1:0", "ni_flit_i", "node n at [n*LW +: LW]"},
+                                  {"output", "NODES*LW-1:0", "ni_flit_o", ""},
+                                  {"input", "NODES*CRW-1:0", "ni_credit_i", "node n at [n*CRW +: CRW]"},
+                                  {"output", "NODES*CRW-1:0", "ni_credit_o", ""}};
+  if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    // One programming port for every router's inference block (the same network everywhere).
+    for (const sv::Port& port : dqn_programming_ports(pkg)) top_ports.push_back(port);
+  }
   s += sv::module_header(d.module("network"),
                          {{"NODES", pkg + "::NUM_NODES", ""},
                           {"ROUTERS", pkg + "::NUM_ROUTERS", ""},
@@ -95,12 +107,7 @@ std::string network_top(const Design& d) {
                           {"LW", pkg + "::LINK_BITS", "link word (rr_pkg::LINK_*)"},
                           {"CRW", pkg + "::CREDIT_BITS", "credit word (rr_pkg::CREDIT_*)"},
                           {"IDW", pkg + "::ROUTER_ID_BITS", ""}},
-                         {{"input", "", "clk_i", ""},
-                          {"input", "", "rst_ni", ""},
-                          {"input", "NODES*LW-1:0", "ni_flit_i", "node n at [n*LW +: LW]"},
-                          {"output", "NODES*LW-1:0", "ni_flit_o", ""},
-                          {"input", "NODES*CRW-1:0", "ni_credit_i", "node n at [n*CRW +: CRW]"},
-                          {"output", "NODES*CRW-1:0", "ni_credit_o", ""}});
+                         top_ports);
   s += "\n  // The ports of router r, port p at [p*LW +: LW] (flits) and [p*CRW +: CRW] (credits).\n"
        "  // The test bench's checkers read flit_in, flit_out and credit_out (public_flat_rd).\n";
   s += sv::align({{"logic", "[P*LW-1:0]", "flit_in", "[ROUTERS]", "/* verilator public_flat_rd */;"},

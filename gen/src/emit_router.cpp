@@ -36,28 +36,98 @@ std::vector<Connection> route_unit_ports() {
 std::string torus_route_units(const Design& d, const std::string& pkg) {
   const Topology& t = d.topo;
   const bool star = d.cfg.algorithm == RoutingAlgorithm::Star;
+  const bool dqn = d.cfg.algorithm == RoutingAlgorithm::Dqn;
+  const std::string algorithm_key = fmt::format("routing.algorithm = \"{}\"", to_string(d.cfg.algorithm));
   std::vector<Param> params{{"P", "P", ""},
                             {"V", "V", ""},
                             {"W", "W", ""},
                             {"NUM_NI", pkg + "::NUM_NI", ""},
                             {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
                             {"CW", pkg + "::COORD_BITS", ""}};
+  std::vector<Param> radices;
   for (int dim = 0; dim < 3; ++dim) {
-    params.push_back({fmt::format("K{}", dim), std::to_string(dim < t.num_dims() ? t.radix(dim) : 1),
-                      dim < t.num_dims() ? fmt::format("topology.dims[{}]", dim) : "unused dimension"});
+    radices.push_back({fmt::format("K{}", dim), std::to_string(dim < t.num_dims() ? t.radix(dim) : 1),
+                       dim < t.num_dims() ? fmt::format("topology.dims[{}]", dim) : "unused dimension"});
   }
-  params.push_back({"TORUS", t.torus() ? "1'b1" : "1'b0", fmt::format("topology.kind = \"{}\"", to_string(d.cfg.kind))});
+  const Param torus{"TORUS", t.torus() ? "1'b1" : "1'b0", fmt::format("topology.kind = \"{}\"", to_string(d.cfg.kind))};
+  params.insert(params.end(), radices.begin(), radices.end());
+  params.push_back(torus);
   params.push_back({"LOCAL_W", pkg + "::LOCAL_BITS", ""});
   params.push_back({"DST_LSB", pkg + "::HDR_DST_LSB", ""});
-  params.push_back({"STAR", star ? "1'b1" : "1'b0", fmt::format("routing.algorithm = \"{}\"", to_string(d.cfg.algorithm))});
+  params.push_back({"STAR", star ? "1'b1" : "1'b0", algorithm_key});
+  if (dqn) {
+    params.push_back({"DQN", "1'b1", algorithm_key});
+    params.push_back({"THR", pkg + "::DQN_HOP_THRESHOLD", ""});
+    params.push_back({"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""});
+    params.push_back({"HOPS_W", pkg + "::HDR_HOPS_W", ""});
+    params.push_back({"PDOR_LSB", pkg + "::HDR_PDOR_LSB", ""});
+  }
   std::vector<Connection> ports{{"coord_i", "id_i", ""}};
   for (const Connection& c : route_unit_ports()) ports.push_back(c);
   ports.push_back({"alt_port_o", "rc_alt_port[p*PW +: PW]", ""});
   ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
   ports.push_back({"decide_o", "rc_decide[p]", ""});
-  ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", "DOR and star leave the header as it is"});
+  ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", dqn ? "Pdor set when the DQN VC is closed" : "DOR and star leave the header as it is"});
   std::string s = "  logic [P*DW-1:0] unused_dem;\n"
                   "  assign unused_dem = dem;\n";
+  if (dqn) {
+    std::vector<Param> unit{{"P", "P", ""},
+                            {"NUM_NI", pkg + "::NUM_NI", ""},
+                            {"V", "V", ""},
+                            {"B", pkg + "::BUFFER_FLITS", ""},
+                            {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
+                            {"CW", pkg + "::COORD_BITS", ""}};
+    unit.insert(unit.end(), radices.begin(), radices.end());
+    unit.push_back(torus);
+    for (const Param& q : std::vector<Param>{{"LEN_W", pkg + "::HDR_LEN_W", ""},
+                                             {"NL", pkg + "::DQN_LAYERS", ""},
+                                             {"SIZES", pkg + "::DQN_SIZES", ""},
+                                             {"WB", pkg + "::DQN_WEIGHT_BITS", ""},
+                                             {"AB", pkg + "::DQN_ACTIVATION_BITS", ""},
+                                             {"ACCW", pkg + "::DQN_ACC_BITS", ""},
+                                             {"NPAR", pkg + "::DQN_NPAR", ""},
+                                             {"IPAR", pkg + "::DQN_IPAR", ""},
+                                             {"AW", pkg + "::DQN_PROG_ADDR_BITS", ""}}) {
+      unit.push_back(q);
+    }
+    s = "  // DQN-routing (routing.algorithm = \"dqn\"): VC V-1 the DQN VC, VCs 0..V-2 the\n"
+        "  // DOR escape; one route unit per input port, one DQN unit (the inference\n"
+        "  // block and the decisions at the head of the VC) per router.\n" + s +
+        "  logic [P*OW-1:0] unused_occ;\n"
+        "  assign unused_occ = occ;\n"
+        "  logic unused_hd, unused_dqn_busy;\n"
+        "  assign unused_hd = ^hd_alt_port;  // the alternative is DOR's port, the one presented\n"
+        "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
+        sv::instance("rr_route_dor", "i_route", params, ports, "    ") +
+        "    // The decision's operands: {the packet's length, its destination's coordinates}.\n"
+        "    assign rc_operands[p*DOW +: DOW] = {rc_hdr[p*W + " + pkg + "::HDR_LEN_LSB +: " + pkg + "::HDR_LEN_W],\n"
+        "                                        rc_hdr[p*W + " + pkg + "::HDR_DST_LSB + " + pkg + "::LOCAL_BITS +: " + pkg +
+        "::NUM_DIMS*" + pkg + "::COORD_BITS]};\n"
+        "  end\n" +
+        sv::instance("rr_dqn_unit", "i_dqn", unit,
+                     {{"clk_i", "", ""},
+                      {"rst_ni", "", ""},
+                      {"coord_i", "id_i", ""},
+                      {"hd_valid_i", "hd_valid", ""},
+                      {"hd_fresh_i", "hd_fresh", ""},
+                      {"hd_port_i", "hd_port", ""},
+                      {"hd_operands_i", "hd_operands", ""},
+                      {"hd_ready_o", "hd_ready", ""},
+                      {"hd_choice_o", "hd_choice", ""},
+                      {"hd_alt_o", "hd_alt", ""},
+                      {"hd_patch_o", "hd_patch", ""},
+                      {"vc_busy_i", "vc_busy", ""},
+                      {"vc_credits_i", "vc_credits", ""},
+                      {"in_occ_i", "in_occ", ""},
+                      {"prog_we_i", "", ""},
+                      {"prog_layer_i", "", ""},
+                      {"prog_kind_i", "", ""},
+                      {"prog_addr_i", "", ""},
+                      {"prog_data_i", "", ""},
+                      {"busy_o", "unused_dqn_busy", "observability only"}},
+                     "  ");
+    return s;
+  }
   if (!star) {
     s = "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port.\n" + s +
         "  // DOR decides at buffer write: no head decisions.\n"
@@ -348,16 +418,41 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
 
 }  // namespace
 
+std::vector<sv::Port> dqn_programming_ports(const std::string& pkg) {
+  return {{"input", "", "prog_we_i", "DQN inference block's programming port (rr_dqn_infer): a write"},
+          {"input", pkg + "::DQN_PROG_LAYER_BITS-1:0", "prog_layer_i", "the layer"},
+          {"input", "rr_pkg::DQN_PROG_KIND_W-1:0", "prog_kind_i", "rr_pkg::DQN_PROG_WEIGHT / _BIAS / _SHIFT"},
+          {"input", pkg + "::DQN_PROG_ADDR_BITS-1:0", "prog_addr_i", "the weight word or the neuron"},
+          {"input", pkg + "::DQN_PROG_DATA_BITS-1:0", "prog_data_i", "the word, the bias or the shift"}};
+}
+
 std::string router_top(const Design& d, const RoutingRelation& relation) {
   const Topology& t = d.topo;
   const std::string pkg = d.module("pkg");
   const bool q = traits(d.cfg.algorithm).choice == PathChoice::QTable;
   const bool star = d.cfg.algorithm == RoutingAlgorithm::Star;
+  const bool dqn = d.cfg.algorithm == RoutingAlgorithm::Dqn;
   const std::string dow =
       q ? fmt::format("rr_pkg::q_operands_width(P - {0}::NUM_NI, {1}, {0}::GLOBAL_PORTS)", pkg, QTableLayout::rows(t))
       : t.dragonfly() ? "rr_pkg::ugal_operands_width(" + pkg + "::GROUP_BITS)"
       : star          ? pkg + "::HDR_LEN_W"
+      : dqn           ? pkg + "::NUM_DIMS * " + pkg + "::COORD_BITS + " + pkg + "::HDR_LEN_W"
                       : "1";
+  std::vector<sv::Port> top_ports{
+      {"input", "", "clk_i", ""},
+      {"input", "", "rst_ni", ""},
+      {"input", "IDW-1:0", "id_i",
+       t.dragonfly() ? "router identity: {group, index in group}" : "router identity: coordinates, dimension 0 in the LSBs"},
+      {"input", "P*LW-1:0", "flit_i", "port p at [p*LW +: LW]"},
+      {"output", "P*LW-1:0", "flit_o", ""},
+      {"input", "P*CRW-1:0", "credit_i", "port p at [p*CRW +: CRW]"},
+      {"output", "P*CRW-1:0", "credit_o", ""},
+      {"output", "31:0", "cycle_o", "free-running cycle counter"},
+      {"output", "P*32-1:0", "stat_flits_o", "per output port: flits sent"},
+      {"output", "P*32-1:0", "stat_stall_o", "per output port: cycles stalled"}};
+  if (dqn) {
+    for (const sv::Port& port : dqn_programming_ports(pkg)) top_ports.push_back(port);
+  }
   std::string s = file_header(d, "Router top: the rr_router core with one route-compute unit per input port.");
   s += sv::module_header(
       d.module("router"),
@@ -372,18 +467,9 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
        {"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"},
        {"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"},
        {"DOW", dow, "width of the operands of a decision at the head of the VC"},
-       {"CNW", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of an output VC's credit count"}},
-      {{"input", "", "clk_i", ""},
-       {"input", "", "rst_ni", ""},
-       {"input", "IDW-1:0", "id_i",
-        t.dragonfly() ? "router identity: {group, index in group}" : "router identity: coordinates, dimension 0 in the LSBs"},
-       {"input", "P*LW-1:0", "flit_i", "port p at [p*LW +: LW]"},
-       {"output", "P*LW-1:0", "flit_o", ""},
-       {"input", "P*CRW-1:0", "credit_i", "port p at [p*CRW +: CRW]"},
-       {"output", "P*CRW-1:0", "credit_o", ""},
-       {"output", "31:0", "cycle_o", "free-running cycle counter"},
-       {"output", "P*32-1:0", "stat_flits_o", "per output port: flits sent"},
-       {"output", "P*32-1:0", "stat_stall_o", "per output port: cycles stalled"}});
+       {"CNW", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of an output VC's credit count"},
+       {"PTW", dqn ? "1" : "2", dqn ? "the header field a decision patches: Pdor" : "the header field a decision patches: the phase"}},
+      top_ports);
   s += "\n";
   s += sv::align({{"logic", "[P-1:0]", "unused_rc_valid;"},
                   {"logic", "[P*W-1:0]", "rc_hdr, rc_hdr_new;"},
@@ -398,7 +484,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                   {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"},
                   {"logic", "[P-1:0]", "hd_ready, hd_fresh;"},
                   {"logic", "[P*PW-1:0]", "hd_choice;"},
-                  {"logic", "[P*2-1:0]", "hd_patch;"},
+                  {"logic", "[P*PTW-1:0]", "hd_patch;"},
                   {"logic", "[P*V-1:0]", "vc_busy;"},
                   {"logic", "[P*V*CNW-1:0]", "vc_credits, in_occ;"}},
                  "  ");
@@ -410,13 +496,14 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
   const bool demand = t.dragonfly() && traits(d.cfg.algorithm).biased() &&
                       d.cfg.ugal_queue == UgalQueue::CreditsAndWaiting;
   const bool head =
-      star || (t.dragonfly() && ((traits(d.cfg.algorithm).biased() && at_vc_head(d.cfg.decision)) || q));
+      star || dqn || (t.dragonfly() && ((traits(d.cfg.algorithm).biased() && at_vc_head(d.cfg.decision)) || q));
   const std::string decision_key =
       q      ? std::string("Q-adaptive decides at the head of the VC, registered")
       : star ? std::string("star decides at the head of the VC, registered")
+      : dqn  ? std::string("the DQN unit decides at the head of the VC, registered")
              : fmt::format("routing.decision = \"{}\"", to_string(d.cfg.decision));
   const std::string every_port = fmt::format("{}'b{}", d.ports, std::string(static_cast<size_t>(d.ports), '1'));
-  if (head && !q && !star) s += head_ports_localparam(d, dynamic_cast<const DragonflyRouting&>(relation));
+  if (head && !q && !star && !dqn) s += head_ports_localparam(d, dynamic_cast<const DragonflyRouting&>(relation));
   s += sv::instance("rr_router", "i_core",
                     {{"P", "P", ""},
                      {"NUM_NI", pkg + "::NUM_NI", ""},
@@ -433,19 +520,20 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"HOPS_W", pkg + "::HDR_HOPS_W", ""},
                      {"DEMAND", demand ? "1'b1" : "1'b0", "waiting demand for the UGAL queue (routing.ugal_queue)"},
                      {"HEAD", head ? "1'b1" : "1'b0", head ? decision_key : "decisions at buffer write (or none to take)"},
-                     {"HEAD_REG", head && (q || star || d.cfg.decision == DecisionPoint::VcHeadRegistered) ? "1'b1" : "1'b0",
+                     {"HEAD_REG", head && (q || star || dqn || d.cfg.decision == DecisionPoint::VcHeadRegistered) ? "1'b1" : "1'b0",
                       head ? decision_key : ""},
                      // A sized literal: Yosys 0.23 reads '1 in a parameter override as 1.
-                     {"HEAD_PORTS", q || star ? every_port : head ? "HEAD_PORTS" : "'0",
-                      q ? "every input port: decisions, or Q_y and feedback" : star ? "every input port" : ""},
+                     {"HEAD_PORTS", q || star || dqn ? every_port : head ? "HEAD_PORTS" : "'0",
+                      q ? "every input port: decisions, or Q_y and feedback" : star || dqn ? "every input port" : ""},
                      {"DOW", "DOW", ""},
                      {"PATCH", star ? "1'b0" : "1'b1", star ? "star's alternative leaves the header as it is" : ""},
-                     {"PATCH_LSB", head ? pkg + "::HDR_PHASE_LSB" : "0",
-                      q ? "a non-minimal choice at the source sets the phase"
-                        : head ? "the alternative route enters phase 1 (to intermediate)" : ""},
-                     {"PATCH_W", "2", ""},
+                     {"PATCH_LSB", dqn ? pkg + "::HDR_PDOR_LSB" : head ? pkg + "::HDR_PHASE_LSB" : "0",
+                      q     ? "a non-minimal choice at the source sets the phase"
+                      : dqn ? "the escape to DOR sets Pdor"
+                      : head ? "the alternative route enters phase 1 (to intermediate)" : ""},
+                     {"PATCH_W", "PTW", ""},
                      {"PATCH_VAL", "1", ""},
-                     {"CHOOSE", q ? "1'b1" : "1'b0", q ? "the Q unit names the port" : ""},
+                     {"CHOOSE", q || dqn ? "1'b1" : "1'b0", q ? "the Q unit names the port" : dqn ? "the DQN unit names the port" : ""},
                      {"HD_LATE", q && d.cfg.q_decision_cycles == 2 ? "1'b1" : "1'b0",
                       q ? "its answer a cycle after the presentation (routing.q_decision_cycles)" : ""}},
                     {{"clk_i", "", ""},
@@ -483,12 +571,14 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"stat_stall_o", "", ""}},
                     "  ");
   s += "\n";
-  if (!star) {
-    s += "  logic unused_vc_state;  // the output VCs' state: star's decision only\n"
+  if (!star && !dqn) {
+    s += "  logic unused_vc_state;  // the output VCs' state: star's and DQN-routing's decisions only\n"
          "  assign unused_vc_state = ^{vc_busy, vc_credits};\n";
   }
-  s += "  logic unused_in_occ;  // the input VCs' occupancy: DQN-routing's observation only\n"
-       "  assign unused_in_occ = ^in_occ;\n";
+  if (!dqn) {
+    s += "  logic unused_in_occ;  // the input VCs' occupancy: DQN-routing's observation only\n"
+         "  assign unused_in_occ = ^in_occ;\n";
+  }
   s += t.dragonfly() ? dragonfly_route_units(d, relation, pkg) : torus_route_units(d, pkg);
   s += "endmodule\n";
   return s;

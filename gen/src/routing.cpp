@@ -7,6 +7,7 @@
 #include "rlroute/gen/routing_dor.hpp"
 #include "rlroute/gen/routing_dragonfly.hpp"
 #include "rlroute/gen/routing_q_adaptive.hpp"
+#include "rlroute/gen/routing_dqn.hpp"
 #include "rlroute/gen/routing_star.hpp"
 
 namespace rlroute {
@@ -61,6 +62,7 @@ std::unique_ptr<RoutingRelation> make_routing_relation(const Design& design) {
   if (algorithm.id == RoutingAlgorithm::QAdaptive) return std::make_unique<QAdaptiveRouting>(design);
   if (algorithm.family == TopologyFamily::Dragonfly) return std::make_unique<DragonflyRouting>(design);
   if (algorithm.id == RoutingAlgorithm::Star) return std::make_unique<StarRouting>(design);
+  if (algorithm.id == RoutingAlgorithm::Dqn) return std::make_unique<DqnRouting>(design, design.cfg.dqn_hop_threshold);
   return std::make_unique<DorRouting>(design);
 }
 

@@ -120,7 +120,7 @@ std::vector<DqnWrite> dqn_program(const DqnNetwork& network, int npar, int ipar)
     const int to = (layer.outputs + npar - 1) / npar, ti = (layer.inputs + ipar - 1) / ipar;
     for (int t_o = 0; t_o < to; ++t_o) {
       for (int t_i = 0; t_i < ti; ++t_i) {
-        DqnWrite w{static_cast<unsigned>(l), false, static_cast<unsigned>(t_o * ti + t_i),
+        DqnWrite w{static_cast<unsigned>(l), DqnWriteKind::Weight, static_cast<unsigned>(t_o * ti + t_i),
                    std::vector<uint64_t>((word_bits + 63) / 64, 0)};
         for (int n = 0; n < npar; ++n) {
           for (int i = 0; i < ipar; ++i) {
@@ -134,11 +134,12 @@ std::vector<DqnWrite> dqn_program(const DqnNetwork& network, int npar, int ipar)
       }
     }
     for (int o = 0; o < layer.outputs; ++o) {
-      DqnWrite w{static_cast<unsigned>(l), true, static_cast<unsigned>(o), std::vector<uint64_t>(1, 0)};
+      DqnWrite w{static_cast<unsigned>(l), DqnWriteKind::Bias, static_cast<unsigned>(o), std::vector<uint64_t>(1, 0)};
       put(w.data, 0, std::min(64u, network.accumulator_bits()),
           static_cast<uint64_t>(layer.biases[static_cast<size_t>(o)]));
       writes.push_back(std::move(w));
     }
+    writes.push_back(DqnWrite{static_cast<unsigned>(l), DqnWriteKind::Shift, 0, std::vector<uint64_t>(1, layer.shift)});
   }
   return writes;
 }

@@ -54,6 +54,7 @@ class VerilatedNetwork final : public NetworkModel {
   }
 
   void reset() override {
+    set_dqn_write(nullptr);
     for (int n = 0; n < shape_.ports; ++n) {
       set_flit_in(n, {});
       set_credit_in(n, {});
@@ -67,6 +68,7 @@ class VerilatedNetwork final : public NetworkModel {
     top_->eval();
     time_ = 0;  // waveform time 10*C is the rising edge that ends cycle C
   }
+  void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
   void tick() override {
     top_->clk_i = 1;
     top_->eval();

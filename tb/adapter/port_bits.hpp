@@ -2,7 +2,9 @@
 // integers, ports wider than 64 bits are VlWide arrays of 32-bit words.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 
 #include "rlroute/gen/bits.hpp"
@@ -88,6 +90,28 @@ void write_credit(T& port, int base, const LinkLayout& l, const LinkCredit& c) {
   set_bit(port, base + LinkLayout::kCreditValid, c.valid);
   set_field(port, base + LinkLayout::kCreditVcLsb, l.vc_bits, c.valid ? static_cast<std::uint64_t>(c.vc) : 0);
   if (l.feedback_bits > 0) set_field(port, base + l.feedback_lsb(), l.feedback_bits, c.feedback);
+}
+
+// DQN-routing: drives a top's programming port (prog_*_i) with `write`, or
+// idles it (nullptr). Compiled with RLROUTE_DQN_PROG when the top has the
+// port (model_build.cpp); without it a write is a logic error.
+template <typename Top>
+void write_dqn(Top& top, const ref::DqnWrite* write, int data_bits) {
+#ifdef RLROUTE_DQN_PROG
+  top.prog_we_i = write != nullptr;
+  if (write == nullptr) return;
+  top.prog_layer_i = write->layer;
+  top.prog_kind_i = static_cast<unsigned>(write->kind);
+  top.prog_addr_i = write->addr;
+  for (int i = 0; i < data_bits; i += 64) {
+    const size_t word = static_cast<size_t>(i / 64);
+    set_field(top.prog_data_i, i, std::min(64, data_bits - i), word < write->data.size() ? write->data[word] : 0);
+  }
+#else
+  (void)top;
+  (void)data_bits;
+  if (write != nullptr) throw std::logic_error("this model has no DQN programming port");
+#endif
 }
 
 }  // namespace rlroute::adapter

@@ -38,6 +38,7 @@ class VerilatedRouter final : public RouterModel {
   std::uint32_t cycle() const override { return top_->cycle_o; }
 
   void reset() override {
+    set_dqn_write(nullptr);
     for (int p = 0; p < shape_.ports; ++p) {
       set_flit_in(p, {});
       set_credit_in(p, {});
@@ -50,6 +51,7 @@ class VerilatedRouter final : public RouterModel {
     top_->rst_ni = 1;
     top_->eval();
   }
+  void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
   void tick() override {
     top_->clk_i = 1;
     top_->eval();

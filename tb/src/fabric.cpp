@@ -24,6 +24,14 @@ void HarnessFabric::reset() {
   }
 }
 
+void HarnessFabric::program_dqn(const std::vector<ref::DqnWrite>& writes) {
+  for (const ref::DqnWrite& w : writes) {
+    for (auto& router : routers_) router->set_dqn_write(&w);
+    for (auto& router : routers_) router->tick();
+  }
+  for (auto& router : routers_) router->set_dqn_write(nullptr);
+}
+
 LinkFlit HarnessFabric::ni_flit_out(int node) const {
   return routers_[design_.topo.router_of_node(node)]->flit_out(design_.topo.local_of_node(node));
 }
@@ -73,6 +81,14 @@ void HarnessFabric::step() {
 
 NetworkTopFabric::NetworkTopFabric(const Design& design, const RoutingRelation& relation, const ModelFactory& factory)
     : CheckedFabric(design, relation), net_(factory.new_network()) {}
+
+void NetworkTopFabric::program_dqn(const std::vector<ref::DqnWrite>& writes) {
+  for (const ref::DqnWrite& w : writes) {
+    net_->set_dqn_write(&w);
+    net_->tick();
+  }
+  net_->set_dqn_write(nullptr);
+}
 
 void NetworkTopFabric::set_ni_flit_in(int node, const LinkFlit& flit) {
   net_->set_flit_in(node, flit);

@@ -1,5 +1,7 @@
 #include "rlroute/tb/model_build.hpp"
 
+#include "rlroute/gen/dqn_block.hpp"
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -50,8 +52,11 @@ fs::path tb_dir() {
   return RLROUTE_TB_DIR;
 }
 
+// A file the cache key or a build needs; missing, it is an error (an empty
+// text would leave changes to it out of the key).
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}, which the model build needs", p.string()));
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
@@ -106,6 +111,7 @@ struct BuildRequest {
   std::string opt;
   fs::path root;  // the cache, for the shared precompiled header and runtime objects
   std::chrono::milliseconds lock_timeout;
+  bool dqn;  // the tops have the DQN programming port
 };
 
 // Runs Verilator into `dir` (a fresh build directory), then make with the
@@ -118,10 +124,13 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, c
   const fs::path lib = dir / r.entry.library.filename();
   const std::string log = shell_quote((dir / "build.log").string());
   const std::string top = router ? r.emitted.router_top : r.emitted.network_top;
-  const std::string kind_cflags = fmt::format("-fPIC -std=c++20 {} -I{} -I{}", r.opt, (tb_dir() / "include").string(),
-                                              fs::path(RLROUTE_GEN_INCLUDE_DIR).string());
-  // The network adapter reads the routers' ports inside the top by its name.
-  const std::string cflags = fmt::format("{} -DRLROUTE_NETWORK_TOP={}", kind_cflags, r.emitted.network_top);
+  const std::string kind_cflags =
+      fmt::format("-fPIC -std=c++20 {} -I{} -I{} -I{}", r.opt, (tb_dir() / "include").string(),
+                  fs::path(RLROUTE_GEN_INCLUDE_DIR).string(), fs::path(RLROUTE_REF_INCLUDE_DIR).string());
+  // The network adapter reads the routers' ports inside the top by its name;
+  // a DQN design's tops have the inference block's programming port.
+  const std::string cflags = fmt::format("{} -DRLROUTE_NETWORK_TOP={}{}", kind_cflags, r.emitted.network_top,
+                                         r.dqn ? " -DRLROUTE_DQN_PROG" : "");
   const std::string cmd = fmt::format(
       "verilator --cc --exe -O3 --x-assign fast --x-initial fast -Wno-fatal {} "
       "--top-module {} --prefix {} -Mdir {} -F {} {} -CFLAGS {} -LDFLAGS -shared -o {} > {} 2>&1",
@@ -231,9 +240,10 @@ ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emi
   inputs["rtl"] = emitted.hash;
   inputs["adapter.cpp"] = read_all(tb_dir() / "adapter" / adapter_source(kind));
   inputs["port_bits.hpp"] = read_all(tb_dir() / "adapter" / "port_bits.hpp");
-  inputs["model.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "model.hpp");
-  inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "bits.hpp");
-  inputs["link_layout.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "link_layout.hpp");
+  inputs["model.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "tb" / "model.hpp");
+  inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "bits.hpp");
+  inputs["link_layout.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "link_layout.hpp");
+  inputs["dqn_inference.hpp"] = read_all(fs::path(RLROUTE_REF_INCLUDE_DIR) / "rlroute" / "ref" / "dqn_inference.hpp");
   inputs["kind"] = prefix;
   inputs["opt"] = fmt::format("{} {}", cxx_opt(kind), make_vars(kind));
   inputs["cache_format"] = kCacheFormat;
@@ -298,7 +308,8 @@ std::string model_cache_problem(const ModelCacheEntry& e) {
 
 ModelFactory::ModelFactory(const Design& d, ModelKind kind, std::shared_ptr<ModelLibrary> lib)
     : shape_{kind == ModelKind::Router ? d.ports : d.topo.num_nodes(), d.ports, d.vc_bits, d.flit_bits,
-             d.topo.router_id_bits(), d.link.feedback_bits},
+             d.topo.router_id_bits(), d.link.feedback_bits,
+             d.cfg.algorithm == RoutingAlgorithm::Dqn ? dqn_block(d.cfg).data_bits() : 0},
       kind_(kind), lib_(std::move(lib)) {}
 
 std::unique_ptr<RouterModel> ModelFactory::new_router() const {
@@ -376,7 +387,7 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
   lock.note(fmt::format("pid {} (building {})", ::getpid(), shown(e.library)));
   const auto start = std::chrono::steady_clock::now();
   const BuildRequest request{e,    emitted, kind, tb_dir() / "adapter" / adapter_source(kind), cxx_opt(kind),
-                             root, cache.lock_timeout};
+                             root, cache.lock_timeout, design.cfg.algorithm == RoutingAlgorithm::Dqn};
   build_entry(request, cache, root, progress, notice);
   lib->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (const auto failure = open_library(*lib, kind)) {

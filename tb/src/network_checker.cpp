@@ -156,13 +156,15 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
   }
   if (in.head) {
     // Routing may rewrite the route state, the dateline class, the hop
-    // count and Q-adaptive's per-hop time stamp; nothing else in the flit (a
-    // single-flit packet's payload and CRC included).
+    // count, Q-adaptive's per-hop time stamp and DQN-routing's Pdor flag;
+    // nothing else in the flit (a single-flit packet's payload and CRC
+    // included).
     FlitData expected = in.data;
     const HeaderLayout& hl = design_.header;
     for (const Field& f : {hl.phase, hl.inter, hl.stamp, hl.vc_class, hl.hops}) {
       expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
     }
+    if (traits(design_.cfg.algorithm).routes_by_hops()) expected.set(hl.pdor.lsb, hl.pdor.width, out.data.get(hl.pdor.lsb, hl.pdor.width));
     if (!(expected == out.data)) {
       fail(fmt::format("flit identity: router {} altered the header of packet {:#x} beyond its route state and hop "
                        "count: in {}, out {}",

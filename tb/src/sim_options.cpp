@@ -1,5 +1,7 @@
 #include "rlroute/tb/sim_options.hpp"
 
+#include "rlroute/gen/dqn_block.hpp"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -107,6 +109,13 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
                 fmt::format("only for routing.algorithm = q_adaptive (this config: {})", to_string(design.cfg.algorithm)));
     }
     s.q_dump_cycle = checked("--q-dump-cycle", *o.q_dump_cycle);
+  }
+  if (o.weights && design.cfg.algorithm != RoutingAlgorithm::Dqn) {
+    flag_fail("--weights", *o.weights,
+              fmt::format("only for routing.algorithm = dqn (this config: {})", to_string(design.cfg.algorithm)));
+  }
+  if (design.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    s.dqn_network = std::make_shared<const ref::DqnNetwork>(dqn_network_for(design.cfg, o.weights.value_or(""), &s.dqn_source));
   }
   s.hotspot_fraction = sim.hotspot_fraction;
   s.hotspot_node = sim.hotspot_node;

@@ -1,5 +1,7 @@
 #include "rlroute/tb/simulation.hpp"
 
+#include "rlroute/gen/dqn_block.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -227,6 +229,12 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
 
   auto* network = dynamic_cast<NetworkTopFabric*>(&fabric);
   fabric.reset();
+  if (design.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    const DqnBlock block = dqn_block(design.cfg);
+    const ref::DqnNetwork dqn = o.dqn_network ? *o.dqn_network : dqn_network_for(design.cfg, "");
+    check_fits(block, dqn, o.dqn_source.empty() ? "the DQN network" : o.dqn_source);
+    fabric.program_dqn(ref::dqn_program(dqn, block.npar, block.ipar));
+  }
   SimResult r;
   r.offered_load = o.load;
   const auto start = std::chrono::steady_clock::now();

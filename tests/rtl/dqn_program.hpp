@@ -15,7 +15,7 @@ void program_dqn(Dut<Model>& dut, const rlroute::ref::DqnNetwork& network, int n
     for (size_t k = 0; k < w.data.size(); ++k) data.set(static_cast<unsigned>(k) * 64, 64, w.data[k]);
     dut->prog_we_i = 1;
     dut->prog_layer_i = w.layer;
-    dut->prog_bias_i = w.bias;
+    dut->prog_kind_i = static_cast<unsigned>(w.kind);
     dut->prog_addr_i = w.addr;
     put_bits(dut->prog_data_i, data.truncated(prog_bits), prog_bits);
     dut.tick();

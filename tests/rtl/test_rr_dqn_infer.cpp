@@ -7,7 +7,8 @@
 // ends of their ranges (every hidden activation saturates, or every one is
 // cut by ReLU), equal Q-values (the lowest allowed index wins), an empty
 // mask, and back-to-back decisions (the block takes the next observation
-// when done; a start while busy is ignored).
+// when done; a start while busy is ignored). The layers' rounding shifts
+// are programmed too: some random networks draw them over the whole range.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,8 +33,9 @@
 
 namespace cfg {
 
-// The layer widths and shifts of each model (its -G values in
-// CMakeLists.txt); the scalar parameters are read back from the model.
+// The layer widths of each model (its -G values in CMakeLists.txt) and the
+// shifts that suit them (the block's shifts are programmed); the scalar
+// parameters are read back from the model.
 #define RR_DQN_CFG(NAME, SUFFIX, SIZES, SHIFTS)                            \
   struct NAME {                                                            \
     using Model = Vrr_dqn_infer_##SUFFIX;                                  \
@@ -94,7 +96,9 @@ class DqnInferTest : public ::testing::Test {
 
   DqnNetwork random_network(Rng& rng) const {
     DqnNetwork n = shape();
+    const bool any_shift = rng.chance(30);
     for (DqnLayer& l : n.layers) {
+      if (any_shift) l.shift = static_cast<unsigned>(rng.range(0, ACCW - 1));
       for (int32_t& w : l.weights) w = static_cast<int32_t>(rng.range(0, (1u << WB) - 1)) - (1 << (WB - 1));
       // Biases mostly small (like a trained network's), some at the limit.
       const int64_t lim = n.bias_limit() - 1;

@@ -318,7 +318,8 @@ TEST(ConfigError, UnknownRoutingKey) {
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
-            "q_decision_cycles");
+            "q_decision_cycles, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_npar, "
+            "dqn_ipar, dqn_weights");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -900,9 +901,53 @@ TEST(ConfigError, UnknownAlgorithm) {
             "\"valg\", \"valn\", \"ugal_g\", \"ugal_n\", \"ugal_le\", \"par\", \"q_adaptive\"");
 }
 
-TEST(ConfigError, AlgorithmNotImplemented) {
-  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\nalgorithm = \"dqn\"\n"),
-            "t.toml:5:1: routing.algorithm = \"dqn\": not implemented yet; implemented: dor, star");
+// DQN-routing's keys: twice the diameter as the hop threshold, the block of
+// docs/dqn.md by default, each key checked, and only for dqn.
+TEST(Config, DqnDefaultsAndKeys) {
+  const std::string dqn = "[topology]\nkind = \"torus\"\ndims = [4, 4]\n[router]\nvcs = 3\n"
+                          "[routing]\nalgorithm = \"dqn\"\n";
+  const Config d = parse_config(dqn, "t.toml");
+  EXPECT_EQ(d.algorithm, RoutingAlgorithm::Dqn);
+  EXPECT_EQ(d.dqn_hop_threshold, 8) << "002: twice the 4x4 torus's diameter";
+  EXPECT_EQ(d.dqn_hidden, (std::vector<int>{32, 32}));
+  EXPECT_EQ(d.dqn_weight_bits, 8);
+  EXPECT_EQ(d.dqn_activation_bits, 8);
+  EXPECT_EQ(d.dqn_npar, 8);
+  EXPECT_EQ(d.dqn_ipar, 4);
+  EXPECT_EQ(d.dqn_weights, "");
+  EXPECT_EQ(parse_config("[topology]\nkind = \"mesh\"\ndims = [3, 5, 2]\n[router]\nvcs = 2\n"
+                         "[routing]\nalgorithm = \"dqn\"\n", "t.toml").dqn_hop_threshold, 2 * (2 + 4 + 1));
+  const Config c = parse_config(dqn + "dqn_hop_threshold = 0\ndqn_hidden = []\ndqn_weight_bits = 4\n"
+                                      "dqn_activation_bits = 16\ndqn_npar = 1\ndqn_ipar = 13\n"
+                                      "dqn_weights = \"w.json\"\n",
+                                "t.toml");
+  EXPECT_EQ(c.dqn_hop_threshold, 0);
+  EXPECT_TRUE(c.dqn_hidden.empty());
+  EXPECT_EQ(c.dqn_weight_bits, 4);
+  EXPECT_EQ(c.dqn_activation_bits, 16);
+  EXPECT_EQ(c.dqn_npar, 1);
+  EXPECT_EQ(c.dqn_ipar, 13);
+  EXPECT_EQ(c.dqn_weights, "w.json");
+
+  EXPECT_EQ(error_of(dqn + "dqn_hop_threshold = 60\n"),
+            "t.toml:8:1: routing.dqn_hop_threshold = 60: must be an integer in 0..59 (the header counts up to 63 "
+            "hops, and after the threshold a packet may still take DOR's diameter of 4)");
+  EXPECT_EQ(error_of(dqn + "dqn_hidden = [32, 0]\n"),
+            "t.toml:8:1: routing.dqn_hidden = [32, 0]: must be an array of 0..3 layer sizes, each in 1..256");
+  EXPECT_EQ(error_of(dqn + "dqn_hidden = [8, 8, 8, 8]\n"),
+            "t.toml:8:1: routing.dqn_hidden = [8, 8, 8, 8]: must be an array of 0..3 layer sizes, each in 1..256");
+  EXPECT_EQ(error_of(dqn + "dqn_weight_bits = 1\n"), "t.toml:8:1: routing.dqn_weight_bits = 1: must be an integer in 2..16");
+  EXPECT_EQ(error_of(dqn + "dqn_npar = 0\n"), "t.toml:8:1: routing.dqn_npar = 0: must be an integer in 1..256");
+  EXPECT_EQ(error_of(dqn + "dqn_npar = 64\ndqn_ipar = 32\n"),
+            "t.toml:9:1: routing.dqn_ipar = 32: routing.dqn_npar x routing.dqn_ipar = 64 x 32 multipliers per "
+            "layer; at most 1024");
+  EXPECT_EQ(error_of(dqn + "dqn_weights = \"\"\n"),
+            "t.toml:8:1: routing.dqn_weights = \"\": must name a weights file; leave the key out for a random network");
+  EXPECT_EQ(error_of("[topology]\nkind = \"torus\"\ndims = [4, 4]\n[router]\nvcs = 1\n[routing]\nalgorithm = \"dqn\"\n"),
+            "t.toml:5:1: router.vcs = 1: routing.algorithm = \"dqn\" needs the escape VCs of dimension-order routing "
+            "and the DQN VC above them: at least 2 (3 on a torus, for the two dateline classes)");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\ndqn_npar = 4\n"),
+            "t.toml:5:1: routing.dqn_npar = 4: only valid for routing.algorithm = dqn");
 }
 
 TEST(ConfigError, AlgorithmForAnotherTopology) {

@@ -75,7 +75,7 @@ inline constexpr std::array<AlgorithmTraits, 11> kAlgorithms{{
 //  id                            name          family                      impl  levels hops route state                           path choice                  LE     code
   {RoutingAlgorithm::Dor,       "dor",        TopologyFamily::Cube,      true,  2,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 0},
   {RoutingAlgorithm::Star,      "star",       TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 1},
-  {RoutingAlgorithm::Dqn,       "dqn",        TopologyFamily::Cube,      false, 0,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 2},
+  {RoutingAlgorithm::Dqn,       "dqn",        TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 2},
   {RoutingAlgorithm::Min,       "min",        TopologyFamily::Dragonfly, true,  2,    3,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 3},
   {RoutingAlgorithm::Valg,      "valg",       TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AlwaysValiant,   false, 4},
   {RoutingAlgorithm::Valn,      "valn",       TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AlwaysValiant,   false, 5},

@@ -72,6 +72,18 @@ inline constexpr std::int64_t kMaxSimCycles = std::int64_t{1} << 40;
 inline constexpr int kMaxDragonflyRouters = 1024;
 inline constexpr int kMaxDragonflyNodes = 4096;
 
+// The header's hop count (field hops) is this many bits wide; it counts up
+// to kMaxHeaderHops router-to-router hops.
+inline constexpr int kHeaderHopBits = 6;
+inline constexpr int kMaxHeaderHops = (1 << kHeaderHopBits) - 1;
+
+// DQN-routing's inference block (routing.dqn_*): at most 3 hidden layers (the
+// block has up to 4), layers of up to 256 neurons (002's agent), up to 1,024
+// multipliers per layer.
+inline constexpr int kMaxDqnHidden = 3;
+inline constexpr int kMaxDqnLayerSize = 256;
+inline constexpr int kMaxDqnMultipliers = 1024;
+
 // Default traffic settings for `rlroute sim`; command-line flags override them.
 struct SimDefaults {
   std::string pattern = "uniform";
@@ -140,6 +152,20 @@ struct Config {
   // Cycles from a head's presentation to its decision: 1 (the row read and
   // the decision in one cycle) or 2 (through a register; a faster clock).
   int q_decision_cycles = 1;
+  // dqn (002 chapter 3; docs/dqn.md): the hop count from which a packet
+  // takes no more DQN hops (default twice the topology's diameter: 002's 8 on
+  // the 4x4 torus), the inference block's hidden layer sizes, weight and
+  // activation bits and multipliers per layer (dqn_npar neurons x dqn_ipar
+  // inputs per cycle), and the weights file `rlroute sim` programs into the
+  // block (as written; relative to the config file's directory; empty: an
+  // untrained random network).
+  int dqn_hop_threshold = 0;
+  std::vector<int> dqn_hidden{32, 32};
+  int dqn_weight_bits = 8;
+  int dqn_activation_bits = 8;
+  int dqn_npar = 8;
+  int dqn_ipar = 4;
+  std::string dqn_weights;
 
   SimDefaults sim;
 

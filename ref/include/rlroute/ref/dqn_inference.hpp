@@ -69,20 +69,23 @@ struct DqnObservationInputs {
 };
 std::vector<int32_t> dqn_observation(const DqnObservationInputs& in, unsigned activation_bits);
 
-// One write of the block's programming port (rr_dqn_infer): a weight word of
-// `layer` (bias = false; word addr = tile_o x TI + tile_i, lane n x ipar + i
-// at bits (n x ipar + i) x weight_bits, two's complement) or the bias of
-// neuron addr (bias = true; accumulator_bits() bits). data holds the bits,
-// 64 per element, least significant first.
+// One write of the block's programming port (rr_dqn_infer; the kinds are
+// rr_pkg::DQN_PROG_*): a weight word of `layer` (word addr = tile_o x TI +
+// tile_i, lane n x ipar + i at bits (n x ipar + i) x weight_bits, two's
+// complement), the bias of neuron addr (accumulator_bits() bits), or the
+// layer's rounding shift. data holds the bits, 64 per element, least
+// significant first.
+enum class DqnWriteKind : unsigned { Weight = 0, Bias = 1, Shift = 2 };
 struct DqnWrite {
   unsigned layer = 0;
-  bool bias = false;
+  DqnWriteKind kind = DqnWriteKind::Weight;
   unsigned addr = 0;
   std::vector<uint64_t> data;
 };
 
 // Every write that programs `network` into a block with `npar` x `ipar`
-// multipliers per layer: the weight words, then the biases, layer by layer.
+// multipliers per layer: the weight words, the biases and the shift, layer
+// by layer.
 std::vector<DqnWrite> dqn_program(const DqnNetwork& network, int npar, int ipar);
 
 // x >> shift rounded half up (an arithmetic shift of x + 2^(shift-1)).

@@ -27,6 +27,9 @@ class Fabric {
   virtual void set_ni_flit_in(int node, const LinkFlit& flit) = 0;
   virtual void set_ni_credit_in(int node, const LinkCredit& credit) = 0;
   virtual void reset() = 0;
+  // DQN-routing: after reset, writes the network into every router's
+  // inference block, one write per clock edge, the links idle.
+  virtual void program_dqn(const std::vector<ref::DqnWrite>& writes) = 0;
   virtual void step() = 0;
   // Whether any flit crossed a router-to-router link in the last step.
   virtual bool moved_inside() const = 0;
@@ -109,6 +112,7 @@ class HarnessFabric : public CheckedFabric {
   void set_ni_flit_in(int node, const LinkFlit& flit) override;
   void set_ni_credit_in(int node, const LinkCredit& credit) override;
   void reset() override;
+  void program_dqn(const std::vector<ref::DqnWrite>& writes) override;
   void step() override;
 
  private:
@@ -131,6 +135,7 @@ class NetworkTopFabric : public CheckedFabric {
   void set_ni_flit_in(int node, const LinkFlit& flit) override;
   void set_ni_credit_in(int node, const LinkCredit& c) override { net_->set_credit_in(node, c); }
   void reset() override { net_->reset(); }
+  void program_dqn(const std::vector<ref::DqnWrite>& writes) override;
   void step() override;
   NetworkModel& model() { return *net_; }
 

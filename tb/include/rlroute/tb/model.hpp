@@ -7,6 +7,7 @@
 #include <string>
 
 #include "rlroute/gen/bits.hpp"
+#include "rlroute/ref/dqn_inference.hpp"
 
 namespace rlroute {
 
@@ -34,6 +35,7 @@ struct ModelShape {
   int flit_bits;
   int id_bits;  // width of id_i, the router identity (router model)
   int feedback_bits;  // LinkLayout::feedback_bits
+  int dqn_data_bits;  // DQN-routing: width of prog_data_i (DqnBlock::data_bits); 0: no programming port
 };
 
 // One Verilated router top. Outputs are registered: reading them never
@@ -51,6 +53,10 @@ class RouterModel {
   virtual std::uint32_t cycle() const = 0;
   virtual void reset() = 0;  // reset asserted for two cycles, inputs idle
   virtual void tick() = 0;   // one rising clock edge
+  // DQN-routing: the inference block's programming port (rr_dqn_infer) takes
+  // `write` at the next edge; nullptr: no write. A model without the port
+  // throws std::logic_error for a write.
+  virtual void set_dqn_write(const ref::DqnWrite* write) = 0;
 };
 
 // The Verilated network top: every router and link; NI ports per node.
@@ -63,6 +69,8 @@ class NetworkModel {
   virtual LinkCredit credit_out(int node) const = 0;
   virtual void reset() = 0;
   virtual void tick() = 0;
+  // DQN-routing: the same write for every router's inference block (RouterModel::set_dqn_write).
+  virtual void set_dqn_write(const ref::DqnWrite* write) = 0;
   // The ports of the routers inside, for the checkers: what router `router`
   // sends out of `port` and the credit it returns there (registered outputs),
   // and the flit arriving at a router-to-router input (a link's output).

@@ -26,13 +26,15 @@ struct SimOverrides {
   std::optional<std::int64_t> series_window;  // --series-window (--series sets 1000 if not given)
   std::optional<std::int64_t> q_dump_cycle;   // --q-dump-cycle (--q-dump: the end of the run if not given)
   std::optional<std::string> phases;          // --phases "0:uniform@0.4,20000:adv+1@0.8"
+  std::optional<std::string> weights;         // --weights FILE (routing.algorithm = dqn)
 };
 
 // Largest --watchdog (cycles without movement that count as deadlock).
 inline constexpr std::int64_t kMaxWatchdogCycles = std::int64_t{1} << 30;
 
 // The config's [sim] values with `overrides` applied. Throws
-// std::invalid_argument with a one-line "--flag value: rule" message.
+// std::invalid_argument with a one-line "--flag value: rule" message (a
+// weights file that does not fit the design: WeightsError).
 SimOptions resolve_sim_options(const Design& design, const SimOverrides& overrides);
 
 // Parses --phases: comma-separated CYCLE:PATTERN@LOAD, the first at cycle 0,

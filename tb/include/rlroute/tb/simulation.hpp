@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rlroute/gen/design.hpp"
+#include "rlroute/ref/dqn_inference.hpp"
 #include "rlroute/tb/fabric.hpp"
 #include "rlroute/gen/routing.hpp"
 #include "rlroute/tb/scoreboard.hpp"
@@ -51,6 +52,11 @@ struct SimOptions {
   // Q-adaptive: the cycle at which SimResult::q_tables takes every router's
   // table (-1: none; past the run's end: at its end).
   std::int64_t q_dump_cycle = -1;
+  // DQN-routing: the network programmed into every router's inference block
+  // after reset, and where it came from (a weights file, or "an untrained
+  // random network ..."). Null: routing.dqn_weights, else a random network.
+  std::shared_ptr<const ref::DqnNetwork> dqn_network;
+  std::string dqn_source;
 };
 
 // One window of the time series: what was ejected in [begin, end) and, for

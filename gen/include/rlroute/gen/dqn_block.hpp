@@ -1,0 +1,57 @@
+// The DQN inference block of a design (routing.algorithm = "dqn"; docs/dqn.md):
+// its shape as the config sets it (the observation and action counts of the
+// topology, the hidden layers, the formats and the multipliers), the widths
+// of its programming port, and the network the simulator programs into it:
+// a weights file (routing.dqn_weights, or --weights) that must fit the
+// shape, or an untrained random network.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rlroute/gen/config.hpp"
+#include "rlroute/ref/dqn_inference.hpp"
+
+namespace rlroute {
+
+struct DqnBlock {
+  std::vector<int> sizes;  // observation values, hidden layer sizes, actions (one per network port)
+  int weight_bits = 8;
+  int activation_bits = 8;
+  int npar = 8;  // neurons per cycle
+  int ipar = 4;  // inputs per cycle
+
+  int layers() const { return static_cast<int>(sizes.size()) - 1; }
+  // A network of this shape with every weight, bias and shift zero.
+  ref::DqnNetwork zero_network() const;
+  int accumulator_bits() const { return static_cast<int>(zero_network().accumulator_bits()); }
+  // The programming port (rr_dqn_infer): layer select, address (the most
+  // weight words or neurons of a layer) and data (a weight word or a bias).
+  int layer_bits() const;
+  int address_bits() const;
+  int data_bits() const;
+  // Cycles from a decision's start to its done (ref::dqn_latency_cycles).
+  int latency_cycles() const;
+};
+
+// The block of a DQN design: 6 x dims + 1 observation values (rr_dqn_unit),
+// routing.dqn_hidden, 2 x dims actions.
+DqnBlock dqn_block(const Config& cfg);
+
+// Throws WeightsError ("<where>: <key> = <value>: <rule>") if `network` does
+// not have the block's layer sizes and formats.
+void check_fits(const DqnBlock& block, const ref::DqnNetwork& network, const std::string& where);
+
+// An untrained network of the block's shape, the same for the same seed:
+// weights uniform over their range, biases zero, each layer's shift chosen
+// so that an activation keeps about the spread of its inputs.
+ref::DqnNetwork random_dqn_network(const DqnBlock& block, std::uint64_t seed);
+
+// The network to program for `cfg`: the weights file `weights` if given
+// (a path as the user typed it), else routing.dqn_weights (relative to the
+// config's directory), else random_dqn_network(block, routing.seed).
+// `source` says which (for the run's output).
+ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, std::string* source = nullptr);
+
+}  // namespace rlroute

@@ -1,0 +1,126 @@
+// The DQN inference block of a design: gen/include/rlroute/gen/dqn_block.hpp.
+#include "rlroute/gen/dqn_block.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+#include "rlroute/gen/topology.hpp"
+#include "rlroute/gen/dqn_weights.hpp"
+
+namespace rlroute {
+
+ref::DqnNetwork DqnBlock::zero_network() const {
+  ref::DqnNetwork n;
+  n.weight_bits = static_cast<unsigned>(weight_bits);
+  n.activation_bits = static_cast<unsigned>(activation_bits);
+  for (int l = 0; l < layers(); ++l) {
+    ref::DqnLayer layer;
+    layer.inputs = sizes[static_cast<size_t>(l)];
+    layer.outputs = sizes[static_cast<size_t>(l + 1)];
+    layer.weights.assign(static_cast<size_t>(layer.inputs * layer.outputs), 0);
+    layer.biases.assign(static_cast<size_t>(layer.outputs), 0);
+    n.layers.push_back(std::move(layer));
+  }
+  return n;
+}
+
+int DqnBlock::layer_bits() const { return std::max(1, bits_for(layers())); }
+
+int DqnBlock::address_bits() const {
+  int most = 1;
+  for (int l = 0; l < layers(); ++l) {
+    const int in = sizes[static_cast<size_t>(l)], out = sizes[static_cast<size_t>(l + 1)];
+    most = std::max({most, ((out + npar - 1) / npar) * ((in + ipar - 1) / ipar), out});
+  }
+  return std::max(1, bits_for(most));
+}
+
+int DqnBlock::data_bits() const { return std::max(npar * ipar * weight_bits, accumulator_bits()); }
+
+int DqnBlock::latency_cycles() const { return ref::dqn_latency_cycles(zero_network(), npar, ipar); }
+
+DqnBlock dqn_block(const Config& cfg) {
+  const int dims = static_cast<int>(cfg.dims.size());
+  DqnBlock b;
+  b.sizes.push_back(6 * dims + 1);
+  for (const int n : cfg.dqn_hidden) b.sizes.push_back(n);
+  b.sizes.push_back(2 * dims);
+  b.weight_bits = cfg.dqn_weight_bits;
+  b.activation_bits = cfg.dqn_activation_bits;
+  b.npar = cfg.dqn_npar;
+  b.ipar = cfg.dqn_ipar;
+  return b;
+}
+
+void check_fits(const DqnBlock& block, const ref::DqnNetwork& network, const std::string& where) {
+  const auto fail = [&where](const std::string& key, long long value, const std::string& rule) {
+    throw WeightsError(fmt::format("{}: {} = {}: {}", where, key, value, rule));
+  };
+  if (static_cast<int>(network.weight_bits) != block.weight_bits) {
+    fail("weight_bits", network.weight_bits, fmt::format("must be {} (routing.dqn_weight_bits)", block.weight_bits));
+  }
+  if (static_cast<int>(network.activation_bits) != block.activation_bits) {
+    fail("activation_bits", network.activation_bits,
+         fmt::format("must be {} (routing.dqn_activation_bits)", block.activation_bits));
+  }
+  if (static_cast<int>(network.layers.size()) != block.layers()) {
+    fail("layers", static_cast<long long>(network.layers.size()),
+         fmt::format("must hold {} layers (routing.dqn_hidden has {} hidden layers)", block.layers(),
+                     block.layers() - 1));
+  }
+  for (int l = 0; l < block.layers(); ++l) {
+    const ref::DqnLayer& layer = network.layers[static_cast<size_t>(l)];
+    const int in = block.sizes[static_cast<size_t>(l)], out = block.sizes[static_cast<size_t>(l + 1)];
+    if (layer.inputs != in) {
+      fail(fmt::format("layers[{}].inputs", l), layer.inputs,
+           l == 0 ? fmt::format("must be {} (the observation of the topology)", in)
+                  : fmt::format("must be {} (routing.dqn_hidden[{}])", in, l - 1));
+    }
+    if (layer.outputs != out) {
+      fail(fmt::format("layers[{}].outputs", l), layer.outputs,
+           l + 1 == block.layers() ? fmt::format("must be {} (one Q-value per network port)", out)
+                                   : fmt::format("must be {} (routing.dqn_hidden[{}])", out, l));
+    }
+  }
+}
+
+ref::DqnNetwork random_dqn_network(const DqnBlock& block, std::uint64_t seed) {
+  ref::DqnNetwork n = block.zero_network();
+  std::mt19937_64 rng(seed ^ 0x44514e5f52414e44ull);  // "DQN_RAND"
+  const std::uint64_t span = std::uint64_t{1} << block.weight_bits;
+  const int accw = static_cast<int>(n.accumulator_bits());
+  for (ref::DqnLayer& layer : n.layers) {
+    // Weights uniform over the whole range (the same draw on every platform).
+    for (int32_t& w : layer.weights) w = static_cast<int32_t>(rng() % span) - (1 << (block.weight_bits - 1));
+    // A sum of `inputs` products of such weights has a spread of about
+    // sqrt(inputs / 3) x 2^(weight_bits - 1) times the inputs' spread.
+    const double gain = std::sqrt(layer.inputs / 3.0) * std::ldexp(1.0, block.weight_bits - 1);
+    layer.shift = static_cast<unsigned>(std::clamp(static_cast<int>(std::lround(std::log2(gain))), 0, accw - 1));
+  }
+  return n;
+}
+
+ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, std::string* source) {
+  const DqnBlock block = dqn_block(cfg);
+  std::filesystem::path path;
+  if (!weights.empty()) {
+    path = weights;
+  } else if (!cfg.dqn_weights.empty()) {
+    path = std::filesystem::path(cfg.dqn_weights);
+    if (path.is_relative()) path = std::filesystem::path(cfg.path).parent_path() / path;
+  }
+  if (path.empty()) {
+    if (source) *source = fmt::format("an untrained random network (seed routing.seed = {})", cfg.seed);
+    return random_dqn_network(block, cfg.seed);
+  }
+  ref::DqnNetwork n = read_dqn_weights(path);
+  check_fits(block, n, path.string());
+  if (source) *source = path.string();
+  return n;
+}
+
+}  // namespace rlroute
