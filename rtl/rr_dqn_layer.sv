@@ -7,6 +7,11 @@
 // RAM on the FPGA path), so the layer takes TO x TI + 2 cycles from start_i
 // to done_o (TO = ceil(NO / NPAR), TI = ceil(NI / IPAR)). The bit-exact
 // reference is ref/src/dqn_inference.cpp.
+// Pipelined: the layer latches x_i at start_i and takes the next start as
+// soon as its last tile is issued, TO x TI cycles after the previous start
+// (the input tile travels with its weight word), so a layer of a block
+// started every max TO x TI cycles is never busy when its next start comes;
+// y_o is complete at done_o and holds for at least TI + 1 cycles.
 // Programming port: word prog_addr_i of the weight memory (word a = tile_o x
 // TI + tile_i; lane n x IPAR + i of it, WB bits each, is the weight of neuron
 // tile_o x NPAR + n from input tile_i x IPAR + i; lanes past NO or NI are
@@ -14,7 +19,6 @@
 // (the low ACCW bits of prog_data_i); with DQN_PROG_SHIFT the layer's
 // rounding shift (the low SHW bits; below ACCW). The shift is programmed, not
 // a parameter, because training chooses it with the weights (docs/dqn.md).
-// x_i must hold still from start_i to done_o.
 module rr_dqn_layer #(
   parameter int unsigned NI = 13,     // inputs
   parameter int unsigned NO = 32,     // outputs (neurons)
@@ -37,7 +41,7 @@ module rr_dqn_layer #(
   input  logic            rst_ni,
   input  logic            start_i,
   input  logic [NI*AB-1:0] x_i,
-  output logic            busy_o,
+  output logic            busy_o,   // issuing or accumulating
   output logic            done_o,   // one cycle; y_o valid from then until the next start
   output logic [NO*OW-1:0] y_o,
   input  logic            prog_we_i,
@@ -79,10 +83,17 @@ module rr_dqn_layer #(
   logic signed [ACCW:0] half;
   assign half = (shift_q == '0) ? '0 : (ACCW+1)'(1) <<< (shift_q - 1'b1);
 
+  // The observation of the decision being issued.
+  logic [NI*AB-1:0] x_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) x_q <= '0;
+    else if (start_i) x_q <= x_i;
+  end
+
   // Sequencer: issue (tile_o, tile_i) in cycle t, accumulate its word in t+1.
   logic           issuing_q, acc_valid_q, acc_last_i_q, acc_first_i_q;
   logic [TOW-1:0] tile_o_q, acc_tile_o_q;
-  logic [TIW-1:0] tile_i_q, acc_tile_i_q;
+  logic [TIW-1:0] tile_i_q;
   assign rd_addr = DAW'(32'(tile_o_q) * TI + 32'(tile_i_q));
   assign busy_o  = issuing_q || acc_valid_q;
 
@@ -93,13 +104,11 @@ module rr_dqn_layer #(
       tile_i_q      <= '0;
       acc_valid_q   <= 1'b0;
       acc_tile_o_q  <= '0;
-      acc_tile_i_q  <= '0;
       acc_first_i_q <= 1'b0;
       acc_last_i_q  <= 1'b0;
     end else begin
       acc_valid_q   <= issuing_q;
       acc_tile_o_q  <= tile_o_q;
-      acc_tile_i_q  <= tile_i_q;
       acc_first_i_q <= tile_i_q == '0;
       acc_last_i_q  <= tile_i_q == TIW'(TI - 1);
       if (start_i) begin
@@ -118,19 +127,21 @@ module rr_dqn_layer #(
     end
   end
 
-  // The input tile of this word: inputs acc_tile_i x IPAR + i (zero past NI),
-  // selected by comparing the tile index with constants.
-  logic [IPAR*AB-1:0] xs;
+  // The input tile of the word being issued: inputs tile_i x IPAR + i (zero
+  // past NI), selected by comparing the tile index with constants, and
+  // registered with the word's read (xs_q: the tile being accumulated).
+  logic [IPAR*AB-1:0] xs, xs_q;
   always_comb begin
     xs = '0;
     for (int unsigned t = 0; t < TI; t++) begin
-      if (acc_tile_i_q == TIW'(t)) begin
+      if (tile_i_q == TIW'(t)) begin
         for (int unsigned i = 0; i < IPAR; i++) begin
-          if (t * IPAR + i < NI) xs[i*AB+:AB] = x_i[(t*IPAR+i)*AB+:AB];
+          if (t * IPAR + i < NI) xs[i*AB+:AB] = x_q[(t*IPAR+i)*AB+:AB];
         end
       end
     end
   end
+  always_ff @(posedge clk_i) xs_q <= xs;
 
   // The biases of this neuron tile.
   logic [NPAR*ACCW-1:0] bs;
@@ -154,7 +165,7 @@ module rr_dqn_layer #(
       logic signed [ACCW:0]   rounded;
       sum = acc_first_i_q ? $signed(bs[n*ACCW+:ACCW]) : $signed(acc_q[n*ACCW+:ACCW]);
       for (int unsigned i = 0; i < IPAR; i++) begin
-        sum = sum + ACCW'($signed(word_q[(n*IPAR+i)*WB+:WB]) * $signed(xs[i*AB+:AB]));
+        sum = sum + ACCW'($signed(word_q[(n*IPAR+i)*WB+:WB]) * $signed(xs_q[i*AB+:AB]));
       end
       acc_d[n*ACCW+:ACCW] = sum;
       // round_shift(sum, shift), one bit wider so the rounding cannot overflow

@@ -4,27 +4,30 @@
 //
 // A head whose choice is open (rr_route_dor with DQN: not Pdor, below the hop
 // threshold, not ejecting here) presents {its length, its destination's
-// coordinates} (hd_operands_i) and DOR's port (hd_port_i). The unit takes
-// one head at a time: when idle it picks a port with a fresh presentation
-// (round-robin), builds the observation, of AB-bit values saturated at
-// 2^(AB-1) - 1:
+// coordinates} (hd_operands_i) and DOR's port (hd_port_i). Each input port
+// has one decision slot. A fresh presentation at a port whose slot is free
+// is refused (hd_ready_o low) and, when the block takes a start this cycle
+// and the round-robin picks that port, starts a decision in its slot: the
+// observation, of AB-bit values saturated at 2^(AB-1) - 1:
 //   [the router's coordinates, the destination's, the packet's length,
 //    per network port (NUM_NI..P-1) the flits in its input buffer of the DQN
 //    VC (in_occ_i), per network port the flits downstream in the DQN VC of
 //    its output (B - credits)]
-// (13 values on a 2-D torus), and starts the block; while it runs, and
-// until that head presents again, every fresh presentation is refused
-// (hd_ready_o low) and presents again later. When the head presents again
-// (same port, same operands) it gets the answer: the agent's port (network
-// port NUM_NI + action) if the block's action is valid and that port's DQN
-// VC is free with credits for the whole packet; otherwise DOR's port with
-// the alternative (the escape VCs) and Pdor (hd_alt_o, hd_patch_o), as 002
-// escapes a packet whose proposed channel cannot take it. A renewal (a head
-// presented again after its decision, not granted meanwhile: hd_fresh_i low)
-// is answered at once with DOR and Pdor, so no packet waits for a DQN VC
-// that another packet took: it is offered the escape VCs (Duato). A head
-// cannot leave its VC before its decision, so the head the unit waits for
-// always presents again.
+// (13 values on a 2-D torus). The block is a pipeline (a start every II
+// cycles, ref::dqn_interval_cycles), so several ports' decisions are in
+// flight at once; each lands in its port's slot. Until then, and until the
+// head presents again with the same operands, every fresh presentation at
+// that port is refused. When it does, it gets the answer and frees the slot:
+// the agent's port (network port NUM_NI + action) if the block's action is
+// valid and that port's DQN VC is free with credits for the whole packet;
+// otherwise DOR's port with the alternative (the escape VCs) and Pdor
+// (hd_alt_o, hd_patch_o), as 002 escapes a packet whose proposed channel
+// cannot take it. A renewal (a head presented again after its decision, not
+// granted meanwhile: hd_fresh_i low) is answered at once with DOR and Pdor,
+// so no packet waits for a DQN VC that another packet took: it is offered
+// the escape VCs (Duato). A head cannot leave its VC before its decision,
+// and a port presents its VCs round-robin, so the head a slot holds an
+// answer for always presents again.
 // The action mask: on a mesh, the ports that lead out of the network are
 // never proposed.
 module rr_dqn_unit #(
@@ -78,7 +81,7 @@ module rr_dqn_unit #(
   input  logic [1:0]          prog_kind_i,
   input  logic [AW-1:0]       prog_addr_i,
   input  logic [PDW-1:0]      prog_data_i,
-  output logic                busy_o          // a decision in progress (observability)
+  output logic [P-1:0]        busy_o          // per input port: a decision in its slot (observability)
 );
   localparam int unsigned AMAX = (1 << (AB - 1)) - 1;
   localparam int unsigned OUTW = rr_pkg::id_width(NP);
@@ -91,31 +94,42 @@ module rr_dqn_unit #(
     sat = (x > 32'(AMAX)) ? AB'(AMAX) : AB'(x);
   endfunction
 
-  typedef enum logic [1:0] {Idle, Run, Hold} state_e;
-  state_e state_q;
-  logic [P-1:0]   pick;
-  logic [PW-1:0]  port_q;      // the input port whose head is being decided
-  logic [DOW-1:0] operands_q;
-  logic           start, infer_busy, infer_done, action_valid, action_valid_q;
-  logic [OUTW-1:0] action, action_q;
+  // Per input port: its slot's state, the operands it decides for, and the answer.
+  typedef enum logic [1:0] {Free, Wait, Held} slot_e;
+  slot_e           slot_q [P];
+  logic [DOW-1:0]  operands_q [P];
+  logic [OUTW-1:0] action_q [P];
+  logic [P-1:0]    action_valid_q;
+
+  logic [P-1:0]   fresh_free, pick, answered;
+  logic [PW-1:0]  pick_port, done_port;
+  logic           start, infer_ready, infer_done, action_valid;
+  logic [OUTW-1:0] action;
   logic [NIN*AB-1:0] obs;
   logic [NP-1:0]  mask;
   logic [NP*ACCW-1:0] q_values;  // not used: the action is the argmax
 
+  always_comb begin
+    for (int unsigned p = 0; p < P; p++) fresh_free[p] = hd_valid_i[p] && hd_fresh_i[p] && slot_q[p] == Free;
+  end
   rr_arbiter_rr #(.N(P)) i_pick (
     .clk_i, .rst_ni,
-    .req_i    (hd_valid_i & hd_fresh_i),
-    .advance_i(state_q == Idle),
+    .req_i    (fresh_free),
+    .advance_i(infer_ready),
     .gnt_o    (pick)
   );
-  assign start = (state_q == Idle) && (|(hd_valid_i & hd_fresh_i));
+  assign start = infer_ready && (|fresh_free);
 
   // The observation of the picked head (its operands this cycle).
   always_comb begin
     logic [DOW-1:0] ops;
-    ops = '0;
+    ops       = '0;
+    pick_port = '0;
     for (int unsigned p = 0; p < P; p++) begin
-      if (pick[p]) ops = hd_operands_i[p*DOW+:DOW];
+      if (pick[p]) begin
+        ops       = hd_operands_i[p*DOW+:DOW];
+        pick_port = PW'(p);
+      end
     end
     obs = '0;
     for (int unsigned d = 0; d < NUM_DIMS; d++) begin
@@ -139,14 +153,16 @@ module rr_dqn_unit #(
   end
 
   rr_dqn_infer #(
-    .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .AW(AW)
+    .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .AW(AW), .TAGW(PW)
   ) i_infer (
     .clk_i, .rst_ni,
     .start_i       (start),
     .obs_i         (obs),
     .mask_i        (mask),
-    .busy_o        (infer_busy),
+    .tag_i         (pick_port),
+    .ready_o       (infer_ready),
     .done_o        (infer_done),
+    .tag_o         (done_port),
     .q_o           (q_values),
     .action_o      (action),
     .action_valid_o(action_valid),
@@ -155,58 +171,57 @@ module rr_dqn_unit #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q        <= Idle;
-      port_q         <= '0;
-      operands_q     <= '0;
-      action_q       <= '0;
-      action_valid_q <= 1'b0;
+      action_valid_q <= '0;
+      for (int unsigned p = 0; p < P; p++) begin
+        slot_q[p]     <= Free;
+        operands_q[p] <= '0;
+        action_q[p]   <= '0;
+      end
     end else begin
-      case (state_q)
-        Idle: if (start) begin
-          state_q <= Run;
-          for (int unsigned p = 0; p < P; p++) begin
-            if (pick[p]) begin
-              port_q     <= PW'(p);
-              operands_q <= hd_operands_i[p*DOW+:DOW];
-            end
-          end
+      for (int unsigned p = 0; p < P; p++) begin
+        if (start && pick[p]) begin
+          slot_q[p]     <= Wait;
+          operands_q[p] <= hd_operands_i[p*DOW+:DOW];
+        end else if (infer_done && done_port == PW'(p)) begin
+          slot_q[p]         <= Held;
+          action_q[p]       <= action;
+          action_valid_q[p] <= action_valid;
+        end else if (answered[p]) begin
+          slot_q[p] <= Free;
         end
-        Run: if (infer_done) begin
-          state_q        <= Hold;
-          action_q       <= action;
-          action_valid_q <= action_valid;
-        end
-        default: if (hd_ready_o[port_q]) state_q <= Idle;
-      endcase
+      end
     end
   end
-  assign busy_o = state_q != Idle;
+  always_comb begin
+    for (int unsigned p = 0; p < P; p++) busy_o[p] = slot_q[p] != Free;
+  end
 
   // The answers. The agent's port is free for the packet when its DQN VC is
   // not allocated and has credits for the whole packet.
   always_comb begin
-    logic [PW-1:0]    agent_port;
-    logic [LEN_W-1:0] len;
-    logic             free;
-    agent_port = PW'(NUM_NI) + PW'(action_q);
-    len        = operands_q[NUM_DIMS*CW+:LEN_W];
-    free       = 1'b0;
-    for (int unsigned q = NUM_NI; q < P; q++) begin
-      if (agent_port == PW'(q)) begin
-        free = !vc_busy_i[q*V+V-1] && (32'(vc_credits_i[(q*V+V-1)*BW+:BW]) >= 32'(len));
-      end
-    end
     for (int unsigned p = 0; p < P; p++) begin
-      hd_ready_o[p]           = 1'b0;
-      hd_choice_o[p*PW+:PW]   = hd_port_i[p*PW+:PW];
-      hd_alt_o[p]             = 1'b1;
-      hd_patch_o[p]           = 1'b1;
+      logic [PW-1:0]    agent_port;
+      logic [LEN_W-1:0] len;
+      logic             free;
+      agent_port  = PW'(NUM_NI) + PW'(action_q[p]);
+      len         = operands_q[p][NUM_DIMS*CW+:LEN_W];
+      free        = 1'b0;
+      for (int unsigned q = NUM_NI; q < P; q++) begin
+        if (agent_port == PW'(q)) begin
+          free = !vc_busy_i[q*V+V-1] && (32'(vc_credits_i[(q*V+V-1)*BW+:BW]) >= 32'(len));
+        end
+      end
+      hd_ready_o[p]         = 1'b0;
+      hd_choice_o[p*PW+:PW] = hd_port_i[p*PW+:PW];
+      hd_alt_o[p]           = 1'b1;
+      hd_patch_o[p]         = 1'b1;
+      answered[p]           = 1'b0;
       if (hd_valid_i[p] && !hd_fresh_i[p]) begin
         hd_ready_o[p] = 1'b1;  // a renewal: DOR and Pdor at once
-      end else if (hd_valid_i[p] && state_q == Hold && port_q == PW'(p) &&
-                   hd_operands_i[p*DOW+:DOW] == operands_q) begin
+      end else if (hd_valid_i[p] && slot_q[p] == Held && hd_operands_i[p*DOW+:DOW] == operands_q[p]) begin
         hd_ready_o[p] = 1'b1;
-        if (action_valid_q && free) begin
+        answered[p]   = 1'b1;
+        if (action_valid_q[p] && free) begin
           hd_choice_o[p*PW+:PW] = agent_port;
           hd_alt_o[p]           = 1'b0;
         end
@@ -214,6 +229,6 @@ module rr_dqn_unit #(
     end
   end
 
-  logic unused_infer;
-  assign unused_infer = ^{infer_busy, q_values};
+  logic unused_q_values;
+  assign unused_q_values = ^q_values;
 endmodule

@@ -95,7 +95,8 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
         "  // block and the decisions at the head of the VC) per router.\n" + s +
         "  logic [P*OW-1:0] unused_occ;\n"
         "  assign unused_occ = occ;\n"
-        "  logic unused_hd, unused_dqn_busy;\n"
+        "  logic unused_hd;\n"
+        "  logic [P-1:0] unused_dqn_busy;\n"
         "  assign unused_hd = ^hd_alt_port;  // the alternative is DOR's port, the one presented\n"
         "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
         sv::instance("rr_route_dor", "i_route", params, ports, "    ") +

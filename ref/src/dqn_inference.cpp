@@ -144,6 +144,14 @@ std::vector<DqnWrite> dqn_program(const DqnNetwork& network, int npar, int ipar)
   return writes;
 }
 
+int dqn_interval_cycles(const DqnNetwork& network, int npar, int ipar) {
+  int interval = 1;
+  for (const DqnLayer& l : network.layers) {
+    interval = std::max(interval, ((l.outputs + npar - 1) / npar) * ((l.inputs + ipar - 1) / ipar));
+  }
+  return interval;
+}
+
 int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar) {
   int cycles = 3;
   for (const DqnLayer& l : network.layers) {

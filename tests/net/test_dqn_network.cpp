@@ -95,7 +95,10 @@ PlusXPath plus_x_path(const Topology& t, int src, int dst, int threshold) {
 // decided hop costs the inference's latency L plus two cycles (the answer to
 // the head's next presentation after done, and the registered decision): a
 // packet's latency is at least the zero-load formula plus that per decided
-// hop, and exactly that when it met no other packet.
+// hop when it met no other packet (exactly that for many packets; never
+// less than the zero-load formula: a head may be answered at once when the
+// head before it at that input port, with the same destination and length,
+// left its answer there, rtl/rr_dqn_unit.sv).
 TEST(DqnNetwork, AnAgentThatAlwaysProposesPlusXGoesRoundTheRingUntilTheThresholdThenDor) {
   Bench b(torus("net_dqn4x4", 4));
   SimOptions o = run_options(0.01, 200, 10000);
@@ -119,7 +122,7 @@ TEST(DqnNetwork, AnAgentThatAlwaysProposesPlusXGoesRoundTheRingUntilTheThreshold
     }
     ++whole;
     const int formula = zero_load_latency(p.hops, 1, p.length) + want.decided * per_decision;
-    EXPECT_GE(latency, formula) << p.src << "->" << p.dst;
+    EXPECT_GE(latency, zero_load_latency(p.hops, 1, p.length)) << p.src << "->" << p.dst;
     if (latency == formula) ++exact[want.decided];
   }
   EXPECT_GT(whole, static_cast<int>(r.packets.size() * 85 / 100));

@@ -113,27 +113,35 @@ class DqnInferTest : public ::testing::Test {
   // Writes every layer's weight words and biases through the programming port.
   void program(const DqnNetwork& n) { rtltest::program_dqn(dut_, n, NPAR, IPAR, kProgBits); }
 
-  // Starts a decision and clocks until done; returns the cycles it took.
-  int decide(const std::vector<int32_t>& obs, std::uint32_t mask) {
+  void put_obs(const std::vector<int32_t>& obs, std::uint32_t mask) {
     Bits x;
     for (size_t i = 0; i < obs.size(); ++i) x.set(static_cast<unsigned>(i) * AB, AB, static_cast<std::uint64_t>(obs[i]));
     rtltest::put_bits(dut_->obs_i, x, static_cast<unsigned>(obs.size()) * AB);
     dut_->mask_i = mask & ((1u << Cfg::sizes().back()) - 1);  // a port's unused bits must be 0
+  }
+
+  // Starts a decision and clocks until done; returns the cycles it took.
+  // Meanwhile a start is asserted, with another observation, in every cycle
+  // in which the block is not ready: it must be ignored.
+  int decide(const std::vector<int32_t>& obs, std::uint32_t mask) {
+    EXPECT_TRUE(dut_->ready_o);
+    put_obs(obs, mask);
+    dut_->tag_i = 5;
     dut_->start_i = 1;
     dut_.tick();
-    dut_->start_i = 0;
     int cycles = 1;
     while (!dut_->done_o) {
-      // A start while busy is ignored (the observation changes meanwhile).
-      dut_->start_i = cycles == 3;
-      rtltest::put_bits(dut_->obs_i, Bits(0x5a5a5a5a5a5a5a5aull), static_cast<unsigned>(obs.size()) * AB);
+      dut_->start_i = !dut_->ready_o;
+      put_obs(std::vector<int32_t>(obs.size(), 0x5a), ~0u);
+      dut_->tag_i = 6;
       dut_.tick();
-      dut_->start_i = 0;
       if (++cycles > 100000) {
         ADD_FAILURE() << "no done";
         break;
       }
     }
+    dut_->start_i = 0;
+    EXPECT_EQ(dut_->tag_o, 5u);
     return cycles;
   }
 
@@ -221,6 +229,60 @@ TYPED_TEST(DqnInferTest, BackToBackDecisionsWithoutReprogramming) {
   const DqnNetwork n = this->random_network(rng);
   this->program(n);
   for (int k = 0; k < 100; ++k) this->check(n, this->random_obs(rng, n.inputs()), ~0u, "decision " + std::to_string(k));
+}
+
+// The layers are a pipeline: with a start in every cycle the block is
+// ready, it takes one every interval (ref::dqn_interval_cycles), each
+// decision is done exactly its latency after its start, in order, with its
+// tag, and its Q-values and action are the reference's.
+TYPED_TEST(DqnInferTest, DecisionsStartedEveryIntervalFinishInOrderWithTheirTags) {
+  Rng rng(0x9195 + TestFixture::NPAR);
+  const DqnNetwork n = this->random_network(rng);
+  this->program(n);
+  const int interval = rlroute::ref::dqn_interval_cycles(n, TestFixture::NPAR, TestFixture::IPAR);
+  const int latency = rlroute::ref::dqn_latency_cycles(n, TestFixture::NPAR, TestFixture::IPAR);
+  constexpr int kDecisions = 40;
+  std::vector<std::vector<int32_t>> obs;
+  std::vector<std::uint32_t> masks;
+  std::vector<int> started;
+  int done = 0;
+  for (int cycle = 0; done < kDecisions && cycle < 100000; ++cycle) {
+    const bool more = static_cast<int>(obs.size()) < kDecisions;
+    if (more) {
+      obs.push_back(this->random_obs(rng, n.inputs()));
+      masks.push_back(rng.chance(80) ? ~0u : static_cast<std::uint32_t>(rng.bits(static_cast<unsigned>(n.outputs()))));
+      this->put_obs(obs.back(), masks.back());
+      this->dut_->tag_i = static_cast<unsigned>(obs.size() - 1) & 0xf;
+    }
+    const bool taken = more && this->dut_->ready_o;
+    this->dut_->start_i = more;
+    this->dut_.tick();
+    if (taken) {
+      started.push_back(cycle);
+    } else if (more) {
+      obs.pop_back();  // not taken: drawn again next cycle
+      masks.pop_back();
+    }
+    if (!this->dut_->done_o) continue;
+    ASSERT_LT(done, static_cast<int>(started.size()));
+    EXPECT_EQ(cycle + 1 - started[static_cast<size_t>(done)], latency) << "decision " << done;
+    EXPECT_EQ(this->dut_->tag_o, static_cast<unsigned>(done) & 0xf) << "decision " << done;
+    const rlroute::ref::DqnResult want = rlroute::ref::dqn_infer(n, obs[static_cast<size_t>(done)], masks[static_cast<size_t>(done)]);
+    const Bits q = rtltest::get_bits(this->dut_->q_o, static_cast<unsigned>(n.outputs()) * TestFixture::ACCW);
+    for (int o = 0; o < n.outputs(); ++o) {
+      std::int64_t got = static_cast<std::int64_t>(q.get(static_cast<unsigned>(o) * TestFixture::ACCW, TestFixture::ACCW));
+      if (got >> (TestFixture::ACCW - 1)) got -= std::int64_t{1} << TestFixture::ACCW;
+      ASSERT_EQ(got, want.q[static_cast<size_t>(o)]) << "decision " << done << " Q[" << o << "]";
+    }
+    ASSERT_EQ(this->dut_->action_valid_o != 0, want.action >= 0) << "decision " << done;
+    if (want.action >= 0) {
+      ASSERT_EQ(static_cast<int>(this->dut_->action_o), want.action) << "decision " << done;
+    }
+    ++done;
+  }
+  this->dut_->start_i = 0;
+  ASSERT_EQ(done, kDecisions);
+  for (size_t k = 1; k < started.size(); ++k) EXPECT_EQ(started[k] - started[k - 1], interval) << k;
 }
 
 }  // namespace

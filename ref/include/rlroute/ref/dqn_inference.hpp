@@ -55,6 +55,9 @@ DqnResult dqn_infer(const DqnNetwork& network, std::span<const int32_t> observat
 // registered read, the registered outputs), plus 3 (the observation
 // latched, the argmax registered, done). The start cycle counts as the first.
 int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar);
+// Cycles between two decisions the block starts back to back (its layers are
+// a pipeline): the largest layer's ceil(outputs / npar) x ceil(inputs / ipar).
+int dqn_interval_cycles(const DqnNetwork& network, int npar, int ipar);
 
 // DQN-routing's observation of a packet at a router (rr_dqn_unit; 002's 13
 // values on a 2-D torus): the router's coordinates, the destination's, the
