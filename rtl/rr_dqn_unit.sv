@@ -3,21 +3,21 @@
 // ports present at the head of their VCs (rr_input_port, HEAD_REG + CHOOSE).
 //
 // A head whose choice is open (rr_route_dor with DQN: not Pdor, below the hop
-// threshold, not ejecting here) presents {its length, its destination's
-// coordinates} (hd_operands_i) and DOR's port (hd_port_i). Each input port
-// has one decision slot. A fresh presentation at a port whose slot is free
-// is refused (hd_ready_o low) and, when the block takes a start this cycle
-// and the round-robin picks that port, starts a decision in its slot: the
-// observation, of AB-bit values saturated at 2^(AB-1) - 1:
+// threshold, not ejecting here) presents {its input VC, its length, its
+// destination's coordinates} (hd_operands_i) and DOR's port (hd_port_i).
+// Each input VC has one decision slot. A fresh presentation whose slot is
+// free is refused (hd_ready_o low) and, when the block takes a start this
+// cycle and the round-robin over the input ports picks it, starts a decision
+// in that slot: the observation, of AB-bit values saturated at 2^(AB-1) - 1:
 //   [the router's coordinates, the destination's, the packet's length,
 //    per network port (NUM_NI..P-1) the flits in its input buffer of the DQN
 //    VC (in_occ_i), per network port the flits downstream in the DQN VC of
 //    its output (B - credits)]
 // (13 values on a 2-D torus). The block is a pipeline (a start every II
-// cycles, ref::dqn_interval_cycles), so several ports' decisions are in
-// flight at once; each lands in its port's slot. Until then, and until the
-// head presents again with the same operands, every fresh presentation at
-// that port is refused. When it does, it gets the answer and frees the slot:
+// cycles, ref::dqn_interval_cycles), so several VCs' decisions are in
+// flight at once; each lands in its slot, and is the answer when the head
+// presents again with the same operands (the head behind it in the VC is
+// presented only after that: rr_input_port). The answer frees the slot:
 // the agent's port (network port NUM_NI + action) if the block's action is
 // valid and that port's DQN VC is free with credits for the whole packet;
 // otherwise DOR's port with the alternative (the escape VCs) and Pdor
@@ -28,6 +28,8 @@
 // the escape VCs (Duato). A head cannot leave its VC before its decision,
 // and a port presents its VCs round-robin, so the head a slot holds an
 // answer for always presents again.
+// The inference block: one per router here; in flight it holds at most one
+// decision per input VC.
 // The action mask: on a mesh, the ports that lead out of the network are
 // never proposed.
 module rr_dqn_unit #(
@@ -53,7 +55,8 @@ module rr_dqn_unit #(
   parameter int unsigned AW = 8,
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned BW = $clog2(B + 1),
-  localparam int unsigned DOW = NUM_DIMS * CW + LEN_W,
+  localparam int unsigned VCW = rr_pkg::id_width(V),
+  localparam int unsigned DOW = VCW + NUM_DIMS * CW + LEN_W,
   localparam int unsigned NP = P - NUM_NI,           // network ports = actions
   localparam int unsigned NIN = 2 * NUM_DIMS + 1 + 2 * NP,
   localparam int unsigned LW = rr_pkg::id_width(NL),
@@ -66,7 +69,7 @@ module rr_dqn_unit #(
   input  logic [P-1:0]        hd_valid_i,
   input  logic [P-1:0]        hd_fresh_i,
   input  logic [P*PW-1:0]     hd_port_i,      // DOR's port
-  input  logic [P*DOW-1:0]    hd_operands_i,  // {length, destination coordinates}
+  input  logic [P*DOW-1:0]    hd_operands_i,  // {input VC, length, destination coordinates}
   output logic [P-1:0]        hd_ready_o,
   output logic [P*PW-1:0]     hd_choice_o,
   output logic [P-1:0]        hd_alt_o,       // DOR on the escape VCs, Pdor set
@@ -81,7 +84,7 @@ module rr_dqn_unit #(
   input  logic [1:0]          prog_kind_i,
   input  logic [AW-1:0]       prog_addr_i,
   input  logic [PDW-1:0]      prog_data_i,
-  output logic [P-1:0]        busy_o          // per input port: a decision in its slot (observability)
+  output logic [P*V-1:0]      busy_o          // per input VC: a decision in its slot (observability)
 );
   localparam int unsigned AMAX = (1 << (AB - 1)) - 1;
   localparam int unsigned OUTW = rr_pkg::id_width(NP);
@@ -94,15 +97,24 @@ module rr_dqn_unit #(
     sat = (x > 32'(AMAX)) ? AB'(AMAX) : AB'(x);
   endfunction
 
-  // Per input port: its slot's state, the operands it decides for, and the answer.
+  // Per input VC (slot p x V + v): its state, the operands it decides for,
+  // and the answer.
+  localparam int unsigned R = P * V;
+  localparam int unsigned RW = rr_pkg::id_width(R);
   typedef enum logic [1:0] {Free, Wait, Held} slot_e;
-  slot_e           slot_q [P];
-  logic [DOW-1:0]  operands_q [P];
-  logic [OUTW-1:0] action_q [P];
-  logic [P-1:0]    action_valid_q;
+  slot_e           slot_q [R];
+  logic [DOW-1:0]  operands_q [R];
+  logic [OUTW-1:0] action_q [R];
+  logic [R-1:0]    action_valid_q;
 
-  logic [P-1:0]   fresh_free, pick, answered;
-  logic [PW-1:0]  pick_port, done_port;
+  // The slot of each port's presentation: its input VC (the operands' top bits).
+  function automatic logic [RW-1:0] slot_of(input int unsigned p, input logic [VCW-1:0] vc);
+    slot_of = RW'(p * V) + RW'(vc);
+  endfunction
+
+  logic [P-1:0]   fresh_free, pick;
+  logic [R-1:0]   answered;
+  logic [RW-1:0]  pick_slot, done_slot;
   logic           start, infer_ready, infer_done, action_valid;
   logic [OUTW-1:0] action;
   logic [NIN*AB-1:0] obs;
@@ -110,7 +122,9 @@ module rr_dqn_unit #(
   logic [NP*ACCW-1:0] q_values;  // not used: the action is the argmax
 
   always_comb begin
-    for (int unsigned p = 0; p < P; p++) fresh_free[p] = hd_valid_i[p] && hd_fresh_i[p] && slot_q[p] == Free;
+    for (int unsigned p = 0; p < P; p++) begin
+      fresh_free[p] = hd_valid_i[p] && hd_fresh_i[p] && slot_q[slot_of(p, hd_operands_i[p*DOW+DOW-VCW+:VCW])] == Free;
+    end
   end
   rr_arbiter_rr #(.N(P)) i_pick (
     .clk_i, .rst_ni,
@@ -124,11 +138,11 @@ module rr_dqn_unit #(
   always_comb begin
     logic [DOW-1:0] ops;
     ops       = '0;
-    pick_port = '0;
+    pick_slot = '0;
     for (int unsigned p = 0; p < P; p++) begin
       if (pick[p]) begin
         ops       = hd_operands_i[p*DOW+:DOW];
-        pick_port = PW'(p);
+        pick_slot = slot_of(p, hd_operands_i[p*DOW+DOW-VCW+:VCW]);
       end
     end
     obs = '0;
@@ -153,16 +167,16 @@ module rr_dqn_unit #(
   end
 
   rr_dqn_infer #(
-    .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .AW(AW), .TAGW(PW)
+    .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .AW(AW), .TAGW(RW)
   ) i_infer (
     .clk_i, .rst_ni,
     .start_i       (start),
     .obs_i         (obs),
     .mask_i        (mask),
-    .tag_i         (pick_port),
+    .tag_i         (pick_slot),
     .ready_o       (infer_ready),
     .done_o        (infer_done),
-    .tag_o         (done_port),
+    .tag_o         (done_slot),
     .q_o           (q_values),
     .action_o      (action),
     .action_valid_o(action_valid),
@@ -172,40 +186,57 @@ module rr_dqn_unit #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       action_valid_q <= '0;
-      for (int unsigned p = 0; p < P; p++) begin
-        slot_q[p]     <= Free;
-        operands_q[p] <= '0;
-        action_q[p]   <= '0;
+      for (int unsigned r = 0; r < R; r++) begin
+        slot_q[r]     <= Free;
+        operands_q[r] <= '0;
+        action_q[r]   <= '0;
       end
     end else begin
-      for (int unsigned p = 0; p < P; p++) begin
-        if (start && pick[p]) begin
-          slot_q[p]     <= Wait;
-          operands_q[p] <= hd_operands_i[p*DOW+:DOW];
-        end else if (infer_done && done_port == PW'(p)) begin
-          slot_q[p]         <= Held;
-          action_q[p]       <= action;
-          action_valid_q[p] <= action_valid;
-        end else if (answered[p]) begin
-          slot_q[p] <= Free;
+      for (int unsigned r = 0; r < R; r++) begin
+        if (start && pick_slot == RW'(r)) begin
+          slot_q[r]     <= Wait;
+          operands_q[r] <= hd_operands_i[(r/V)*DOW+:DOW];
+        end else if (infer_done && done_slot == RW'(r)) begin
+          slot_q[r]         <= Held;
+          action_q[r]       <= action;
+          action_valid_q[r] <= action_valid;
+        end else if (answered[r]) begin
+          slot_q[r] <= Free;
         end
       end
     end
   end
   always_comb begin
-    for (int unsigned p = 0; p < P; p++) busy_o[p] = slot_q[p] != Free;
+    for (int unsigned r = 0; r < R; r++) busy_o[r] = slot_q[r] != Free;
   end
 
   // The answers. The agent's port is free for the packet when its DQN VC is
   // not allocated and has credits for the whole packet.
   always_comb begin
+    answered = '0;
     for (int unsigned p = 0; p < P; p++) begin
+      logic [DOW-1:0]   ops;
+      logic [RW-1:0]    r;
+      logic [OUTW-1:0]  act;
+      logic             held, act_valid;
       logic [PW-1:0]    agent_port;
       logic [LEN_W-1:0] len;
       logic             free;
-      agent_port  = PW'(NUM_NI) + PW'(action_q[p]);
-      len         = operands_q[p][NUM_DIMS*CW+:LEN_W];
-      free        = 1'b0;
+      ops        = hd_operands_i[p*DOW+:DOW];
+      r          = slot_of(p, ops[DOW-1-:VCW]);
+      held       = 1'b0;
+      act        = '0;
+      act_valid  = 1'b0;
+      for (int unsigned v = 0; v < V; v++) begin
+        if (r == RW'(p * V + v)) begin
+          held      = slot_q[p*V+v] == Held && operands_q[p*V+v] == ops;
+          act       = action_q[p*V+v];
+          act_valid = action_valid_q[p*V+v];
+        end
+      end
+      agent_port = PW'(NUM_NI) + PW'(act);
+      len        = ops[NUM_DIMS*CW+:LEN_W];
+      free       = 1'b0;
       for (int unsigned q = NUM_NI; q < P; q++) begin
         if (agent_port == PW'(q)) begin
           free = !vc_busy_i[q*V+V-1] && (32'(vc_credits_i[(q*V+V-1)*BW+:BW]) >= 32'(len));
@@ -215,13 +246,12 @@ module rr_dqn_unit #(
       hd_choice_o[p*PW+:PW] = hd_port_i[p*PW+:PW];
       hd_alt_o[p]           = 1'b1;
       hd_patch_o[p]         = 1'b1;
-      answered[p]           = 1'b0;
       if (hd_valid_i[p] && !hd_fresh_i[p]) begin
         hd_ready_o[p] = 1'b1;  // a renewal: DOR and Pdor at once
-      end else if (hd_valid_i[p] && slot_q[p] == Held && hd_operands_i[p*DOW+:DOW] == operands_q[p]) begin
-        hd_ready_o[p] = 1'b1;
-        answered[p]   = 1'b1;
-        if (action_valid_q[p] && free) begin
+      end else if (hd_valid_i[p] && held) begin
+        hd_ready_o[p]                     = 1'b1;
+        answered[p*V+32'(ops[DOW-1-:VCW])] = 1'b1;
+        if (act_valid && free) begin
           hd_choice_o[p*PW+:PW] = agent_port;
           hd_alt_o[p]           = 1'b0;
         end

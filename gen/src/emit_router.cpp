@@ -96,12 +96,12 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
         "  logic [P*OW-1:0] unused_occ;\n"
         "  assign unused_occ = occ;\n"
         "  logic unused_hd;\n"
-        "  logic [P-1:0] unused_dqn_busy;\n"
+        "  logic [P*V-1:0] unused_dqn_busy;\n"
         "  assign unused_hd = ^hd_alt_port;  // the alternative is DOR's port, the one presented\n"
         "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
         sv::instance("rr_route_dor", "i_route", params, ports, "    ") +
-        "    // The decision's operands: {the packet's length, its destination's coordinates}.\n"
-        "    assign rc_operands[p*DOW +: DOW] = {rc_hdr[p*W + " + pkg + "::HDR_LEN_LSB +: " + pkg + "::HDR_LEN_W],\n"
+        "    // The decision's operands: {the packet's input VC, its length, its destination's coordinates}.\n"
+        "    assign rc_operands[p*DOW +: DOW] = {rc_in_vc[p*VCW +: VCW], rc_hdr[p*W + " + pkg + "::HDR_LEN_LSB +: " + pkg + "::HDR_LEN_W],\n"
         "                                        rc_hdr[p*W + " + pkg + "::HDR_DST_LSB + " + pkg + "::LOCAL_BITS +: " + pkg +
         "::NUM_DIMS*" + pkg + "::COORD_BITS]};\n"
         "  end\n" +
@@ -437,7 +437,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
       q ? fmt::format("rr_pkg::q_operands_width(P - {0}::NUM_NI, {1}, {0}::GLOBAL_PORTS)", pkg, QTableLayout::rows(t))
       : t.dragonfly() ? "rr_pkg::ugal_operands_width(" + pkg + "::GROUP_BITS)"
       : star          ? pkg + "::HDR_LEN_W"
-      : dqn           ? pkg + "::NUM_DIMS * " + pkg + "::COORD_BITS + " + pkg + "::HDR_LEN_W"
+      : dqn           ? "VCW + " + pkg + "::NUM_DIMS * " + pkg + "::COORD_BITS + " + pkg + "::HDR_LEN_W"
                       : "1";
   std::vector<sv::Port> top_ports{
       {"input", "", "clk_i", ""},

@@ -46,7 +46,7 @@ using rlroute::ref::DqnNetwork;
 using rtltest::Bits;
 using rtltest::Rng;
 
-constexpr unsigned P = 5, V = 3, B = 8, BW = 4, CW = 2, LEN_W = 3, DOW = 2 * CW + LEN_W, PW = 3;
+constexpr unsigned P = 5, V = 3, B = 8, BW = 4, CW = 2, LEN_W = 3, VCW = 2, DOW = VCW + 2 * CW + LEN_W, PW = 3;
 constexpr int NPAR = 4, IPAR = 4;
 
 template <class Cfg>
@@ -93,7 +93,7 @@ class DqnUnitTest : public ::testing::Test {
 
   struct Head {
     bool valid = false, fresh = true;
-    unsigned dor_port = 1, len = 1, dst[2] = {0, 0};
+    unsigned dor_port = 1, len = 1, dst[2] = {0, 0}, vc = 0;
   };
   // Presents the heads (one per port) and settles the answers.
   void present(const std::vector<Head>& heads) {
@@ -106,6 +106,7 @@ class DqnUnitTest : public ::testing::Test {
       ops.set(p * DOW, CW, heads[p].dst[0]);
       ops.set(p * DOW + CW, CW, heads[p].dst[1]);
       ops.set(p * DOW + 2 * CW, LEN_W, heads[p].len);
+      ops.set(p * DOW + 2 * CW + LEN_W, VCW, heads[p].vc);
     }
     dut_->hd_valid_i = valid;
     dut_->hd_fresh_i = fresh;
@@ -296,9 +297,15 @@ TYPED_TEST(DqnUnitTest, FivePortsAreDecidedInThePipeline) {
   for (unsigned k = 0; k < P; ++k) EXPECT_EQ(sorted[k], latency + 1 + static_cast<int>(k) * interval) << k;
 }
 
-TYPED_TEST(DqnUnitTest, AnotherHeadAtTheDecidedPortIsRefusedUntilTheDecidedOnePresents) {
+// Each input VC has its own slot: the heads of two VCs of one port are
+// decided at once (one interval apart), and each answer waits in its slot
+// until its own head presents again, however long that takes.
+TYPED_TEST(DqnUnitTest, TwoVcsOfAPortAreDecidedAtOnceAndEachAnswerWaitsForItsHead) {
   Rng rng(0xA1);
-  this->program(this->random_network(rng));
+  const DqnNetwork n = this->random_network(rng);
+  this->program(n);
+  const int interval = rlroute::ref::dqn_interval_cycles(n, NPAR, IPAR);
+  const int latency = rlroute::ref::dqn_latency_cycles(n, NPAR, IPAR);
   const int coords[2] = {0, 1};
   this->set_coords(coords);
   typename TestFixture::State s;
@@ -307,20 +314,31 @@ TYPED_TEST(DqnUnitTest, AnotherHeadAtTheDecidedPortIsRefusedUntilTheDecidedOnePr
   a.valid = b.valid = true;
   a.dst[0] = 1;
   b.dst[0] = 2;
+  b.vc = 2;
   std::vector<typename TestFixture::Head> heads(P);
   heads[1] = a;
-  this->present(heads);  // a is picked
+  this->present(heads);  // a is started
   EXPECT_FALSE(this->ready(1));
   this->dut_.tick();
-  heads[1] = b;  // the port presents another VC's head from now on
-  for (int cycle = 0; cycle < 200; ++cycle) {
+  heads[1] = b;  // the port presents the other VC's head from now on
+  int cycle = 1;
+  for (; cycle < 400 && !this->ready(1); ++cycle) {
     this->present(heads);
-    ASSERT_FALSE(this->ready(1)) << "b is not the head being decided";
+    if (this->ready(1)) break;
+    this->dut_.tick();
+  }
+  EXPECT_EQ(cycle, interval + latency + 1) << "b started one interval after a, answered after its latency";
+  EXPECT_EQ(this->choice(1), 1u + static_cast<unsigned>(this->ref_action(n, coords, b, s)));
+  this->dut_.tick();
+  heads[1].valid = false;
+  for (int k = 0; k < 200; ++k) {
+    this->present(heads);
     this->dut_.tick();
   }
   heads[1] = a;
   this->present(heads);
   EXPECT_TRUE(this->ready(1)) << "a presents again and is answered";
+  EXPECT_EQ(this->choice(1), 1u + static_cast<unsigned>(this->ref_action(n, coords, a, s)));
 }
 
 // Zero weights and biases that rank the actions x- > y+ > y- > x+: at the
