@@ -30,6 +30,7 @@ nlohmann::ordered_json SimSession::result_json(const SimResult& result, const Si
   j["pattern"] = options.pattern;
   j["fabric"] = to_string(fabric_);
   j["seed"] = options.seed;
+  if (!options.dqn_source.empty()) j["dqn_network"] = options.dqn_source;
   return j;
 }
 

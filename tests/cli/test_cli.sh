@@ -170,6 +170,32 @@ refused "--q-dump on a torus" "--q-dump $work/none.txt: only for routing.algorit
   "$cfg" "${long[@]}" --q-dump "$work/none.txt"
 refused "--q-dump-cycle without --q-dump" '--q-dump-cycle: give --q-dump FILE as well' \
   "$cfg" "${long[@]}" --q-dump-cycle 10
+# DQN-routing's network: --weights only for dqn, a file that must exist and fit the block.
+refused "--weights on a dor config" "--weights $work/none.json: only for routing.algorithm = dqn \\(this config: dor\\)" \
+  "$cfg" "${long[@]}" --weights "$work/none.json"
+refused "--weights missing" "$work/none.json: " "$examples/torus4x4_dqn.toml" "${long[@]}" --weights "$work/none.json"
+# A zero network of the example's shape (13 -> 32 -> 32 -> 4), and one with a hidden layer too few.
+dqn_weights() {  # dqn_weights FILE SIZE...
+  local file=$1; shift
+  python3 - "$file" "$@" <<'PY'
+import json, sys
+sizes = [int(s) for s in sys.argv[2:]]
+layers = [{"inputs": i, "outputs": o, "shift": 0, "weights": [[0] * i for _ in range(o)], "biases": [0] * o}
+          for i, o in zip(sizes, sizes[1:])]
+json.dump({"rlroute_dqn_weights": 1, "weight_bits": 8, "activation_bits": 8, "provenance": {}, "layers": layers},
+          open(sys.argv[1], "w"))
+PY
+}
+dqn_weights "$work/dqn_small.json" 13 32 4
+refused "--weights of another shape" \
+  "$work/dqn_small.json: layers = 2: must hold 3 layers \\(routing.dqn_hidden has 2 hidden layers\\)" \
+  "$examples/torus4x4_dqn.toml" "${long[@]}" --weights "$work/dqn_small.json"
+dqn_weights "$work/dqn_zero.json" 13 32 32 4
+"$rlroute" sim "$examples/torus4x4_dqn.toml" --load 0.1 --cycles 300 --warmup 50 --weights "$work/dqn_zero.json" \
+  --json "$work/dqn.json" > /dev/null 2> "$work/err.txt"
+check "sim --weights: exits 0" test $? -eq 0
+check "sim --weights: says which network it programmed" grep -q "DQN network: $work/dqn_zero.json" "$work/err.txt"
+check "sim --weights: the results name it" grep -q "\"dqn_network\": \"$work/dqn_zero.json\"" "$work/dqn.json"
 refused "--phases with --load" '--load 0.3: conflicts with --phases; the phases set the load' \
   "$cfg" "${long[@]}" --phases "0:uniform@0.1" --load 0.3
 refused "--phases with --pattern" '--phases 0:uniform@0.1: conflicts with --pattern; the phases name their patterns' \

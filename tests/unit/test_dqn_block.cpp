@@ -1,0 +1,131 @@
+// gen/src/dqn_block.cpp: the DQN inference block of a design (its shape from
+// the config, its programming port's widths), the check that a network fits
+// it, the untrained random network and where `rlroute sim` takes its
+// network from.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <unistd.h>
+
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/dqn_block.hpp"
+#include "rlroute/gen/dqn_weights.hpp"
+
+using namespace rlroute;
+
+namespace {
+
+const char* kDqn =
+    "[topology]\nkind = \"torus\"\ndims = [4, 4]\n[router]\nvcs = 3\n[routing]\nalgorithm = \"dqn\"\n";
+
+std::string fit_error(const DqnBlock& b, const ref::DqnNetwork& n) {
+  try {
+    check_fits(b, n, "w.json");
+  } catch (const WeightsError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(DqnBlock, ShapeAndProgrammingPortOfTheDefaultBlock) {
+  const DqnBlock b = dqn_block(parse_config(kDqn, "t.toml"));
+  EXPECT_EQ(b.sizes, (std::vector<int>{13, 32, 32, 4})) << "002's 13 observation values, one Q-value per port";
+  EXPECT_EQ(b.layers(), 3);
+  EXPECT_EQ(b.accumulator_bits(), 8 + 8 + 6);  // clog2(32 + 1) = 6
+  EXPECT_EQ(b.layer_bits(), 2);
+  // Words: 4 x 4, 4 x 8, 1 x 8 tiles; neurons: 32 at most: addresses 0..31.
+  EXPECT_EQ(b.address_bits(), 5);
+  EXPECT_EQ(b.data_bits(), 8 * 4 * 8);
+  EXPECT_EQ(b.latency_cycles(), (16 + 2) + (32 + 2) + (8 + 2) + 3);
+  const DqnBlock mesh3d = dqn_block(parse_config(
+      "[topology]\nkind = \"mesh\"\ndims = [3, 3, 3]\n[router]\nvcs = 2\n[routing]\nalgorithm = \"dqn\"\n"
+      "dqn_hidden = []\ndqn_npar = 1\ndqn_ipar = 1\n",
+      "t.toml"));
+  EXPECT_EQ(mesh3d.sizes, (std::vector<int>{19, 6}));
+  EXPECT_EQ(mesh3d.address_bits(), 7) << "114 words";
+  EXPECT_EQ(mesh3d.data_bits(), mesh3d.accumulator_bits()) << "a bias is wider than one 8-bit weight";
+}
+
+TEST(DqnBlock, ARandomNetworkFitsIsTheSameForTheSameSeedAndKeepsActivationsInRange) {
+  const DqnBlock b = dqn_block(parse_config(kDqn, "t.toml"));
+  const ref::DqnNetwork n = random_dqn_network(b, 1);
+  EXPECT_NO_THROW(n.validate());
+  EXPECT_EQ(fit_error(b, n), "");
+  EXPECT_EQ(random_dqn_network(b, 1), n);
+  EXPECT_NE(random_dqn_network(b, 2), n);
+  // Shifts: 7 + round(log2(sqrt(fan-in / 3))): 8 for 13 inputs, 9 for 32.
+  EXPECT_EQ(n.layers[0].shift, 8u);
+  EXPECT_EQ(n.layers[1].shift, 9u);
+  // Over random observations the hidden activations neither all saturate
+  // nor all die, and the actions vary.
+  std::vector<int> actions(4, 0);
+  std::mt19937 rng(3);
+  for (int k = 0; k < 200; ++k) {
+    std::vector<int32_t> obs(13);
+    for (int32_t& v : obs) v = static_cast<int32_t>(rng() % 9);
+    ++actions[static_cast<size_t>(ref::dqn_infer(n, obs, 0xf).action)];
+  }
+  int used = 0;
+  for (const int a : actions) used += a > 0;
+  EXPECT_GE(used, 2) << "a random network that always proposes the same port is not random";
+}
+
+TEST(DqnBlock, ANetworkOfAnotherShapeDoesNotFit) {
+  const DqnBlock b = dqn_block(parse_config(kDqn, "t.toml"));
+  ref::DqnNetwork n = random_dqn_network(b, 1);
+  n.weight_bits = 6;
+  EXPECT_EQ(fit_error(b, n), "w.json: weight_bits = 6: must be 8 (routing.dqn_weight_bits)");
+  n = random_dqn_network(b, 1);
+  n.activation_bits = 16;
+  EXPECT_EQ(fit_error(b, n), "w.json: activation_bits = 16: must be 8 (routing.dqn_activation_bits)");
+  n = random_dqn_network(b, 1);
+  n.layers.pop_back();
+  EXPECT_EQ(fit_error(b, n), "w.json: layers = 2: must hold 3 layers (routing.dqn_hidden has 2 hidden layers)");
+  DqnBlock other = b;
+  other.sizes = {13, 16, 32, 4};
+  EXPECT_EQ(fit_error(other, random_dqn_network(b, 1)),
+            "w.json: layers[0].outputs = 32: must be 16 (routing.dqn_hidden[0])");
+  other.sizes = {19, 32, 32, 4};
+  EXPECT_EQ(fit_error(other, random_dqn_network(b, 1)),
+            "w.json: layers[0].inputs = 13: must be 19 (the observation of the topology)");
+  other.sizes = {13, 32, 32, 6};
+  EXPECT_EQ(fit_error(other, random_dqn_network(b, 1)),
+            "w.json: layers[2].outputs = 4: must be 6 (one Q-value per network port)");
+}
+
+// --weights wins over routing.dqn_weights, which is relative to the config's
+// directory; without either, the random network of routing.seed.
+TEST(DqnBlock, TheSimulatorsNetworkComesFromWeightsThenTheConfigThenRandom) {
+  const auto dir = std::filesystem::temp_directory_path() / ("rlroute_dqn_block_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "cfg");
+  const Config plain = parse_config(kDqn, (dir / "cfg" / "t.toml").string());
+  const DqnBlock b = dqn_block(plain);
+  std::string source;
+  EXPECT_EQ(dqn_network_for(plain, "", &source), random_dqn_network(b, plain.seed));
+  EXPECT_EQ(source, "an untrained random network (seed routing.seed = 1)");
+
+  write_dqn_weights(dir / "cfg" / "trained.json", random_dqn_network(b, 11));
+  write_dqn_weights(dir / "other.json", random_dqn_network(b, 12));
+  const Config named = parse_config(std::string(kDqn) + "dqn_weights = \"trained.json\"\n",
+                                    (dir / "cfg" / "t.toml").string());
+  EXPECT_EQ(dqn_network_for(named, "", &source), random_dqn_network(b, 11));
+  EXPECT_EQ(source, (dir / "cfg" / "trained.json").string());
+  EXPECT_EQ(dqn_network_for(named, (dir / "other.json").string(), &source), random_dqn_network(b, 12));
+
+  // A file for another block: one line naming the file, the key and the rule.
+  DqnBlock small = b;
+  small.sizes = {13, 16, 4};
+  write_dqn_weights(dir / "small.json", random_dqn_network(small, 1));
+  try {
+    dqn_network_for(plain, (dir / "small.json").string());
+    ADD_FAILURE() << "a network of another shape was accepted";
+  } catch (const WeightsError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              (dir / "small.json").string() + ": layers = 2: must hold 3 layers (routing.dqn_hidden has 2 hidden layers)");
+  }
+  std::filesystem::remove_all(dir);
+}
