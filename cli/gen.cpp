@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
+#include "rlroute/gen/dqn_block.hpp"
 #include "rlroute/gen/emit.hpp"
 
 namespace rlroute::cli {
@@ -16,13 +17,24 @@ namespace {
 struct GenArgs {
   std::string config;
   std::string out_dir;
+  std::string weights;
 };
 
 int run_gen(const GenArgs& a) {
   const Config cfg = load_config(a.config);
   print_warnings(cfg.warnings);
   const Design design = derive_design(cfg);
-  const EmittedDesign emitted = emit_design(design);
+  if (!a.weights.empty() && cfg.algorithm != RoutingAlgorithm::Dqn) {
+    throw std::invalid_argument(fmt::format("--weights {}: only for routing.algorithm = dqn (this config: {})",
+                                            a.weights, to_string(cfg.algorithm)));
+  }
+  EmittedDesign emitted = emit_design(design);
+  // A DQN design with a trained network: its programming image beside the RTL.
+  if (cfg.algorithm == RoutingAlgorithm::Dqn && (!a.weights.empty() || !cfg.dqn_weights.empty())) {
+    std::string source;
+    const ref::DqnNetwork network = dqn_network_for(cfg, a.weights, &source);
+    add_dqn_program(emitted, cfg, network, source);
+  }
   write_design(emitted, a.out_dir);
   std::cout << fmt::format("rlroute: wrote {} files for \"{}\" ({}) to {} (rtl hash {})\n", emitted.files.size(),
                            cfg.name, design.topo.describe(), a.out_dir, emitted.hash);
@@ -43,6 +55,10 @@ Verb add_gen(CLI::App& app) {
                   "output directory (written beside it and moved into place; an existing directory is replaced "
                   "only if rlroute wrote everything in it)")
       ->required();
+  gen->add_option("--weights", a->weights,
+                  "dqn: also write the programming image of this weights file (<name>_dqn_program.memh; default: "
+                  "routing.dqn_weights, if set)")
+      ->type_name("FILE");
   return {gen, [a] { return run_gen(*a); }};
 }
 

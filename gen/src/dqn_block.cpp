@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "rlroute/gen/topology.hpp"
@@ -121,6 +122,51 @@ ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, s
   check_fits(block, n, path.string());
   if (source) *source = path.string();
   return n;
+}
+
+std::string dqn_program_memh(const Config& cfg, const ref::DqnNetwork& network, const std::string& source) {
+  const DqnBlock block = dqn_block(cfg);
+  check_fits(block, network, source);
+  const int lw = block.layer_bits(), aw = block.address_bits(), dw = block.data_bits();
+  const int width = lw + 2 + aw + dw;
+  std::string s = fmt::format(
+      "// DQN inference block programming image for \"{}\" ({}).\n"
+      "// Network: {}.\n"
+      "// One write of the programming port per line (rr_dqn_infer; docs/dqn.md), {} bits in hex:\n"
+      "// {{prog_layer_i[{}], prog_kind_i[2], prog_addr_i[{}], prog_data_i[{}]}}, MSB first; apply one per\n"
+      "// clock cycle with prog_we_i high, after reset and before traffic.\n",
+      cfg.name, std::filesystem::path(cfg.path).filename().string(), source, width, lw, aw, dw);
+  for (const ref::DqnWrite& w : ref::dqn_program(network, block.npar, block.ipar)) {
+    // The word as bits, LSB first: data, address, kind, layer.
+    std::vector<bool> bits(static_cast<size_t>(width), false);
+    for (int b = 0; b < dw; ++b) {
+      const size_t word = static_cast<size_t>(b / 64);
+      bits[static_cast<size_t>(b)] = word < w.data.size() && ((w.data[word] >> (b % 64)) & 1u);
+    }
+    for (int b = 0; b < aw; ++b) bits[static_cast<size_t>(dw + b)] = (w.addr >> b) & 1u;
+    for (int b = 0; b < 2; ++b) bits[static_cast<size_t>(dw + aw + b)] = (static_cast<unsigned>(w.kind) >> b) & 1u;
+    for (int b = 0; b < lw; ++b) bits[static_cast<size_t>(dw + aw + 2 + b)] = (w.layer >> b) & 1u;
+    std::string hex;
+    for (int nibble = (width + 3) / 4 - 1; nibble >= 0; --nibble) {
+      unsigned v = 0;
+      for (int b = 3; b >= 0; --b) {
+        const int bit = nibble * 4 + b;
+        v = (v << 1) | (bit < width && bits[static_cast<size_t>(bit)] ? 1u : 0u);
+      }
+      hex += "0123456789abcdef"[v];
+    }
+    s += hex + "\n";
+  }
+  return s;
+}
+
+void add_dqn_program(EmittedDesign& emitted, const Config& cfg, const ref::DqnNetwork& network,
+                     const std::string& source) {
+  const std::string name = cfg.name + "_dqn_program.memh";
+  emitted.files[name] = dqn_program_memh(cfg, network, source);
+  nlohmann::ordered_json m = nlohmann::ordered_json::parse(emitted.files.at("manifest.json"));
+  m["dqn_program"] = {{"file", name}, {"network", source}};
+  emitted.files["manifest.json"] = m.dump(2) + "\n";
 }
 
 }  // namespace rlroute

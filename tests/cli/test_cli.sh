@@ -196,6 +196,14 @@ dqn_weights "$work/dqn_zero.json" 13 32 32 4
 check "sim --weights: exits 0" test $? -eq 0
 check "sim --weights: says which network it programmed" grep -q "DQN network: $work/dqn_zero.json" "$work/err.txt"
 check "sim --weights: the results name it" grep -q "\"dqn_network\": \"$work/dqn_zero.json\"" "$work/dqn.json"
+"$rlroute" gen "$examples/torus4x4_dqn.toml" -o "$work/dqn_gen" --weights "$work/dqn_zero.json" > /dev/null
+check "gen --weights: exits 0" test $? -eq 0
+check "gen --weights: writes the programming image" grep -q "Network: $work/dqn_zero.json" "$work/dqn_gen/torus4x4_dqn_dqn_program.memh"
+check "gen --weights: the manifest names it" grep -q '"file": "torus4x4_dqn_dqn_program.memh"' "$work/dqn_gen/manifest.json"
+"$rlroute" gen "$examples/torus4x4_dor.toml" -o "$work/none_gen" --weights "$work/dqn_zero.json" > /dev/null 2> "$work/err.txt"
+check "gen --weights on a dor config: exits non-zero" test $? -ne 0
+check "gen --weights on a dor config: message" grep -q "^rlroute: error: --weights $work/dqn_zero.json: only for routing.algorithm = dqn (this config: dor)" "$work/err.txt"
+check "gen --weights on a dor config: nothing written" test ! -e "$work/none_gen"
 refused "--phases with --load" '--load 0.3: conflicts with --phases; the phases set the load' \
   "$cfg" "${long[@]}" --phases "0:uniform@0.1" --load 0.3
 refused "--phases with --pattern" '--phases 0:uniform@0.1: conflicts with --pattern; the phases name their patterns' \

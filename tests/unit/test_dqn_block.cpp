@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <random>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -128,4 +129,43 @@ TEST(DqnBlock, TheSimulatorsNetworkComesFromWeightsThenTheConfigThenRandom) {
               (dir / "small.json").string() + ": layers = 2: must hold 3 layers (routing.dqn_hidden has 2 hidden layers)");
   }
   std::filesystem::remove_all(dir);
+}
+
+// The programming image for a test bench of the generated RTL: every write
+// of ref::dqn_program, in order, one per line, {layer, kind, address, data}.
+TEST(DqnBlock, TheProgrammingImageHoldsEveryWriteInOrder) {
+  const Config cfg = parse_config(std::string(kDqn) + "dqn_hidden = [6]\ndqn_npar = 2\ndqn_ipar = 3\n", "t.toml");
+  const DqnBlock b = dqn_block(cfg);
+  const ref::DqnNetwork n = random_dqn_network(b, 5);
+  const std::string image = dqn_program_memh(cfg, n, "test network");
+  std::vector<std::string> lines;
+  std::istringstream in(image);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("//", 0) != 0) lines.push_back(line);
+  }
+  const std::vector<ref::DqnWrite> writes = ref::dqn_program(n, b.npar, b.ipar);
+  ASSERT_EQ(lines.size(), writes.size());
+  const int lw = b.layer_bits(), aw = b.address_bits(), dw = b.data_bits();
+  const auto bit = [](const std::string& hex, int i) {
+    const char c = hex[hex.size() - 1 - static_cast<size_t>(i / 4)];
+    const int v = c <= '9' ? c - '0' : c - 'a' + 10;
+    return (v >> (i % 4)) & 1;
+  };
+  for (size_t k = 0; k < writes.size(); ++k) {
+    const std::string& hex = lines[k];
+    ASSERT_EQ(hex.size(), static_cast<size_t>((lw + 2 + aw + dw + 3) / 4));
+    for (int i = 0; i < dw; ++i) {
+      const size_t word = static_cast<size_t>(i / 64);
+      const int want = word < writes[k].data.size() ? static_cast<int>((writes[k].data[word] >> (i % 64)) & 1u) : 0;
+      ASSERT_EQ(bit(hex, i), want) << "write " << k << " data bit " << i;
+    }
+    unsigned addr = 0, kind = 0, layer = 0;
+    for (int i = 0; i < aw; ++i) addr |= static_cast<unsigned>(bit(hex, dw + i)) << i;
+    for (int i = 0; i < 2; ++i) kind |= static_cast<unsigned>(bit(hex, dw + aw + i)) << i;
+    for (int i = 0; i < lw; ++i) layer |= static_cast<unsigned>(bit(hex, dw + aw + 2 + i)) << i;
+    EXPECT_EQ(addr, writes[k].addr) << k;
+    EXPECT_EQ(kind, static_cast<unsigned>(writes[k].kind)) << k;
+    EXPECT_EQ(layer, writes[k].layer) << k;
+  }
+  EXPECT_NE(image.find("Network: test network."), std::string::npos);
 }

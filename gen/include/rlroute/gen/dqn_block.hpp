@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rlroute/gen/config.hpp"
+#include "rlroute/gen/emit.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
 
 namespace rlroute {
@@ -53,5 +54,17 @@ ref::DqnNetwork random_dqn_network(const DqnBlock& block, std::uint64_t seed);
 // config's directory), else random_dqn_network(block, routing.seed).
 // `source` says which (for the run's output).
 ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, std::string* source = nullptr);
+
+// The programming port's writes of `network` as a memory image for a test
+// bench of the generated RTL ($readmemh): a comment header, then one write
+// per line, {layer, kind, address, data} packed MSB first into
+// DQN_PROG_LAYER_BITS + 2 + DQN_PROG_ADDR_BITS + DQN_PROG_DATA_BITS bits, in
+// hex. `source` names the network in the header.
+std::string dqn_program_memh(const Config& cfg, const ref::DqnNetwork& network, const std::string& source);
+
+// Adds "<name>_dqn_program.memh" (dqn_program_memh) to an emitted DQN design
+// and names it in its manifest ("dqn_program").
+void add_dqn_program(EmittedDesign& emitted, const Config& cfg, const ref::DqnNetwork& network,
+                     const std::string& source);
 
 }  // namespace rlroute
