@@ -28,8 +28,14 @@
 // the escape VCs (Duato). A head cannot leave its VC before its decision,
 // and a port presents its VCs round-robin, so the head a slot holds an
 // answer for always presents again.
-// The inference block: one per router here; in flight it holds at most one
-// decision per input VC.
+// The agent port (DESIGN.md section 4): each decision the unit starts is a
+// request {observation, action mask, tag} (agent_req_o ...) and comes back as
+// {tag, action} (agent_done_i ...). With AGENT = 0 the agent is the
+// inference block inside (rr_dqn_infer, one per router; the agent_* outputs
+// show its requests and the inputs are unused); with AGENT = 1 there is no
+// block and the agent is outside (a test-bench agent): it takes a request in
+// every cycle and answers each, in any order, at any later cycle or in the
+// same one. In flight the unit holds at most one decision per input VC.
 // The action mask: on a mesh, the ports that lead out of the network are
 // never proposed.
 module rr_dqn_unit #(
@@ -53,6 +59,7 @@ module rr_dqn_unit #(
   parameter int unsigned NPAR = 8,
   parameter int unsigned IPAR = 4,
   parameter int unsigned AW = 8,
+  parameter bit          AGENT = 1'b0,  // the agent outside (agent port) instead of the inference block
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned BW = $clog2(B + 1),
   localparam int unsigned VCW = rr_pkg::id_width(V),
@@ -60,7 +67,9 @@ module rr_dqn_unit #(
   localparam int unsigned NP = P - NUM_NI,           // network ports = actions
   localparam int unsigned NIN = 2 * NUM_DIMS + 1 + 2 * NP,
   localparam int unsigned LW = rr_pkg::id_width(NL),
-  localparam int unsigned PDW = (NPAR * IPAR * WB > ACCW) ? NPAR * IPAR * WB : ACCW
+  localparam int unsigned PDW = (NPAR * IPAR * WB > ACCW) ? NPAR * IPAR * WB : ACCW,
+  localparam int unsigned OUTW = rr_pkg::id_width(NP),
+  localparam int unsigned RW = rr_pkg::id_width(P * V)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -84,10 +93,18 @@ module rr_dqn_unit #(
   input  logic [1:0]          prog_kind_i,
   input  logic [AW-1:0]       prog_addr_i,
   input  logic [PDW-1:0]      prog_data_i,
-  output logic [P*V-1:0]      busy_o          // per input VC: a decision in its slot (observability)
+  output logic [P*V-1:0]      busy_o,         // per input VC: a decision in its slot (observability)
+  // the agent port
+  output logic                agent_req_o,    // a decision starts: its observation, mask and tag
+  output logic [NIN*AB-1:0]   agent_obs_o,
+  output logic [NP-1:0]       agent_mask_o,
+  output logic [RW-1:0]       agent_tag_o,
+  input  logic                agent_done_i,   // AGENT: the action for the decision with agent_tag_i
+  input  logic [RW-1:0]       agent_tag_i,
+  input  logic [OUTW-1:0]     agent_action_i,
+  input  logic                agent_action_valid_i
 );
   localparam int unsigned AMAX = (1 << (AB - 1)) - 1;
-  localparam int unsigned OUTW = rr_pkg::id_width(NP);
 
   function automatic int unsigned radix(input int unsigned d);
     radix = rr_pkg::cube_radix(d, K0, K1, K2);
@@ -100,7 +117,6 @@ module rr_dqn_unit #(
   // Per input VC (slot p x V + v): its state, the operands it decides for,
   // and the answer.
   localparam int unsigned R = P * V;
-  localparam int unsigned RW = rr_pkg::id_width(R);
   typedef enum logic [1:0] {Free, Wait, Held} slot_e;
   slot_e           slot_q [R];
   logic [DOW-1:0]  operands_q [R];
@@ -166,22 +182,39 @@ module rr_dqn_unit #(
     for (int unsigned q = 2 * NUM_DIMS; q < NP; q++) mask[q] = 1'b0;
   end
 
-  rr_dqn_infer #(
-    .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .AW(AW), .TAGW(RW)
-  ) i_infer (
-    .clk_i, .rst_ni,
-    .start_i       (start),
-    .obs_i         (obs),
-    .mask_i        (mask),
-    .tag_i         (pick_slot),
-    .ready_o       (infer_ready),
-    .done_o        (infer_done),
-    .tag_o         (done_slot),
-    .q_o           (q_values),
-    .action_o      (action),
-    .action_valid_o(action_valid),
-    .prog_we_i, .prog_layer_i, .prog_kind_i, .prog_addr_i, .prog_data_i
-  );
+  assign agent_req_o  = start;
+  assign agent_obs_o  = obs;
+  assign agent_mask_o = mask;
+  assign agent_tag_o  = pick_slot;
+  if (AGENT) begin : gen_agent_outside
+    assign infer_ready  = 1'b1;
+    assign infer_done   = agent_done_i;
+    assign done_slot    = agent_tag_i;
+    assign action       = agent_action_i;
+    assign action_valid = agent_action_valid_i;
+    assign q_values     = '0;
+    logic unused_prog;
+    assign unused_prog = ^{prog_we_i, prog_layer_i, prog_kind_i, prog_addr_i, prog_data_i};
+  end else begin : gen_block
+    rr_dqn_infer #(
+      .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .AW(AW), .TAGW(RW)
+    ) i_infer (
+      .clk_i, .rst_ni,
+      .start_i       (start),
+      .obs_i         (obs),
+      .mask_i        (mask),
+      .tag_i         (pick_slot),
+      .ready_o       (infer_ready),
+      .done_o        (infer_done),
+      .tag_o         (done_slot),
+      .q_o           (q_values),
+      .action_o      (action),
+      .action_valid_o(action_valid),
+      .prog_we_i, .prog_layer_i, .prog_kind_i, .prog_addr_i, .prog_data_i
+    );
+    logic unused_agent;
+    assign unused_agent = ^{agent_done_i, agent_tag_i, agent_action_i, agent_action_valid_i};
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -192,14 +225,16 @@ module rr_dqn_unit #(
         action_q[r]   <= '0;
       end
     end else begin
+      // An agent outside may answer in the cycle of the request (done and
+      // start for the same slot): the slot then holds the answer at once.
       for (int unsigned r = 0; r < R; r++) begin
-        if (start && pick_slot == RW'(r)) begin
-          slot_q[r]     <= Wait;
-          operands_q[r] <= hd_operands_i[(r/V)*DOW+:DOW];
-        end else if (infer_done && done_slot == RW'(r)) begin
+        if (start && pick_slot == RW'(r)) operands_q[r] <= hd_operands_i[(r/V)*DOW+:DOW];
+        if (infer_done && done_slot == RW'(r)) begin
           slot_q[r]         <= Held;
           action_q[r]       <= action;
           action_valid_q[r] <= action_valid;
+        end else if (start && pick_slot == RW'(r)) begin
+          slot_q[r] <= Wait;
         end else if (answered[r]) begin
           slot_q[r] <= Free;
         end

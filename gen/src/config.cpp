@@ -526,6 +526,10 @@ class Parser {
       cfg_.dqn_weights = f->text("must be a string: the path of a weights file (rlroute train -o FILE)");
       if (cfg_.dqn_weights.empty()) f->fail("must name a weights file; leave the key out for a random network");
     }
+    if (const auto f = field("routing", "dqn_agent")) {
+      only_dqn(*f);
+      cfg_.dqn_agent = kDqnAgents[f->one_of(names_of(kDqnAgents))].first;
+    }
   }
 
   void parse_sim() {
@@ -645,6 +649,7 @@ const char* to_string(BufferRead read) { return spelling_of(kBufferReads, read);
 const char* to_string(UgalRule rule) { return spelling_of(kUgalRules, rule); }
 const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue); }
 const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }
+const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
 
 std::string Config::where(const std::string& dotted_key) const {
   const auto it = locations.find(dotted_key);

@@ -57,6 +57,12 @@ DqnBlock dqn_block(const Config& cfg) {
   return b;
 }
 
+DqnAgentPort dqn_agent_port(const Design& design) {
+  const DqnBlock b = dqn_block(design.cfg);
+  return {b.sizes.front(), b.activation_bits, b.sizes.back(), std::max(1, bits_for(design.ports * design.vcs)),
+          std::max(1, bits_for(b.sizes.back()))};
+}
+
 void check_fits(const DqnBlock& block, const ref::DqnNetwork& network, const std::string& where) {
   const auto fail = [&where](const std::string& key, long long value, const std::string& rule) {
     throw WeightsError(fmt::format("{}: {} = {}: {}", where, key, value, rule));

@@ -106,6 +106,14 @@ std::string emit_package(const Design& d) {
     param("DQN_PROG_ADDR_BITS", b.address_bits(), "programming port: weight word or neuron");
     param("DQN_PROG_DATA_BITS", b.data_bits(), "programming port: a weight word or a bias");
     param("DQN_DECISION_CYCLES", b.latency_cycles(), "an inference, start to done");
+    param("DQN_INTERVAL_CYCLES", ref::dqn_interval_cycles(b.zero_network(), b.npar, b.ipar),
+          "between two inferences the block starts");
+    const DqnAgentPort agent = dqn_agent_port(d);
+    param("DQN_AGENT_EXTERNAL", d.cfg.dqn_agent == DqnAgentKind::External, "routing.dqn_agent: the agent port leaves the router");
+    param("DQN_OBS_BITS", agent.obs_values * agent.activation_bits, "agent port: an observation");
+    param("DQN_ACTIONS", agent.actions, "agent port: actions (network ports), mask bits");
+    param("DQN_TAG_BITS", agent.tag_bits, "agent port: a decision's tag (its input VC)");
+    param("DQN_ACTION_BITS", agent.action_bits, "agent port: an action");
     std::string hex;
     for (int l = 4; l >= 0; --l) hex += fmt::format("{:04x}", l <= b.layers() ? b.sizes[static_cast<size_t>(l)] : 0);
     dqn_sizes = fmt::format(

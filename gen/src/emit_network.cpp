@@ -34,8 +34,15 @@ std::string router_block(const Design& d, int r, std::vector<std::string>& unuse
                      {"cycle_o", fmt::format("unused_cycle[{}]", r), ""},
                      {"stat_flits_o", fmt::format("unused_stat_flits[{}]", r), ""},
                      {"stat_stall_o", fmt::format("unused_stat_stall[{}]", r), ""}};
-  if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
+  if (d.cfg.algorithm == RoutingAlgorithm::Dqn && d.cfg.dqn_agent == DqnAgentKind::Block) {
     for (const sv::Port& port : dqn_programming_ports(d.module("pkg"))) ports.push_back({port.name, "", ""});
+  } else if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    // Router r's agent port: slice r of the network top's.
+    for (const DqnPortSignal& sig : dqn_agent_signals(d.module("pkg"))) {
+      ports.push_back({sig.name, sig.width == "1" ? fmt::format("{}[{}]", sig.name, r)
+                                                  : fmt::format("{}[{}*{} +: {}]", sig.name, r, sig.width, sig.width),
+                       ""});
+    }
   }
   s += sv::instance(d.module("router"), fmt::format("i_router_{}", r), {}, ports, "  ");
   std::vector<std::vector<std::string>> assigns;
@@ -97,8 +104,9 @@ std::string network_top(const Design& d) {
                                   {"input", "NODES*CRW-1:0", "ni_credit_i", "node n at [n*CRW +: CRW]"},
                                   {"output", "NODES*CRW-1:0", "ni_credit_o", ""}};
   if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
-    // One programming port for every router's inference block (the same network everywhere).
-    for (const sv::Port& port : dqn_programming_ports(pkg)) top_ports.push_back(port);
+    // One programming port for every router's inference block (the same
+    // network everywhere), or every router's agent port side by side.
+    for (const sv::Port& port : dqn_top_ports(d, "ROUTERS")) top_ports.push_back(port);
   }
   s += sv::module_header(d.module("network"),
                          {{"NODES", pkg + "::NUM_NODES", ""},

@@ -17,6 +17,15 @@ std::string router_top(const Design& d, const RoutingRelation& relation);
 // DQN-routing: the inference block's programming port on the router and
 // network tops (every router of the network takes the same writes).
 std::vector<sv::Port> dqn_programming_ports(const std::string& pkg);
+// DQN-routing's agent port (rr_dqn_unit agent_*): direction, name, width.
+struct DqnPortSignal {
+  std::string direction, name, width, comment;
+};
+std::vector<DqnPortSignal> dqn_agent_signals(const std::string& pkg);
+// The DQN ports of a top: the programming port (routing.dqn_agent = "block")
+// or the agent port ("external"), each `multiple` times as wide (the network
+// top: "ROUTERS"; the router top: "").
+std::vector<sv::Port> dqn_top_ports(const Design& d, const std::string& multiple);
 // The network top: every router and every link.
 std::string network_top(const Design& d);
 // The rr_pkg constant of an algorithm's RTL code, e.g. "rr_pkg::ALGO_UGAL_LE".

@@ -1,6 +1,7 @@
 // Emits the router top of a design: the rr_router core plus the route-compute
 // units of the configured topology family and algorithm.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cctype>
 
@@ -90,6 +91,45 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
                                              {"AW", pkg + "::DQN_PROG_ADDR_BITS", ""}}) {
       unit.push_back(q);
     }
+    const bool external = d.cfg.dqn_agent == DqnAgentKind::External;
+    unit.push_back({"AGENT", external ? "1'b1" : "1'b0", fmt::format("routing.dqn_agent = \"{}\"", to_string(d.cfg.dqn_agent))});
+    std::vector<Connection> conns{{"clk_i", "", ""},
+                                  {"rst_ni", "", ""},
+                                  {"coord_i", "id_i", ""},
+                                  {"hd_valid_i", "hd_valid", ""},
+                                  {"hd_fresh_i", "hd_fresh", ""},
+                                  {"hd_port_i", "hd_port", ""},
+                                  {"hd_operands_i", "hd_operands", ""},
+                                  {"hd_ready_o", "hd_ready", ""},
+                                  {"hd_choice_o", "hd_choice", ""},
+                                  {"hd_alt_o", "hd_alt", ""},
+                                  {"hd_patch_o", "hd_patch", ""},
+                                  {"vc_busy_i", "vc_busy", ""},
+                                  {"vc_credits_i", "vc_credits", ""},
+                                  {"in_occ_i", "in_occ", ""}};
+    for (const sv::Port& port : dqn_programming_ports(pkg)) {
+      conns.push_back({port.name, external ? "'0" : "", external ? "no inference block: nothing to program" : ""});
+    }
+    conns.push_back({"busy_o", "unused_dqn_busy", "observability only"});
+    // The agent port: the router's ports (routing.dqn_agent = "external"), or
+    // the block's requests, unused outside.
+    std::string unused_agent;
+    std::vector<std::string> unused_names;
+    for (const DqnPortSignal& sig : dqn_agent_signals(pkg)) {
+      if (external) {
+        conns.push_back({sig.name, "", ""});
+      } else if (sig.direction == "input") {
+        conns.push_back({sig.name, "'0", ""});
+      } else {
+        conns.push_back({sig.name, "unused_" + sig.name, "the block is the agent"});
+        unused_agent += sig.width == "1" ? fmt::format("  logic unused_{};\n", sig.name)
+                                         : fmt::format("  logic [{}-1:0] unused_{};\n", sig.width, sig.name);
+        unused_names.push_back("unused_" + sig.name);
+      }
+    }
+    if (!unused_names.empty()) {
+      unused_agent += fmt::format("  logic unused_agent;\n  assign unused_agent = ^{{{}}};\n", fmt::join(unused_names, ", "));
+    }
     s = "  // DQN-routing (routing.algorithm = \"dqn\"): VC V-1 the DQN VC, VCs 0..V-2 the\n"
         "  // DOR escape; one route unit per input port, one DQN unit (the inference\n"
         "  // block and the decisions at the head of the VC) per router.\n" + s +
@@ -104,29 +144,7 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
         "    assign rc_operands[p*DOW +: DOW] = {rc_in_vc[p*VCW +: VCW], rc_hdr[p*W + " + pkg + "::HDR_LEN_LSB +: " + pkg + "::HDR_LEN_W],\n"
         "                                        rc_hdr[p*W + " + pkg + "::HDR_DST_LSB + " + pkg + "::LOCAL_BITS +: " + pkg +
         "::NUM_DIMS*" + pkg + "::COORD_BITS]};\n"
-        "  end\n" +
-        sv::instance("rr_dqn_unit", "i_dqn", unit,
-                     {{"clk_i", "", ""},
-                      {"rst_ni", "", ""},
-                      {"coord_i", "id_i", ""},
-                      {"hd_valid_i", "hd_valid", ""},
-                      {"hd_fresh_i", "hd_fresh", ""},
-                      {"hd_port_i", "hd_port", ""},
-                      {"hd_operands_i", "hd_operands", ""},
-                      {"hd_ready_o", "hd_ready", ""},
-                      {"hd_choice_o", "hd_choice", ""},
-                      {"hd_alt_o", "hd_alt", ""},
-                      {"hd_patch_o", "hd_patch", ""},
-                      {"vc_busy_i", "vc_busy", ""},
-                      {"vc_credits_i", "vc_credits", ""},
-                      {"in_occ_i", "in_occ", ""},
-                      {"prog_we_i", "", ""},
-                      {"prog_layer_i", "", ""},
-                      {"prog_kind_i", "", ""},
-                      {"prog_addr_i", "", ""},
-                      {"prog_data_i", "", ""},
-                      {"busy_o", "unused_dqn_busy", "observability only"}},
-                     "  ");
+        "  end\n" + unused_agent + sv::instance("rr_dqn_unit", "i_dqn", unit, conns, "  ");
     return s;
   }
   if (!star) {
@@ -419,6 +437,30 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
 
 }  // namespace
 
+std::vector<DqnPortSignal> dqn_agent_signals(const std::string& pkg) {
+  return {{"output", "agent_req_o", "1", "the agent port (rr_dqn_unit): a decision starts"},
+          {"output", "agent_obs_o", pkg + "::DQN_OBS_BITS", "its observation, DQN_ACTIVATION_BITS per value"},
+          {"output", "agent_mask_o", pkg + "::DQN_ACTIONS", "the actions allowed"},
+          {"output", "agent_tag_o", pkg + "::DQN_TAG_BITS", "its tag (the input VC)"},
+          {"input", "agent_done_i", "1", "an answer: the action for the decision with agent_tag_i"},
+          {"input", "agent_tag_i", pkg + "::DQN_TAG_BITS", ""},
+          {"input", "agent_action_i", pkg + "::DQN_ACTION_BITS", ""},
+          {"input", "agent_action_valid_i", "1", "0: no action (the packet escapes to DOR)"}};
+}
+
+std::vector<sv::Port> dqn_top_ports(const Design& d, const std::string& multiple) {
+  const std::string pkg = d.module("pkg");
+  std::vector<sv::Port> ports;
+  if (d.cfg.dqn_agent == DqnAgentKind::External) {
+    for (const DqnPortSignal& s : dqn_agent_signals(pkg)) {
+      const std::string width = multiple.empty() ? s.width : multiple + "*" + s.width;
+      ports.push_back({s.direction, width == "1" ? "" : width + "-1:0", s.name, s.comment});
+    }
+    return ports;
+  }
+  return dqn_programming_ports(pkg);
+}
+
 std::vector<sv::Port> dqn_programming_ports(const std::string& pkg) {
   return {{"input", "", "prog_we_i", "DQN inference block's programming port (rr_dqn_infer): a write"},
           {"input", pkg + "::DQN_PROG_LAYER_BITS-1:0", "prog_layer_i", "the layer"},
@@ -452,7 +494,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
       {"output", "P*32-1:0", "stat_flits_o", "per output port: flits sent"},
       {"output", "P*32-1:0", "stat_stall_o", "per output port: cycles stalled"}};
   if (dqn) {
-    for (const sv::Port& port : dqn_programming_ports(pkg)) top_ports.push_back(port);
+    for (const sv::Port& port : dqn_top_ports(d, "")) top_ports.push_back(port);
   }
   std::string s = file_header(d, "Router top: the rr_router core with one route-compute unit per input port.");
   s += sv::module_header(

@@ -55,6 +55,7 @@ class VerilatedNetwork final : public NetworkModel {
 
   void reset() override {
     set_dqn_write(nullptr);
+    for (int r = 0; shape_.dqn_tag_bits > 0 && r < shape_.routers; ++r) set_dqn_answer(r, nullptr);
     for (int n = 0; n < shape_.ports; ++n) {
       set_flit_in(n, {});
       set_credit_in(n, {});
@@ -69,6 +70,10 @@ class VerilatedNetwork final : public NetworkModel {
     time_ = 0;  // waveform time 10*C is the rising edge that ends cycle C
   }
   void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
+  DqnRequest dqn_request(int router) const override { return read_dqn_request(*top_, router, shape_); }
+  void set_dqn_answer(int router, const DqnAnswer* answer) override {
+    write_dqn_answer(*top_, router, shape_, answer);
+  }
   void tick() override {
     top_->clk_i = 1;
     top_->eval();

@@ -114,4 +114,45 @@ void write_dqn(Top& top, const ref::DqnWrite* write, int data_bits) {
 #endif
 }
 
+// DQN-routing's agent port of router `r` of a top (the router top: r = 0;
+// the network top: every router's side by side). Compiled with
+// RLROUTE_DQN_AGENT when the top has it (model_build.cpp).
+template <typename Top>
+DqnRequest read_dqn_request(const Top& top, int r, const ModelShape& s) {
+  DqnRequest q;
+#ifdef RLROUTE_DQN_AGENT
+  q.valid = get_bit(top.agent_req_o, r);
+  if (!q.valid) return q;
+  const int ab = s.dqn_activation_bits, values = s.dqn_obs_values;
+  for (int i = 0; i < values; ++i) {
+    std::uint64_t v = get_field(top.agent_obs_o, (r * values + i) * ab, ab);
+    if ((v >> (ab - 1)) & 1u) v |= ~std::uint64_t{0} << ab;  // sign-extend
+    q.observation.push_back(static_cast<std::int32_t>(static_cast<std::int64_t>(v)));
+  }
+  q.mask = static_cast<std::uint32_t>(get_field(top.agent_mask_o, r * s.dqn_actions, s.dqn_actions));
+  q.tag = static_cast<unsigned>(get_field(top.agent_tag_o, r * s.dqn_tag_bits, s.dqn_tag_bits));
+#else
+  (void)top;
+  (void)r;
+  (void)s;
+#endif
+  return q;
+}
+
+template <typename Top>
+void write_dqn_answer(Top& top, int r, const ModelShape& s, const DqnAnswer* a) {
+#ifdef RLROUTE_DQN_AGENT
+  set_bit(top.agent_done_i, r, a != nullptr);
+  set_field(top.agent_tag_i, r * s.dqn_tag_bits, s.dqn_tag_bits, a ? a->tag : 0);
+  set_field(top.agent_action_i, r * s.dqn_action_bits, s.dqn_action_bits,
+            a && a->action >= 0 ? static_cast<std::uint64_t>(a->action) : 0);
+  set_bit(top.agent_action_valid_i, r, a != nullptr && a->action >= 0);
+#else
+  (void)top;
+  (void)r;
+  (void)s;
+  if (a != nullptr) throw std::logic_error("this model has no DQN agent port");
+#endif
+}
+
 }  // namespace rlroute::adapter

@@ -39,6 +39,7 @@ class VerilatedRouter final : public RouterModel {
 
   void reset() override {
     set_dqn_write(nullptr);
+    set_dqn_answer(nullptr);
     for (int p = 0; p < shape_.ports; ++p) {
       set_flit_in(p, {});
       set_credit_in(p, {});
@@ -52,6 +53,8 @@ class VerilatedRouter final : public RouterModel {
     top_->eval();
   }
   void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
+  DqnRequest dqn_request() const override { return read_dqn_request(*top_, 0, shape_); }
+  void set_dqn_answer(const DqnAnswer* answer) override { write_dqn_answer(*top_, 0, shape_, answer); }
   void tick() override {
     top_->clk_i = 1;
     top_->eval();

@@ -76,6 +76,11 @@ void HarnessFabric::step() {
     const LinkCredit back = l.credits.push(credits_out[static_cast<size_t>(l.to_router * design_.ports + l.to_port)]);
     routers_[l.from_router]->set_credit_in(l.from_port, back);
   }
+  for (int r = 0; r < t.num_routers(); ++r) {
+    if (design_.cfg.dqn_agent == DqnAgentKind::External && design_.cfg.algorithm == RoutingAlgorithm::Dqn) {
+      routers_[r]->set_dqn_answer(answer(r, routers_[r]->dqn_request()));
+    }
+  }
   for (auto& router : routers_) router->tick();
 }
 
@@ -111,6 +116,9 @@ void NetworkTopFabric::step() {
   for (int r = 0; r < t.num_routers(); ++r) {
     for (int p = 0; p < design_.ports; ++p) {
       if (t.neighbor(r, p)) checker_.router_input(r, p, net_->router_flit_in(r, p));
+    }
+    if (design_.cfg.dqn_agent == DqnAgentKind::External && design_.cfg.algorithm == RoutingAlgorithm::Dqn) {
+      net_->set_dqn_answer(r, answer(r, net_->dqn_request(r)));
     }
   }
   net_->tick();

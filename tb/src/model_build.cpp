@@ -103,6 +103,10 @@ std::optional<std::string> open_library(ModelLibrary& lib, ModelKind kind) {
   return std::nullopt;
 }
 
+// DQN-routing's ports on the tops: none, the inference block's programming
+// port, or the agent port (routing.dqn_agent = "external").
+enum class DqnPorts { None, Programming, Agent };
+
 struct BuildRequest {
   const ModelCacheEntry& entry;
   const EmittedDesign& emitted;
@@ -111,7 +115,7 @@ struct BuildRequest {
   std::string opt;
   fs::path root;  // the cache, for the shared precompiled header and runtime objects
   std::chrono::milliseconds lock_timeout;
-  bool dqn;  // the tops have the DQN programming port
+  DqnPorts dqn;  // the DQN ports the tops have
 };
 
 // Runs Verilator into `dir` (a fresh build directory), then make with the
@@ -129,8 +133,10 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, c
                   fs::path(RLROUTE_GEN_INCLUDE_DIR).string(), fs::path(RLROUTE_REF_INCLUDE_DIR).string());
   // The network adapter reads the routers' ports inside the top by its name;
   // a DQN design's tops have the inference block's programming port.
-  const std::string cflags = fmt::format("{} -DRLROUTE_NETWORK_TOP={}{}", kind_cflags, r.emitted.network_top,
-                                         r.dqn ? " -DRLROUTE_DQN_PROG" : "");
+  const std::string cflags =
+      fmt::format("{} -DRLROUTE_NETWORK_TOP={}{}{}", kind_cflags, r.emitted.network_top,
+                  r.dqn == DqnPorts::Programming ? " -DRLROUTE_DQN_PROG" : "",
+                  r.dqn == DqnPorts::Agent ? " -DRLROUTE_DQN_AGENT" : "");
   const std::string cmd = fmt::format(
       "verilator --cc --exe -O3 --x-assign fast --x-initial fast -Wno-fatal {} "
       "--top-module {} --prefix {} -Mdir {} -F {} {} -CFLAGS {} -LDFLAGS -shared -o {} > {} 2>&1",
@@ -306,11 +312,33 @@ std::string model_cache_problem(const ModelCacheEntry& e) {
   return "";
 }
 
+namespace {
+ModelShape model_shape(const Design& d, ModelKind kind) {
+  ModelShape s{};
+  s.ports = kind == ModelKind::Router ? d.ports : d.topo.num_nodes();
+  s.router_ports = d.ports;
+  s.routers = d.topo.num_routers();
+  s.vc_bits = d.vc_bits;
+  s.flit_bits = d.flit_bits;
+  s.id_bits = d.topo.router_id_bits();
+  s.feedback_bits = d.link.feedback_bits;
+  if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    if (d.cfg.dqn_agent == DqnAgentKind::Block) s.dqn_data_bits = dqn_block(d.cfg).data_bits();
+    if (d.cfg.dqn_agent == DqnAgentKind::External) {
+      const DqnAgentPort a = dqn_agent_port(d);
+      s.dqn_obs_values = a.obs_values;
+      s.dqn_activation_bits = a.activation_bits;
+      s.dqn_actions = a.actions;
+      s.dqn_tag_bits = a.tag_bits;
+      s.dqn_action_bits = a.action_bits;
+    }
+  }
+  return s;
+}
+}  // namespace
+
 ModelFactory::ModelFactory(const Design& d, ModelKind kind, std::shared_ptr<ModelLibrary> lib)
-    : shape_{kind == ModelKind::Router ? d.ports : d.topo.num_nodes(), d.ports, d.vc_bits, d.flit_bits,
-             d.topo.router_id_bits(), d.link.feedback_bits,
-             d.cfg.algorithm == RoutingAlgorithm::Dqn ? dqn_block(d.cfg).data_bits() : 0},
-      kind_(kind), lib_(std::move(lib)) {}
+    : shape_(model_shape(d, kind)), kind_(kind), lib_(std::move(lib)) {}
 
 std::unique_ptr<RouterModel> ModelFactory::new_router() const {
   if (kind_ != ModelKind::Router) throw std::logic_error("not a router model library");
@@ -387,7 +415,10 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
   lock.note(fmt::format("pid {} (building {})", ::getpid(), shown(e.library)));
   const auto start = std::chrono::steady_clock::now();
   const BuildRequest request{e,    emitted, kind, tb_dir() / "adapter" / adapter_source(kind), cxx_opt(kind),
-                             root, cache.lock_timeout, design.cfg.algorithm == RoutingAlgorithm::Dqn};
+                             root, cache.lock_timeout,
+                             design.cfg.algorithm != RoutingAlgorithm::Dqn  ? DqnPorts::None
+                             : design.cfg.dqn_agent == DqnAgentKind::External ? DqnPorts::Agent
+                                                                           : DqnPorts::Programming};
   build_entry(request, cache, root, progress, notice);
   lib->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (const auto failure = open_library(*lib, kind)) {

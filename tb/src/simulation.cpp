@@ -229,11 +229,22 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
 
   auto* network = dynamic_cast<NetworkTopFabric*>(&fabric);
   fabric.reset();
+  // DQN-routing: the network programmed into every router's block, or the
+  // agent on their agent ports (the fixed-point network in software unless
+  // the caller brings one).
+  std::shared_ptr<DqnAgent> dqn_agent;
   if (design.cfg.algorithm == RoutingAlgorithm::Dqn) {
     const DqnBlock block = dqn_block(design.cfg);
-    const ref::DqnNetwork dqn = o.dqn_network ? *o.dqn_network : dqn_network_for(design.cfg, "");
-    check_fits(block, dqn, o.dqn_source.empty() ? "the DQN network" : o.dqn_source);
-    fabric.program_dqn(ref::dqn_program(dqn, block.npar, block.ipar));
+    const bool external = design.cfg.dqn_agent == DqnAgentKind::External;
+    if (!external || !o.dqn_agent) {
+      const ref::DqnNetwork dqn = o.dqn_network ? *o.dqn_network : dqn_network_for(design.cfg, "");
+      check_fits(block, dqn, o.dqn_source.empty() ? "the DQN network" : o.dqn_source);
+      if (external) dqn_agent = std::make_shared<FixedPointAgent>(dqn);
+      else fabric.program_dqn(ref::dqn_program(dqn, block.npar, block.ipar));
+    } else {
+      dqn_agent = o.dqn_agent;
+    }
+    fabric.set_dqn_agent(dqn_agent.get());
   }
   SimResult r;
   r.offered_load = o.load;
@@ -453,6 +464,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   }
   r.packets = scoreboard.log();
   if (r.failure.empty() && !scoreboard.errors().empty()) r.failure = scoreboard.errors().front();
+  if (dqn_agent) fabric.set_dqn_agent(nullptr);  // the agent ends with the run
   return r;
 }
 

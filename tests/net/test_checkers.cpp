@@ -81,6 +81,7 @@ class ForwardingFabric : public Fabric {
   void set_ni_credit_in(int node, const LinkCredit& credit) override { inner_.set_ni_credit_in(node, credit); }
   void reset() override { inner_.reset(); }
   void program_dqn(const std::vector<ref::DqnWrite>& writes) override { inner_.program_dqn(writes); }
+  void set_dqn_agent(DqnAgent* agent) override { inner_.set_dqn_agent(agent); }
   void step() override { inner_.step(); }
   bool moved_inside() const override { return inner_.moved_inside(); }
   std::string violation() const override { return inner_.violation(); }

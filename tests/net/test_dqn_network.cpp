@@ -3,12 +3,14 @@
 // after reset. A directed network whose Q-values never change (it always
 // proposes +x) makes every path known: round the x ring until the hop
 // threshold, then DOR with Pdor; overload with an untrained random network
-// and every check on; the route checker on a DQN hop past the threshold; and
-// the generated network top against the harness.
+// and every check on; the route checker on a DQN hop past the threshold; an
+// agent outside the routers on their agent ports; and the generated network
+// top against the harness, with the block and with the agent outside.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <memory>
 #include <string>
 #include <vector>
@@ -166,11 +168,68 @@ TEST(DqnNetwork, RouteCheckerFailsOnADqnHopPastTheThreshold) {
   EXPECT_NE(r.failure.find("the dqn relation allows"), std::string::npos) << r.failure;
 }
 
+// An agent outside the routers that always proposes +x (port NUM_NI).
+class PlusXAgent final : public DqnAgent {
+ public:
+  int act(int /*router*/, std::span<const std::int32_t> observation, std::uint32_t mask) override {
+    ++decisions;
+    EXPECT_EQ(observation.size(), 13u);
+    return (mask & 1u) ? 0 : -1;
+  }
+  std::int64_t decisions = 0;
+};
+
+// routing.dqn_agent = "external": the routers' agent port goes to a
+// test-bench agent that answers in the cycle of the request, so a decided
+// hop costs 2 cycles (the answer to the head's next presentation, the
+// registered decision) instead of the block's L + 2. With the always-+x
+// agent the paths are those of the block's test, and at 1% load most
+// packets' latencies are exactly the zero-load formula + 2 per decided hop.
+TEST(DqnNetwork, AnAgentOutsideTheRoutersAnswersInTheCycleOfTheRequest) {
+  Bench b(torus("net_dqn4x4_ext", 4, "dqn_agent = \"external\"\n"));
+  SimOptions o = run_options(0.01, 200, 10000);
+  auto agent = std::make_shared<PlusXAgent>();
+  o.dqn_agent = agent;
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  ASSERT_GT(r.packets.size(), 300u);
+  const Topology& t = b.design.topo;
+  int whole = 0, decided_hops = 0;
+  std::map<int, int> exact;
+  for (const DeliveredPacket& p : r.packets) {
+    const PlusXPath want = plus_x_path(t, t.router_of_node(p.src), t.router_of_node(p.dst), 8);
+    if (p.hops != want.hops) {
+      EXPECT_NE(std::find(want.escapes.begin(), want.escapes.end(), p.hops), want.escapes.end())
+          << p.src << "->" << p.dst << ": " << p.hops << " hops";
+      continue;
+    }
+    ++whole;
+    decided_hops += want.decided;
+    const auto latency = static_cast<int>(p.ejected - p.injected);
+    if (latency == zero_load_latency(p.hops, 1, p.length) + 2 * want.decided) ++exact[want.decided];
+  }
+  EXPECT_GT(whole, static_cast<int>(r.packets.size() * 85 / 100));
+  for (const int decided : {1, 2, 3, 8}) EXPECT_GT(exact[decided], 0) << decided << " decided hops";
+  EXPECT_GE(agent->decisions, decided_hops) << "every decided hop was the agent's";
+}
+
 // The generated network top, programmed through its one programming port,
 // and the harness, each router programmed through its own, agree cycle for
 // cycle (a 3x3 torus, a random network).
 TEST(DqnNetworkTop, HarnessAndGeneratedNetworkTopAgreeCycleForCycle) {
   Bench b(torus("net_dqn3x3", 3));
+  SimOptions o = run_options(0.4, 100, 3000);
+  o.dqn_network = std::make_shared<const ref::DqnNetwork>(random_dqn_network(dqn_block(b.design.cfg), 3));
+  const auto [harness, network] = expect_harness_matches_network_top(b, o);
+  EXPECT_EQ(harness.hop_histogram, network.hop_histogram);
+  EXPECT_EQ(harness.link_utilisation, network.link_utilisation);
+}
+
+// The same with the agent outside: the network top's agent port (every
+// router's side by side) and the harness's, with the fixed-point network in
+// software as the agent.
+TEST(DqnNetworkTop, AnAgentOutsideHarnessAndGeneratedNetworkTopAgreeCycleForCycle) {
+  Bench b(torus("net_dqn3x3_ext", 3, "dqn_agent = \"external\"\n"));
   SimOptions o = run_options(0.4, 100, 3000);
   o.dqn_network = std::make_shared<const ref::DqnNetwork>(random_dqn_network(dqn_block(b.design.cfg), 3));
   const auto [harness, network] = expect_harness_matches_network_top(b, o);

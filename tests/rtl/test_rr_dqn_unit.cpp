@@ -20,6 +20,7 @@
 
 #include "Vrr_dqn_unit_t4x4.h"
 #include "Vrr_dqn_unit_m3x3.h"
+#include "Vrr_dqn_unit_t4x4_agent.h"
 #include "dqn_program.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
 #include "vtb.hpp"
@@ -36,6 +37,12 @@ struct M3x3 {
   using Model = Vrr_dqn_unit_m3x3;
   static constexpr bool torus = false;
   static constexpr int k = 3;
+};
+// The torus router with the agent outside (AGENT = 1: no inference block).
+struct T4x4Agent {
+  using Model = Vrr_dqn_unit_t4x4_agent;
+  static constexpr bool torus = true;
+  static constexpr int k = 4;
 };
 }  // namespace cfg
 
@@ -361,6 +368,90 @@ TYPED_TEST(DqnUnitTest, NeverProposesAPortOutOfTheNetwork) {
   EXPECT_EQ(this->choice(0), want);
   EXPECT_EQ(this->choice(0), 1u + static_cast<unsigned>(this->ref_action(n, coords, h, s)));
   EXPECT_FALSE(this->alt(0));
+}
+
+// The agent outside (routing.dqn_agent = "external"): a fresh head's
+// decision is a request on the agent port with the reference's observation,
+// the mask and the head's slot as tag; an answer in the same cycle is the
+// head's decision when it presents next, one given later waits in the slot
+// (no second request for that head meanwhile), and "no action" sends the head
+// to DOR with Pdor.
+class DqnUnitAgentTest : public DqnUnitTest<cfg::T4x4Agent> {
+ protected:
+  void answer(bool done, unsigned tag = 0, unsigned action = 0, bool valid = true) {
+    dut_->agent_done_i = done;
+    dut_->agent_tag_i = tag;
+    dut_->agent_action_i = action;
+    dut_->agent_action_valid_i = valid;
+  }
+};
+
+TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) {
+  answer(false);
+  const int coords[2] = {3, 2};
+  set_coords(coords);
+  State s;
+  s.occ[2 * V + V - 1] = 5;      // flits in port 2's DQN VC buffer
+  s.credits[4 * V + V - 1] = 1;  // port 4's DQN VC downstream: 7 flits
+  drive(s);
+  Head h;
+  h.dor_port = 3;
+  h.len = 4;
+  h.dst[0] = 1;
+  h.dst[1] = 0;
+  h.vc = 1;
+  std::vector<Head> heads(P);
+  heads[2] = h;
+  heads[2].valid = true;
+  present(heads);
+  ASSERT_TRUE(dut_->agent_req_o);
+  EXPECT_FALSE(ready(2)) << "refused until its decision is in";
+  EXPECT_EQ(dut_->agent_tag_o, 2u * V + 1u) << "the slot of port 2, VC 1";
+  EXPECT_EQ(dut_->agent_mask_o, 0xfu);
+  rlroute::ref::DqnObservationInputs in;
+  in.coords = {coords[0], coords[1]};
+  in.dst = {1, 0};
+  in.length = 4;
+  for (unsigned q = 1; q < P; ++q) {
+    in.local.push_back(static_cast<int>(s.occ[q * V + V - 1]));
+    in.downstream.push_back(static_cast<int>(B - s.credits[q * V + V - 1]));
+  }
+  const std::vector<int32_t> want = rlroute::ref::dqn_observation(in, 8);
+  const Bits obs = rtltest::get_bits(dut_->agent_obs_o, 13 * 8);
+  for (unsigned i = 0; i < 13; ++i) EXPECT_EQ(static_cast<int32_t>(obs.get(i * 8, 8)), want[i]) << "value " << i;
+  // Answered in the same cycle: +y (action 2, port 3) when it presents next.
+  answer(true, dut_->agent_tag_o, 2);
+  dut_.tick();
+  answer(false);
+  present(heads);
+  ASSERT_TRUE(ready(2));
+  EXPECT_EQ(choice(2), 3u);
+  EXPECT_FALSE(alt(2));
+  dut_.tick();
+
+  // A head at port 4: its answer comes 10 cycles later, "no action".
+  heads[2].valid = false;
+  heads[4] = h;
+  heads[4].valid = true;
+  heads[4].vc = 2;
+  present(heads);
+  ASSERT_TRUE(dut_->agent_req_o);
+  const unsigned tag = dut_->agent_tag_o;
+  EXPECT_EQ(tag, 4u * V + 2u);
+  for (int k = 0; k < 10; ++k) {
+    dut_.tick();
+    present(heads);
+    EXPECT_FALSE(dut_->agent_req_o) << "no second request while the head's decision is out";
+    EXPECT_FALSE(ready(4));
+  }
+  answer(true, tag, 0, false);
+  dut_.tick();
+  answer(false);
+  present(heads);
+  ASSERT_TRUE(ready(4));
+  EXPECT_EQ(choice(4), 3u) << "DOR's port";
+  EXPECT_TRUE(alt(4));
+  EXPECT_TRUE(patch(4)) << "Pdor";
 }
 
 }  // namespace

@@ -319,7 +319,7 @@ TEST(ConfigError, UnknownRoutingKey) {
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
             "q_decision_cycles, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_npar, "
-            "dqn_ipar, dqn_weights");
+            "dqn_ipar, dqn_weights, dqn_agent");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -915,6 +915,10 @@ TEST(Config, DqnDefaultsAndKeys) {
   EXPECT_EQ(d.dqn_npar, 8);
   EXPECT_EQ(d.dqn_ipar, 4);
   EXPECT_EQ(d.dqn_weights, "");
+  EXPECT_EQ(d.dqn_agent, DqnAgentKind::Block);
+  EXPECT_EQ(parse_config(dqn + "dqn_agent = \"external\"\n", "t.toml").dqn_agent, DqnAgentKind::External);
+  EXPECT_EQ(error_of(dqn + "dqn_agent = \"gpu\"\n"),
+            "t.toml:8:1: routing.dqn_agent = \"gpu\": must be one of \"block\", \"external\"");
   EXPECT_EQ(parse_config("[topology]\nkind = \"mesh\"\ndims = [3, 5, 2]\n[router]\nvcs = 2\n"
                          "[routing]\nalgorithm = \"dqn\"\n", "t.toml").dqn_hop_threshold, 2 * (2 + 4 + 1));
   const Config c = parse_config(dqn + "dqn_hop_threshold = 0\ndqn_hidden = []\ndqn_weight_bits = 4\n"

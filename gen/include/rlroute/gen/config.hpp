@@ -42,7 +42,11 @@ constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::
 // (LUT-RAM / register file) or through a register (block RAM / SRAM macros).
 // The router behaves the same cycle for cycle either way.
 enum class BufferRead { Async, Registered };
-
+// routing.dqn_agent: who proposes DQN-routing's actions: the inference block
+// in every router, or an agent outside the router on its agent port (a
+// test-bench agent: the fixed-point network in software, or a
+// floating-point one in training).
+enum class DqnAgentKind { Block, External };
 const char* to_string(TopologyKind kind);
 const char* to_string(GlobalArrangement arrangement);
 const char* to_string(IntraGroup intra_group);
@@ -50,6 +54,7 @@ const char* to_string(UgalRule rule);
 const char* to_string(UgalQueue queue);
 const char* to_string(DecisionPoint point);
 const char* to_string(BufferRead read);
+const char* to_string(DqnAgentKind agent);
 
 // Every configuration error is one line: "file:line:column: key = value: rule".
 class ConfigError : public std::runtime_error {
@@ -166,6 +171,7 @@ struct Config {
   int dqn_npar = 8;
   int dqn_ipar = 4;
   std::string dqn_weights;
+  DqnAgentKind dqn_agent = DqnAgentKind::Block;
 
   SimDefaults sim;
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rlroute/gen/config.hpp"
+#include "rlroute/gen/design.hpp"
 #include "rlroute/gen/emit.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
 
@@ -39,6 +40,18 @@ struct DqnBlock {
 // The block of a DQN design: 6 x dims + 1 observation values (rr_dqn_unit),
 // routing.dqn_hidden, 2 x dims actions.
 DqnBlock dqn_block(const Config& cfg);
+
+// The agent port of a DQN router (rr_dqn_unit): a request carries the
+// observation (obs_values signed activation_bits-wide values), an action mask
+// (one bit per action) and a tag; an answer the tag and an action.
+struct DqnAgentPort {
+  int obs_values = 0;
+  int activation_bits = 0;
+  int actions = 0;
+  int tag_bits = 0;     // a decision slot per input VC: id_width(ports x VCs)
+  int action_bits = 0;  // id_width(actions)
+};
+DqnAgentPort dqn_agent_port(const Design& design);
 
 // Throws WeightsError ("<where>: <key> = <value>: <rule>") if `network` does
 // not have the block's layer sizes and formats.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rlroute/gen/design.hpp"
+#include "rlroute/tb/dqn_agent.hpp"
 #include "rlroute/tb/model.hpp"
 #include "rlroute/tb/model_build.hpp"
 #include "rlroute/tb/network_checker.hpp"
@@ -30,6 +31,10 @@ class Fabric {
   // DQN-routing: after reset, writes the network into every router's
   // inference block, one write per clock edge, the links idle.
   virtual void program_dqn(const std::vector<ref::DqnWrite>& writes) = 0;
+  // DQN-routing with routing.dqn_agent = "external": from now on, every
+  // decision a router starts goes to `agent`, whose action the router takes
+  // at the next edge (nullptr: none).
+  virtual void set_dqn_agent(DqnAgent* agent) = 0;
   virtual void step() = 0;
   // Whether any flit crossed a router-to-router link in the last step.
   virtual bool moved_inside() const = 0;
@@ -65,8 +70,15 @@ class CheckedFabric : public Fabric {
   NetworkChecker::FrontWait longest_switch_wait() const override { return checker_.longest_switch_wait(); }
   const QMirror* q_mirror() const override { return checker_.q_mirror(); }
   NetworkChecker::ResidenceTable residence() const override { return checker_.residence(); }
+  void set_dqn_agent(DqnAgent* agent) override { agent_ = agent; }
 
  protected:
+  // DQN-routing: the agent's answer to a request (nullptr: none this cycle).
+  const DqnAnswer* answer(int router, const DqnRequest& request) {
+    if (agent_ == nullptr || !request.valid) return nullptr;
+    answer_ = {request.tag, agent_->act(router, request.observation, request.mask)};
+    return &answer_;
+  }
   // The NICs set their flits before the step; the checker sees them after
   // this cycle's credits (which the NICs have already counted).
   void hold_ni_input(int node, const LinkFlit& flit) {
@@ -84,6 +96,8 @@ class CheckedFabric : public Fabric {
 
  private:
   std::vector<std::pair<int, LinkFlit>> ni_inputs_;
+  DqnAgent* agent_ = nullptr;
+  DqnAnswer answer_;
 };
 
 // Fixed-latency delay line for link words. latency 1 = no extra register.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "rlroute/gen/bits.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
@@ -28,14 +29,31 @@ struct LinkCredit {
   std::uint64_t feedback = 0;
 };
 
+// DQN-routing's agent port (routing.dqn_agent = "external"; rr_dqn_unit): a
+// decision a router starts this cycle, and the answer it takes at the next
+// clock edge (action -1: none, the packet escapes to DOR).
+struct DqnRequest {
+  bool valid = false;
+  std::vector<std::int32_t> observation;
+  std::uint32_t mask = 0;
+  unsigned tag = 0;
+};
+struct DqnAnswer {
+  unsigned tag = 0;
+  int action = -1;
+};
+
 struct ModelShape {
   int ports;      // router model: ports; network model: nodes
   int router_ports;  // ports of one router
+  int routers;       // routers in the network
   int vc_bits;
   int flit_bits;
   int id_bits;  // width of id_i, the router identity (router model)
   int feedback_bits;  // LinkLayout::feedback_bits
   int dqn_data_bits;  // DQN-routing: width of prog_data_i (DqnBlock::data_bits); 0: no programming port
+  // DQN-routing's agent port (gen DqnAgentPort; all 0: none).
+  int dqn_obs_values, dqn_activation_bits, dqn_actions, dqn_tag_bits, dqn_action_bits;
 };
 
 // One Verilated router top. Outputs are registered: reading them never
@@ -57,6 +75,11 @@ class RouterModel {
   // `write` at the next edge; nullptr: no write. A model without the port
   // throws std::logic_error for a write.
   virtual void set_dqn_write(const ref::DqnWrite* write) = 0;
+  // DQN-routing's agent port: this cycle's request, and the answer for the
+  // next edge (nullptr: none). A model without the port has no requests and
+  // throws std::logic_error for an answer.
+  virtual DqnRequest dqn_request() const = 0;
+  virtual void set_dqn_answer(const DqnAnswer* answer) = 0;
 };
 
 // The Verilated network top: every router and link; NI ports per node.
@@ -71,6 +94,9 @@ class NetworkModel {
   virtual void tick() = 0;
   // DQN-routing: the same write for every router's inference block (RouterModel::set_dqn_write).
   virtual void set_dqn_write(const ref::DqnWrite* write) = 0;
+  // DQN-routing: router `router`'s agent port (RouterModel::dqn_request).
+  virtual DqnRequest dqn_request(int router) const = 0;
+  virtual void set_dqn_answer(int router, const DqnAnswer* answer) = 0;
   // The ports of the routers inside, for the checkers: what router `router`
   // sends out of `port` and the credit it returns there (registered outputs),
   // and the flit arriving at a router-to-router input (a link's output).

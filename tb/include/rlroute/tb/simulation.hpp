@@ -11,6 +11,7 @@
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
+#include "rlroute/tb/dqn_agent.hpp"
 #include "rlroute/tb/fabric.hpp"
 #include "rlroute/gen/routing.hpp"
 #include "rlroute/tb/scoreboard.hpp"
@@ -57,6 +58,9 @@ struct SimOptions {
   // random network ..."). Null: routing.dqn_weights, else a random network.
   std::shared_ptr<const ref::DqnNetwork> dqn_network;
   std::string dqn_source;
+  // DQN-routing with routing.dqn_agent = "external": the agent on every
+  // router's agent port. Null: a FixedPointAgent on the network above.
+  std::shared_ptr<DqnAgent> dqn_agent;
 };
 
 // One window of the time series: what was ejected in [begin, end) and, for

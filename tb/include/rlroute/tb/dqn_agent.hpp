@@ -1,0 +1,39 @@
+// A DQN-routing agent outside the routers (routing.dqn_agent = "external"):
+// the fabric passes every decision a router starts on its agent port
+// (rr_dqn_unit) to act() and returns the action in the same cycle, so the
+// decision costs no inference time, as in 002's simulator.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "rlroute/ref/dqn_inference.hpp"
+
+namespace rlroute {
+
+class DqnAgent {
+ public:
+  virtual ~DqnAgent() = default;
+  // The action (0..actions-1: the router's network ports in order) for a
+  // decision at `router`, or -1 for none (the packet escapes to DOR);
+  // `mask` has a bit per action the agent may take.
+  virtual int act(int router, std::span<const std::int32_t> observation, std::uint32_t mask) = 0;
+};
+
+// The fixed-point network in software (ref::dqn_infer): the actions the
+// inference block would give, without its latency.
+class FixedPointAgent final : public DqnAgent {
+ public:
+  explicit FixedPointAgent(ref::DqnNetwork network) : network_(std::move(network)) { network_.validate(); }
+  int act(int /*router*/, std::span<const std::int32_t> observation, std::uint32_t mask) override {
+    ++decisions_;
+    return ref::dqn_infer(network_, observation, mask).action;
+  }
+  std::int64_t decisions() const { return decisions_; }
+
+ private:
+  ref::DqnNetwork network_;
+  std::int64_t decisions_ = 0;
+};
+
+}  // namespace rlroute
