@@ -70,6 +70,7 @@ class VerilatedNetwork final : public NetworkModel {
     time_ = 0;  // waveform time 10*C is the rising edge that ends cycle C
   }
   void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
+  void settle() override { top_->eval(); }
   DqnRequest dqn_request(int router) const override { return read_dqn_request(*top_, router, shape_); }
   void set_dqn_answer(int router, const DqnAnswer* answer) override {
     write_dqn_answer(*top_, router, shape_, answer);

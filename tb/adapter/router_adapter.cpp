@@ -53,6 +53,7 @@ class VerilatedRouter final : public RouterModel {
     top_->eval();
   }
   void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
+  void settle() override { top_->eval(); }
   DqnRequest dqn_request() const override { return read_dqn_request(*top_, 0, shape_); }
   void set_dqn_answer(const DqnAnswer* answer) override { write_dqn_answer(*top_, 0, shape_, answer); }
   void tick() override {

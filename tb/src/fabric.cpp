@@ -78,6 +78,7 @@ void HarnessFabric::step() {
   }
   for (int r = 0; r < t.num_routers(); ++r) {
     if (design_.cfg.dqn_agent == DqnAgentKind::External && design_.cfg.algorithm == RoutingAlgorithm::Dqn) {
+      routers_[r]->settle();
       routers_[r]->set_dqn_answer(answer(r, routers_[r]->dqn_request()));
     }
   }
@@ -117,9 +118,10 @@ void NetworkTopFabric::step() {
     for (int p = 0; p < design_.ports; ++p) {
       if (t.neighbor(r, p)) checker_.router_input(r, p, net_->router_flit_in(r, p));
     }
-    if (design_.cfg.dqn_agent == DqnAgentKind::External && design_.cfg.algorithm == RoutingAlgorithm::Dqn) {
-      net_->set_dqn_answer(r, answer(r, net_->dqn_request(r)));
-    }
+  }
+  if (design_.cfg.dqn_agent == DqnAgentKind::External && design_.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    net_->settle();
+    for (int r = 0; r < t.num_routers(); ++r) net_->set_dqn_answer(r, answer(r, net_->dqn_request(r)));
   }
   net_->tick();
 }

@@ -77,7 +77,10 @@ class RouterModel {
   virtual void set_dqn_write(const ref::DqnWrite* write) = 0;
   // DQN-routing's agent port: this cycle's request, and the answer for the
   // next edge (nullptr: none). A model without the port has no requests and
-  // throws std::logic_error for an answer.
+  // throws std::logic_error for an answer. The request depends on this
+  // cycle's inputs (the observation counts the credits coming in): settle()
+  // after setting them, before reading it.
+  virtual void settle() = 0;  // evaluates the logic with the inputs set so far
   virtual DqnRequest dqn_request() const = 0;
   virtual void set_dqn_answer(const DqnAnswer* answer) = 0;
 };
@@ -94,7 +97,9 @@ class NetworkModel {
   virtual void tick() = 0;
   // DQN-routing: the same write for every router's inference block (RouterModel::set_dqn_write).
   virtual void set_dqn_write(const ref::DqnWrite* write) = 0;
-  // DQN-routing: router `router`'s agent port (RouterModel::dqn_request).
+  // DQN-routing: router `router`'s agent port (RouterModel::dqn_request;
+  // settle() once after setting the NI inputs, before reading them).
+  virtual void settle() = 0;
   virtual DqnRequest dqn_request(int router) const = 0;
   virtual void set_dqn_answer(int router, const DqnAnswer* answer) = 0;
   // The ports of the routers inside, for the checkers: what router `router`
