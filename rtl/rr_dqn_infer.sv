@@ -3,7 +3,7 @@
 // SIZES[NL] Q-values, one per DQN output channel, and the argmax over the
 // channels the action mask allows (ties: the lowest index). Each layer
 // (rr_dqn_layer) runs NPAR x IPAR multiply-accumulates per cycle, so a
-// decision takes L = sum over layers of (TO x TI + 2) + 3 cycles from start_i
+// decision takes L = sum over layers of (TO x TI + 3) + 3 cycles from start_i
 // to done_o (ref::dqn_latency_cycles). The layers form a pipeline: the block
 // takes a new observation every II = max over layers of TO x TI cycles
 // (ready_o; ref::dqn_interval_cycles), so up to ceil(L / II) decisions are in
@@ -60,7 +60,7 @@ module rr_dqn_infer #(
   endfunction
   function automatic int unsigned latency();
     latency = 3;
-    for (int unsigned l = 0; l < NL; l++) latency = latency + tiles_of(l) + 2;
+    for (int unsigned l = 0; l < NL; l++) latency = latency + tiles_of(l) + 3;
   endfunction
   localparam int unsigned II = interval();
   localparam int unsigned IIW = rr_pkg::id_width(II);

@@ -4,8 +4,9 @@
 // ACCW-bit Q-values). NPAR neurons x IPAR inputs are multiplied and
 // accumulated per cycle: the weights of one (neuron tile, input tile) pair
 // are one word of the layer's weight memory, read through a register (block
-// RAM on the FPGA path), so the layer takes TO x TI + 2 cycles from start_i
-// to done_o (TO = ceil(NO / NPAR), TI = ceil(NI / IPAR)). The bit-exact
+// RAM on the FPGA path), and the rounding, saturation and ReLU of a finished
+// sum have a cycle of their own, so the layer takes TO x TI + 3 cycles from
+// start_i to done_o (TO = ceil(NO / NPAR), TI = ceil(NI / IPAR)). The bit-exact
 // reference is ref/src/dqn_inference.cpp.
 // Pipelined: the layer latches x_i at start_i and takes the next start as
 // soon as its last tile is issued, TO x TI cycles after the previous start
@@ -156,20 +157,28 @@ module rr_dqn_layer #(
     end
   end
 
-  // NPAR accumulators; the sums of this cycle, and each neuron's result.
+  // NPAR accumulators and the sums of this cycle.
   logic [NPAR*ACCW-1:0] acc_q, acc_d;
-  logic [NPAR*OW-1:0]   res;
   always_comb begin
     for (int unsigned n = 0; n < NPAR; n++) begin
       logic signed [ACCW-1:0] sum;
-      logic signed [ACCW:0]   rounded;
       sum = acc_first_i_q ? $signed(bs[n*ACCW+:ACCW]) : $signed(acc_q[n*ACCW+:ACCW]);
       for (int unsigned i = 0; i < IPAR; i++) begin
         sum = sum + ACCW'($signed(word_q[(n*IPAR+i)*WB+:WB]) * $signed(xs_q[i*AB+:AB]));
       end
       acc_d[n*ACCW+:ACCW] = sum;
+    end
+  end
+
+  // Each neuron's result from its registered sum, in the cycle after the
+  // tile's last accumulation (its own pipeline stage: the multiply-add chain
+  // and the rounding would be one long path).
+  logic [NPAR*OW-1:0] res;
+  always_comb begin
+    for (int unsigned n = 0; n < NPAR; n++) begin
+      logic signed [ACCW:0] rounded;
       // round_shift(sum, shift), one bit wider so the rounding cannot overflow
-      rounded = ((ACCW+1)'(sum) + half) >>> shift_q;
+      rounded = ((ACCW+1)'($signed(acc_q[n*ACCW+:ACCW])) + half) >>> shift_q;
       if (LAST) begin
         res[n*OW+:OW] = OW'(rounded);
       end else if (rounded < 0) begin
@@ -182,21 +191,27 @@ module rr_dqn_layer #(
     end
   end
 
+  logic           out_valid_q;  // acc_q holds a neuron tile's finished sums
+  logic [TOW-1:0] out_tile_o_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      acc_q  <= '0;
-      y_o    <= '0;
-      done_o <= 1'b0;
+      acc_q        <= '0;
+      out_valid_q  <= 1'b0;
+      out_tile_o_q <= '0;
+      y_o          <= '0;
+      done_o       <= 1'b0;
     end else begin
-      done_o <= 1'b0;
+      done_o      <= 1'b0;
+      out_valid_q <= acc_valid_q && acc_last_i_q;
       if (acc_valid_q) begin
-        acc_q <= acc_d;
-        if (acc_last_i_q) begin
-          for (int unsigned o = 0; o < NO; o++) begin
-            if (acc_tile_o_q == TOW'(o / NPAR)) y_o[o*OW+:OW] <= res[(o%NPAR)*OW+:OW];
-          end
-          if (acc_tile_o_q == TOW'(TO - 1)) done_o <= 1'b1;
+        acc_q        <= acc_d;
+        out_tile_o_q <= acc_tile_o_q;
+      end
+      if (out_valid_q) begin
+        for (int unsigned o = 0; o < NO; o++) begin
+          if (out_tile_o_q == TOW'(o / NPAR)) y_o[o*OW+:OW] <= res[(o%NPAR)*OW+:OW];
         end
+        if (out_tile_o_q == TOW'(TO - 1)) done_o <= 1'b1;
       end
     end
   end

@@ -155,7 +155,7 @@ int dqn_interval_cycles(const DqnNetwork& network, int npar, int ipar) {
 int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar) {
   int cycles = 3;
   for (const DqnLayer& l : network.layers) {
-    cycles += ((l.outputs + npar - 1) / npar) * ((l.inputs + ipar - 1) / ipar) + 2;
+    cycles += ((l.outputs + npar - 1) / npar) * ((l.inputs + ipar - 1) / ipar) + 3;
   }
   return cycles;
 }

@@ -89,7 +89,7 @@ PlusXPath plus_x_path(const Topology& t, int src, int dst, int threshold) {
 
 }  // namespace
 
-// At 1% load a packet seldom meets another, so its DQN VC is free and the
+// At 0.5% load a packet seldom meets another, so its DQN VC is free and the
 // agent's +x is taken at every router before the threshold: almost every
 // packet takes exactly plus_x_path's hops, and every packet takes that path
 // or leaves it for DOR at one of its routers. So the programmed network, the
@@ -103,7 +103,7 @@ PlusXPath plus_x_path(const Topology& t, int src, int dst, int threshold) {
 // left its answer there, rtl/rr_dqn_unit.sv).
 TEST(DqnNetwork, AnAgentThatAlwaysProposesPlusXGoesRoundTheRingUntilTheThresholdThenDor) {
   Bench b(torus("net_dqn4x4", 4));
-  SimOptions o = run_options(0.01, 200, 10000);
+  SimOptions o = run_options(0.005, 200, 20000);
   o.dqn_network = constant_action(b.design, 0);
   const SimResult r = b.run(o);
   expect_clean(r);

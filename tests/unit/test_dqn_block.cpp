@@ -41,7 +41,7 @@ TEST(DqnBlock, ShapeAndProgrammingPortOfTheDefaultBlock) {
   // Words: 4 x 4, 4 x 8, 1 x 8 tiles; neurons: 32 at most: addresses 0..31.
   EXPECT_EQ(b.address_bits(), 5);
   EXPECT_EQ(b.data_bits(), 8 * 4 * 8);
-  EXPECT_EQ(b.latency_cycles(), (16 + 2) + (32 + 2) + (8 + 2) + 3);
+  EXPECT_EQ(b.latency_cycles(), (16 + 3) + (32 + 3) + (8 + 3) + 3);
   const DqnBlock mesh3d = dqn_block(parse_config(
       "[topology]\nkind = \"mesh\"\ndims = [3, 3, 3]\n[router]\nvcs = 2\n[routing]\nalgorithm = \"dqn\"\n"
       "dqn_hidden = []\ndqn_npar = 1\ndqn_ipar = 1\n",

@@ -55,9 +55,9 @@ TEST(DqnInference, AccumulatorWidthLatencyAndInterval) {
   const DqnNetwork n = small();
   EXPECT_EQ(n.accumulator_bits(), 8u + 8u + 2u);  // clog2(2 + 1) = 2
   EXPECT_EQ(n.bias_limit(), 1 << 16);
-  // Layer tiles with 1 neuron x 1 input: 2x2 + 3x2, each + 2, plus 3.
-  EXPECT_EQ(dqn_latency_cycles(n, 1, 1), (4 + 2) + (6 + 2) + 3);
-  EXPECT_EQ(dqn_latency_cycles(n, 4, 4), (1 + 2) + (1 + 2) + 3);
+  // Layer tiles with 1 neuron x 1 input: 2x2 + 3x2, each + 3, plus 3.
+  EXPECT_EQ(dqn_latency_cycles(n, 1, 1), (4 + 3) + (6 + 3) + 3);
+  EXPECT_EQ(dqn_latency_cycles(n, 4, 4), (1 + 3) + (1 + 3) + 3);
   // The pipeline takes a decision every largest-layer-tiles cycles.
   EXPECT_EQ(dqn_interval_cycles(n, 1, 1), 6);
   EXPECT_EQ(dqn_interval_cycles(n, 2, 1), 4);  // 1 x 2 and 2 x 2 tiles

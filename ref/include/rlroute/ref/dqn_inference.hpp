@@ -51,8 +51,9 @@ DqnResult dqn_infer(const DqnNetwork& network, std::span<const int32_t> observat
 
 // Cycles from the block's start to its done with `npar` neurons and `ipar`
 // inputs per cycle (npar x ipar multiply-accumulates): per layer
-// ceil(outputs / npar) x ceil(inputs / ipar) tiles + 2 (the weight memory's
-// registered read, the registered outputs), plus 3 (the observation
+// ceil(outputs / npar) x ceil(inputs / ipar) tiles + 3 (the weight memory's
+// registered read, the registered sums' rounding, the registered outputs),
+// plus 3 (the observation
 // latched, the argmax registered, done). The start cycle counts as the first.
 int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar);
 // Cycles between two decisions the block starts back to back (its layers are
