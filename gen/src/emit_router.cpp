@@ -34,6 +34,14 @@ std::vector<Connection> route_unit_ports() {
           {"out_vcs_o", "rc_out_vcs[p*V +: V]", ""}};
 }
 
+// The head-decision interface a choosing decision unit (Q-adaptive's,
+// DQN-routing's) connects to: the presentations and the answers.
+std::vector<Connection> head_decision_ports() {
+  return {{"hd_valid_i", "hd_valid", ""},   {"hd_fresh_i", "hd_fresh", ""},   {"hd_port_i", "hd_port", ""},
+          {"hd_operands_i", "hd_operands", ""}, {"hd_ready_o", "hd_ready", ""}, {"hd_choice_o", "hd_choice", ""},
+          {"hd_alt_o", "hd_alt", ""},       {"hd_patch_o", "hd_patch", ""}};
+}
+
 std::string torus_route_units(const Design& d, const std::string& pkg) {
   const Topology& t = d.topo;
   const bool star = d.cfg.algorithm == RoutingAlgorithm::Star;
@@ -93,20 +101,12 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
     }
     const bool external = d.cfg.dqn_agent == DqnAgentKind::External;
     unit.push_back({"AGENT", external ? "1'b1" : "1'b0", fmt::format("routing.dqn_agent = \"{}\"", to_string(d.cfg.dqn_agent))});
-    std::vector<Connection> conns{{"clk_i", "", ""},
-                                  {"rst_ni", "", ""},
-                                  {"coord_i", "id_i", ""},
-                                  {"hd_valid_i", "hd_valid", ""},
-                                  {"hd_fresh_i", "hd_fresh", ""},
-                                  {"hd_port_i", "hd_port", ""},
-                                  {"hd_operands_i", "hd_operands", ""},
-                                  {"hd_ready_o", "hd_ready", ""},
-                                  {"hd_choice_o", "hd_choice", ""},
-                                  {"hd_alt_o", "hd_alt", ""},
-                                  {"hd_patch_o", "hd_patch", ""},
-                                  {"vc_busy_i", "vc_busy", ""},
-                                  {"vc_credits_i", "vc_credits", ""},
-                                  {"in_occ_i", "in_occ", ""}};
+    std::vector<Connection> conns{{"clk_i", "", ""}, {"rst_ni", "", ""}, {"coord_i", "id_i", ""}};
+    for (const Connection& c : head_decision_ports()) conns.push_back(c);
+    for (const Connection& c : std::vector<Connection>{
+             {"vc_busy_i", "vc_busy", ""}, {"vc_credits_i", "vc_credits", ""}, {"in_occ_i", "in_occ", ""}}) {
+      conns.push_back(c);
+    }
     for (const sv::Port& port : dqn_programming_ports(pkg)) {
       conns.push_back({port.name, external ? "'0" : "", external ? "no inference block: nothing to program" : ""});
     }
@@ -201,6 +201,26 @@ std::string head_ports_localparam(const Design& d, const DragonflyRouting& dfly)
                      par ? ", and for PAR the local ports" : "", ports, bits);
 }
 
+// Q-adaptive's unit's connections: the LFSR seed, the head decisions, the
+// feedback and the table's initial values.
+std::vector<Connection> q_unit_ports(const Design& d) {
+  std::vector<Connection> ports{{"clk_i", "", ""},
+                                {"rst_ni", "", ""},
+                                {"seed_i", fmt::format("16'({}) ^ (16'(id_i) * 16'h9E37) ^ 16'h51ED", d.cfg.seed & 0xffff),
+                                 "routing.seed (low 16 bits) and the router"}};
+  for (const Connection& c : head_decision_ports()) ports.push_back(c);
+  for (const Connection& c : std::vector<Connection>{{"fb_o", "fb_out", ""},
+                                                     {"fb_i", "fb_in", ""},
+                                                     {"init_row_o", "q_init_row", ""},
+                                                     {"init_value_i", "q_init_value[0 +: C*QW]",
+                                                      "port 0's route unit gives the initial values"},
+                                                     {"ready_o", "q_ready", ""},
+                                                     {"fb_drop_o", "q_fb_drop", ""}}) {
+    ports.push_back(c);
+  }
+  return ports;
+}
+
 // Q-adaptive's unit (rtl/rr_q_unit.sv): the table, the decisions at the head
 // of the VC and the feedback on the credit words.
 std::string q_unit(const Design& d, const std::string& pkg) {
@@ -235,25 +255,7 @@ std::string q_unit(const Design& d, const std::string& pkg) {
        {"RP", std::to_string(read_ports),
         d.cfg.q_read_ports > 0 ? "routing.q_read_ports" : "routing.q_read_ports = 0: one per input port"},
        {"DC", std::to_string(d.cfg.q_decision_cycles), "routing.q_decision_cycles"}},
-      {{"clk_i", "", ""},
-       {"rst_ni", "", ""},
-       {"seed_i", fmt::format("16'({}) ^ (16'(id_i) * 16'h9E37) ^ 16'h51ED", d.cfg.seed & 0xffff),
-        "routing.seed (low 16 bits) and the router"},
-       {"hd_valid_i", "hd_valid", ""},
-       {"hd_fresh_i", "hd_fresh", ""},
-       {"hd_port_i", "hd_port", ""},
-       {"hd_operands_i", "hd_operands", ""},
-       {"hd_ready_o", "hd_ready", ""},
-       {"hd_choice_o", "hd_choice", ""},
-       {"hd_alt_o", "hd_alt", ""},
-       {"hd_patch_o", "hd_patch", ""},
-       {"fb_o", "fb_out", ""},
-       {"fb_i", "fb_in", ""},
-       {"init_row_o", "q_init_row", ""},
-       {"init_value_i", "q_init_value[0 +: C*QW]", "port 0's route unit gives the initial values"},
-       {"ready_o", "q_ready", ""},
-       {"fb_drop_o", "q_fb_drop", ""}},
-      "  ");
+      q_unit_ports(d), "  ");
   s += "  logic                unused_q_unit;\n"
        "  assign unused_q_unit = ^{q_init_value[P*C*QW-1:C*QW], q_ready, q_fb_drop, hd_alt_port};\n";
   return s;
