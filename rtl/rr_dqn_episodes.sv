@@ -1,0 +1,208 @@
+// DQN-routing's pending-episode table of a router (002 Algorithms 2 and 3;
+// docs/dqn.md, "DQN-routing around the block"): an entry per packet with
+// ReqAck that this router routes, from the head's arrival until its ack has
+// gone upstream. Not yet in a router (the header fields, the ack words on
+// the credit channel and the agent port's rewards come with it). Bit-exact
+// reference: ref/src/dqn_episodes.cpp (tests/rtl/test_rr_dqn_episodes.cpp).
+//
+// Per cycle:
+// - Opens: each input port p may open an entry for the head it writes
+//   (open_i[p]) with {the upstream router's entry index (from the header),
+//   the timestamp now, the distance to the destination}; the free entries go
+//   to the opening ports in port order, lowest index first. A port that gets
+//   none (open_ok_o[p] low: the table is full) is the caller's to cancel.
+// - Decisions: decide_i[p] marks entry decide_idx_i[p] as decided by the
+//   agent (its ack will report a reward).
+// - Acks: the word arriving on output port q's credit channel (ack_i[q])
+//   names an entry of this table; if the entry was decided and the word is
+//   not a cancel, lane q reports {entry, distance, latency = ack timestamp -
+//   open timestamp} (rew_*_o). The ack then waits in its entry (parked) to
+//   go upstream, unless the packet was injected here (receive port an NI
+//   port): then the entry is free at once.
+// - Acks out: on input port p's reverse link (ack_o[p]) goes the word of the
+//   caller's register for that port (imm_*: a cancel of a head that found
+//   the table full, or a destination's ack), else the parked entry with the
+//   lowest index whose receive port is p, as {cancel, its upstream index,
+//   the ack's timestamp}; that entry is free from the next cycle.
+module rr_dqn_episodes #(
+  parameter int unsigned P = 5,
+  parameter int unsigned NUM_NI = 1,
+  parameter int unsigned E = 32,      // entries
+  parameter int unsigned TSW = 16,    // timestamp bits (cycles, modulo 2^TSW)
+  parameter int unsigned DW = 6,      // distance bits
+  localparam int unsigned EW = rr_pkg::id_width(E),
+  localparam int unsigned AW = 2 + EW + TSW  // an ack word {valid, cancel, index, timestamp}
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic [TSW-1:0]    now_i,
+  // opens, per input port
+  input  logic [P-1:0]      open_i,
+  input  logic [P*EW-1:0]   open_up_i,     // the upstream router's entry (its ack goes there)
+  input  logic [P*DW-1:0]   open_dist_i,
+  output logic [P-1:0]      open_ok_o,
+  output logic [P*EW-1:0]   open_idx_o,    // the entry, for the header (the downstream's upstream index)
+  // decisions, per input port
+  input  logic [P-1:0]      decide_i,
+  input  logic [P*EW-1:0]   decide_idx_i,
+  // ack words in, per output port: {valid, cancel, index, timestamp}
+  input  logic [P*AW-1:0]   ack_i,
+  // rewards, per output port lane
+  output logic [P-1:0]      rew_valid_o,
+  output logic [P*EW-1:0]   rew_idx_o,
+  output logic [P*DW-1:0]   rew_dist_o,
+  output logic [P*TSW-1:0]  rew_latency_o,
+  // the caller's words that cannot wait, per input port
+  input  logic [P*AW-1:0]   imm_i,
+  // ack words out, per input port (its reverse link)
+  output logic [P*AW-1:0]   ack_o,
+  output logic [E-1:0]      open_entries_o  // observability: entries in use
+);
+  localparam int unsigned PW = rr_pkg::id_width(P);
+
+  logic [E-1:0]   valid_q, decided_q, parked_q, cancel_q;
+  logic [EW-1:0]  up_q [E];
+  logic [PW-1:0]  port_q [E];
+  logic [TSW-1:0] ts_q [E], ack_ts_q [E];
+  logic [DW-1:0]  dist_q [E];
+
+  // Opens: the free entries to the opening ports in port order.
+  logic [E-1:0] taken [P+1];
+  always_comb begin
+    taken[0] = valid_q;
+    for (int unsigned p = 0; p < P; p++) begin
+      logic found;
+      found                   = 1'b0;
+      open_idx_o[p*EW+:EW]    = '0;
+      taken[p+1]              = taken[p];
+      for (int unsigned e = 0; e < E; e++) begin
+        if (open_i[p] && !found && !taken[p][e]) begin
+          found                = 1'b1;
+          open_idx_o[p*EW+:EW] = EW'(e);
+          taken[p+1][e]        = 1'b1;
+        end
+      end
+      open_ok_o[p] = found;
+    end
+  end
+
+  // Acks in: rewards of decided entries, and what each entry does.
+  logic [E-1:0] acked, ack_cancel;
+  logic [TSW-1:0] ack_ts [E];
+  always_comb begin
+    acked      = '0;
+    ack_cancel = '0;
+    for (int unsigned e = 0; e < E; e++) ack_ts[e] = '0;
+    for (int unsigned q = 0; q < P; q++) begin
+      logic            v, c;
+      logic [EW-1:0]   idx;
+      logic [TSW-1:0]  ts;
+      {v, c, idx, ts}        = ack_i[q*AW+:AW];
+      rew_valid_o[q]         = 1'b0;
+      rew_idx_o[q*EW+:EW]    = idx;
+      rew_dist_o[q*DW+:DW]   = '0;
+      rew_latency_o[q*TSW+:TSW] = '0;
+      for (int unsigned e = 0; e < E; e++) begin
+        if (v && idx == EW'(e)) begin
+          acked[e]      = 1'b1;
+          ack_cancel[e] = c;
+          ack_ts[e]     = ts;
+          rew_valid_o[q]            = !c && decided_q[e];
+          rew_dist_o[q*DW+:DW]      = dist_q[e];
+          rew_latency_o[q*TSW+:TSW] = ts - ts_q[e];
+        end
+      end
+    end
+  end
+
+  // Acks out: the caller's word first, else the lowest parked entry of the port.
+  logic [E-1:0] sent;
+  always_comb begin
+    sent = '0;
+    for (int unsigned p = 0; p < P; p++) begin
+      logic found;
+      found            = 1'b0;
+      ack_o[p*AW+:AW]  = imm_i[p*AW+:AW];
+      if (!imm_i[p*AW+AW-1]) begin
+        ack_o[p*AW+:AW] = '0;
+        for (int unsigned e = 0; e < E; e++) begin
+          if (!found && parked_q[e] && port_q[e] == PW'(p)) begin
+            found           = 1'b1;
+            sent[e]         = 1'b1;
+            ack_o[p*AW+:AW] = {1'b1, cancel_q[e], up_q[e], ack_ts_q[e]};
+          end
+        end
+      end
+    end
+  end
+
+  // Per entry: opened this cycle (by which port, with what), decided.
+  logic [E-1:0]   opened, decided;
+  logic [PW-1:0]  open_port [E];
+  logic [EW-1:0]  open_up [E];
+  logic [DW-1:0]  open_dist [E];
+  always_comb begin
+    opened  = '0;
+    decided = '0;
+    for (int unsigned e = 0; e < E; e++) begin
+      open_port[e] = '0;
+      open_up[e]   = '0;
+      open_dist[e] = '0;
+      for (int unsigned p = 0; p < P; p++) begin
+        if (open_i[p] && open_ok_o[p] && open_idx_o[p*EW+:EW] == EW'(e)) begin
+          opened[e]    = 1'b1;
+          open_port[e] = PW'(p);
+          open_up[e]   = open_up_i[p*EW+:EW];
+          open_dist[e] = open_dist_i[p*DW+:DW];
+        end
+        if (decide_i[p] && decide_idx_i[p*EW+:EW] == EW'(e)) decided[e] = 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q   <= '0;
+      decided_q <= '0;
+      parked_q  <= '0;
+      cancel_q  <= '0;
+      for (int unsigned e = 0; e < E; e++) begin
+        up_q[e]     <= '0;
+        port_q[e]   <= '0;
+        ts_q[e]     <= '0;
+        ack_ts_q[e] <= '0;
+        dist_q[e]   <= '0;
+      end
+    end else begin
+      for (int unsigned e = 0; e < E; e++) begin
+        if (opened[e]) begin
+          // Opened entries were free: no ack or send for them this cycle.
+          valid_q[e]   <= 1'b1;
+          decided_q[e] <= 1'b0;
+          parked_q[e]  <= 1'b0;
+          up_q[e]      <= open_up[e];
+          port_q[e]    <= open_port[e];
+          ts_q[e]      <= now_i;
+          dist_q[e]    <= open_dist[e];
+        end else if (sent[e]) begin
+          valid_q[e]   <= 1'b0;
+          parked_q[e]  <= 1'b0;
+          decided_q[e] <= 1'b0;
+        end else if (acked[e]) begin
+          if (32'(port_q[e]) < NUM_NI) begin
+            // A packet injected here: its episode ends here.
+            valid_q[e]   <= 1'b0;
+            decided_q[e] <= 1'b0;
+          end else begin
+            parked_q[e] <= 1'b1;
+            cancel_q[e] <= ack_cancel[e];
+            ack_ts_q[e] <= ack_ts[e];
+          end
+        end else if (decided[e]) begin
+          decided_q[e] <= 1'b1;
+        end
+      end
+    end
+  end
+  assign open_entries_o = valid_q;
+endmodule
