@@ -77,7 +77,7 @@ void HarnessFabric::step() {
     routers_[l.from_router]->set_credit_in(l.from_port, back);
   }
   for (int r = 0; r < t.num_routers(); ++r) {
-    if (design_.cfg.dqn_agent == DqnAgentKind::External && design_.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    if (has_dqn_agent()) {
       routers_[r]->settle();
       routers_[r]->set_dqn_answer(answer(r, routers_[r]->dqn_request()));
     }
@@ -119,7 +119,7 @@ void NetworkTopFabric::step() {
       if (t.neighbor(r, p)) checker_.router_input(r, p, net_->router_flit_in(r, p));
     }
   }
-  if (design_.cfg.dqn_agent == DqnAgentKind::External && design_.cfg.algorithm == RoutingAlgorithm::Dqn) {
+  if (has_dqn_agent()) {
     net_->settle();
     for (int r = 0; r < t.num_routers(); ++r) net_->set_dqn_answer(r, answer(r, net_->dqn_request(r)));
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <cmath>
 
 #include "rlroute/tb/nic.hpp"
@@ -236,6 +237,10 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   if (design.cfg.algorithm == RoutingAlgorithm::Dqn) {
     const DqnBlock block = dqn_block(design.cfg);
     const bool external = design.cfg.dqn_agent == DqnAgentKind::External;
+    if (o.dqn_agent && !external) {
+      throw std::invalid_argument("a DQN agent was given for a design whose agent is its inference block "
+                                  "(routing.dqn_agent = \"block\")");
+    }
     if (!external || !o.dqn_agent) {
       const ref::DqnNetwork dqn = o.dqn_network ? *o.dqn_network : dqn_network_for(design.cfg, "");
       check_fits(block, dqn, o.dqn_source.empty() ? "the DQN network" : o.dqn_source);

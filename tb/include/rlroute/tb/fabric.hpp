@@ -73,6 +73,8 @@ class CheckedFabric : public Fabric {
   void set_dqn_agent(DqnAgent* agent) override { agent_ = agent; }
 
  protected:
+  // DQN-routing: an agent is on the routers' agent ports (set_dqn_agent).
+  bool has_dqn_agent() const { return agent_ != nullptr; }
   // DQN-routing: the agent's answer to a request (nullptr: none this cycle).
   const DqnAnswer* answer(int router, const DqnRequest& request) {
     if (agent_ == nullptr || !request.valid) return nullptr;
