@@ -1,8 +1,7 @@
 // DQN-routing's pending-episode table of a router (002 Algorithms 2 and 3;
 // docs/dqn.md, "DQN-routing around the block"): an entry per packet with
 // ReqAck that this router routes, from the head's arrival until its ack has
-// gone upstream. Not yet in a router (the header fields, the ack words on
-// the credit channel and the agent port's rewards come with it). Bit-exact
+// gone upstream; in a router inside rr_dqn_episode_unit. Bit-exact
 // reference: ref/src/dqn_episodes.cpp (tests/rtl/test_rr_dqn_episodes.cpp).
 //
 // Per cycle:

@@ -3,7 +3,8 @@
 // ports present at the head of their VCs (rr_input_port, HEAD_REG + CHOOSE).
 //
 // A head whose choice is open (rr_route_dor with DQN: not Pdor, below the hop
-// threshold, not ejecting here) presents {its input VC, its length, its
+// threshold, not ejecting here) presents {its input VC, whether it opened a
+// pending-episode entry and which (rr_dqn_episode_unit), its length, its
 // destination's coordinates} (hd_operands_i) and DOR's port (hd_port_i).
 // Each input VC has one decision slot. A fresh presentation whose slot is
 // free is refused (hd_ready_o low) and, when the block takes a start this
@@ -37,7 +38,10 @@
 // every cycle and answers each, in any order, at any later cycle or in the
 // same one. In flight the unit holds at most one decision per input VC.
 // The action mask: on a mesh, the ports that lead out of the network are
-// never proposed.
+// never proposed. A request also names the head's episode entry
+// (agent_episode_o: {opened, index}), and an answer whose port the packet
+// takes marks that entry decided (decide_o), so that its ack reports a
+// reward (rr_dqn_episode_unit).
 module rr_dqn_unit #(
   parameter int unsigned P = 5,
   parameter int unsigned NUM_NI = 1,
@@ -60,10 +64,11 @@ module rr_dqn_unit #(
   parameter int unsigned IPAR = 4,
   parameter int unsigned AW = 8,
   parameter bit          AGENT = 1'b0,  // the agent outside (agent port) instead of the inference block
+  parameter int unsigned EW = 5,         // a pending-episode entry's index
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned BW = $clog2(B + 1),
   localparam int unsigned VCW = rr_pkg::id_width(V),
-  localparam int unsigned DOW = VCW + NUM_DIMS * CW + LEN_W,
+  localparam int unsigned DOW = VCW + 1 + EW + NUM_DIMS * CW + LEN_W,
   localparam int unsigned NP = P - NUM_NI,           // network ports = actions
   localparam int unsigned NIN = 2 * NUM_DIMS + 1 + 2 * NP,
   localparam int unsigned LW = rr_pkg::id_width(NL),
@@ -78,7 +83,7 @@ module rr_dqn_unit #(
   input  logic [P-1:0]        hd_valid_i,
   input  logic [P-1:0]        hd_fresh_i,
   input  logic [P*PW-1:0]     hd_port_i,      // DOR's port
-  input  logic [P*DOW-1:0]    hd_operands_i,  // {input VC, length, destination coordinates}
+  input  logic [P*DOW-1:0]    hd_operands_i,  // {input VC, entry opened, entry, length, destination coordinates}
   output logic [P-1:0]        hd_ready_o,
   output logic [P*PW-1:0]     hd_choice_o,
   output logic [P-1:0]        hd_alt_o,       // DOR on the escape VCs, Pdor set
@@ -94,11 +99,15 @@ module rr_dqn_unit #(
   input  logic [AW-1:0]       prog_addr_i,
   input  logic [PDW-1:0]      prog_data_i,
   output logic [P*V-1:0]      busy_o,         // per input VC: a decision in its slot (observability)
+  // the agent's decisions taken, per input port: the entries they mark
+  output logic [P-1:0]        decide_o,
+  output logic [P*EW-1:0]     decide_idx_o,
   // the agent port
   output logic                agent_req_o,    // a decision starts: its observation, mask and tag
   output logic [NIN*AB-1:0]   agent_obs_o,
   output logic [NP-1:0]       agent_mask_o,
   output logic [RW-1:0]       agent_tag_o,
+  output logic [EW:0]         agent_episode_o,  // {the head opened an entry, its index}
   input  logic                agent_done_i,   // AGENT: the action for the decision with agent_tag_i
   input  logic [RW-1:0]       agent_tag_i,
   input  logic [OUTW-1:0]     agent_action_i,
@@ -151,6 +160,7 @@ module rr_dqn_unit #(
   assign start = infer_ready && (|fresh_free);
 
   // The observation of the picked head (its operands this cycle).
+  logic [EW:0]    pick_episode;
   always_comb begin
     logic [DOW-1:0] ops;
     ops       = '0;
@@ -161,6 +171,7 @@ module rr_dqn_unit #(
         pick_slot = slot_of(p, hd_operands_i[p*DOW+DOW-VCW+:VCW]);
       end
     end
+    pick_episode = ops[NUM_DIMS*CW+LEN_W+:EW+1];
     obs = '0;
     for (int unsigned d = 0; d < NUM_DIMS; d++) begin
       obs[d*AB+:AB]              = sat(32'(coord_i[d*CW+:CW]));
@@ -186,6 +197,7 @@ module rr_dqn_unit #(
   assign agent_obs_o  = obs;
   assign agent_mask_o = mask;
   assign agent_tag_o  = pick_slot;
+  assign agent_episode_o = pick_episode;
   if (AGENT) begin : gen_agent_outside
     assign infer_ready  = 1'b1;
     assign infer_done   = agent_done_i;
@@ -248,7 +260,9 @@ module rr_dqn_unit #(
   // The answers. The agent's port is free for the packet when its DQN VC is
   // not allocated and has credits for the whole packet.
   always_comb begin
-    answered = '0;
+    answered     = '0;
+    decide_o     = '0;
+    decide_idx_o = '0;
     for (int unsigned p = 0; p < P; p++) begin
       logic [DOW-1:0]   ops;
       logic [RW-1:0]    r;
@@ -287,8 +301,10 @@ module rr_dqn_unit #(
         hd_ready_o[p]                     = 1'b1;
         answered[p*V+32'(ops[DOW-1-:VCW])] = 1'b1;
         if (act_valid && free) begin
-          hd_choice_o[p*PW+:PW] = agent_port;
-          hd_alt_o[p]           = 1'b0;
+          hd_choice_o[p*PW+:PW]   = agent_port;
+          hd_alt_o[p]             = 1'b0;
+          decide_o[p]             = ops[NUM_DIMS*CW+LEN_W+EW];
+          decide_idx_o[p*EW+:EW]  = ops[NUM_DIMS*CW+LEN_W+:EW];
         end
       end
     end

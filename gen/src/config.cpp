@@ -479,9 +479,7 @@ class Parser {
     const auto only_dqn = [dqn](const Field& f) {
       if (!dqn) f.fail("only valid for routing.algorithm = dqn");
     };
-    // The diameter of the cube: DOR's longest path.
-    int diameter = 0;
-    for (const int k : cfg_.dims) diameter += cfg_.kind == TopologyKind::Torus ? k / 2 : k - 1;
+    const int diameter = cube_diameter(cfg_);
     cfg_.dqn_hop_threshold = 2 * diameter;
     if (const auto f = field("routing", "dqn_hop_threshold")) {
       only_dqn(*f);
@@ -529,6 +527,14 @@ class Parser {
     if (const auto f = field("routing", "dqn_agent")) {
       only_dqn(*f);
       cfg_.dqn_agent = kDqnAgents[f->one_of(names_of(kDqnAgents))].first;
+    }
+    if (const auto f = field("routing", "dqn_episodes")) {
+      only_dqn(*f);
+      cfg_.dqn_episodes = f->int_in(1, kMaxDqnEpisodes);
+    }
+    if (const auto f = field("routing", "dqn_ack_ratio")) {
+      only_dqn(*f);
+      cfg_.dqn_ack_ratio = f->int_in(0, kMaxDqnAckRatio);
     }
   }
 
@@ -650,6 +656,12 @@ const char* to_string(UgalRule rule) { return spelling_of(kUgalRules, rule); }
 const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue); }
 const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }
 const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
+
+int cube_diameter(const Config& cfg) {
+  int diameter = 0;
+  for (const int k : cfg.dims) diameter += cfg.kind == TopologyKind::Torus ? k / 2 : k - 1;
+  return diameter;
+}
 
 std::string Config::where(const std::string& dotted_key) const {
   const auto it = locations.find(dotted_key);

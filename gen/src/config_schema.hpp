@@ -107,7 +107,7 @@ constexpr std::array<std::string_view, 9> kRouterKeys{
     "vcs", "buffer_flits", "flit_bits", "min_packet_flits", "max_packet_flits", "nodes_per_router", "speedup",
     "output_buffer_flits", "buffer_read",
 };
-constexpr std::array<std::string_view, 26> kRoutingKeys{
+constexpr std::array<std::string_view, 28> kRoutingKeys{
     "algorithm", "seed",       "ugal_bias",  "contention_window", "contention_threshold",
     "intra_group", "ugal_rule", "ugal_queue", "decision",
     // q_adaptive
@@ -115,7 +115,7 @@ constexpr std::array<std::string_view, 26> kRoutingKeys{
     "q_decision_cycles",
     // dqn
     "dqn_hop_threshold", "dqn_hidden", "dqn_weight_bits", "dqn_activation_bits", "dqn_npar", "dqn_ipar",
-    "dqn_weights", "dqn_agent",
+    "dqn_weights", "dqn_agent", "dqn_episodes", "dqn_ack_ratio",
 };
 constexpr std::array<std::string_view, 11> kSimKeys{
     "pattern", "load",  "packet_flits", "packet_flits_min", "packet_flits_max", "cycles",

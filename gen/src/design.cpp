@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "rlroute/gen/dqn_episodes.hpp"
 #include "rlroute/gen/q_codes.hpp"
 #include "rlroute/gen/q_table_layout.hpp"
 
@@ -19,7 +20,8 @@ constexpr int kMinSingleFlitPayloadBits = 8;  // the least payload a single-flit
 std::vector<std::pair<std::string, Field>> HeaderLayout::named() const {
   return {{"dst", dst},         {"src", src},       {"vc_class", vc_class}, {"hops", hops},
           {"type", type},       {"pdor", pdor},     {"req_ack", req_ack},   {"mode", mode},
-          {"phase", phase},     {"inter", inter},   {"stamp", stamp},       {"length", length},
+          {"phase", phase},     {"inter", inter},   {"stamp", stamp},       {"episode", episode},
+          {"length", length},
           {"packet_id", packet_id},
           {"timestamp", timestamp}, {"crc", crc},         {"payload", payload}};
 }
@@ -55,6 +57,9 @@ Design derive_design(const Config& cfg) {
   h.inter = take(algorithm.names_intermediate() ? d.topo.router_id_bits() : 0);
   h.stamp = take(q_table ? kQStampBits : 0);
   if (q_table) d.link.feedback_bits = q_feedback_bits(QTableLayout::rows(d.topo), cfg.q_value_bits);
+  const bool dqn = cfg.algorithm == RoutingAlgorithm::Dqn;
+  h.episode = take(dqn ? dqn_episode_layout(cfg).index_bits : 0);
+  if (dqn) d.link.feedback_bits = dqn_episode_layout(cfg).ack_bits();
   h.length = take(bits_for(cfg.max_packet_flits + 1));
   h.packet_id = take(kPacketIdBits);
   // A single-flit packet also carries its CRC and payload in the head flit.
@@ -100,6 +105,7 @@ FlitData Design::encode(const Header& v) const {
   f.set(header.phase.lsb, header.phase.width, v.phase);
   f.set(header.inter.lsb, header.inter.width, v.inter);
   f.set(header.stamp.lsb, header.stamp.width, v.stamp);
+  f.set(header.episode.lsb, header.episode.width, v.episode);
   f.set(header.length.lsb, header.length.width, v.length);
   f.set(header.packet_id.lsb, header.packet_id.width, v.packet_id);
   f.set(header.timestamp.lsb, header.timestamp.width, v.timestamp);
@@ -119,6 +125,7 @@ Header Design::decode(const FlitData& f) const {
   v.phase = static_cast<unsigned>(f.get(header.phase.lsb, header.phase.width));
   v.inter = static_cast<unsigned>(f.get(header.inter.lsb, header.inter.width));
   v.stamp = static_cast<unsigned>(f.get(header.stamp.lsb, header.stamp.width));
+  v.episode = static_cast<unsigned>(f.get(header.episode.lsb, header.episode.width));
   v.length = static_cast<unsigned>(f.get(header.length.lsb, header.length.width));
   v.packet_id = static_cast<unsigned>(f.get(header.packet_id.lsb, header.packet_id.width));
   v.timestamp = f.get(header.timestamp.lsb, header.timestamp.width);

@@ -1,6 +1,8 @@
 // The DQN inference block of a design: gen/include/rlroute/gen/dqn_block.hpp.
 #include "rlroute/gen/dqn_block.hpp"
 
+#include "rlroute/gen/dqn_episodes.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -59,8 +61,9 @@ DqnBlock dqn_block(const Config& cfg) {
 
 DqnAgentPort dqn_agent_port(const Design& design) {
   const DqnBlock b = dqn_block(design.cfg);
+  const DqnEpisodeLayout e = dqn_episode_layout(design.cfg);
   return {b.sizes.front(), b.activation_bits, b.sizes.back(), std::max(1, bits_for(design.ports * design.vcs)),
-          std::max(1, bits_for(b.sizes.back()))};
+          std::max(1, bits_for(b.sizes.back())), e.index_bits, e.distance_bits, e.stamp_bits};
 }
 
 void check_fits(const DqnBlock& block, const ref::DqnNetwork& network, const std::string& where) {

@@ -13,6 +13,7 @@
 #include "emit_parts.hpp"
 #include "sv_writer.hpp"
 #include "rlroute/gen/dqn_block.hpp"
+#include "rlroute/gen/dqn_episodes.hpp"
 #include "rlroute/gen/files.hpp"
 #include "rlroute/gen/routing.hpp"
 #include "rlroute/gen/routing_check.hpp"
@@ -40,7 +41,8 @@ const std::vector<std::string> kDragonflyBlocks = {"rr_lfsr.sv", "rr_contention.
 // Star-channel's decision at the head of the VC.
 const std::vector<std::string> kStarBlocks = {"rr_star_decide.sv"};
 // DQN-routing's inference block and decisions at the head of the VC.
-const std::vector<std::string> kDqnBlocks = {"rr_dqn_layer.sv", "rr_dqn_infer.sv", "rr_dqn_unit.sv"};
+const std::vector<std::string> kDqnBlocks = {"rr_dqn_layer.sv", "rr_dqn_infer.sv", "rr_dqn_unit.sv", "rr_dqn_episodes.sv",
+                                              "rr_dqn_episode_unit.sv"};
 // Q-adaptive's table, decision and learning blocks.
 const std::vector<std::string> kQAdaptiveBlocks = {"rr_q_update.sv", "rr_q_decide.sv", "rr_q_table.sv", "rr_q_unit.sv"};
 
@@ -114,6 +116,12 @@ std::string emit_package(const Design& d) {
     param("DQN_ACTIONS", agent.actions, "agent port: actions (network ports), mask bits");
     param("DQN_TAG_BITS", agent.tag_bits, "agent port: a decision's tag (its input VC)");
     param("DQN_ACTION_BITS", agent.action_bits, "agent port: an action");
+    const DqnEpisodeLayout episodes = dqn_episode_layout(d.cfg);
+    param("DQN_EPISODES", episodes.entries, "routing.dqn_episodes: entries of the pending-episode table");
+    param("DQN_EPISODE_BITS", episodes.index_bits, "an entry's index (header field episode)");
+    param("DQN_STAMP_BITS", episodes.stamp_bits, "an episode's timestamps, cycles modulo 2^DQN_STAMP_BITS");
+    param("DQN_DISTANCE_BITS", episodes.distance_bits, "an episode's distance, hops");
+    param("DQN_ACK_BITS", episodes.ack_bits(), "an ack word {valid, cancel, index, timestamp} on the credit channel");
     std::string hex;
     for (int l = 4; l >= 0; --l) hex += fmt::format("{:04x}", l <= b.layers() ? b.sizes[static_cast<size_t>(l)] : 0);
     dqn_sizes = fmt::format(

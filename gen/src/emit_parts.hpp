@@ -17,9 +17,12 @@ std::string router_top(const Design& d, const RoutingRelation& relation);
 // DQN-routing: the inference block's programming port on the router and
 // network tops (every router of the network takes the same writes).
 std::vector<sv::Port> dqn_programming_ports(const std::string& pkg);
-// DQN-routing's agent port (rr_dqn_unit agent_*): direction, name, width.
+// DQN-routing's agent port: direction, name, width; the requests and answers
+// of rr_dqn_unit (agent_*), and the rewards of rr_dqn_episode_unit
+// (agent_rew_*, `reward`).
 struct DqnPortSignal {
   std::string direction, name, width, comment;
+  bool reward = false;
 };
 std::vector<DqnPortSignal> dqn_agent_signals(const std::string& pkg);
 // The DQN ports of a top: the programming port (routing.dqn_agent = "block")

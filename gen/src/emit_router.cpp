@@ -42,6 +42,133 @@ std::vector<Connection> head_decision_ports() {
           {"hd_alt_o", "hd_alt", ""},       {"hd_patch_o", "hd_patch", ""}};
 }
 
+// DQN-routing's units of a router top: a route unit per input port (rr_route_dor
+// with DQN, its header into rc_hdr_route), the episode unit (the pending-episode
+// table, the ack words on the credit words, rc_hdr_route -> rc_hdr_new) and the
+// DQN unit (the decisions at the head of the VC, and the inference block unless
+// the agent is outside).
+std::string dqn_units(const Design& d, const std::string& pkg, const std::vector<Param>& route_params,
+                      const std::vector<Connection>& route_ports, const std::vector<Param>& radices, const Param& torus) {
+  const bool external = d.cfg.dqn_agent == DqnAgentKind::External;
+  std::vector<Param> unit{{"P", "P", ""},
+                          {"NUM_NI", pkg + "::NUM_NI", ""},
+                          {"V", "V", ""},
+                          {"B", pkg + "::BUFFER_FLITS", ""},
+                          {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
+                          {"CW", pkg + "::COORD_BITS", ""}};
+  unit.insert(unit.end(), radices.begin(), radices.end());
+  unit.push_back(torus);
+  for (const Param& q : std::vector<Param>{{"LEN_W", pkg + "::HDR_LEN_W", ""},
+                                           {"NL", pkg + "::DQN_LAYERS", ""},
+                                           {"SIZES", pkg + "::DQN_SIZES", ""},
+                                           {"WB", pkg + "::DQN_WEIGHT_BITS", ""},
+                                           {"AB", pkg + "::DQN_ACTIVATION_BITS", ""},
+                                           {"ACCW", pkg + "::DQN_ACC_BITS", ""},
+                                           {"NPAR", pkg + "::DQN_NPAR", ""},
+                                           {"IPAR", pkg + "::DQN_IPAR", ""},
+                                           {"AW", pkg + "::DQN_PROG_ADDR_BITS", ""}}) {
+    unit.push_back(q);
+  }
+  unit.push_back({"AGENT", external ? "1'b1" : "1'b0", fmt::format("routing.dqn_agent = \"{}\"", to_string(d.cfg.dqn_agent))});
+  unit.push_back({"EW", pkg + "::DQN_EPISODE_BITS", ""});
+  std::vector<Connection> conns{{"clk_i", "", ""}, {"rst_ni", "", ""}, {"coord_i", "id_i", ""}};
+  for (const Connection& c : head_decision_ports()) conns.push_back(c);
+  for (const Connection& c : std::vector<Connection>{
+           {"vc_busy_i", "vc_busy", ""}, {"vc_credits_i", "vc_credits", ""}, {"in_occ_i", "in_occ", ""}}) {
+    conns.push_back(c);
+  }
+  for (const sv::Port& port : dqn_programming_ports(pkg)) {
+    conns.push_back({port.name, external ? "'0" : "", external ? "no inference block: nothing to program" : ""});
+  }
+  conns.push_back({"busy_o", "unused_dqn_busy", "observability only"});
+  conns.push_back({"decide_o", "dqn_decide", ""});
+  conns.push_back({"decide_idx_o", "dqn_decide_idx", ""});
+  std::vector<Connection> episode_conns{{"clk_i", "", ""},
+                                        {"rst_ni", "", ""},
+                                        {"now_i", "cycle_o[" + pkg + "::DQN_STAMP_BITS-1:0]", ""},
+                                        {"coord_i", "id_i", ""},
+                                        {"rc_valid_i", "rc_valid", ""},
+                                        {"rc_hdr_i", "rc_hdr", ""},
+                                        {"rc_port_i", "rc_out_port", ""},
+                                        {"rc_hdr_route_i", "rc_hdr_route", ""},
+                                        {"rc_hdr_o", "rc_hdr_new", ""},
+                                        {"rc_entry_o", "rc_entry", ""},
+                                        {"rc_entry_idx_o", "rc_entry_idx", ""},
+                                        {"decide_i", "dqn_decide", ""},
+                                        {"decide_idx_i", "dqn_decide_idx", ""},
+                                        {"ack_i", "ack_in", ""},
+                                        {"ack_o", "ack_out", ""}};
+  // The agent port: the router's ports (routing.dqn_agent = "external"), or
+  // the block's requests and the rewards, unused outside.
+  std::string unused_agent;
+  std::vector<std::string> unused_names;
+  for (const DqnPortSignal& sig : dqn_agent_signals(pkg)) {
+    std::vector<Connection>& to = sig.reward ? episode_conns : conns;
+    const std::string port = sig.reward ? sig.name.substr(std::string("agent_").size()) : sig.name;
+    if (external) {
+      to.push_back({port, sig.name, ""});
+    } else if (sig.direction == "input") {
+      to.push_back({port, "'0", ""});
+    } else {
+      to.push_back({port, "unused_" + sig.name, sig.reward ? "the block does not learn" : "the block is the agent"});
+      unused_agent += sig.width == "1" ? fmt::format("  logic unused_{};\n", sig.name)
+                                       : fmt::format("  logic [{}-1:0] unused_{};\n", sig.width, sig.name);
+      unused_names.push_back("unused_" + sig.name);
+    }
+  }
+  episode_conns.push_back({"open_entries_o", "unused_dqn_entries", "observability only"});
+  unused_names.push_back("unused_dqn_entries");
+  unused_agent += fmt::format("  logic [{}::DQN_EPISODES-1:0] unused_dqn_entries;\n", pkg);
+  unused_agent += fmt::format("  logic unused_agent;\n  assign unused_agent = ^{{{}}};\n", fmt::join(unused_names, ", "));
+  const std::string ew = pkg + "::DQN_EPISODE_BITS";
+  const std::string aw = pkg + "::DQN_ACK_BITS";
+  return "  // DQN-routing (routing.algorithm = \"dqn\"): VC V-1 the DQN VC, VCs 0..V-2 the\n"
+         "  // DOR escape; one route unit per input port, one episode unit (the pending-\n"
+         "  // episode table and the acks) and one DQN unit (the inference block and the\n"
+         "  // decisions at the head of the VC) per router.\n"
+         "  logic [P*OW-1:0] unused_occ;\n"
+         "  assign unused_occ = occ;\n"
+         "  logic unused_hd;\n"
+         "  logic [P*V-1:0] unused_dqn_busy;\n"
+         "  assign unused_hd = ^hd_alt_port;  // the alternative is DOR's port, the one presented\n"
+         "  logic [P*W-1:0] rc_hdr_route;\n"
+         "  logic [P-1:0] rc_entry, dqn_decide;\n"
+         "  logic [P*" + ew + "-1:0] rc_entry_idx, dqn_decide_idx;\n"
+         "  // The credit words carry the episodes' ack words above {vc, valid}.\n"
+         "  logic [P*" + aw + "-1:0] ack_in, ack_out;\n"
+         "  for (genvar p = 0; p < P; p++) begin : gen_credit_words\n"
+         "    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];\n"
+         "    assign ack_in[p*" + aw + " +: " + aw + "] = credit_i[p*CRW + CCW +: " + aw + "];\n"
+         "    assign credit_o[p*CRW +: CRW] = {ack_out[p*" + aw + " +: " + aw + "], core_credit_o[p*CCW +: CCW]};\n"
+         "  end\n"
+         "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
+         sv::instance("rr_route_dor", "i_route", route_params, route_ports, "    ") +
+         "    // The decision's operands: {the packet's input VC, the episode entry it\n"
+         "    // opened, its length, its destination's coordinates}.\n"
+         "    assign rc_operands[p*DOW +: DOW] = {rc_in_vc[p*VCW +: VCW], rc_entry[p], rc_entry_idx[p*" + ew + " +: " + ew + "],\n"
+         "                                        rc_hdr[p*W + " + pkg + "::HDR_LEN_LSB +: " + pkg + "::HDR_LEN_W],\n"
+         "                                        rc_hdr[p*W + " + pkg + "::HDR_DST_LSB + " + pkg + "::LOCAL_BITS +: " + pkg +
+         "::NUM_DIMS*" + pkg + "::COORD_BITS]};\n"
+         "  end\n" +
+         unused_agent +
+         sv::instance("rr_dqn_episode_unit", "i_episodes",
+                      {{"P", "P", ""},
+                       {"NUM_NI", pkg + "::NUM_NI", ""},
+                       {"W", "W", ""},
+                       {"E", pkg + "::DQN_EPISODES", "routing.dqn_episodes"},
+                       {"TSW", pkg + "::DQN_STAMP_BITS", ""},
+                       {"DW", pkg + "::DQN_DISTANCE_BITS", ""},
+                       {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
+                       {"CW", pkg + "::COORD_BITS", ""},
+                       radices[0], radices[1], radices[2], torus,
+                       {"LOCAL_W", pkg + "::LOCAL_BITS", ""},
+                       {"DST_LSB", pkg + "::HDR_DST_LSB", ""},
+                       {"REQ_ACK_LSB", pkg + "::HDR_REQ_ACK_LSB", ""},
+                       {"EPISODE_LSB", pkg + "::HDR_EPISODE_LSB", ""}},
+                      episode_conns, "  ") +
+         sv::instance("rr_dqn_unit", "i_dqn", unit, conns, "  ");
+}
+
 std::string torus_route_units(const Design& d, const std::string& pkg) {
   const Topology& t = d.topo;
   const bool star = d.cfg.algorithm == RoutingAlgorithm::Star;
@@ -76,77 +203,11 @@ std::string torus_route_units(const Design& d, const std::string& pkg) {
   ports.push_back({"alt_port_o", "rc_alt_port[p*PW +: PW]", ""});
   ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
   ports.push_back({"decide_o", "rc_decide[p]", ""});
-  ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", dqn ? "Pdor set when the DQN VC is closed" : "DOR and star leave the header as it is"});
+  ports.push_back({"hdr_o", dqn ? "rc_hdr_route[p*W +: W]" : "rc_hdr_new[p*W +: W]",
+                   dqn ? "Pdor set when the DQN VC is closed" : "DOR and star leave the header as it is"});
   std::string s = "  logic [P*DW-1:0] unused_dem;\n"
                   "  assign unused_dem = dem;\n";
-  if (dqn) {
-    std::vector<Param> unit{{"P", "P", ""},
-                            {"NUM_NI", pkg + "::NUM_NI", ""},
-                            {"V", "V", ""},
-                            {"B", pkg + "::BUFFER_FLITS", ""},
-                            {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
-                            {"CW", pkg + "::COORD_BITS", ""}};
-    unit.insert(unit.end(), radices.begin(), radices.end());
-    unit.push_back(torus);
-    for (const Param& q : std::vector<Param>{{"LEN_W", pkg + "::HDR_LEN_W", ""},
-                                             {"NL", pkg + "::DQN_LAYERS", ""},
-                                             {"SIZES", pkg + "::DQN_SIZES", ""},
-                                             {"WB", pkg + "::DQN_WEIGHT_BITS", ""},
-                                             {"AB", pkg + "::DQN_ACTIVATION_BITS", ""},
-                                             {"ACCW", pkg + "::DQN_ACC_BITS", ""},
-                                             {"NPAR", pkg + "::DQN_NPAR", ""},
-                                             {"IPAR", pkg + "::DQN_IPAR", ""},
-                                             {"AW", pkg + "::DQN_PROG_ADDR_BITS", ""}}) {
-      unit.push_back(q);
-    }
-    const bool external = d.cfg.dqn_agent == DqnAgentKind::External;
-    unit.push_back({"AGENT", external ? "1'b1" : "1'b0", fmt::format("routing.dqn_agent = \"{}\"", to_string(d.cfg.dqn_agent))});
-    std::vector<Connection> conns{{"clk_i", "", ""}, {"rst_ni", "", ""}, {"coord_i", "id_i", ""}};
-    for (const Connection& c : head_decision_ports()) conns.push_back(c);
-    for (const Connection& c : std::vector<Connection>{
-             {"vc_busy_i", "vc_busy", ""}, {"vc_credits_i", "vc_credits", ""}, {"in_occ_i", "in_occ", ""}}) {
-      conns.push_back(c);
-    }
-    for (const sv::Port& port : dqn_programming_ports(pkg)) {
-      conns.push_back({port.name, external ? "'0" : "", external ? "no inference block: nothing to program" : ""});
-    }
-    conns.push_back({"busy_o", "unused_dqn_busy", "observability only"});
-    // The agent port: the router's ports (routing.dqn_agent = "external"), or
-    // the block's requests, unused outside.
-    std::string unused_agent;
-    std::vector<std::string> unused_names;
-    for (const DqnPortSignal& sig : dqn_agent_signals(pkg)) {
-      if (external) {
-        conns.push_back({sig.name, "", ""});
-      } else if (sig.direction == "input") {
-        conns.push_back({sig.name, "'0", ""});
-      } else {
-        conns.push_back({sig.name, "unused_" + sig.name, "the block is the agent"});
-        unused_agent += sig.width == "1" ? fmt::format("  logic unused_{};\n", sig.name)
-                                         : fmt::format("  logic [{}-1:0] unused_{};\n", sig.width, sig.name);
-        unused_names.push_back("unused_" + sig.name);
-      }
-    }
-    if (!unused_names.empty()) {
-      unused_agent += fmt::format("  logic unused_agent;\n  assign unused_agent = ^{{{}}};\n", fmt::join(unused_names, ", "));
-    }
-    s = "  // DQN-routing (routing.algorithm = \"dqn\"): VC V-1 the DQN VC, VCs 0..V-2 the\n"
-        "  // DOR escape; one route unit per input port, one DQN unit (the inference\n"
-        "  // block and the decisions at the head of the VC) per router.\n" + s +
-        "  logic [P*OW-1:0] unused_occ;\n"
-        "  assign unused_occ = occ;\n"
-        "  logic unused_hd;\n"
-        "  logic [P*V-1:0] unused_dqn_busy;\n"
-        "  assign unused_hd = ^hd_alt_port;  // the alternative is DOR's port, the one presented\n"
-        "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
-        sv::instance("rr_route_dor", "i_route", params, ports, "    ") +
-        "    // The decision's operands: {the packet's input VC, its length, its destination's coordinates}.\n"
-        "    assign rc_operands[p*DOW +: DOW] = {rc_in_vc[p*VCW +: VCW], rc_hdr[p*W + " + pkg + "::HDR_LEN_LSB +: " + pkg + "::HDR_LEN_W],\n"
-        "                                        rc_hdr[p*W + " + pkg + "::HDR_DST_LSB + " + pkg + "::LOCAL_BITS +: " + pkg +
-        "::NUM_DIMS*" + pkg + "::COORD_BITS]};\n"
-        "  end\n" + unused_agent + sv::instance("rr_dqn_unit", "i_dqn", unit, conns, "  ");
-    return s;
-  }
+  if (dqn) return s + dqn_units(d, pkg, params, ports, radices, torus);
   if (!star) {
     s = "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port.\n" + s +
         "  // DOR decides at buffer write: no head decisions.\n"
@@ -440,14 +501,21 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
 }  // namespace
 
 std::vector<DqnPortSignal> dqn_agent_signals(const std::string& pkg) {
+  const std::string ports = pkg + "::NUM_PORTS";
   return {{"output", "agent_req_o", "1", "the agent port (rr_dqn_unit): a decision starts"},
           {"output", "agent_obs_o", pkg + "::DQN_OBS_BITS", "its observation, DQN_ACTIVATION_BITS per value"},
           {"output", "agent_mask_o", pkg + "::DQN_ACTIONS", "the actions allowed"},
           {"output", "agent_tag_o", pkg + "::DQN_TAG_BITS", "its tag (the input VC)"},
+          {"output", "agent_episode_o", "(" + pkg + "::DQN_EPISODE_BITS + 1)", "{the head opened an episode entry, its index}"},
           {"input", "agent_done_i", "1", "an answer: the action for the decision with agent_tag_i"},
           {"input", "agent_tag_i", pkg + "::DQN_TAG_BITS", ""},
           {"input", "agent_action_i", pkg + "::DQN_ACTION_BITS", ""},
-          {"input", "agent_action_valid_i", "1", "0: no action (the packet escapes to DOR)"}};
+          {"input", "agent_action_valid_i", "1", "0: no action (the packet escapes to DOR)"},
+          {"output", "agent_rew_valid_o", ports, "rewards (rr_dqn_episode_unit), a lane per output port", true},
+          {"output", "agent_rew_idx_o", ports + "*" + pkg + "::DQN_EPISODE_BITS", "the decided entry", true},
+          {"output", "agent_rew_dist_o", ports + "*" + pkg + "::DQN_DISTANCE_BITS", "its distance, hops", true},
+          {"output", "agent_rew_latency_o", ports + "*" + pkg + "::DQN_STAMP_BITS",
+           "cycles from its opening to the packet's arrival", true}};
 }
 
 std::vector<sv::Port> dqn_top_ports(const Design& d, const std::string& multiple) {
@@ -481,7 +549,8 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
       q ? fmt::format("rr_pkg::q_operands_width(P - {0}::NUM_NI, {1}, {0}::GLOBAL_PORTS)", pkg, QTableLayout::rows(t))
       : t.dragonfly() ? "rr_pkg::ugal_operands_width(" + pkg + "::GROUP_BITS)"
       : star          ? pkg + "::HDR_LEN_W"
-      : dqn           ? "VCW + " + pkg + "::NUM_DIMS * " + pkg + "::COORD_BITS + " + pkg + "::HDR_LEN_W"
+      : dqn           ? "VCW + 1 + " + pkg + "::DQN_EPISODE_BITS + " + pkg + "::NUM_DIMS * " + pkg + "::COORD_BITS + " + pkg +
+                            "::HDR_LEN_W"
                       : "1";
   std::vector<sv::Port> top_ports{
       {"input", "", "clk_i", ""},
@@ -516,7 +585,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
        {"PTW", dqn ? "1" : "2", dqn ? "the header field a decision patches: Pdor" : "the header field a decision patches: the phase"}},
       top_ports);
   s += "\n";
-  s += sv::align({{"logic", "[P-1:0]", "unused_rc_valid;"},
+  s += sv::align({{"logic", "[P-1:0]", "rc_valid;"},
                   {"logic", "[P*W-1:0]", "rc_hdr, rc_hdr_new;"},
                   {"logic", "[P*VCW-1:0]", "rc_in_vc;"},
                   {"logic", "[P*PW-1:0]", "rc_out_port;"},
@@ -533,9 +602,13 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                   {"logic", "[P*V-1:0]", "vc_busy;"},
                   {"logic", "[P*V*CNW-1:0]", "vc_credits, in_occ;"}},
                  "  ");
-  if (q) {
+  if (q || dqn) {
     s += "  localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
          "  logic [P*CCW-1:0] core_credit_i, core_credit_o;  // without the feedback\n";
+  }
+  if (!dqn) {
+    s += "  logic unused_rc_valid;  // the heads on the links: DQN-routing's episodes only\n"
+         "  assign unused_rc_valid = ^rc_valid;\n";
   }
   s += "\n";
   const bool demand = t.dragonfly() && traits(d.cfg.algorithm).biased() &&
@@ -585,9 +658,9 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"rst_ni", "", ""},
                      {"flit_i", "", ""},
                      {"flit_o", "", ""},
-                     {"credit_i", q ? "core_credit_i" : "", ""},
-                     {"credit_o", q ? "core_credit_o" : "", ""},
-                     {"rc_valid_o", "unused_rc_valid", ""},
+                     {"credit_i", q || dqn ? "core_credit_i" : "", ""},
+                     {"credit_o", q || dqn ? "core_credit_o" : "", ""},
+                     {"rc_valid_o", "rc_valid", ""},
                      {"rc_hdr_o", "rc_hdr", ""},
                      {"rc_in_vc_o", "rc_in_vc", ""},
                      {"rc_out_port_i", "rc_out_port", ""},

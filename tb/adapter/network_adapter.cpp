@@ -72,6 +72,7 @@ class VerilatedNetwork final : public NetworkModel {
   void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
   void settle() override { top_->eval(); }
   DqnRequest dqn_request(int router) const override { return read_dqn_request(*top_, router, shape_); }
+  std::vector<DqnReward> dqn_rewards(int router) const override { return read_dqn_rewards(*top_, router, shape_); }
   void set_dqn_answer(int router, const DqnAnswer* answer) override {
     write_dqn_answer(*top_, router, shape_, answer);
   }

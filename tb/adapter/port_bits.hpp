@@ -131,12 +131,37 @@ DqnRequest read_dqn_request(const Top& top, int r, const ModelShape& s) {
   }
   q.mask = static_cast<std::uint32_t>(get_field(top.agent_mask_o, r * s.dqn_actions, s.dqn_actions));
   q.tag = static_cast<unsigned>(get_field(top.agent_tag_o, r * s.dqn_tag_bits, s.dqn_tag_bits));
+  const int eb = s.dqn_episode_bits + 1;
+  const std::uint64_t episode = get_field(top.agent_episode_o, r * eb, eb);
+  if ((episode >> s.dqn_episode_bits) & 1u) q.episode = static_cast<int>(episode & ((1u << s.dqn_episode_bits) - 1));
 #else
   (void)top;
   (void)r;
   (void)s;
 #endif
   return q;
+}
+
+// The rewards router `r` reports this cycle, a lane per output port.
+template <typename Top>
+std::vector<DqnReward> read_dqn_rewards(const Top& top, int r, const ModelShape& s) {
+  std::vector<DqnReward> rewards;
+#ifdef RLROUTE_DQN_AGENT
+  const int ports = s.router_ports;
+  for (int q = 0; q < ports; ++q) {
+    const int lane = r * ports + q;
+    if (!get_bit(top.agent_rew_valid_o, lane)) continue;
+    rewards.push_back(
+        {q, static_cast<unsigned>(get_field(top.agent_rew_idx_o, lane * s.dqn_episode_bits, s.dqn_episode_bits)),
+         static_cast<unsigned>(get_field(top.agent_rew_dist_o, lane * s.dqn_distance_bits, s.dqn_distance_bits)),
+         static_cast<std::uint32_t>(get_field(top.agent_rew_latency_o, lane * s.dqn_stamp_bits, s.dqn_stamp_bits))});
+  }
+#else
+  (void)top;
+  (void)r;
+  (void)s;
+#endif
+  return rewards;
 }
 
 template <typename Top>

@@ -55,6 +55,7 @@ class VerilatedRouter final : public RouterModel {
   void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
   void settle() override { top_->eval(); }
   DqnRequest dqn_request() const override { return read_dqn_request(*top_, 0, shape_); }
+  std::vector<DqnReward> dqn_rewards() const override { return read_dqn_rewards(*top_, 0, shape_); }
   void set_dqn_answer(const DqnAnswer* answer) override { write_dqn_answer(*top_, 0, shape_, answer); }
   void tick() override {
     top_->clk_i = 1;

@@ -80,6 +80,7 @@ void HarnessFabric::step() {
     if (has_dqn_agent()) {
       routers_[r]->settle();
       routers_[r]->set_dqn_answer(answer(r, routers_[r]->dqn_request()));
+      reward(r, routers_[r]->dqn_rewards());
     }
   }
   for (auto& router : routers_) router->tick();
@@ -121,7 +122,10 @@ void NetworkTopFabric::step() {
   }
   if (has_dqn_agent()) {
     net_->settle();
-    for (int r = 0; r < t.num_routers(); ++r) net_->set_dqn_answer(r, answer(r, net_->dqn_request(r)));
+    for (int r = 0; r < t.num_routers(); ++r) {
+      net_->set_dqn_answer(r, answer(r, net_->dqn_request(r)));
+      reward(r, net_->dqn_rewards(r));
+    }
   }
   net_->tick();
 }

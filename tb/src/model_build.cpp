@@ -331,6 +331,9 @@ ModelShape model_shape(const Design& d, ModelKind kind) {
       s.dqn_actions = a.actions;
       s.dqn_tag_bits = a.tag_bits;
       s.dqn_action_bits = a.action_bits;
+      s.dqn_episode_bits = a.episode_bits;
+      s.dqn_distance_bits = a.distance_bits;
+      s.dqn_stamp_bits = a.stamp_bits;
     }
   }
   return s;

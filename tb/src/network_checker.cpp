@@ -16,6 +16,7 @@ NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& rela
   port_flits_.assign(ports, 0);
   heads_in_router_.resize(static_cast<std::size_t>(design.topo.num_routers()));
   if (traits(design.cfg.algorithm).choice == PathChoice::QTable) q_mirror_ = std::make_unique<QMirror>(design);
+  if (design.cfg.algorithm == RoutingAlgorithm::Dqn) episodes_ = std::make_unique<DqnEpisodeMirror>(design);
 }
 
 NetworkChecker::InputVc& NetworkChecker::input_vc(int router, int port, int vc) {
@@ -88,6 +89,7 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
       q_mirror_->head_arrived(router, port, key, design_.topo.node_of_address(h.src),
                               design_.topo.node_of_address(h.dst), cycle_);
     }
+    if (episodes_) episodes_->head_arrived(router, port, key, h, cycle_);
     ivc.open_packet = key;
   } else if (ivc.open_packet < 0) {
     fail(fmt::format("router {} input port {} vc{}: a body flit arrived with no packet open on the VC: {}", router,
@@ -103,6 +105,10 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
 void NetworkChecker::router_credit(int router, int port, const LinkCredit& credit) {
   if (q_mirror_) {
     const std::string wrong = q_mirror_->feedback_sent(router, port, credit.feedback, cycle_);
+    if (!wrong.empty()) fail(wrong);
+  }
+  if (episodes_) {
+    const std::string wrong = episodes_->word_sent(router, port, credit.feedback, cycle_);
     if (!wrong.empty()) fail(wrong);
   }
   if (!credit.valid) return;
@@ -165,6 +171,11 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
       expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
     }
     if (traits(design_.cfg.algorithm).routes_by_hops()) expected.set(hl.pdor.lsb, hl.pdor.width, out.data.get(hl.pdor.lsb, hl.pdor.width));
+    // DQN-routing's episodes: the entry a router opened, or ReqAck cleared
+    // (the episode check checks both).
+    if (episodes_) {
+      for (const Field& f : {hl.episode, hl.req_ack}) expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
+    }
     if (!(expected == out.data)) {
       fail(fmt::format("flit identity: router {} altered the header of packet {:#x} beyond its route state and hop "
                        "count: in {}, out {}",
@@ -216,6 +227,10 @@ void NetworkChecker::router_output(int router, int port, const LinkFlit& flit) {
   res.cycles += static_cast<std::uint64_t>(cycle_ - in.arrived);
   if (q_mirror_) {
     const std::string wrong = q_mirror_->head_left(router, port, key);
+    if (!wrong.empty()) fail(wrong);
+  }
+  if (episodes_) {
+    const std::string wrong = episodes_->head_left(router, port, key, h, cycle_);
     if (!wrong.empty()) fail(wrong);
   }
 }

@@ -60,6 +60,12 @@ LinkFlit Nic::inject(std::int64_t cycle) {
     h.src = src;
     h.length = static_cast<unsigned>(s.packet.length);
     h.packet_id = s.id;
+    // DQN-routing: one packet in routing.dqn_ack_ratio asks for an ack
+    // (002's ReqAck and AckRatio), the NIC's first included.
+    if (design_.cfg.algorithm == RoutingAlgorithm::Dqn && design_.cfg.dqn_ack_ratio > 0) {
+      h.req_ack = heads_sent_ % static_cast<std::uint64_t>(design_.cfg.dqn_ack_ratio) == 0;
+    }
+    ++heads_sent_;
     h.timestamp = static_cast<std::uint64_t>(cycle) & ((std::uint64_t{1} << design_.header.timestamp.width) - 1);
     f.data = f.tail ? single_flit_packet(design_, h) : design_.encode(h);
   } else if (f.tail) {

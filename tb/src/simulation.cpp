@@ -402,6 +402,17 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
                             "(livelock or starvation).\noccupied VCs:\n{}packets in flight:\n{}",
                             scoreboard.in_flight(), 200000, fabric.dump_occupied(), scoreboard.describe_in_flight(40));
   }
+  // DQN-routing: the last packets' acks travel back on the credit channels
+  // (a hop each link's credit latency, one word per link and cycle); once the
+  // network is empty every pending-episode entry must close within a bound.
+  constexpr std::int64_t kAckSettleCycles = 4096;
+  const std::int64_t ack_cap = cycle + kAckSettleCycles;
+  while (ok && fabric.open_episodes() > 0 && cycle < ack_cap) ok = one_cycle();
+  if (ok && r.failure.empty() && fabric.open_episodes() > 0) {
+    r.failure = fmt::format("episode check: {} pending-episode entries still open {} cycles after the last packet "
+                            "left (acks lost):\n{}",
+                            fabric.open_episodes(), kAckSettleCycles, fabric.describe_open_episodes(20));
+  }
   // A few idle cycles so that trailing credits settle.
   for (int i = 0; ok && i < 8; ++i) ok = one_cycle();
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <span>
 #include <memory>
@@ -171,7 +172,7 @@ TEST(DqnNetwork, RouteCheckerFailsOnADqnHopPastTheThreshold) {
 // An agent outside the routers that always proposes +x (port NUM_NI).
 class PlusXAgent final : public DqnAgent {
  public:
-  int act(int /*router*/, std::span<const std::int32_t> observation, std::uint32_t mask) override {
+  int act(int /*router*/, int /*episode*/, std::span<const std::int32_t> observation, std::uint32_t mask) override {
     ++decisions;
     EXPECT_EQ(observation.size(), 13u);
     return (mask & 1u) ? 0 : -1;
@@ -212,6 +213,167 @@ TEST(DqnNetwork, AnAgentOutsideTheRoutersAnswersInTheCycleOfTheRequest) {
   for (const int decided : {1, 2, 3, 8}) EXPECT_GT(exact[decided], 0) << decided << " decided hops";
   EXPECT_GE(agent->decisions, decided_hops) << "every decided hop was the agent's";
 }
+
+// An always-+x agent outside that keeps, per (router, episode), the distance
+// its observation gives (own and destination coordinates) and checks the
+// rewards against it: every reward names an episode the agent was asked
+// about at that router and not yet rewarded.
+class RewardCheckingAgent final : public DqnAgent {
+ public:
+  explicit RewardCheckingAgent(int k) : k_(k) {}
+  int act(int router, int episode, std::span<const std::int32_t> obs, std::uint32_t mask) override {
+    if (episode >= 0) {
+      Pending p;
+      for (int d = 0; d < 2; ++d) {
+        const int fwd = (obs[static_cast<size_t>(2 + d)] - obs[static_cast<size_t>(d)] + k_) % k_;
+        p.distance += std::min(fwd, k_ - fwd);
+      }
+      p.same_row_hops = obs[1] == obs[3] ? (obs[2] - obs[0] + k_) % k_ : -1;
+      pending[{router, episode}] = p;
+      ++episodes;
+    } else {
+      ++without_entry;
+    }
+    return (mask & 1u) ? 0 : -1;
+  }
+  void reward(int router, const DqnReward& r) override {
+    const auto it = pending.find({router, static_cast<int>(r.episode)});
+    if (it == pending.end()) {
+      ADD_FAILURE() << "router " << router << " rewarded episode " << r.episode << ", which it never asked about";
+      return;
+    }
+    EXPECT_EQ(static_cast<int>(r.distance), it->second.distance) << "router " << router << " episode " << r.episode;
+    if (it->second.same_row_hops > 0) {
+      ++same_row;
+      // At zero load each +x hop costs the hop latency + 2 (the answer, then
+      // the registered decision), from the entry's opening at this router to
+      // the head's arrival at its destination router.
+      if (static_cast<int>(r.latency) == it->second.same_row_hops * (hop_latency(1) + 2)) ++same_row_exact;
+    }
+    pending.erase(it);
+    ++rewards;
+  }
+  struct Pending {
+    int distance = 0;
+    int same_row_hops = -1;  // +x hops to a destination in this row, else -1
+  };
+  std::map<std::pair<int, int>, Pending> pending;
+  std::int64_t episodes = 0, without_entry = 0, rewards = 0, same_row = 0, same_row_exact = 0;
+
+ private:
+  int k_;
+};
+
+// Every packet asks for an ack (routing.dqn_ack_ratio = 1): at every router
+// before its destination it opens a pending-episode entry, the decisions the
+// agent's port took mark theirs, and the acks come back on the credit
+// channels. The agent gets a reward for most decisions (at 1% load the DQN
+// VC is seldom taken), each for an episode it decided, with the distance of
+// its observation and, for destinations in the router's row, exactly the
+// zero-load latency of the +x hops; the episode check (acks to open entries,
+// every entry closed at the end) holds.
+TEST(DqnNetwork, EveryDecidedHopIsRewardedWithItsDistanceAndLatency) {
+  Bench b(torus("net_dqn4x4_ext", 4, "dqn_agent = \"external\"\n"));
+  SimOptions o = run_options(0.01, 200, 10000);
+  auto agent = std::make_shared<RewardCheckingAgent>(4);
+  o.dqn_agent = agent;
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  ASSERT_GT(r.packets.size(), 300u);
+  EXPECT_GT(agent->episodes, 1000);
+  EXPECT_GT(agent->rewards, agent->episodes * 9 / 10) << "most decisions take the agent's port";
+  EXPECT_LE(agent->rewards + static_cast<std::int64_t>(agent->pending.size()), agent->episodes);
+  EXPECT_GT(agent->same_row, 100);
+  EXPECT_GT(agent->same_row_exact, agent->same_row * 9 / 10);
+}
+
+// A table of two entries per router under a load of 0.5: most heads find it
+// full, clear ReqAck and cancel upstream, and the cancels free the chain back
+// to the source without a reward; the episode check holds throughout, every
+// entry is closed at the end, and rewards still come for the episodes that
+// kept their chain.
+TEST(DqnNetwork, AFullTableCancelsCleanly) {
+  Bench b(torus("net_dqn4x4_ext_e2", 4, "dqn_agent = \"external\"\ndqn_episodes = 2\n"));
+  SimOptions o = run_options(0.5, 0, 4000, 4000);
+  auto agent = std::make_shared<RewardCheckingAgent>(4);
+  o.dqn_agent = agent;
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  EXPECT_GT(agent->without_entry, agent->episodes) << "most heads find the table full";
+  EXPECT_GT(agent->rewards, 100);
+}
+
+// The episode check fires on RTL broken on purpose, each way it can fail
+// (every packet asks for an ack, the always-+x agent at 5% load): the
+// replacement in one RTL file and what the failure must say.
+struct BrokenEpisodes {
+  const char* why;
+  const char* file;
+  const char* from;
+  const char* to;
+  const char* failure;  // a part of the episode check's message
+  const char* routing = "";  // more [routing] keys
+};
+
+void PrintTo(const BrokenEpisodes& broken, std::ostream* os) { *os << broken.why; }
+
+class DqnEpisodeCheck : public ::testing::TestWithParam<BrokenEpisodes> {};
+
+TEST_P(DqnEpisodeCheck, FailsOnBrokenAcks) {
+  const BrokenEpisodes& broken = GetParam();
+  Bench b(torus(*broken.routing ? "net_dqn4x4_ext_e2" : "net_dqn4x4_ext", 4,
+                std::string("dqn_agent = \"external\"\n") + broken.routing));
+  EmittedDesign e = b.emitted;
+  std::string& text = e.files.at(broken.file);
+  const std::size_t at = text.find(broken.from);
+  ASSERT_NE(at, std::string::npos) << broken.from;
+  text.replace(at, std::string(broken.from).size(), broken.to);
+  e.hash = content_hash({{"rtl", b.emitted.hash}, {"broken", broken.why}});
+  const ModelFactory factory = load_model(b.design, e, ModelKind::Router);
+  HarnessFabric fabric(b.design, *b.relation, factory);
+  SimOptions o = run_options(0.05, 0, 3000, 2000);
+  o.dqn_agent = std::make_shared<RewardCheckingAgent>(4);
+  const SimResult r = run_simulation(b.design, *b.relation, fabric, o);
+  EXPECT_EQ(r.failure.rfind("episode check: ", 0), 0u) << broken.why << ": " << r.failure;
+  EXPECT_NE(r.failure.find(broken.failure), std::string::npos) << broken.why << ": " << r.failure;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    DqnNetwork, DqnEpisodeCheck,
+    ::testing::Values(
+        BrokenEpisodes{"a destination's ack names the next entry", "rtl/rr_dqn_episode_unit.sv",
+                       "imm_d[p*AW+:AW] = {1'b1, !dest[p], up[p*EW+:EW], now_i};",
+                       "imm_d[p*AW+:AW] = {1'b1, !dest[p], up[p*EW+:EW] + 1'b1, now_i};",
+                       "that no parked ack or arriving head of it owes"},
+        BrokenEpisodes{"a destination never acks", "rtl/rr_dqn_episode_unit.sv",
+                       "if (p >= NUM_NI && want_ack[p] && (dest[p] || !open_ok[p])) begin",
+                       "if (p >= NUM_NI && want_ack[p] && !dest[p] && !open_ok[p]) begin",
+                       "at its destination without the router sending the ack it owes upstream"},
+        BrokenEpisodes{"a full table sends no cancel", "rtl/rr_dqn_episode_unit.sv",
+                       "if (p >= NUM_NI && want_ack[p] && (dest[p] || !open_ok[p])) begin",
+                       "if (p >= NUM_NI && want_ack[p] && dest[p]) begin",
+                       "with ReqAck cleared (table full) without the router sending the cancel it owes upstream",
+                       "dqn_episodes = 2\n"},
+        BrokenEpisodes{"a parked ack stays parked when sent", "rtl/rr_dqn_episodes.sv",
+                       "          valid_q[e]   <= 1'b0;\n          parked_q[e]  <= 1'b0;\n          decided_q[e] <= 1'b0;",
+                       "          decided_q[e] <= 1'b0;", "that no parked ack or arriving head of it owes"},
+        BrokenEpisodes{"parked acks never go upstream", "rtl/rr_dqn_episodes.sv",
+                       "if (!found && parked_q[e] && port_q[e] == PW'(p)) begin",
+                       "if (!found && parked_q[e] && port_q[e] == PW'(p) && 1'b0) begin",
+                       "pending-episode entries still open 4096 cycles after the last packet left"}),
+    [](const ::testing::TestParamInfo<BrokenEpisodes>& info) {
+      std::string name;
+      bool up = true;
+      for (const char c : std::string(info.param.why)) {
+        if (c == ' ' || c == '\'') {
+          up = true;
+        } else {
+          name += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+          up = false;
+        }
+      }
+      return name;
+    });
 
 // The generated network top, programmed through its one programming port,
 // and the harness, each router programmed through its own, agree cycle for

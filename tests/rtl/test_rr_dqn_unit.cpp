@@ -53,7 +53,8 @@ using rlroute::ref::DqnNetwork;
 using rtltest::Bits;
 using rtltest::Rng;
 
-constexpr unsigned P = 5, V = 3, B = 8, BW = 4, CW = 2, LEN_W = 3, VCW = 2, DOW = VCW + 2 * CW + LEN_W, PW = 3;
+constexpr unsigned P = 5, V = 3, B = 8, BW = 4, CW = 2, LEN_W = 3, VCW = 2, EW = 5, DOW = VCW + 1 + EW + 2 * CW + LEN_W,
+                   PW = 3;
 constexpr int NPAR = 4, IPAR = 4;
 
 template <class Cfg>
@@ -101,6 +102,8 @@ class DqnUnitTest : public ::testing::Test {
   struct Head {
     bool valid = false, fresh = true;
     unsigned dor_port = 1, len = 1, dst[2] = {0, 0}, vc = 0;
+    bool entry = false;  // it opened a pending-episode entry
+    unsigned entry_idx = 0;
   };
   // Presents the heads (one per port) and settles the answers.
   void present(const std::vector<Head>& heads) {
@@ -113,7 +116,9 @@ class DqnUnitTest : public ::testing::Test {
       ops.set(p * DOW, CW, heads[p].dst[0]);
       ops.set(p * DOW + CW, CW, heads[p].dst[1]);
       ops.set(p * DOW + 2 * CW, LEN_W, heads[p].len);
-      ops.set(p * DOW + 2 * CW + LEN_W, VCW, heads[p].vc);
+      ops.set(p * DOW + 2 * CW + LEN_W, EW, heads[p].entry_idx);
+      ops.set(p * DOW + 2 * CW + LEN_W + EW, 1, heads[p].entry);
+      ops.set(p * DOW + 2 * CW + LEN_W + EW + 1, VCW, heads[p].vc);
     }
     dut_->hd_valid_i = valid;
     dut_->hd_fresh_i = fresh;
@@ -125,6 +130,8 @@ class DqnUnitTest : public ::testing::Test {
   unsigned choice(unsigned p) { return static_cast<unsigned>((dut_->hd_choice_o >> (p * PW)) & 7u); }
   bool alt(unsigned p) { return (dut_->hd_alt_o >> p) & 1u; }
   bool patch(unsigned p) { return (dut_->hd_patch_o >> p) & 1u; }
+  bool decided(unsigned p) { return (dut_->decide_o >> p) & 1u; }
+  unsigned decided_idx(unsigned p) { return static_cast<unsigned>((dut_->decide_idx_o >> (p * EW)) & 31u); }
 
   // The reference's answer for head h at router `coords` with state s.
   int ref_action(const DqnNetwork& n, const int coords[2], const Head& h, const State& s) {
@@ -194,6 +201,8 @@ TYPED_TEST(DqnUnitTest, AnswersWithTheReferencesActionWhenItsVcCanTakeThePacket)
     h.len = static_cast<unsigned>(rng.range(1, 4));
     h.dst[0] = static_cast<unsigned>(rng.range(0, TypeParam::k - 1));
     h.dst[1] = static_cast<unsigned>(rng.range(0, TypeParam::k - 1));
+    h.entry = rng.chance(70);
+    h.entry_idx = static_cast<unsigned>(rng.range(0, 31));
     const unsigned p = static_cast<unsigned>(rng.range(0, P - 1));
     const int refusals = this->decide(p, h);
     ASSERT_EQ(refusals, latency + 1) << "refused while the network runs, taken in the cycle after its done";
@@ -205,12 +214,18 @@ TYPED_TEST(DqnUnitTest, AnswersWithTheReferencesActionWhenItsVcCanTakeThePacket)
       ++agent;
       EXPECT_EQ(this->choice(p), port) << "trial " << trial;
       EXPECT_FALSE(this->alt(p));
+      EXPECT_EQ(this->decided(p), h.entry) << "the agent's port taken marks the head's entry, if it has one";
+      if (h.entry) {
+        EXPECT_EQ(this->decided_idx(p), h.entry_idx);
+      }
     } else {
+      EXPECT_FALSE(this->decided(p)) << "an escape to DOR earns no reward";
       ++escaped;
       EXPECT_EQ(this->choice(p), h.dor_port) << "trial " << trial;
       EXPECT_TRUE(this->alt(p));
       EXPECT_TRUE(this->patch(p)) << "Pdor";
     }
+    EXPECT_EQ(this->dut_->decide_o & ~(1u << p), 0u) << "no other port decides";
     this->dut_.tick();  // taken: the port's slot is free again
     this->present(std::vector<typename TestFixture::Head>(P));
   }
@@ -400,6 +415,8 @@ TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) 
   h.dst[0] = 1;
   h.dst[1] = 0;
   h.vc = 1;
+  h.entry = true;
+  h.entry_idx = 17;
   std::vector<Head> heads(P);
   heads[2] = h;
   heads[2].valid = true;
@@ -407,6 +424,7 @@ TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) 
   ASSERT_TRUE(dut_->agent_req_o);
   EXPECT_FALSE(ready(2)) << "refused until its decision is in";
   EXPECT_EQ(dut_->agent_tag_o, 2u * V + 1u) << "the slot of port 2, VC 1";
+  EXPECT_EQ(dut_->agent_episode_o, 32u | 17u) << "{opened an entry, entry 17}";
   EXPECT_EQ(dut_->agent_mask_o, 0xfu);
   rlroute::ref::DqnObservationInputs in;
   in.coords = {coords[0], coords[1]};
@@ -427,6 +445,8 @@ TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) 
   ASSERT_TRUE(ready(2));
   EXPECT_EQ(choice(2), 3u);
   EXPECT_FALSE(alt(2));
+  EXPECT_TRUE(decided(2));
+  EXPECT_EQ(decided_idx(2), 17u);
   dut_.tick();
 
   // A head at port 4: its answer comes 10 cycles later, "no action".
@@ -434,7 +454,9 @@ TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) 
   heads[4] = h;
   heads[4].valid = true;
   heads[4].vc = 2;
+  heads[4].entry = false;
   present(heads);
+  EXPECT_EQ(dut_->agent_episode_o, 17u) << "no entry opened";
   ASSERT_TRUE(dut_->agent_req_o);
   const unsigned tag = dut_->agent_tag_o;
   EXPECT_EQ(tag, 4u * V + 2u);
@@ -452,6 +474,7 @@ TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) 
   EXPECT_EQ(choice(4), 3u) << "DOR's port";
   EXPECT_TRUE(alt(4));
   EXPECT_TRUE(patch(4)) << "Pdor";
+  EXPECT_FALSE(decided(4)) << "no action: no decision to reward";
 }
 
 }  // namespace

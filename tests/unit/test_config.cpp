@@ -319,7 +319,7 @@ TEST(ConfigError, UnknownRoutingKey) {
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
             "q_decision_cycles, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_npar, "
-            "dqn_ipar, dqn_weights, dqn_agent");
+            "dqn_ipar, dqn_weights, dqn_agent, dqn_episodes, dqn_ack_ratio");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -916,7 +916,17 @@ TEST(Config, DqnDefaultsAndKeys) {
   EXPECT_EQ(d.dqn_ipar, 4);
   EXPECT_EQ(d.dqn_weights, "");
   EXPECT_EQ(d.dqn_agent, DqnAgentKind::Block);
+  EXPECT_EQ(d.dqn_episodes, 32);
+  EXPECT_EQ(d.dqn_ack_ratio, 1) << "every packet requests an ack";
   EXPECT_EQ(parse_config(dqn + "dqn_agent = \"external\"\n", "t.toml").dqn_agent, DqnAgentKind::External);
+  const Config e = parse_config(dqn + "dqn_episodes = 1\ndqn_ack_ratio = 0\n", "t.toml");
+  EXPECT_EQ(e.dqn_episodes, 1);
+  EXPECT_EQ(e.dqn_ack_ratio, 0) << "no packet requests an ack";
+  EXPECT_EQ(parse_config(dqn + "dqn_episodes = 256\ndqn_ack_ratio = 65535\n", "t.toml").dqn_ack_ratio, 65535);
+  EXPECT_EQ(error_of(dqn + "dqn_episodes = 0\n"), "t.toml:8:1: routing.dqn_episodes = 0: must be an integer in 1..256");
+  EXPECT_EQ(error_of(dqn + "dqn_episodes = 257\n"), "t.toml:8:1: routing.dqn_episodes = 257: must be an integer in 1..256");
+  EXPECT_EQ(error_of(dqn + "dqn_ack_ratio = -1\n"),
+            "t.toml:8:1: routing.dqn_ack_ratio = -1: must be an integer in 0..65535");
   EXPECT_EQ(error_of(dqn + "dqn_agent = \"gpu\"\n"),
             "t.toml:8:1: routing.dqn_agent = \"gpu\": must be one of \"block\", \"external\"");
   EXPECT_EQ(parse_config("[topology]\nkind = \"mesh\"\ndims = [3, 5, 2]\n[router]\nvcs = 2\n"
@@ -952,6 +962,8 @@ TEST(Config, DqnDefaultsAndKeys) {
             "and the DQN VC above them: at least 2 (3 on a torus, for the two dateline classes)");
   EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\ndqn_npar = 4\n"),
             "t.toml:5:1: routing.dqn_npar = 4: only valid for routing.algorithm = dqn");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[routing]\ndqn_ack_ratio = 4\n"),
+            "t.toml:5:1: routing.dqn_ack_ratio = 4: only valid for routing.algorithm = dqn");
 }
 
 TEST(ConfigError, AlgorithmForAnotherTopology) {

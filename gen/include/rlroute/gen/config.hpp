@@ -88,6 +88,11 @@ inline constexpr int kMaxHeaderHops = (1 << kHeaderHopBits) - 1;
 inline constexpr int kMaxDqnHidden = 3;
 inline constexpr int kMaxDqnLayerSize = 256;
 inline constexpr int kMaxDqnMultipliers = 1024;
+// DQN-routing's pending-episode table (routing.dqn_episodes entries per
+// router) and its ack subsampling (routing.dqn_ack_ratio: one packet in N
+// requests an ack; 0: none does).
+inline constexpr int kMaxDqnEpisodes = 256;
+inline constexpr int kMaxDqnAckRatio = 65535;
 
 // Default traffic settings for `rlroute sim`; command-line flags override them.
 struct SimDefaults {
@@ -172,6 +177,10 @@ struct Config {
   int dqn_ipar = 4;
   std::string dqn_weights;
   DqnAgentKind dqn_agent = DqnAgentKind::Block;
+  // dqn: entries of each router's pending-episode table, and one packet in
+  // dqn_ack_ratio that requests an ack (ReqAck; 0: none) (docs/dqn.md).
+  int dqn_episodes = 32;
+  int dqn_ack_ratio = 1;
 
   SimDefaults sim;
 
@@ -182,6 +191,9 @@ struct Config {
   // Non-fatal findings ("file:line:column: key = value: warning"), printed by the CLI.
   std::vector<std::string> warnings;
 };
+
+// The longest dimension-order path of a torus or mesh (its diameter), hops.
+int cube_diameter(const Config& cfg);
 
 // Parses and validates a TOML file. Throws ConfigError with a one-line message.
 Config load_config(const std::string& path);

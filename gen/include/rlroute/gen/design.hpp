@@ -25,10 +25,12 @@ struct Field {
 // have width 0 when the algorithm never routes non-minimally. `crc` and
 // `payload` hold the CRC-32 and the payload of a single-flit packet (after
 // the timestamp, to the end of the flit); width 0 unless
-// router.min_packet_flits = 1. Routers never touch them.
+// router.min_packet_flits = 1. Routers never touch them. `episode` (DQN-routing
+// only) is the pending-episode entry the last router opened for the packet
+// (its ack goes there; docs/dqn.md).
 struct HeaderLayout {
-  Field dst, src, vc_class, hops, type, pdor, req_ack, mode, phase, inter, stamp, length, packet_id, timestamp, crc,
-      payload;
+  Field dst, src, vc_class, hops, type, pdor, req_ack, mode, phase, inter, stamp, episode, length, packet_id,
+      timestamp, crc, payload;
   // Every field with its name (lower case), LSB first.
   std::vector<std::pair<std::string, Field>> named() const;
 };
@@ -47,6 +49,7 @@ struct Header {
   unsigned phase = 0;  // RouteMode of routing.hpp
   unsigned inter = 0;  // router id (Topology::router_id) of the intermediate
   unsigned stamp = 0;  // Q-adaptive: the cycle the packet arrived at its current router (mod 2^width)
+  unsigned episode = 0;  // DQN-routing: the last router's pending-episode entry for the packet
   unsigned length = 0;  // flits, head and footer included
   unsigned packet_id = 0;
   std::uint64_t timestamp = 0;  // injection cycle modulo 2^width

@@ -43,13 +43,18 @@ DqnBlock dqn_block(const Config& cfg);
 
 // The agent port of a DQN router (rr_dqn_unit): a request carries the
 // observation (obs_values signed activation_bits-wide values), an action mask
-// (one bit per action) and a tag; an answer the tag and an action.
+// (one bit per action), a tag and the head's episode entry; an answer the tag
+// and an action. Rewards (rr_dqn_episode_unit) come on a lane per output
+// port: {entry, distance, latency} (DqnEpisodeLayout's widths).
 struct DqnAgentPort {
   int obs_values = 0;
   int activation_bits = 0;
   int actions = 0;
   int tag_bits = 0;     // a decision slot per input VC: id_width(ports x VCs)
   int action_bits = 0;  // id_width(actions)
+  int episode_bits = 0;
+  int distance_bits = 0;
+  int stamp_bits = 0;
 };
 DqnAgentPort dqn_agent_port(const Design& design);
 

@@ -4,7 +4,8 @@
 // model build time) all read it.
 //   link word:   {data[flit_bits], vc[vc_bits], tail, head, valid}
 //   credit word: {feedback[feedback_bits], vc[vc_bits], valid}; the feedback
-//                field only for Q-adaptive (rr_pkg::q_feedback_width), else 0 bits
+//                field for Q-adaptive (rr_pkg::q_feedback_width) and DQN-routing
+//                (an ack word, DqnEpisodeLayout), else 0 bits
 #pragma once
 
 namespace rlroute {

@@ -53,6 +53,10 @@ class Fabric {
   virtual NetworkChecker::FrontWait longest_switch_wait() const = 0;
   // Q-adaptive: the reference's copy of the routers' tables (else nullptr).
   virtual const QMirror* q_mirror() const = 0;
+  // DQN-routing: pending-episode entries still open, and a line per entry
+  // (NetworkChecker::open_episodes).
+  virtual int open_episodes() const = 0;
+  virtual std::string describe_open_episodes(int most) const = 0;
   // Heads timed through the routers so far (NetworkChecker::residence).
   virtual NetworkChecker::ResidenceTable residence() const = 0;
 };
@@ -69,6 +73,8 @@ class CheckedFabric : public Fabric {
   NetworkChecker::FrontWait longest_front_wait() const override { return checker_.longest_front_wait(); }
   NetworkChecker::FrontWait longest_switch_wait() const override { return checker_.longest_switch_wait(); }
   const QMirror* q_mirror() const override { return checker_.q_mirror(); }
+  int open_episodes() const override { return checker_.open_episodes(); }
+  std::string describe_open_episodes(int most) const override { return checker_.describe_open_episodes(most); }
   NetworkChecker::ResidenceTable residence() const override { return checker_.residence(); }
   void set_dqn_agent(DqnAgent* agent) override { agent_ = agent; }
 
@@ -78,8 +84,12 @@ class CheckedFabric : public Fabric {
   // DQN-routing: the agent's answer to a request (nullptr: none this cycle).
   const DqnAnswer* answer(int router, const DqnRequest& request) {
     if (agent_ == nullptr || !request.valid) return nullptr;
-    answer_ = {request.tag, agent_->act(router, request.observation, request.mask)};
+    answer_ = {request.tag, agent_->act(router, request.episode, request.observation, request.mask)};
     return &answer_;
+  }
+  // DQN-routing: this cycle's rewards of a router, to the agent.
+  void reward(int router, const std::vector<DqnReward>& rewards) {
+    for (const DqnReward& r : rewards) agent_->reward(router, r);
   }
   // The NICs set their flits before the step; the checker sees them after
   // this cycle's credits (which the NICs have already counted).

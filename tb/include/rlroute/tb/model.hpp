@@ -37,6 +37,17 @@ struct DqnRequest {
   std::vector<std::int32_t> observation;
   std::uint32_t mask = 0;
   unsigned tag = 0;
+  int episode = -1;  // the head's pending-episode entry; -1: it opened none
+};
+// A reward the router reports this cycle (rr_dqn_episode_unit): the ack of
+// the decided episode `episode` arrived on output port `port`; the packet
+// was `distance` hops away when the entry opened and reached its
+// destination `latency` cycles later. 002's reward is distance / latency.
+struct DqnReward {
+  int port = 0;
+  unsigned episode = 0;
+  unsigned distance = 0;
+  std::uint32_t latency = 0;
 };
 struct DqnAnswer {
   unsigned tag = 0;
@@ -54,6 +65,7 @@ struct ModelShape {
   int dqn_data_bits;  // DQN-routing: width of prog_data_i (DqnBlock::data_bits); 0: no programming port
   // DQN-routing's agent port (gen DqnAgentPort; all 0: none).
   int dqn_obs_values, dqn_activation_bits, dqn_actions, dqn_tag_bits, dqn_action_bits;
+  int dqn_episode_bits, dqn_distance_bits, dqn_stamp_bits;
 };
 
 // One Verilated router top. Outputs are registered: reading them never
@@ -83,6 +95,8 @@ class RouterModel {
   virtual void settle() = 0;  // evaluates the logic with the inputs set so far
   virtual DqnRequest dqn_request() const = 0;
   virtual void set_dqn_answer(const DqnAnswer* answer) = 0;
+  // This cycle's rewards (after settle(): they depend on the credit inputs).
+  virtual std::vector<DqnReward> dqn_rewards() const = 0;
 };
 
 // The Verilated network top: every router and link; NI ports per node.
@@ -102,6 +116,7 @@ class NetworkModel {
   virtual void settle() = 0;
   virtual DqnRequest dqn_request(int router) const = 0;
   virtual void set_dqn_answer(int router, const DqnAnswer* answer) = 0;
+  virtual std::vector<DqnReward> dqn_rewards(int router) const = 0;
   // The ports of the routers inside, for the checkers: what router `router`
   // sends out of `port` and the credit it returns there (registered outputs),
   // and the flit arriving at a router-to-router input (a link's output).

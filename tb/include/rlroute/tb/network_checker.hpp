@@ -27,7 +27,12 @@
 //     switch allocator breaks it;
 //   - Q feedback check (Q-adaptive): every feedback word on the credit
 //     channel is the one the reference's copy of the tables says a head
-//     owes, and every head that owes one sends it (rlroute/tb/q_mirror.hpp).
+//     owes, and every head that owes one sends it (rlroute/tb/q_mirror.hpp);
+//   - episode check (DQN-routing): every ack word on the credit channel acks
+//     an open entry of the pending-episode table upstream, every head that
+//     owes an ack or cancel sends it, and no entry is reused while open
+//     (rlroute/tb/dqn_episode_mirror.hpp; the entries still open at the end
+//     of a run: open_episodes()).
 // The first violation is kept, with enough state to find it. It also times
 // every head through every router (residence()).
 #pragma once
@@ -41,6 +46,7 @@
 #include <vector>
 
 #include "rlroute/gen/design.hpp"
+#include "rlroute/tb/dqn_episode_mirror.hpp"
 #include "rlroute/tb/model.hpp"
 #include "rlroute/tb/q_mirror.hpp"
 #include "rlroute/gen/routing.hpp"
@@ -85,6 +91,10 @@ class NetworkChecker {
   // Q-adaptive: the reference's copy of every router's table (nullptr for
   // other algorithms).
   const QMirror* q_mirror() const { return q_mirror_.get(); }
+  // DQN-routing: pending-episode entries open in the checker's copy of the
+  // tables (0 for other algorithms), and a line per open entry.
+  int open_episodes() const { return episodes_ ? episodes_->open_count() : 0; }
+  std::string describe_open_episodes(int most) const { return episodes_ ? episodes_->open_entries(most) : ""; }
   // Router residence: cycles from a head's arrival at an input port (the
   // cycle it is sampled there) to its departure on an output port, summed
   // and counted per [input port class][output port class] over the heads
@@ -153,6 +163,7 @@ class NetworkChecker {
   std::int64_t early_credits_;  // flits a router's output buffers hold (0 without speedup)
   std::string violation_;
   std::unique_ptr<QMirror> q_mirror_;
+  std::unique_ptr<DqnEpisodeMirror> episodes_;
 };
 
 }  // namespace rlroute

@@ -68,6 +68,7 @@ class Nic {
   std::vector<int> credits_;
   int next_vc_ = 0;
   unsigned next_id_ = 0;
+  std::uint64_t heads_sent_ = 0;
   std::vector<std::vector<FlitData>> reassembly_;  // per VC
   LinkCredit pending_credit_;
 };
