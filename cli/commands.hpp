@@ -20,6 +20,7 @@ struct Verb {
 Verb add_gen(CLI::App& app);
 Verb add_sim(CLI::App& app);
 Verb add_synth(CLI::App& app);
+Verb add_train(CLI::App& app);
 
 // Prints the config's non-fatal findings, one line each, on stderr.
 void print_warnings(const std::vector<std::string>& warnings);

@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
     return fmt::format("rlroute: error: {} (see --help)\n", one_line(e.what()));
   });
-  const std::vector<Verb> verbs{add_gen(app), add_sim(app), add_synth(app)};
+  const std::vector<Verb> verbs{add_gen(app), add_sim(app), add_synth(app), add_train(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(verilator yosys opensta libsystemc-dev cmake g++ make libgtest-dev libtomlplusplus-dev libcli11-dev libfmt-dev
-          nlohmann-json3-dev zlib1g-dev python3-matplotlib)
+          nlohmann-json3-dev zlib1g-dev python3-matplotlib libtorch-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

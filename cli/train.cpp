@@ -1,0 +1,126 @@
+// rlroute train CONFIG -o WEIGHTS: trains DQN-routing's agent in the loop with
+// the Verilated network (the agent outside the routers), quantizes it for the
+// inference block and writes the weights file that `rlroute gen/sim
+// --weights` load (docs/dqn.md, "Training").
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/dqn_block.hpp"
+#include "rlroute/gen/dqn_weights.hpp"
+#include "rlroute/gen/files.hpp"
+#include "rlroute/gen/version.hpp"
+#include "rlroute/tb/session.hpp"
+#include "rlroute/tb/sim_options.hpp"
+#include "rlroute/train/trainer.hpp"
+
+namespace rlroute::cli {
+
+namespace {
+
+// Default training run, cycles, when neither --cycles nor [sim] cycles says.
+constexpr std::int64_t kDefaultTrainCycles = 50000;
+
+struct TrainArgs {
+  std::string config;
+  std::string output;
+  std::string curve;
+  SimOverrides overrides;
+  std::optional<double> load;
+  bool quiet = false;
+};
+
+int run_train(const TrainArgs& a) {
+  Config cfg = load_config(a.config);
+  print_warnings(cfg.warnings);
+  if (cfg.algorithm != RoutingAlgorithm::Dqn) {
+    throw std::invalid_argument(fmt::format("{}: routing.algorithm = \"{}\": rlroute train trains DQN-routing's "
+                                            "agent; the config must say \"dqn\"",
+                                            cfg.where("routing.algorithm"), to_string(cfg.algorithm)));
+  }
+  if (cfg.dqn_ack_ratio == 0) {
+    throw std::invalid_argument(fmt::format("{}: routing.dqn_ack_ratio = 0: no packet asks for an ack, so no reward "
+                                            "comes; training needs 1 or more",
+                                            cfg.where("routing.dqn_ack_ratio")));
+  }
+  check_output_file(a.output, "-o");
+  if (!a.curve.empty()) check_output_file(a.curve, "--curve");
+  // The network being trained answers on the routers' agent ports; the
+  // weights fit the config's block, whichever agent it names.
+  cfg.dqn_agent = DqnAgentKind::External;
+  const Design design = derive_design(cfg);
+  SimOverrides overrides = a.overrides;
+  if (!overrides.cycles) overrides.cycles = kDefaultTrainCycles;
+  if (!overrides.warmup) overrides.warmup = 0;
+  if (!overrides.drain) overrides.drain = 0;
+  train::TrainOptions o;
+  o.sim = resolve_sim_options(design, overrides);
+  if (a.load) {
+    const std::vector<double> loads = parse_loads(fmt::format("{}", *a.load));
+    o.sim.load = loads.front();
+  }
+  o.seed = static_cast<std::uint64_t>(o.sim.seed);
+  const auto log = [&a](const std::string& line) {
+    if (!a.quiet) std::cerr << "rlroute: " << line << "\n";
+  };
+  const SimSession session(cfg, FabricKind::Harness, log);
+  log(fmt::format("training on {} ({}), {} traffic at {} flits/node/cycle for {} cycles", cfg.name,
+                  session.design().topo.describe(), o.sim.pattern, o.sim.load, o.sim.warmup + o.sim.cycles));
+  const train::TrainResult r = train::train_dqn(session, o, log);
+  if (!r.sim.ok()) {
+    std::cerr << "rlroute: the training run failed: " << r.sim.failure << "\n";
+    return 2;
+  }
+  nlohmann::json provenance = {{"tool", std::string("rlroute ") + kVersion},
+                               {"config", a.config},
+                               {"pattern", o.sim.pattern},
+                               {"load", o.sim.load},
+                               {"cycles", o.sim.warmup + o.sim.cycles},
+                               {"seed", o.sim.seed},
+                               {"steps", r.steps},
+                               {"rewards", r.rewards},
+                               {"updates", r.updates},
+                               {"epsilon_final", train::epsilon_at(o, r.steps)},
+                               {"quantized_action_agreement", r.quantized.agreement}};
+  if (!r.curve.empty()) provenance["mean_reward_last_window"] = r.curve.back().mean_reward;
+  write_dqn_weights(a.output, r.quantized.network, provenance);
+  if (!a.curve.empty()) write_file_atomically(a.curve, train::curve_csv(r.curve), "--curve");
+  log(fmt::format("{} decisions, {} rewards, {} gradient steps; quantized to {}-bit weights: the same action as the "
+                  "float network on {:.1f}% of {} calibration observations; wrote {}",
+                  r.steps, r.rewards, r.updates, dqn_block(cfg).weight_bits, 100 * r.quantized.agreement,
+                  std::min<std::int64_t>(o.calibration, r.rewards), a.output));
+  return 0;
+}
+
+}  // namespace
+
+Verb add_train(CLI::App& app) {
+  auto a = std::make_shared<TrainArgs>();
+  SimOverrides& o = a->overrides;
+  CLI::App* train = app.add_subcommand("train", "Train DQN-routing's agent in the loop with the Verilated network and "
+                                                "write the quantized weights");
+  train->add_option("CONFIG", a->config, "TOML config file (routing.algorithm = \"dqn\")")->required();
+  train->add_option("-o,--output", a->output, "the weights file to write (JSON)")->required();
+  train->add_option("--curve", a->curve, "write the training curve here (CSV: a row per 1000 decisions)");
+  train->add_option("--pattern", o.pattern, "traffic pattern (default: [sim] pattern)");
+  train->add_option("--load", a->load, "offered load in flits/node/cycle (default: [sim] load)");
+  for (const auto& [flag, into, help] :
+       std::vector<std::tuple<std::string, std::optional<std::int64_t>*, std::string>>{
+           {"--cycles", &o.cycles, "cycles of the training run (default 50000)"},
+           {"--packet-flits", &o.packet_flits, "fixed packet size in flits"},
+           {"--packet-flits-min", &o.packet_flits_min, "uniform packet sizes: minimum"},
+           {"--packet-flits-max", &o.packet_flits_max, "uniform packet sizes: maximum"},
+           {"--seed", &o.seed, "traffic, exploration and initial weights seed (>= 0)"}}) {
+    train
+        ->add_option_function<std::string>(
+            flag, [into, flag](const std::string& text) { *into = parse_integer_flag(flag, text); }, help)
+        ->type_name("INT");
+  }
+  train->add_flag("--quiet", a->quiet, "print nothing but errors");
+  return {train, [a] { return run_train(*a); }};
+}
+
+}  // namespace rlroute::cli

@@ -1,0 +1,31 @@
+// The agent's Q-network (PyTorch's C++ API): a multilayer perceptron over the
+// observation (ReLU hidden layers of routing.dqn_hidden's sizes) with a
+// dueling head, Q = V(h) + A(h) - mean(A(h)) on the last hidden layer h
+// (Wang et al., as 002's agent; docs/dqn.md, "Training"). Both streams are
+// linear, so the head folds exactly into one output layer: the network the
+// inference block runs (to_float_network).
+#pragma once
+
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "rlroute/train/float_network.hpp"
+
+namespace rlroute::train {
+
+class QNetworkImpl : public torch::nn::Module {
+ public:
+  QNetworkImpl(int inputs, const std::vector<int>& hidden, int actions);
+  // Q-values, [batch, actions], for observations [batch, inputs].
+  torch::Tensor forward(torch::Tensor observations);
+  // The same function as plain layers, the dueling head folded into the last.
+  FloatNetwork to_float_network();
+
+ private:
+  std::vector<torch::nn::Linear> trunk_;
+  torch::nn::Linear value_{nullptr}, advantage_{nullptr};
+};
+TORCH_MODULE(QNetwork);
+
+}  // namespace rlroute::train

@@ -1,0 +1,50 @@
+#include "rlroute/train/q_network.hpp"
+
+#include <string>
+
+namespace rlroute::train {
+
+QNetworkImpl::QNetworkImpl(int inputs, const std::vector<int>& hidden, int actions) {
+  int width = inputs;
+  for (std::size_t l = 0; l < hidden.size(); ++l) {
+    trunk_.push_back(register_module("hidden" + std::to_string(l), torch::nn::Linear(width, hidden[l])));
+    width = hidden[l];
+  }
+  value_ = register_module("value", torch::nn::Linear(width, 1));
+  advantage_ = register_module("advantage", torch::nn::Linear(width, actions));
+}
+
+torch::Tensor QNetworkImpl::forward(torch::Tensor x) {
+  for (torch::nn::Linear& layer : trunk_) x = torch::relu(layer->forward(x));
+  const torch::Tensor a = advantage_->forward(x);
+  return value_->forward(x) + a - a.mean(1, /*keepdim=*/true);
+}
+
+namespace {
+
+FloatLayer to_float(const torch::Tensor& weight, const torch::Tensor& bias) {
+  const torch::Tensor w = weight.detach().to(torch::kFloat32).contiguous();
+  const torch::Tensor b = bias.detach().to(torch::kFloat32).contiguous();
+  FloatLayer f;
+  f.outputs = static_cast<int>(w.size(0));
+  f.inputs = static_cast<int>(w.size(1));
+  f.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+  f.biases.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
+  return f;
+}
+
+}  // namespace
+
+FloatNetwork QNetworkImpl::to_float_network() {
+  torch::NoGradGuard no_grad;
+  FloatNetwork n;
+  for (torch::nn::Linear& layer : trunk_) n.layers.push_back(to_float(layer->weight, layer->bias));
+  // Q_i = w_v.h + b_v + (W_a[i] - mean_j W_a[j]).h + b_a[i] - mean_j b_a[j]
+  const torch::Tensor wa = advantage_->weight, ba = advantage_->bias;
+  const torch::Tensor w = value_->weight + wa - wa.mean(0, /*keepdim=*/true);
+  const torch::Tensor b = value_->bias + ba - ba.mean();
+  n.layers.push_back(to_float(w, b));
+  return n;
+}
+
+}  // namespace rlroute::train
