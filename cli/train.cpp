@@ -46,7 +46,7 @@ int run_train(const TrainArgs& a) {
                                             "comes; training needs 1 or more",
                                             cfg.where("routing.dqn_ack_ratio")));
   }
-  check_output_file(a.output, "-o");
+  check_weights_output(a.output);
   if (!a.curve.empty()) check_output_file(a.curve, "--curve");
   // The network being trained answers on the routers' agent ports; the
   // weights fit the config's block, whichever agent it names.

@@ -158,22 +158,26 @@ ref::DqnNetwork read_dqn_weights(const std::filesystem::path& path, nlohmann::js
   return parse_dqn_weights(text, path.string(), provenance);
 }
 
+void check_weights_output(const std::filesystem::path& path) {
+  check_output_file(path, "-o");
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return;
+  bool ours = false;
+  try {
+    const nlohmann::json old = nlohmann::json::parse(read_regular_file(path, kMaxWeightsBytes, "weights file"));
+    ours = old.is_object() && old.contains(kFormatKey);
+  } catch (const std::exception&) {
+    ours = false;
+  }
+  if (!ours) {
+    throw WeightsError(fmt::format("-o {}: exists and is not a weights file rlroute wrote; not replacing it", path.string()));
+  }
+}
+
 void write_dqn_weights(const std::filesystem::path& path, const ref::DqnNetwork& network,
                        const nlohmann::json& provenance) {
   const std::string text = dqn_weights_json(network, provenance);
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec)) {
-    bool ours = false;
-    try {
-      const nlohmann::json old = nlohmann::json::parse(read_regular_file(path, kMaxWeightsBytes, "weights file"));
-      ours = old.is_object() && old.contains(kFormatKey);
-    } catch (const std::exception&) {
-      ours = false;
-    }
-    if (!ours) {
-      throw WeightsError(fmt::format("-o {}: exists and is not a weights file rlroute wrote; not replacing it", path.string()));
-    }
-  }
+  check_weights_output(path);
   write_file_atomically(path, text, "-o");
 }
 

@@ -176,7 +176,9 @@ class DqnEpisodeUnitTest : public ::testing::Test {
   // No ack word on any input port's reverse link (lanes in `except` aside).
   void expect_no_words(const std::string& at, unsigned except = 0) {
     for (unsigned p = 0; p < P; ++p) {
-      if (!rtltest::bit(except, p)) EXPECT_FALSE(ack_out(p).valid) << at << ": a word on port " << p << ": " << ack_out(p);
+      if (!rtltest::bit(except, p)) {
+        EXPECT_FALSE(ack_out(p).valid) << at << ": a word on port " << p << ": " << ack_out(p);
+      }
     }
   }
 

@@ -31,6 +31,11 @@ ref::DqnNetwork parse_dqn_weights(const std::string& text, const std::string& wh
                                   nlohmann::json* provenance = nullptr);
 ref::DqnNetwork read_dqn_weights(const std::filesystem::path& path, nlohmann::json* provenance = nullptr);
 
+// Checks, before any work, that `path` may receive a weights file: a writable
+// place (check_output_file), and an existing file there is a weights file
+// (rlroute wrote it), else WeightsError.
+void check_weights_output(const std::filesystem::path& path);
+
 // Writes the file atomically; an existing file is replaced only if it is a
 // weights file (rlroute wrote it), else WeightsError before anything is written.
 void write_dqn_weights(const std::filesystem::path& path, const ref::DqnNetwork& network,

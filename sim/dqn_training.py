@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""DQN-routing's agent: train networks of several sizes in the loop and compare
+what they route like (docs/results.md, "DQN-routing, trained").
+
+For each hidden-layer shape: `rlroute train` on the 4x4 torus (the agent
+outside the routers, uniform traffic at --train-load for --train-cycles), then
+`rlroute sim --weights` with the quantized network answering on the agent port
+at every --loads value, beside the untrained random network of the same shape
+and the baselines (DOR with 2 VCs, star-channel). Writes OUT/training.csv (a
+row per network and load), OUT/curves.csv (every training curve), and
+OUT/training.png / OUT/curves.png.
+
+    /usr/bin/python3 sim/dqn_training.py --out out/dqn_training
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd):
+    print("+", " ".join(cmd), file=sys.stderr, flush=True)
+    subprocess.run(cmd, check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rlroute", default=os.path.join(ROOT, "build", "rlroute"))
+    ap.add_argument("--out", default="out/dqn_training")
+    ap.add_argument("--shapes", default="16;32,32;64,64;256,256",
+                    help="hidden layer sizes per network, ';' between networks")
+    ap.add_argument("--train-load", type=float, default=0.3)
+    ap.add_argument("--train-cycles", type=int, default=30000)
+    ap.add_argument("--loads", default="0.05,0.3,0.5,0.6")
+    ap.add_argument("--cycles", type=int, default=5000)
+    ap.add_argument("--warmup", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    base = os.path.join(ROOT, "examples", "torus4x4_dqn.toml")
+    rows, curves = [], []
+
+    def simulate(config, label, hidden, extra):
+        out = os.path.join(a.out, f"sim_{label}.json")
+        run([a.rlroute, "sim", config, "--load", a.loads, "--cycles", str(a.cycles), "--warmup", str(a.warmup),
+             "--seed", str(a.seed + 1), "--quiet", "--json", out] + extra)
+        results = json.load(open(out))
+        for r in results if isinstance(results, list) else [results]:
+            rows.append({"network": label, "hidden": hidden, "offered_load": r["offered_load"],
+                         "accepted_load": r["accepted_load"], "latency_avg": r["latency"]["avg"],
+                         "latency_p99": r["latency"]["p99"], "avg_hops": r["avg_hops"]})
+
+    for shape in a.shapes.split(";"):
+        name = "h" + shape.replace(",", "x")
+        config = os.path.join(a.out, f"torus4x4_dqn_{name}.toml")
+        run([sys.executable, os.path.join(ROOT, "sim", "variants.py"), base, "--suffix", name, "--out", a.out,
+             "--set", f"routing.dqn_hidden=[{shape}]", "--set", 'routing.dqn_agent="external"'])
+        weights = os.path.join(a.out, f"weights_{name}.json")
+        curve = os.path.join(a.out, f"curve_{name}.csv")
+        start = time.time()
+        run([a.rlroute, "train", config, "-o", weights, "--curve", curve, "--cycles", str(a.train_cycles),
+             "--load", str(a.train_load), "--seed", str(a.seed), "--quiet"])
+        seconds = time.time() - start
+        provenance = json.load(open(weights))["provenance"]
+        for c in csv.DictReader(open(curve)):
+            c["network"] = name
+            curves.append(c)
+        simulate(config, f"{name}_trained", shape, ["--weights", weights])
+        simulate(config, f"{name}_untrained", shape, [])
+        for r in rows:
+            if r["network"] == f"{name}_trained":
+                r["train_seconds"] = round(seconds, 1)
+                r["agreement"] = provenance.get("quantized_action_agreement")
+                r["steps"] = provenance.get("steps")
+    for example, label in (("torus4x4_dor.toml", "dor"), ("torus4x4_star.toml", "star")):
+        simulate(os.path.join(ROOT, "examples", example), label, "", [])
+
+    fields = ["network", "hidden", "offered_load", "accepted_load", "latency_avg", "latency_p99", "avg_hops",
+              "steps", "agreement", "train_seconds"]
+    with open(os.path.join(a.out, "training.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    with open(os.path.join(a.out, "curves.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["network", "step", "epsilon", "rewards", "mean_reward", "loss", "updates"])
+        w.writeheader()
+        w.writerows(curves)
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(1, 2, figsize=(11, 4))
+    for label in dict.fromkeys(r["network"] for r in rows):
+        pts = [r for r in rows if r["network"] == label]
+        ax[0].plot([p["offered_load"] for p in pts], [p["latency_avg"] for p in pts], marker="o", label=label)
+        ax[1].plot([p["offered_load"] for p in pts], [p["avg_hops"] for p in pts], marker="o", label=label)
+    ax[0].set_xlabel("offered load (flits/node/cycle)")
+    ax[0].set_ylabel("average latency (cycles)")
+    ax[0].set_yscale("log")
+    ax[1].set_xlabel("offered load (flits/node/cycle)")
+    ax[1].set_ylabel("average hops")
+    ax[0].legend(fontsize=7)
+    fig.suptitle("4x4 torus, uniform: DQN-routing trained vs untrained (agent on the agent port), DOR, star")
+    fig.tight_layout()
+    fig.savefig(os.path.join(a.out, "training.png"), dpi=120)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name in dict.fromkeys(c["network"] for c in curves):
+        pts = [c for c in curves if c["network"] == name]
+        ax.plot([int(c["step"]) for c in pts], [float(c["mean_reward"]) for c in pts], label=name)
+    ax.set_xlabel("decisions (steps)")
+    ax.set_ylabel("mean reward per 1000 steps (distance / latency)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(a.out, "curves.png"), dpi=120)
+    print(os.path.join(a.out, "training.csv"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# End-to-end checks of `rlroute train`: a short training run writes a weights
+# file (with its provenance) that `rlroute sim --weights` and `rlroute gen
+# --weights` take, and a training curve; bad input is refused with one line
+# and nothing written; a file rlroute did not write is never replaced.
+# usage: test_train.sh RLROUTE EXAMPLES_DIR WORKDIR
+set -uo pipefail
+rlroute=$(realpath "$1") examples=$(realpath "$2") work=$(realpath -m "$3")
+rm -rf "$work"; mkdir -p "$work"
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+cfg="$examples/torus4x4_dqn.toml"
+
+"$rlroute" train "$cfg" -o "$work/w.json" --curve "$work/c.csv" --cycles 1500 --load 0.3 --seed 3 2> "$work/err.txt"
+check "train exits 0" test $? -eq 0
+check "train: shows progress" grep -q '^rlroute: step     1000  epsilon 0.910' "$work/err.txt"
+check "train: reports the quantization" grep -qE 'the same action as the float network on [0-9.]+% of [0-9]+ calibration observations' "$work/err.txt"
+check "train: a weights file" grep -q '"rlroute_dqn_weights"' "$work/w.json"
+check "train: its provenance" grep -q '"quantized_action_agreement"' "$work/w.json"
+check "train: the curve's header" grep -q '^step,epsilon,rewards,mean_reward,loss,updates$' "$work/c.csv"
+check "train: a curve row per 1000 decisions" test "$(grep -c '^[0-9]*000,' "$work/c.csv")" -ge 2
+"$rlroute" sim "$cfg" --load 0.1 --cycles 300 --warmup 50 --weights "$work/w.json" --quiet
+check "sim --weights takes the trained file" test $? -eq 0
+"$rlroute" gen "$cfg" -o "$work/gen" --weights "$work/w.json" > /dev/null
+check "gen --weights takes the trained file" test -f "$work/gen/torus4x4_dqn_dqn_program.memh"
+"$rlroute" train "$cfg" -o "$work/w.json" --cycles 1500 --load 0.3 --quiet
+check "train replaces its own weights file" test $? -eq 0
+
+refused() {  # refused NAME EXPECTED_MESSAGE ARGS...
+  local name=$1 want=$2; shift 2
+  rm -f "$work/none.json"
+  "$rlroute" train "$@" 2> "$work/err.txt" > /dev/null
+  local rc=$?
+  check "$name: exits non-zero" test $rc -ne 0
+  check "$name: one line" test "$(wc -l < "$work/err.txt")" -eq 1
+  check "$name: message" grep -qF -- "$want" "$work/err.txt"
+}
+refused "a dor config" 'routing.algorithm = "dor": rlroute train trains DQN-routing'"'"'s agent' \
+  "$examples/torus4x4_dor.toml" -o "$work/none.json"
+check "a dor config: nothing written" test ! -e "$work/none.json"
+sed 's/^algorithm = "dqn"/algorithm = "dqn"\ndqn_ack_ratio = 0/' "$cfg" > "$work/noack.toml"
+refused "no acks" 'routing.dqn_ack_ratio = 0: no packet asks for an ack, so no reward comes; training needs 1 or more' \
+  "$work/noack.toml" -o "$work/none.json"
+echo "my notes" > "$work/mine.json"
+refused "a file rlroute did not write" "$work/mine.json" "$cfg" -o "$work/mine.json" --cycles 1500 --load 0.3
+check "a file rlroute did not write: kept" grep -qx "my notes" "$work/mine.json"
+refused "a missing directory" "-o $work/nodir/w.json: directory $work/nodir does not exist" \
+  "$cfg" -o "$work/nodir/w.json"
+refused "a bad load" "--load 1.5" "$cfg" -o "$work/none.json" --load 1.5
+
+finish
