@@ -36,16 +36,7 @@ struct TrainArgs {
 int run_train(const TrainArgs& a) {
   Config cfg = load_config(a.config);
   print_warnings(cfg.warnings);
-  if (cfg.algorithm != RoutingAlgorithm::Dqn) {
-    throw std::invalid_argument(fmt::format("{}: routing.algorithm = \"{}\": rlroute train trains DQN-routing's "
-                                            "agent; the config must say \"dqn\"",
-                                            cfg.where("routing.algorithm"), to_string(cfg.algorithm)));
-  }
-  if (cfg.dqn_ack_ratio == 0) {
-    throw std::invalid_argument(fmt::format("{}: routing.dqn_ack_ratio = 0: no packet asks for an ack, so no reward "
-                                            "comes; training needs 1 or more",
-                                            cfg.where("routing.dqn_ack_ratio")));
-  }
+  train::check_trainable(cfg);
   check_weights_output(a.output);
   if (!a.curve.empty()) check_output_file(a.curve, "--curve");
   // The network being trained answers on the routers' agent ports; the

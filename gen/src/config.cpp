@@ -277,8 +277,8 @@ class Parser {
       if (cfg_.flit_bits % 8 != 0) f->fail(rule);
     }
     const auto min_flits = field("router", "min_packet_flits");
-    if (min_flits) cfg_.min_packet_flits = min_flits->int_in(1, 63);
-    if (const auto f = field("router", "max_packet_flits")) cfg_.max_packet_flits = f->int_in(1, 63);
+    if (min_flits) cfg_.min_packet_flits = min_flits->int_in(1, kMaxPacketFlits);
+    if (const auto f = field("router", "max_packet_flits")) cfg_.max_packet_flits = f->int_in(1, kMaxPacketFlits);
     if (cfg_.max_packet_flits < cfg_.min_packet_flits) {
       config_fail(cfg_, "router.max_packet_flits", std::to_string(cfg_.max_packet_flits),
                   fmt::format("must be at least router.min_packet_flits = {} (a packet of one flit needs "

@@ -10,7 +10,7 @@ rm -rf "$work"; mkdir -p "$work"
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 cfg="$examples/torus4x4_dqn.toml"
 
-"$rlroute" train "$cfg" -o "$work/w.json" --curve "$work/c.csv" --cycles 1500 --load 0.3 --seed 3 2> "$work/err.txt"
+"$rlroute" train "$cfg" -o "$work/w.json" --curve "$work/c.csv" --cycles 800 --load 0.3 --seed 3 2> "$work/err.txt"
 check "train exits 0" test $? -eq 0
 check "train: shows progress" grep -q '^rlroute: step     1000  epsilon 0.910' "$work/err.txt"
 check "train: reports the quantization" grep -qE 'the same action as the float network on [0-9.]+% of [0-9]+ calibration observations' "$work/err.txt"
@@ -22,7 +22,7 @@ check "train: a curve row per 1000 decisions" test "$(grep -c '^[0-9]*000,' "$wo
 check "sim --weights takes the trained file" test $? -eq 0
 "$rlroute" gen "$cfg" -o "$work/gen" --weights "$work/w.json" > /dev/null
 check "gen --weights takes the trained file" test -f "$work/gen/torus4x4_dqn_dqn_program.memh"
-"$rlroute" train "$cfg" -o "$work/w.json" --cycles 1500 --load 0.3 --quiet
+"$rlroute" train "$cfg" -o "$work/w.json" --cycles 300 --load 0.3 --quiet
 check "train replaces its own weights file" test $? -eq 0
 
 refused() {  # refused NAME EXPECTED_MESSAGE ARGS...
@@ -41,7 +41,7 @@ sed 's/^algorithm = "dqn"/algorithm = "dqn"\ndqn_ack_ratio = 0/' "$cfg" > "$work
 refused "no acks" 'routing.dqn_ack_ratio = 0: no packet asks for an ack, so no reward comes; training needs 1 or more' \
   "$work/noack.toml" -o "$work/none.json"
 echo "my notes" > "$work/mine.json"
-refused "a file rlroute did not write" "$work/mine.json" "$cfg" -o "$work/mine.json" --cycles 1500 --load 0.3
+refused "a file rlroute did not write" "$work/mine.json" "$cfg" -o "$work/mine.json" --cycles 300 --load 0.3
 check "a file rlroute did not write: kept" grep -qx "my notes" "$work/mine.json"
 refused "a missing directory" "-o $work/nodir/w.json: directory $work/nodir does not exist" \
   "$cfg" -o "$work/nodir/w.json"

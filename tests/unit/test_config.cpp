@@ -1064,7 +1064,12 @@ TEST(ConfigError, PacketFlitsRange) {
 
 TEST(ConfigError, MinPacketFlits) {
   EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmin_packet_flits = 0\n"),
-            "t.toml:5:1: router.min_packet_flits = 0: must be an integer in 1..63");
+            "t.toml:5:1: router.min_packet_flits = 0: must be an integer in 1..256");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmax_packet_flits = 257\nbuffer_flits = 256\n"),
+            "t.toml:5:1: router.max_packet_flits = 257: must be an integer in 1..256");
+  EXPECT_EQ(parse_config(std::string(kMinimal) + "[router]\nmax_packet_flits = 256\nbuffer_flits = 256\n", "t.toml")
+                .max_packet_flits,
+            256) << "002's packets";
   EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmax_packet_flits = 1\n"),
             "t.toml:5:1: router.max_packet_flits = 1: must be at least router.min_packet_flits = 2 (a packet of "
             "one flit needs router.min_packet_flits = 1)");

@@ -179,17 +179,26 @@ class LearningAgent final : public DqnAgent {
 
 }  // namespace
 
+void check_trainable(const Config& cfg) {
+  if (cfg.algorithm != RoutingAlgorithm::Dqn) {
+    throw std::invalid_argument(fmt::format("{}: routing.algorithm = \"{}\": rlroute train trains DQN-routing's "
+                                            "agent; the config must say \"dqn\"",
+                                            cfg.where("routing.algorithm"), to_string(cfg.algorithm)));
+  }
+  if (cfg.dqn_ack_ratio == 0) {
+    throw std::invalid_argument(fmt::format("{}: routing.dqn_ack_ratio = 0: no packet asks for an ack, so no reward "
+                                            "comes; training needs 1 or more",
+                                            cfg.where("routing.dqn_ack_ratio")));
+  }
+}
+
 TrainResult train_dqn(const SimSession& session, const TrainOptions& options,
                       const std::function<void(const std::string&)>& log) {
   const Design& d = session.design();
-  if (d.cfg.algorithm != RoutingAlgorithm::Dqn || d.cfg.dqn_agent != DqnAgentKind::External) {
-    throw std::invalid_argument("train: the session must be a routing.algorithm = \"dqn\" design with "
-                                "routing.dqn_agent = \"external\"");
-  }
-  if (d.cfg.dqn_ack_ratio == 0) {
-    throw std::invalid_argument(fmt::format("{}: routing.dqn_ack_ratio = 0: no packet asks for an ack, so no reward "
-                                            "comes; training needs 1 or more",
-                                            d.cfg.where("routing.dqn_ack_ratio")));
+  check_trainable(d.cfg);
+  if (d.cfg.dqn_agent != DqnAgentKind::External) {
+    throw std::invalid_argument("train: the session's design must have routing.dqn_agent = \"external\" (the "
+                                "agent on the routers' agent ports)");
   }
   torch::manual_seed(options.seed);
   torch::set_num_threads(1);
@@ -199,6 +208,11 @@ TrainResult train_dqn(const SimSession& session, const TrainOptions& options,
   sim.dqn_agent = agent;
   sim.dqn_network = nullptr;
   const SimResult run = session.run(sim);
+  if (!run.ok()) {  // the failure is the result; there is nothing to quantize
+    TrainResult failed;
+    failed.sim = run;
+    return failed;
+  }
   TrainResult r = agent->finish(block);
   r.sim = run;
   return r;

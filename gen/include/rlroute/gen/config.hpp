@@ -77,6 +77,10 @@ inline constexpr std::int64_t kMaxSimCycles = std::int64_t{1} << 40;
 inline constexpr int kMaxDragonflyRouters = 1024;
 inline constexpr int kMaxDragonflyNodes = 4096;
 
+// Packets of up to 256 flits (002's packets: up to 256 128-bit flits); a VC
+// buffer holds at least the largest packet (virtual cut-through).
+inline constexpr int kMaxPacketFlits = 256;
+
 // The header's hop count (field hops) is this many bits wide; it counts up
 // to kMaxHeaderHops router-to-router hops.
 inline constexpr int kHeaderHopBits = 6;

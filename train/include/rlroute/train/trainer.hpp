@@ -63,9 +63,15 @@ struct TrainResult {
   SimResult sim;  // the training run (its checks included)
 };
 
+// Throws std::invalid_argument, one line naming the key, if `cfg` cannot be
+// trained: not routing.algorithm = "dqn", or no packet asks for an ack
+// (routing.dqn_ack_ratio = 0), so no reward would come.
+void check_trainable(const Config& cfg);
+
 // `session` must be a DQN design with the agent outside
 // (routing.dqn_agent = "external"). Throws std::invalid_argument otherwise.
-// `log` gets a progress line per curve row (may be empty).
+// `log` gets a progress line per curve row (may be empty). If the training
+// run fails a check, the result holds only that run (sim.failure).
 TrainResult train_dqn(const SimSession& session, const TrainOptions& options,
                       const std::function<void(const std::string&)>& log = {});
 
