@@ -79,9 +79,11 @@ CLI::Option* add_integer(CLI::App* app, const std::string& flag, std::optional<s
 constexpr std::int64_t kDefaultTraceCycles = 1000;
 
 void print_header(const SimSession& s, const SimOptions& o) {
-  std::cout << fmt::format("{} ({}), {} traffic, {}-{} flit packets, {} fabric\n", s.design().cfg.name,
-                           s.design().topo.describe(), o.pattern, o.packet_flits_min, o.packet_flits_max,
-                           s.fabric() == FabricKind::Network ? "network-top" : "harness");
+  const std::string sizes = runs_application(o)
+                                ? fmt::format("messages in packets of up to {} flits", s.design().cfg.max_packet_flits)
+                                : fmt::format("{}-{} flit packets", o.packet_flits_min, o.packet_flits_max);
+  std::cout << fmt::format("{} ({}), {} traffic, {}, {} fabric\n", s.design().cfg.name, s.design().topo.describe(),
+                           o.pattern, sizes, s.fabric() == FabricKind::Network ? "network-top" : "harness");
   std::cout << fmt::format("{:>8} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>6} {:>6} {:>6} {:>12}\n", "offered",
                            "accepted", "lat_avg", "lat_p99", "lat_max", "tot_avg", "delivered", "hops", "min%",
                            "link_u", "rcycles/s");
@@ -130,6 +132,10 @@ int run_sim(const SimArgs& a) {
   const FabricKind fabric = (a.fabric == "network" || tracing) ? FabricKind::Network : FabricKind::Harness;
   // Checked against the design before the (possibly long) model build.
   SimOptions o = resolve_sim_options(derive_design(cfg), a.overrides);
+  if (!a.loads.empty() && runs_application(o)) {
+    throw std::invalid_argument(fmt::format(
+        "--load {}: conflicts with the {} pattern, whose rate sets the load", a.loads, o.pattern));
+  }
   const std::vector<double> run_loads = o.phases.empty() ? loads : std::vector<double>{o.load};
   if (tracing) {
     o.trace_from = trace_from;
@@ -149,6 +155,12 @@ int run_sim(const SimArgs& a) {
     o.load = load;
     const SimResult r = session.run(o, a.trace);
     if (!a.quiet) print_row(r);
+    if (!a.quiet && !r.app.name.empty()) {
+      std::cout << fmt::format("{}: {} steps completed, {:.0f} cycles per step, {:.1f} spikes per process and step; "
+                               "latency stdev {:.2f}\n",
+                               r.app.name, r.app.steps_completed, r.app.mean_step_cycles, r.app.mean_spikes,
+                               r.latency.stdev);
+    }
     all.push_back(session.result_json(r, o));
     results.push_back(r);
     if (!r.ok()) {

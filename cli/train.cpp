@@ -49,6 +49,10 @@ int run_train(const TrainArgs& a) {
   if (!overrides.drain) overrides.drain = 0;
   train::TrainOptions o;
   o.sim = resolve_sim_options(design, overrides);
+  if (a.load && runs_application(o.sim)) {
+    throw std::invalid_argument(
+        fmt::format("--load {}: conflicts with the {} pattern, whose rate sets the load", *a.load, o.sim.pattern));
+  }
   if (a.load) {
     const std::vector<double> loads = parse_loads(fmt::format("{}", *a.load));
     o.sim.load = loads.front();

@@ -20,6 +20,7 @@ const std::map<std::string, std::vector<std::string>>& pattern_keys() {
       {"stencil3d", {"grid"}},
       {"many2many", {"axis", "grid"}},
       {"randneighbors", {"min", "max"}},
+      {"dpsnn", {"rate", "neurons", "spike_bytes", "compute"}},
   };
   return keys;
 }
@@ -97,6 +98,22 @@ void apply_parameter(TrafficSpec& spec, const std::string& key, std::string_view
     const auto n = parse_int(value);
     if (!n || *n < 1) traffic_spec_fail(text, fmt::format("{} must be an integer >= 1", key));
     (key == "min" ? spec.min_targets : spec.max_targets) = *n;
+  } else if (key == "rate") {
+    const auto rate = parse_double(value);
+    if (!rate || *rate <= 0.0 || *rate > 1000.0) traffic_spec_fail(text, "rate must be in (0, 1000] Hz");
+    spec.dpsnn.rate_hz = *rate;
+  } else if (key == "neurons") {
+    const auto n = parse_int(value);
+    if (!n || *n < 1 || *n > 1000000) traffic_spec_fail(text, "neurons must be an integer in 1..1000000");
+    spec.dpsnn.neurons = *n;
+  } else if (key == "spike_bytes") {
+    const auto n = parse_int(value);
+    if (!n || *n < 1 || *n > 1024) traffic_spec_fail(text, "spike_bytes must be an integer in 1..1024");
+    spec.dpsnn.spike_bytes = *n;
+  } else if (key == "compute") {
+    const auto n = parse_int(value);
+    if (!n || *n < 0 || *n > 100000000) traffic_spec_fail(text, "compute must be an integer in 0..100000000 cycles");
+    spec.dpsnn.compute_cycles = *n;
   }
 }
 
@@ -146,9 +163,11 @@ void parse_parameters(TrafficSpec& spec, std::string_view params) {
 const std::vector<std::string>& traffic_pattern_names() {
   static const std::vector<std::string> names = {
       "uniform", "transpose", "bitcomp", "bitrev",    "tornado",   "neighbor",  "hotspot",
-      "randperm", "adv+<i>",  "shift",   "mixed",     "stencil3d", "many2many", "randneighbors"};
+      "randperm", "adv+<i>",  "shift",   "mixed",     "stencil3d", "many2many", "randneighbors", "dpsnn"};
   return names;
 }
+
+bool is_application_traffic(const TrafficSpec& spec) { return spec.name == "dpsnn"; }
 
 void traffic_spec_fail(const std::string& text, const std::string& rule) {
   throw std::invalid_argument(fmt::format("traffic pattern \"{}\": {}", text, rule));

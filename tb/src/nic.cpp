@@ -2,9 +2,9 @@
 
 namespace rlroute {
 
-Nic::Nic(int node, const Design& design, const TrafficPattern& pattern, const NicSettings& settings,
+Nic::Nic(int node, const Design& design, const TrafficPattern* pattern, const NicSettings& settings,
          std::uint64_t seed, Scoreboard& scoreboard)
-    : node_(node), design_(design), pattern_(&pattern), settings_(settings),
+    : node_(node), design_(design), pattern_(pattern), settings_(settings),
       rng_(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(node) + 1), scoreboard_(scoreboard),
       credits_(static_cast<size_t>(design.vcs), design.buffer_flits),
       reassembly_(static_cast<size_t>(design.vcs)) {}
@@ -14,15 +14,17 @@ void Nic::change_traffic(const TrafficPattern& pattern, double load) {
   settings_.load = load;
 }
 
-void Nic::generate(std::int64_t cycle, bool measured) {
+int Nic::generate(std::int64_t cycle, bool measured) {
+  if (pattern_ == nullptr) return 0;
   const double mean_flits = 0.5 * (settings_.packet_flits_min + settings_.packet_flits_max);
   const double p = settings_.load / mean_flits;
-  if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= p) return;
+  if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= p) return 0;
   const int dst = pattern_->destination(node_, rng_);
-  if (dst < 0) return;
+  if (dst < 0) return 0;
   const int length =
       std::uniform_int_distribution<int>(settings_.packet_flits_min, settings_.packet_flits_max)(rng_);
   enqueue(dst, length, cycle, measured);
+  return length;
 }
 
 void Nic::enqueue(int dst, int length, std::int64_t cycle, bool measured) {

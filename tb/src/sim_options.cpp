@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "rlroute/tb/dpsnn_app.hpp"
 #include "rlroute/tb/traffic.hpp"
 
 namespace rlroute {
@@ -134,12 +135,25 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
   }
   // The pattern against the topology (e.g. adv+i needs i < g), before anything runs.
   try {
-    make_traffic_pattern(s.pattern, design.topo, s.seed, s.hotspot_fraction, s.hotspot_node);
+    const TrafficSpec spec = parse_traffic_spec(s.pattern);
+    if (is_application_traffic(spec)) make_dpsnn_app(design, spec, s.seed);
+    else make_traffic_pattern(spec, design.topo, s.seed, s.hotspot_fraction, s.hotspot_node);
   } catch (const std::invalid_argument& e) {
     if (o.pattern) flag_fail("--pattern", *o.pattern, e.what());
     throw;
   }
+  if (is_application_traffic(parse_traffic_spec(s.pattern))) {
+    // The application sizes its packets from its messages.
+    const char* rule = "conflicts with the dpsnn pattern, which cuts its messages into packets of up to "
+                       "router.max_packet_flits";
+    if (o.packet_flits) flag_fail("--packet-flits", std::to_string(*o.packet_flits), rule);
+    if (o.packet_flits_min) flag_fail("--packet-flits-min", std::to_string(*o.packet_flits_min), rule);
+  }
   return s;
+}
+
+bool runs_application(const SimOptions& options) {
+  return options.phases.empty() && !options.traffic && is_application_traffic(parse_traffic_spec(options.pattern));
 }
 
 std::vector<TrafficPhase> parse_phases(const std::string& text) {

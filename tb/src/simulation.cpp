@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <cmath>
 
+#include "rlroute/tb/dpsnn_app.hpp"
 #include "rlroute/tb/nic.hpp"
 #include "rlroute/tb/traffic.hpp"
 
@@ -43,6 +44,9 @@ LatencySummary summarize(std::vector<double> v) {
   double sum = 0;
   for (double x : v) sum += x;
   s.avg = sum / static_cast<double>(v.size());
+  double squares = 0;
+  for (double x : v) squares += (x - s.avg) * (x - s.avg);
+  s.stdev = std::sqrt(squares / static_cast<double>(v.size()));
   // Nearest-rank percentiles.
   auto rank = [&v](double q) {
     const auto idx = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1;
@@ -148,7 +152,8 @@ std::string link_class_key(PortClass c) {
 
 nlohmann::ordered_json SimResult::to_json() const {
   auto lat = [](const LatencySummary& l) {
-    return nlohmann::ordered_json{{"avg", l.avg}, {"p50", l.p50}, {"p95", l.p95}, {"p99", l.p99}, {"max", l.max}};
+    return nlohmann::ordered_json{{"avg", l.avg},   {"stdev", l.stdev}, {"p50", l.p50},
+                                  {"p95", l.p95}, {"p99", l.p99},     {"max", l.max}};
   };
   nlohmann::ordered_json j;
   j["offered_load"] = offered_load;
@@ -213,6 +218,12 @@ nlohmann::ordered_json SimResult::to_json() const {
     }
     j["series"] = s;
   }
+  if (!app.name.empty()) {
+    j["app"] = {{"name", app.name},
+                {"steps_completed", app.steps_completed},
+                {"mean_step_cycles", app.mean_step_cycles},
+                {"mean_spikes_per_step", app.mean_spikes}};
+  }
   j["failure"] = failure;
   return j;
 }
@@ -220,13 +231,20 @@ nlohmann::ordered_json SimResult::to_json() const {
 SimResult run_simulation(const Design& design, const RoutingRelation& relation, Fabric& fabric,
                          const SimOptions& o) {
   const Topology& t = design.topo;
-  const std::shared_ptr<const TrafficPattern> pattern =
-      o.traffic ? o.traffic : make_traffic_pattern(o.pattern, t, o.seed, o.hotspot_fraction, o.hotspot_node);
+  // An application model (dpsnn) decides what every node sends; otherwise
+  // Bernoulli sources at the offered load, with destinations from the pattern.
+  std::unique_ptr<DpsnnApp> app;
+  std::shared_ptr<const TrafficPattern> pattern = o.traffic;
+  if (!pattern) {
+    const TrafficSpec spec = parse_traffic_spec(o.pattern);
+    if (is_application_traffic(spec)) app = make_dpsnn_app(design, spec, o.seed);
+    else pattern = make_traffic_pattern(spec, t, o.seed, o.hotspot_fraction, o.hotspot_node);
+  }
   Scoreboard scoreboard(design);
   NicSettings settings{o.load, o.packet_flits_min, o.packet_flits_max, relation.injection_vcs()};
   std::vector<Nic> nics;
   nics.reserve(static_cast<size_t>(t.num_nodes()));
-  for (int n = 0; n < t.num_nodes(); ++n) nics.emplace_back(n, design, *pattern, settings, o.seed, scoreboard);
+  for (int n = 0; n < t.num_nodes(); ++n) nics.emplace_back(n, design, pattern.get(), settings, o.seed, scoreboard);
 
   auto* network = dynamic_cast<NetworkTopFabric*>(&fabric);
   fabric.reset();
@@ -326,6 +344,21 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
       for (Nic& nic : nics) nic.change_traffic(*phase_patterns[next_phase], o.phases[next_phase].load);
       ++next_phase;
     }
+    const bool measured_cycle = cycle >= o.warmup && cycle < measure_end;
+    auto count_generated = [&](int node, int flits) {
+      if (flits == 0 || !measured_cycle) return;
+      generated_flits += flits;
+      ++measured_generated;
+      ++generated_by_node[static_cast<size_t>(node)];
+    };
+    if (app && generating) {
+      bool empty = scoreboard.in_flight() == 0;
+      for (int n = 0; empty && n < t.num_nodes(); ++n) empty = nics[static_cast<size_t>(n)].idle();
+      for (const AppPacket& p : app->tick(cycle, empty)) {
+        nics[static_cast<size_t>(p.src)].enqueue(p.dst, p.length, cycle, measured_cycle);
+        count_generated(p.src, p.length);
+      }
+    }
     bool moved = false;
     for (int n = 0; n < t.num_nodes(); ++n) {
       Nic& nic = nics[n];
@@ -337,15 +370,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
       }
       fabric.set_ni_credit_in(n, nic.eject(out, cycle));
       nic.credit_from_router(fabric.ni_credit_out(n));
-      if (generating) {
-        const std::size_t before = nic.queued();
-        nic.generate(cycle, cycle >= o.warmup && cycle < measure_end);
-        if (nic.queued() > before && cycle >= o.warmup && cycle < measure_end) {
-          generated_flits += (o.packet_flits_min + o.packet_flits_max) / 2;
-          ++measured_generated;
-          ++generated_by_node[static_cast<size_t>(n)];
-        }
-      }
+      if (generating) count_generated(n, nic.generate(cycle, measured_cycle));
       const LinkFlit in = nic.inject(cycle);
       moved = moved || in.valid;
       fabric.set_ni_flit_in(n, in);
@@ -436,6 +461,13 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
                                        wait.port, t.port_name(wait.router, wait.port), wait.vc);
   }
   r.generated_load = static_cast<double>(generated_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
+  if (app) {
+    r.offered_load = r.generated_load;  // the application's, not a requested load
+    r.app.name = "dpsnn";
+    r.app.steps_completed = app->steps_completed();
+    r.app.mean_step_cycles = app->mean_step_cycles();
+    r.app.mean_spikes = app->mean_spikes();
+  }
   r.accepted_load = static_cast<double>(accepted_flits) / (t.num_nodes() * static_cast<double>(o.cycles));
   const std::vector<std::int64_t> accepted_by_node =
       accepted_by_source(t.num_nodes(), scoreboard.log(), o.warmup, measure_end);

@@ -135,6 +135,10 @@ std::unique_ptr<TrafficPattern> make_traffic_pattern(const TrafficSpec& spec, co
   if (name == "stencil3d") return traffic_detail::make_stencil3d(spec, t);
   if (name == "many2many") return traffic_detail::make_many2many(spec, t);
   if (name == "randneighbors") return traffic_detail::make_randneighbors(spec, t, seed);
+  if (is_application_traffic(spec)) {
+    traffic_spec_fail(spec.text, "an application model, not a destination pattern: it runs only as the whole "
+                                 "traffic of a run (--pattern or sim.pattern), not in --phases");
+  }
   throw std::invalid_argument(fmt::format("unknown traffic pattern \"{}\"; valid: {}", name,
                                           fmt::join(traffic_pattern_names(), ", ")));
 }

@@ -210,6 +210,12 @@ refused "--phases with --pattern" '--phases 0:uniform@0.1: conflicts with --patt
   "$cfg" "${long[@]}" --phases "0:uniform@0.1" --pattern transpose
 refused "--phases not from cycle 0" '--phases 5:uniform@0.1: the first phase starts at cycle 0' \
   "$cfg" "${long[@]}" --phases "5:uniform@0.1"
+refused "dpsnn with --load" '--load 0.3: conflicts with the dpsnn:rate=47 pattern, whose rate sets the load' \
+  "$cfg" "${long[@]}" --pattern dpsnn:rate=47 --load 0.3
+refused "dpsnn with --packet-flits" '--packet-flits 4: conflicts with the dpsnn pattern' \
+  "$cfg" "${long[@]}" --pattern dpsnn --packet-flits 4
+refused "dpsnn in --phases" '--phases 0:dpsnn@0.1: phase at cycle 0: traffic pattern "dpsnn": an application model' \
+  "$cfg" "${long[@]}" --phases "0:dpsnn@0.1"
 refused "--phases with a pattern the topology lacks" '--phases 0:uniform@0.1,100:adv\+1@0.2: phase at cycle 100: ' \
   "$cfg" "${long[@]}" --phases "0:uniform@0.1,100:adv+1@0.2"
 

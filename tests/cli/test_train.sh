@@ -45,6 +45,8 @@ refused "a file rlroute did not write" "$work/mine.json" "$cfg" -o "$work/mine.j
 check "a file rlroute did not write: kept" grep -qx "my notes" "$work/mine.json"
 refused "a missing directory" "-o $work/nodir/w.json: directory $work/nodir does not exist" \
   "$cfg" -o "$work/nodir/w.json"
+refused "dpsnn with --load" "--load 0.5: conflicts with the dpsnn pattern, whose rate sets the load" \
+  "$cfg" -o "$work/none.json" --pattern dpsnn --load 0.5
 refused "a bad load" "--load 1.5" "$cfg" -o "$work/none.json" --load 1.5
 
 finish

@@ -13,6 +13,8 @@
 #include <map>
 #include <span>
 #include <memory>
+#include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -302,6 +304,26 @@ TEST(DqnNetwork, AFullTableCancelsCleanly) {
   expect_clean(r);
   EXPECT_GT(agent->without_entry, agent->episodes) << "most heads find the table full";
   EXPECT_GT(agent->rewards, 100);
+}
+
+// 002's DPSNN traffic (docs/traffic.md, "dpsnn"): steps of a compute phase,
+// an all-to-all burst and a barrier, with the agent outside the routers on
+// an untrained network. Every check holds, every step's burst reaches every
+// other node, and the run completes step after step.
+TEST(DqnNetwork, BurstyAllToAllTrafficCompletesItsSteps) {
+  Bench b(torus("net_dqn4x4_ext", 4, "dqn_agent = \"external\"\n"));
+  SimOptions o = run_options(0.1, 500, 6000);
+  o.pattern = "dpsnn:rate=200,neurons=50,compute=300";  // 10 spikes: 8 packets a message
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  EXPECT_EQ(r.app.name, "dpsnn");
+  EXPECT_GE(r.app.steps_completed, 3) << "steps of " << r.app.mean_step_cycles << " cycles";
+  EXPECT_GT(r.app.mean_step_cycles, 300.0);
+  std::set<std::pair<int, int>> pairs;
+  for (const DeliveredPacket& p : r.packets) pairs.insert({p.src, p.dst});
+  EXPECT_EQ(pairs.size(), 16u * 15u) << "every node sends to every other";
+  EXPECT_GT(r.latency.stdev, 0.0);
+  EXPECT_EQ(r.offered_load, r.generated_load);
 }
 
 // The episode check fires on RTL broken on purpose, each way it can fail

@@ -104,7 +104,7 @@ std::set<int> grid_neighbours(int node, const Dims& d) {
 TEST(TrafficBuildError, UnknownName) {
   EXPECT_EQ(build_error("shuffle"),
             "unknown traffic pattern \"shuffle\"; valid: uniform, transpose, bitcomp, bitrev, tornado, neighbor, "
-            "hotspot, randperm, adv+<i>, shift, mixed, stencil3d, many2many, randneighbors");
+            "hotspot, randperm, adv+<i>, shift, mixed, stencil3d, many2many, randneighbors, dpsnn");
 }
 
 TEST(TrafficBuildError, NeedsTheTopology) {

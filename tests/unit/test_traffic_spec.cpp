@@ -31,7 +31,7 @@ TEST(TrafficSpec, NamesListEveryPattern) {
   EXPECT_EQ(traffic_pattern_names(),
             (std::vector<std::string>{"uniform", "transpose", "bitcomp", "bitrev", "tornado", "neighbor", "hotspot",
                                       "randperm", "adv+<i>", "shift", "mixed", "stencil3d", "many2many",
-                                      "randneighbors"}));
+                                      "randneighbors", "dpsnn"}));
 }
 
 TEST(TrafficSpec, PlainNames) {
@@ -83,10 +83,26 @@ TEST(TrafficSpec, GridAxisAndTargets) {
   EXPECT_FALSE(parse_traffic_spec("randneighbors").min_targets.has_value());
 }
 
+TEST(TrafficSpec, DpsnnDefaultsAreTheThesisSetup) {
+  const TrafficSpec d = parse_traffic_spec("dpsnn");
+  EXPECT_TRUE(is_application_traffic(d));
+  EXPECT_FALSE(is_application_traffic(parse_traffic_spec("uniform")));
+  EXPECT_EQ(d.dpsnn.rate_hz, 21.0);
+  EXPECT_EQ(d.dpsnn.neurons, 2500);
+  EXPECT_EQ(d.dpsnn.spike_bytes, 12);
+  EXPECT_EQ(d.dpsnn.compute_cycles, 1000);
+  const TrafficSpec s = parse_traffic_spec("dpsnn:rate=556,neurons=100,spike_bytes=16,compute=0");
+  EXPECT_EQ(s.dpsnn.rate_hz, 556.0);
+  EXPECT_EQ(s.dpsnn.neurons, 100);
+  EXPECT_EQ(s.dpsnn.spike_bytes, 16);
+  EXPECT_EQ(s.dpsnn.compute_cycles, 0);
+  EXPECT_EQ(parse_traffic_spec("dpsnn:rate=1000").dpsnn.rate_hz, 1000.0);
+}
+
 TEST(TrafficSpecError, UnknownName) {
   const std::string valid =
       "valid: uniform, transpose, bitcomp, bitrev, tornado, neighbor, hotspot, randperm, adv+<i>, shift, mixed, "
-      "stencil3d, many2many, randneighbors";
+      "stencil3d, many2many, randneighbors, dpsnn";
   EXPECT_EQ(parse_error("shuffle"), "unknown traffic pattern \"shuffle\"; " + valid);
   EXPECT_EQ(parse_error("stencil:grid=2x2x2"), "unknown traffic pattern \"stencil\"; " + valid);
   EXPECT_EQ(parse_error(""), "unknown traffic pattern \"\"; " + valid);
@@ -136,5 +152,16 @@ TEST(TrafficSpecError, ValueRanges) {
   EXPECT_EQ(parse_error("randneighbors:min=8,max=7"),
             "traffic pattern \"randneighbors:min=8,max=7\": min (8) must be <= max (7)");
   EXPECT_EQ(parse_error("randneighbors:min=21"), "traffic pattern \"randneighbors:min=21\": min (21) must be <= max (20)");
+  for (const char* bad : {"0", "-5", "1000.5", "fast", "inf"}) {
+    const std::string spec = std::string("dpsnn:rate=") + bad;
+    EXPECT_EQ(parse_error(spec), "traffic pattern \"" + spec + "\": rate must be in (0, 1000] Hz") << bad;
+  }
+  EXPECT_EQ(parse_error("dpsnn:neurons=0"), "traffic pattern \"dpsnn:neurons=0\": neurons must be an integer in 1..1000000");
+  EXPECT_EQ(parse_error("dpsnn:spike_bytes=1025"),
+            "traffic pattern \"dpsnn:spike_bytes=1025\": spike_bytes must be an integer in 1..1024");
+  EXPECT_EQ(parse_error("dpsnn:compute=-1"),
+            "traffic pattern \"dpsnn:compute=-1\": compute must be an integer in 0..100000000 cycles");
+  EXPECT_EQ(parse_error("dpsnn:load=0.5"),
+            "traffic pattern \"dpsnn:load=0.5\": unknown key \"load\"; dpsnn takes: rate, neurons, spike_bytes, compute");
 }
 

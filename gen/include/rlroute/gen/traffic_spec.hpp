@@ -12,6 +12,9 @@
 //   stencil3d               grid=XxYxZ|cubic (dragonfly: p x a x g, else cubic)
 //   many2many               axis=x|y|z (z), grid=XxYxZ|cubic
 //   randneighbors           min=n (6), max=n (20), 1 <= min <= max
+//   dpsnn                   rate=Hz (21), neurons=n (2500), spike_bytes=n (12),
+//                           compute=cycles (1000): an application model, not a
+//                           destination pattern (is_application_traffic)
 #pragma once
 
 #include <array>
@@ -38,6 +41,16 @@ struct GridShape {
   std::array<int, 3> dims{};  // Explicit only
 };
 
+// 002's DPSNN traffic (section 4.2.2): each node is a process of a spiking
+// neural network that, every 1 ms step, computes, then sends each other process
+// its spikes (all-to-all), then waits at a barrier. docs/traffic.md, "dpsnn".
+struct DpsnnSpec {
+  double rate_hz = 21;      // mean firing rate per neuron (002 Table 4.1: 21..556 Hz)
+  int neurons = 2500;       // neurons per process: one 2500-neuron module per node
+  int spike_bytes = 12;     // an AER spike: neuron id and emission time
+  int compute_cycles = 1000;  // the compute phase of each step
+};
+
 struct TrafficSpec {
   std::string text;  // as written, for messages
   std::string name;  // one of traffic_pattern_names(), "adv" for adv+<i>
@@ -52,7 +65,13 @@ struct TrafficSpec {
   // randneighbors: targets per node; unset = 6 / 20, capped at nodes - 1
   std::optional<int> min_targets;
   std::optional<int> max_targets;
+  DpsnnSpec dpsnn;
 };
+
+// True for the application models (dpsnn), which decide when and how much
+// each node sends and to whom, instead of picking the destination of packets
+// that a Bernoulli source makes at an offered load.
+bool is_application_traffic(const TrafficSpec& spec);
 
 // Throws std::invalid_argument with a one-line rule for an unknown name
 // ("unknown traffic pattern \"X\"; valid: uniform, ..."), a malformed

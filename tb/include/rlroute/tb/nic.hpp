@@ -23,14 +23,17 @@ struct NicSettings {
 
 class Nic {
  public:
-  Nic(int node, const Design& design, const TrafficPattern& pattern, const NicSettings& settings,
+  // `pattern` null: the NIC sends only what enqueue() gives it (an
+  // application model decides; generate() makes nothing).
+  Nic(int node, const Design& design, const TrafficPattern* pattern, const NicSettings& settings,
       std::uint64_t seed, Scoreboard& scoreboard);
 
   // From now on: destinations from `pattern` (which must outlive the NIC or
   // the next change) at `load` flits/node/cycle (SimOptions::phases).
   void change_traffic(const TrafficPattern& pattern, double load);
-  // Maybe creates a packet this cycle (Bernoulli trial).
-  void generate(std::int64_t cycle, bool measured);
+  // Maybe creates a packet this cycle (Bernoulli trial); returns its length
+  // in flits, 0 if none.
+  int generate(std::int64_t cycle, bool measured);
   // Adds one packet to the queue now (tests, single-packet probes).
   void enqueue(int dst, int length, std::int64_t cycle, bool measured);
   // The flit to drive into the router's NI input this cycle.

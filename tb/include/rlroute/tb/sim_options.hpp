@@ -37,6 +37,10 @@ inline constexpr std::int64_t kMaxWatchdogCycles = std::int64_t{1} << 30;
 // weights file that does not fit the design: WeightsError).
 SimOptions resolve_sim_options(const Design& design, const SimOverrides& overrides);
 
+// True when `options` runs an application model (the dpsnn pattern), which
+// sets its own load: a --load beside it is an error.
+bool runs_application(const SimOptions& options);
+
 // Parses --phases: comma-separated CYCLE:PATTERN@LOAD, the first at cycle 0,
 // the cycles rising (a pattern may itself hold ':' and '='). Throws
 // std::invalid_argument with a one-line "--phases TEXT: rule" message.

@@ -77,6 +77,7 @@ struct SeriesPoint {
 
 struct LatencySummary {
   double avg = 0;
+  double stdev = 0;  // population standard deviation
   double p50 = 0, p95 = 0, p99 = 0, max = 0;
   std::int64_t count = 0;
 };
@@ -96,8 +97,16 @@ struct RouterResidence {
 };
 using ResidenceByClasses = std::map<std::pair<PortClass, PortClass>, RouterResidence>;
 
+// What an application model (SimOptions::pattern dpsnn) did in the run.
+struct AppStats {
+  std::string name;  // empty: no application model
+  std::int64_t steps_completed = 0;
+  double mean_step_cycles = 0;  // compute, exchange and barrier
+  double mean_spikes = 0;       // per process and step
+};
+
 struct SimResult {
-  double offered_load = 0;   // requested, flits/node/cycle
+  double offered_load = 0;   // requested, flits/node/cycle (an application's: generated_load)
   double generated_load = 0; // measured at the sources
   double accepted_load = 0;  // ejected in the window, flits/node/cycle
   // Fairness among the sources that generated packets in the window: the
@@ -151,6 +160,7 @@ struct SimResult {
   std::vector<SeriesPoint> series;       // SimOptions::series_window
   std::int64_t q_tables_cycle = -1;      // SimOptions::q_dump_cycle: when q_tables was taken
   std::string q_tables;                  // every router's Q-table then (QMirror::dump)
+  AppStats app;
 
   bool ok() const { return failure.empty(); }
   nlohmann::ordered_json to_json() const;

@@ -28,7 +28,8 @@ class TrafficPattern {
 
 // `name` is a spec as parse_traffic_spec() reads it: uniform, transpose,
 // bitcomp, bitrev, tornado, neighbor, hotspot, randperm, adv+<i>, shift,
-// mixed, stencil3d, many2many, randneighbors, with parameters such as
+// mixed, stencil3d, many2many, randneighbors (dpsnn is an application model:
+// make_dpsnn_app), with parameters such as
 // "mixed:share=0.25". Throws std::invalid_argument with a one-line reason for
 // a bad spec or a pattern the network shape cannot support.
 std::unique_ptr<TrafficPattern> make_traffic_pattern(const std::string& name, const Topology& topo,
