@@ -225,6 +225,9 @@ Verb add_sim(CLI::App& app) {
          "dqn: the trained network to program into the routers (rlroute train -o FILE; default: "
          "routing.dqn_weights, else an untrained random network)")
       ->type_name("FILE");
+  sim->add_flag("--float-agent", o.float_agent,
+                "dqn with routing.dqn_agent = \"external\": answer on the agent ports with the weights file's "
+                "floating-point network (as trained) instead of its quantized one");
   sim->add_flag("--quiet", a->quiet, "print nothing but errors");
   return {sim, [a] { return run_sim(*a); }};
 }

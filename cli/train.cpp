@@ -81,7 +81,7 @@ int run_train(const TrainArgs& a) {
                                {"epsilon_final", train::epsilon_at(o, r.steps)},
                                {"quantized_action_agreement", r.quantized.agreement}};
   if (!r.curve.empty()) provenance["mean_reward_last_window"] = r.curve.back().mean_reward;
-  write_dqn_weights(a.output, r.quantized.network, provenance);
+  write_dqn_weights(a.output, r.quantized.network, provenance, &r.float_network);
   if (!a.curve.empty()) write_file_atomically(a.curve, train::curve_csv(r.curve), "--curve");
   log(fmt::format("{} decisions, {} rewards, {} gradient steps; quantized to {}-bit weights: the same action as the "
                   "float network on {:.1f}% of {} calibration observations; wrote {}",

@@ -114,7 +114,8 @@ ref::DqnNetwork random_dqn_network(const DqnBlock& block, std::uint64_t seed) {
   return n;
 }
 
-ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, std::string* source) {
+ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, std::string* source,
+                                ref::FloatNetwork* float_network) {
   const DqnBlock block = dqn_block(cfg);
   std::filesystem::path path;
   if (!weights.empty()) {
@@ -124,10 +125,11 @@ ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, s
     if (path.is_relative()) path = std::filesystem::path(cfg.path).parent_path() / path;
   }
   if (path.empty()) {
+    if (float_network) *float_network = ref::FloatNetwork{};
     if (source) *source = fmt::format("an untrained random network (seed routing.seed = {})", cfg.seed);
     return random_dqn_network(block, cfg.seed);
   }
-  ref::DqnNetwork n = read_dqn_weights(path);
+  ref::DqnNetwork n = read_dqn_weights(path, nullptr, float_network);
   check_fits(block, n, path.string());
   if (source) *source = path.string();
   return n;

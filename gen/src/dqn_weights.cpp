@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <vector>
+
 #include "rlroute/gen/files.hpp"
 
 namespace rlroute {
@@ -50,10 +53,106 @@ void only_keys(const nlohmann::json& obj, std::initializer_list<const char*> key
   }
 }
 
+// A float as the shortest decimal that reads back to the same float.
+std::string float_text(float x) { return fmt::format("{}", x); }
+
+void check_float_shapes(const ref::DqnNetwork& network, const ref::FloatNetwork& f) {
+  bool same = f.layers.size() == network.layers.size();
+  for (size_t l = 0; same && l < f.layers.size(); ++l) {
+    const ref::FloatLayer& fl = f.layers[l];
+    same = fl.inputs == network.layers[l].inputs && fl.outputs == network.layers[l].outputs &&
+           fl.weights.size() == static_cast<size_t>(fl.inputs * fl.outputs) &&
+           fl.biases.size() == static_cast<size_t>(fl.outputs);
+  }
+  if (!same) throw std::invalid_argument("dqn_weights_json: the float network's layers differ from the quantized network's");
+  for (const ref::FloatLayer& fl : f.layers) {
+    for (const std::vector<float>* values : {&fl.weights, &fl.biases}) {
+      for (const float x : *values) {
+        if (!std::isfinite(x)) throw WeightsError("the floating-point network has a non-finite value (training diverged)");
+      }
+    }
+  }
+}
+
+std::string float_layers_json(const ref::FloatNetwork& f) {
+  std::string s = "  \"float_layers\": [\n";
+  for (size_t l = 0; l < f.layers.size(); ++l) {
+    const ref::FloatLayer& layer = f.layers[l];
+    s += fmt::format("    {{\n      \"inputs\": {},\n      \"outputs\": {},\n      \"weights\": [\n", layer.inputs,
+                     layer.outputs);
+    std::vector<std::string> texts;
+    for (int o = 0; o < layer.outputs; ++o) {
+      texts.clear();
+      for (int i = 0; i < layer.inputs; ++i) texts.push_back(float_text(layer.weights[static_cast<size_t>(o * layer.inputs + i)]));
+      s += fmt::format("        [{}]{}\n", fmt::join(texts, ", "), o + 1 < layer.outputs ? "," : "");
+    }
+    texts.clear();
+    for (const float b : layer.biases) texts.push_back(float_text(b));
+    s += fmt::format("      ],\n      \"biases\": [{}]\n    }}{}\n", fmt::join(texts, ", "),
+                     l + 1 < f.layers.size() ? "," : "");
+  }
+  return s + "  ]\n";
+}
+
+float finite_float(const nlohmann::json& v, const std::string& where, const std::string& key) {
+  if (!v.is_number()) fail(where, key, v, "must be a finite number");
+  // Below 2^128 - 2^103 a double rounds to a finite float (the largest
+  // float's shortest text, 3.4028235e+38, is a little above it as a double).
+  const double limit = std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || std::fabs(x) >= limit) fail(where, key, v, "must be a finite number");
+  return static_cast<float>(x);
+}
+
+// float_layers, which must have the quantized network's layer shapes.
+ref::FloatNetwork parse_float_layers(const nlohmann::json& layers, const ref::DqnNetwork& n, const std::string& where) {
+  if (!layers.is_array() || layers.size() != n.layers.size()) {
+    fail(where, "float_layers", layers, fmt::format("must be an array of {} layers, like layers", n.layers.size()));
+  }
+  ref::FloatNetwork f;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const std::string at = fmt::format("float_layers[{}]", l);
+    const nlohmann::json& lj = layers[l];
+    if (!lj.is_object()) fail(where, at, lj, "must be an object");
+    only_keys(lj, {"inputs", "outputs", "weights", "biases"}, where, at + ".");
+    ref::FloatLayer layer;
+    const ref::DqnLayer& q = n.layers[l];
+    layer.inputs = static_cast<int>(integer_in(member(lj, "inputs", where, at + ".inputs"), q.inputs, q.inputs, where,
+                                               at + ".inputs"));
+    layer.outputs = static_cast<int>(integer_in(member(lj, "outputs", where, at + ".outputs"), q.outputs, q.outputs,
+                                                where, at + ".outputs"));
+    const nlohmann::json& w = member(lj, "weights", where, at + ".weights");
+    if (!w.is_array() || w.size() != static_cast<size_t>(layer.outputs)) {
+      fail(where, at + ".weights", w, fmt::format("must be {} rows (one per output)", layer.outputs));
+    }
+    for (int o = 0; o < layer.outputs; ++o) {
+      const std::string row_key = fmt::format("{}.weights[{}]", at, o);
+      const nlohmann::json& row = w[static_cast<size_t>(o)];
+      if (!row.is_array() || row.size() != static_cast<size_t>(layer.inputs)) {
+        fail(where, row_key, row, fmt::format("must be {} weights (one per input)", layer.inputs));
+      }
+      for (int i = 0; i < layer.inputs; ++i) {
+        layer.weights.push_back(finite_float(row[static_cast<size_t>(i)], where, fmt::format("{}[{}]", row_key, i)));
+      }
+    }
+    const nlohmann::json& b = member(lj, "biases", where, at + ".biases");
+    if (!b.is_array() || b.size() != static_cast<size_t>(layer.outputs)) {
+      fail(where, at + ".biases", b, fmt::format("must be {} biases (one per output)", layer.outputs));
+    }
+    for (int o = 0; o < layer.outputs; ++o) {
+      layer.biases.push_back(finite_float(b[static_cast<size_t>(o)], where, fmt::format("{}.biases[{}]", at, o)));
+    }
+    f.layers.push_back(std::move(layer));
+  }
+  return f;
+}
+
 }  // namespace
 
-std::string dqn_weights_json(const ref::DqnNetwork& network, const nlohmann::json& provenance) {
+std::string dqn_weights_json(const ref::DqnNetwork& network, const nlohmann::json& provenance,
+                             const ref::FloatNetwork* float_network) {
   network.validate();
+  if (float_network) check_float_shapes(network, *float_network);
   // Written by hand so that each weight row is one line (a dump of the whole
   // tree puts every number on its own line).
   std::string s = fmt::format("{{\n  \"{}\": {},\n  \"weight_bits\": {},\n  \"activation_bits\": {},\n", kFormatKey,
@@ -70,11 +169,12 @@ std::string dqn_weights_json(const ref::DqnNetwork& network, const nlohmann::jso
     s += fmt::format("      ],\n      \"biases\": [{}]\n    }}{}\n", fmt::join(layer.biases, ", "),
                      l + 1 < network.layers.size() ? "," : "");
   }
-  s += "  ]\n}\n";
-  return s;
+  s += float_network ? "  ],\n" + float_layers_json(*float_network) : "  ]\n";
+  return s + "}\n";
 }
 
-ref::DqnNetwork parse_dqn_weights(const std::string& text, const std::string& where, nlohmann::json* provenance) {
+ref::DqnNetwork parse_dqn_weights(const std::string& text, const std::string& where, nlohmann::json* provenance,
+                                  ref::FloatNetwork* float_network) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
@@ -85,7 +185,7 @@ ref::DqnNetwork parse_dqn_weights(const std::string& text, const std::string& wh
   if (!j.contains(kFormatKey)) {
     throw WeightsError(fmt::format("{}: not a weights file: no \"{}\" key (rlroute train writes it)", where, kFormatKey));
   }
-  only_keys(j, {kFormatKey, "weight_bits", "activation_bits", "provenance", "layers"}, where, "");
+  only_keys(j, {kFormatKey, "weight_bits", "activation_bits", "provenance", "float_layers", "layers"}, where, "");
   integer_in(j[kFormatKey], kFormatVersion, kFormatVersion, where, kFormatKey);
   ref::DqnNetwork n;
   n.weight_bits = static_cast<unsigned>(integer_in(member(j, "weight_bits", where, "weight_bits"), 2, 16, where, "weight_bits"));
@@ -145,17 +245,24 @@ ref::DqnNetwork parse_dqn_weights(const std::string& text, const std::string& wh
   }
   if (n.outputs() > 32) fail(where, fmt::format("layers[{}].outputs", layers.size() - 1), n.outputs(), "at most 32 (the action mask)");
   n.validate();  // everything above has been checked with a better message; this is the reference's own word
+  if (j.contains("float_layers")) {
+    ref::FloatNetwork f = parse_float_layers(j["float_layers"], n, where);
+    if (float_network) *float_network = std::move(f);
+  } else if (float_network) {
+    *float_network = ref::FloatNetwork{};
+  }
   return n;
 }
 
-ref::DqnNetwork read_dqn_weights(const std::filesystem::path& path, nlohmann::json* provenance) {
+ref::DqnNetwork read_dqn_weights(const std::filesystem::path& path, nlohmann::json* provenance,
+                                 ref::FloatNetwork* float_network) {
   std::string text;
   try {
     text = read_regular_file(path, kMaxWeightsBytes, "weights file");
   } catch (const std::exception& e) {
     throw WeightsError(e.what());
   }
-  return parse_dqn_weights(text, path.string(), provenance);
+  return parse_dqn_weights(text, path.string(), provenance, float_network);
 }
 
 void check_weights_output(const std::filesystem::path& path) {
@@ -175,8 +282,8 @@ void check_weights_output(const std::filesystem::path& path) {
 }
 
 void write_dqn_weights(const std::filesystem::path& path, const ref::DqnNetwork& network,
-                       const nlohmann::json& provenance) {
-  const std::string text = dqn_weights_json(network, provenance);
+                       const nlohmann::json& provenance, const ref::FloatNetwork* float_network) {
+  const std::string text = dqn_weights_json(network, provenance, float_network);
   check_weights_output(path);
   write_file_atomically(path, text, "-o");
 }

@@ -115,8 +115,26 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
     flag_fail("--weights", *o.weights,
               fmt::format("only for routing.algorithm = dqn (this config: {})", to_string(design.cfg.algorithm)));
   }
+  if (o.float_agent && design.cfg.algorithm != RoutingAlgorithm::Dqn) {
+    throw std::invalid_argument(
+        fmt::format("--float-agent: only for routing.algorithm = dqn (this config: {})", to_string(design.cfg.algorithm)));
+  }
+  if (o.float_agent && design.cfg.dqn_agent != DqnAgentKind::External) {
+    throw std::invalid_argument(
+        "--float-agent: only for routing.dqn_agent = \"external\" (the inference block runs the quantized network)");
+  }
   if (design.cfg.algorithm == RoutingAlgorithm::Dqn) {
-    s.dqn_network = std::make_shared<const ref::DqnNetwork>(dqn_network_for(design.cfg, o.weights.value_or(""), &s.dqn_source));
+    ref::FloatNetwork float_network;
+    s.dqn_network = std::make_shared<const ref::DqnNetwork>(
+        dqn_network_for(design.cfg, o.weights.value_or(""), &s.dqn_source, &float_network));
+    if (o.float_agent) {
+      if (float_network.layers.empty()) {
+        throw std::invalid_argument(fmt::format(
+            "--float-agent: {} holds no floating-point network (float_layers; rlroute train writes it)", s.dqn_source));
+      }
+      s.dqn_agent = std::make_shared<FloatAgent>(std::move(float_network));
+      s.dqn_source += ", its floating-point network";
+    }
   }
   s.hotspot_fraction = sim.hotspot_fraction;
   s.hotspot_node = sim.hotspot_node;

@@ -45,7 +45,7 @@ Calibration random_observations(int n, int values, std::uint64_t seed) {
 TEST(QNetwork, TheDuelingHeadFoldsExactlyIntoOneLayer) {
   torch::manual_seed(3);
   QNetwork net(13, std::vector<int>{32, 32}, 4);
-  const FloatNetwork folded = net->to_float_network();
+  const ref::FloatNetwork folded = net->to_float_network();
   ASSERT_EQ(folded.layers.size(), 3u);
   EXPECT_EQ(folded.layers.back().inputs, 32);
   EXPECT_EQ(folded.layers.back().outputs, 4);
@@ -69,9 +69,9 @@ TEST(QNetwork, WithoutHiddenLayersTheHeadIsTheOnlyLayer) {
 // 0, so the fixed point is the float network exactly.
 TEST(Quantize, ANetworkOnTheBlocksGridQuantizesExactly) {
   const DqnBlock block = block_13_16_4();
-  FloatNetwork n;
+  ref::FloatNetwork n;
   std::mt19937_64 rng(5);
-  FloatLayer hidden{13, 16, {}, {}}, out{16, 4, {}, {}};
+  ref::FloatLayer hidden{13, 16, {}, {}}, out{16, 4, {}, {}};
   for (int k = 0; k < 13 * 16; ++k) hidden.weights.push_back(static_cast<float>(static_cast<int>(rng() % 3) - 1));
   hidden.weights[0] = 127;  // the layer's largest weight: scale 1
   for (int o = 0; o < 16; ++o) hidden.biases.push_back(static_cast<float>(static_cast<int>(rng() % 5) - 2));
@@ -103,7 +103,7 @@ TEST(Quantize, ARandomFloatNetworkKeepsItsActions) {
   const DqnBlock block = block_13_16_4();
   torch::manual_seed(11);
   QNetwork net(13, std::vector<int>{16}, 4);
-  const FloatNetwork n = net->to_float_network();
+  const ref::FloatNetwork n = net->to_float_network();
   const Calibration cal = random_observations(2000, 13, 13);
   const Quantized q = quantize(n, block, cal);
   EXPECT_GT(q.agreement, 0.95);

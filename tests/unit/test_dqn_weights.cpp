@@ -2,7 +2,10 @@
 // refuses bad input with one line naming the key, the value and the rule.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -33,6 +36,39 @@ DqnNetwork random_network(unsigned seed) {
   return n;
 }
 
+// A float network of `n`'s shape with values of every magnitude a trained
+// network has (and some that are hard to print exactly).
+ref::FloatNetwork random_float_network(const DqnNetwork& n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> value(0.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-30, 10);
+  ref::FloatNetwork f;
+  for (const DqnLayer& q : n.layers) {
+    ref::FloatLayer layer{q.inputs, q.outputs, {}, {}};
+    for (int k = 0; k < q.inputs * q.outputs; ++k) layer.weights.push_back(std::ldexp(value(rng), exponent(rng)));
+    for (int o = 0; o < q.outputs; ++o) layer.biases.push_back(std::ldexp(value(rng), exponent(rng)));
+    f.layers.push_back(layer);
+  }
+  f.layers.front().weights[0] = std::numeric_limits<float>::denorm_min();
+  f.layers.front().weights[1] = -std::numeric_limits<float>::max();
+  f.layers.front().weights[2] = 0.1f;
+  return f;
+}
+
+bool same_bits(const ref::FloatNetwork& a, const ref::FloatNetwork& b) {
+  if (a.layers.size() != b.layers.size()) return false;
+  for (size_t l = 0; l < a.layers.size(); ++l) {
+    const ref::FloatLayer &x = a.layers[l], &y = b.layers[l];
+    if (x.inputs != y.inputs || x.outputs != y.outputs || x.weights.size() != y.weights.size() ||
+        x.biases.size() != y.biases.size()) {
+      return false;
+    }
+    if (std::memcmp(x.weights.data(), y.weights.data(), x.weights.size() * sizeof(float)) != 0) return false;
+    if (std::memcmp(x.biases.data(), y.biases.data(), x.biases.size() * sizeof(float)) != 0) return false;
+  }
+  return true;
+}
+
 std::string error_of(const std::string& text) {
   try {
     parse_dqn_weights(text, "w.json");
@@ -42,11 +78,13 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
-// The text of a small valid file with `edit` replacing `from`.
+// The text of a small valid file (with a float network) with `to` replacing `from`.
 std::string small_with(const std::string& from, const std::string& to) {
   DqnNetwork n;
   n.layers.push_back({2, 2, {1, -2, 3, 4}, {5, -6}, 1});
-  std::string text = dqn_weights_json(n);
+  ref::FloatNetwork f;
+  f.layers.push_back({2, 2, {0.5f, -0.25f, 1.5f, 2.0f}, {0.125f, -3.0f}});
+  std::string text = dqn_weights_json(n, nlohmann::json::object(), &f);
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   return text.replace(at, from.size(), to);
@@ -71,6 +109,22 @@ TEST(DqnWeights, RoundTripsBitForBit) {
     EXPECT_EQ(read_back, provenance);
     EXPECT_EQ(dqn_weights_json(m, read_back), text) << "write(read(f)) == f";
   }
+}
+
+TEST(DqnWeights, TheFloatNetworkRoundTripsBitForBit) {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    const DqnNetwork n = random_network(seed);
+    const ref::FloatNetwork f = random_float_network(n, seed);
+    const std::string text = dqn_weights_json(n, nlohmann::json::object(), &f);
+    ref::FloatNetwork read_back;
+    EXPECT_EQ(parse_dqn_weights(text, "w.json", nullptr, &read_back), n);
+    EXPECT_TRUE(same_bits(read_back, f)) << "every float reads back to the same bits";
+    EXPECT_EQ(dqn_weights_json(n, nlohmann::json::object(), &read_back), text) << "write(read(f)) == f";
+  }
+  // A file without one: no layers.
+  ref::FloatNetwork none = random_float_network(random_network(1), 1);
+  parse_dqn_weights(dqn_weights_json(random_network(1)), "w.json", nullptr, &none);
+  EXPECT_TRUE(none.layers.empty());
 }
 
 TEST(DqnWeights, WritesAtomicallyAndReplacesOnlyItsOwnFiles) {
@@ -108,4 +162,18 @@ TEST(DqnWeights, BadInputNamesTheKeyTheValueAndTheRule) {
   EXPECT_EQ(error_of(small_with("\"shift\": 1", "\"shift\": 30")), "w.json: layers[0].shift = 30: must be below the accumulator width 18");
   EXPECT_EQ(error_of(small_with("      \"outputs\": 2,\n", "")), "w.json: layers[0].outputs: missing");
   EXPECT_THROW(read_dqn_weights("/nonexistent/w.json"), WeightsError);
+  // The floating-point network: the quantized network's shapes, finite numbers.
+  EXPECT_EQ(error_of(small_with("[0.5, -0.25]", "[0.5, \"x\"]")),
+            "w.json: float_layers[0].weights[0][1] = \"x\": must be a finite number");
+  EXPECT_EQ(error_of(small_with("[0.5, -0.25]", "[0.5, 1e300]")),
+            "w.json: float_layers[0].weights[0][1] = 1e+300: must be a finite number");
+  EXPECT_EQ(error_of(small_with("[0.5, -0.25]", "[0.5]")),
+            "w.json: float_layers[0].weights[0] = [0.5]: must be 2 weights (one per input)");
+  EXPECT_EQ(error_of(small_with("\"biases\": [0.125, -3]", "\"biases\": [0.125]")),
+            "w.json: float_layers[0].biases = [0.125]: must be 2 biases (one per output)");
+  EXPECT_EQ(error_of(small_with("\"inputs\": 2,\n      \"outputs\": 2,\n      \"weights\": [\n        [0.5",
+                                "\"inputs\": 3,\n      \"outputs\": 2,\n      \"weights\": [\n        [0.5")),
+            "w.json: float_layers[0].inputs = 3: must be an integer in 2..2");
+  EXPECT_EQ(error_of(small_with("\"float_layers\": [", "\"float_layers\": [{}, ")),
+            "w.json: float_layers = [{},{\"biases\":[0.125,-3],\"inputs\":2,\"...: must be an array of 1 layers, like layers");
 }

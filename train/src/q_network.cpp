@@ -22,10 +22,10 @@ torch::Tensor QNetworkImpl::forward(torch::Tensor x) {
 
 namespace {
 
-FloatLayer to_float(const torch::Tensor& weight, const torch::Tensor& bias) {
+ref::FloatLayer to_float(const torch::Tensor& weight, const torch::Tensor& bias) {
   const torch::Tensor w = weight.detach().to(torch::kFloat32).contiguous();
   const torch::Tensor b = bias.detach().to(torch::kFloat32).contiguous();
-  FloatLayer f;
+  ref::FloatLayer f;
   f.outputs = static_cast<int>(w.size(0));
   f.inputs = static_cast<int>(w.size(1));
   f.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
@@ -35,9 +35,9 @@ FloatLayer to_float(const torch::Tensor& weight, const torch::Tensor& bias) {
 
 }  // namespace
 
-FloatNetwork QNetworkImpl::to_float_network() {
+ref::FloatNetwork QNetworkImpl::to_float_network() {
   torch::NoGradGuard no_grad;
-  FloatNetwork n;
+  ref::FloatNetwork n;
   for (torch::nn::Linear& layer : trunk_) n.layers.push_back(to_float(layer->weight, layer->bias));
   // Q_i = w_v.h + b_v + (W_a[i] - mean_j W_a[j]).h + b_a[i] - mean_j b_a[j]
   const torch::Tensor wa = advantage_->weight, ba = advantage_->bias;

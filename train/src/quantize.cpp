@@ -14,7 +14,7 @@ std::vector<float> as_float(const std::vector<std::int32_t>& obs) { return {obs.
 
 }  // namespace
 
-Quantized quantize(const FloatNetwork& net, const DqnBlock& block, const Calibration& calibration) {
+Quantized quantize(const ref::FloatNetwork& net, const DqnBlock& block, const Calibration& calibration) {
   if (static_cast<int>(net.layers.size()) != block.layers()) {
     throw std::invalid_argument(fmt::format("quantize: the network has {} layers, the block {}", net.layers.size(),
                                             block.layers()));
@@ -47,7 +47,7 @@ Quantized quantize(const FloatNetwork& net, const DqnBlock& block, const Calibra
   const unsigned shift_max = n.accumulator_bits() - 1;
   double in_scale = 1.0;  // the real value of one unit of the layer's input
   for (std::size_t l = 0; l < net.layers.size(); ++l) {
-    const FloatLayer& f = net.layers[l];
+    const ref::FloatLayer& f = net.layers[l];
     ref::DqnLayer& layer = n.layers[l];
     float largest_weight = 0;
     for (const float w : f.weights) largest_weight = std::max(largest_weight, std::fabs(w));

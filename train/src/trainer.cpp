@@ -63,7 +63,7 @@ class LearningAgent final : public DqnAgent {
       torch::NoGradGuard no_grad;
       const torch::Tensor q = net_->forward(torch::from_blob(obs.data(), {1, static_cast<long>(obs.size())}).clone());
       const std::vector<float> values(q.data_ptr<float>(), q.data_ptr<float>() + q.numel());
-      action = masked_argmax(values, mask);
+      action = ref::masked_argmax(values, mask);
     }
     if (episode >= 0) pending_[{router, episode}] = {std::move(obs), mask, action, 0};
     ++steps_;

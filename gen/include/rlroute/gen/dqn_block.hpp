@@ -13,6 +13,7 @@
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/emit.hpp"
+#include "rlroute/ref/dqn_float.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
 
 namespace rlroute {
@@ -71,7 +72,10 @@ ref::DqnNetwork random_dqn_network(const DqnBlock& block, std::uint64_t seed);
 // (a path as the user typed it), else routing.dqn_weights (relative to the
 // config's directory), else random_dqn_network(block, routing.seed).
 // `source` says which (for the run's output).
-ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, std::string* source = nullptr);
+// *float_network (when given) gets the file's floating-point network (no
+// layers without a file or when the file has none).
+ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, std::string* source = nullptr,
+                                ref::FloatNetwork* float_network = nullptr);
 
 // The programming port's writes of `network` as a memory image for a test
 // bench of the generated RTL ($readmemh): a comment header, then one write

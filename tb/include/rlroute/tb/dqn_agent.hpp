@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
+#include "rlroute/ref/dqn_float.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
 #include "rlroute/tb/model.hpp"
 
@@ -43,6 +45,22 @@ class FixedPointAgent final : public DqnAgent {
  private:
   ref::DqnNetwork network_;
   std::int64_t decisions_ = 0;
+};
+
+// The floating-point network as trained (rlroute sim --float-agent): the
+// greedy action of its Q-values on the observation as floats, which is what
+// the trainer's network does when it does not explore.
+class FloatAgent final : public DqnAgent {
+ public:
+  explicit FloatAgent(ref::FloatNetwork network) : network_(std::move(network)) {}
+  int act(int /*router*/, int /*episode*/, std::span<const std::int32_t> observation, std::uint32_t mask) override {
+    observation_.assign(observation.begin(), observation.end());
+    return network_.action(observation_, mask);
+  }
+
+ private:
+  ref::FloatNetwork network_;
+  std::vector<float> observation_;
 };
 
 }  // namespace rlroute

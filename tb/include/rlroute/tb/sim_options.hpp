@@ -27,6 +27,7 @@ struct SimOverrides {
   std::optional<std::int64_t> q_dump_cycle;   // --q-dump-cycle (--q-dump: the end of the run if not given)
   std::optional<std::string> phases;          // --phases "0:uniform@0.4,20000:adv+1@0.8"
   std::optional<std::string> weights;         // --weights FILE (routing.algorithm = dqn)
+  bool float_agent = false;                   // --float-agent: the file's floating-point network on the agent ports
 };
 
 // Largest --watchdog (cycles without movement that count as deadlock).

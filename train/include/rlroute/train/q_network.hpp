@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "rlroute/train/float_network.hpp"
+#include "rlroute/ref/dqn_float.hpp"
 
 namespace rlroute::train {
 
@@ -20,7 +20,7 @@ class QNetworkImpl : public torch::nn::Module {
   // Q-values, [batch, actions], for observations [batch, inputs].
   torch::Tensor forward(torch::Tensor observations);
   // The same function as plain layers, the dueling head folded into the last.
-  FloatNetwork to_float_network();
+  ref::FloatNetwork to_float_network();
 
  private:
   std::vector<torch::nn::Linear> trunk_;

@@ -13,7 +13,7 @@
 
 #include "rlroute/gen/dqn_block.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
-#include "rlroute/train/float_network.hpp"
+#include "rlroute/ref/dqn_float.hpp"
 
 namespace rlroute::train {
 
@@ -32,6 +32,6 @@ struct Quantized {
 
 // Throws std::invalid_argument if `net` does not have the block's sizes or
 // the calibration set is empty.
-Quantized quantize(const FloatNetwork& net, const DqnBlock& block, const Calibration& calibration);
+Quantized quantize(const ref::FloatNetwork& net, const DqnBlock& block, const Calibration& calibration);
 
 }  // namespace rlroute::train

@@ -20,7 +20,7 @@
 
 #include "rlroute/tb/session.hpp"
 #include "rlroute/tb/simulation.hpp"
-#include "rlroute/train/float_network.hpp"
+#include "rlroute/ref/dqn_float.hpp"
 #include "rlroute/train/quantize.hpp"
 
 namespace rlroute::train {
@@ -56,7 +56,7 @@ struct CurvePoint {
 };
 
 struct TrainResult {
-  FloatNetwork float_network;  // the trained network, dueling head folded
+  ref::FloatNetwork float_network;  // the trained network, dueling head folded
   Quantized quantized;         // its fixed point for the block
   std::vector<CurvePoint> curve;
   std::int64_t steps = 0, rewards = 0, updates = 0;

@@ -1,9 +1,9 @@
-#include "rlroute/train/float_network.hpp"
+#include "rlroute/ref/dqn_float.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace rlroute::train {
+namespace rlroute::ref {
 
 std::vector<std::vector<float>> FloatNetwork::activations(std::span<const float> observation) const {
   std::vector<std::vector<float>> out;
@@ -43,4 +43,4 @@ int masked_argmax(std::span<const float> q, std::uint32_t mask) {
   return best;
 }
 
-}  // namespace rlroute::train
+}  // namespace rlroute::ref

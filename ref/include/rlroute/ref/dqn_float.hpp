@@ -1,14 +1,16 @@
 // A trained DQN-routing network in floating point, as plain layers: the
 // agent's Q-network with its dueling head folded into the last layer
-// (q_network.hpp), which is the shape the inference block runs and what the
-// quantizer (quantize.hpp) turns into the block's fixed point.
+// (train/q_network.hpp), which is the shape the inference block runs, what the
+// quantizer (train/quantize.hpp) turns into the block's fixed point, and what
+// a weights file keeps beside it (gen/dqn_weights.hpp) so that `rlroute sim
+// --float-agent` can run the network as trained.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
-namespace rlroute::train {
+namespace rlroute::ref {
 
 struct FloatLayer {
   int inputs = 0;
@@ -32,4 +34,4 @@ struct FloatNetwork {
 // The argmax over the allowed entries of `q` (ties: the lowest index); -1 if none.
 int masked_argmax(std::span<const float> q, std::uint32_t mask);
 
-}  // namespace rlroute::train
+}  // namespace rlroute::ref
