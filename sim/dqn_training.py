@@ -5,10 +5,18 @@ what they route like (docs/results.md, "DQN-routing, trained").
 For each hidden-layer shape: `rlroute train` on the 4x4 torus (the agent
 outside the routers, uniform traffic at --train-load for --train-cycles), then
 `rlroute sim --weights` with the quantized network answering on the agent port
-at every --loads value, beside the untrained random network of the same shape
-and the baselines (DOR with 2 VCs, star-channel). Writes OUT/training.csv (a
-row per network and load), OUT/curves.csv (every training curve), and
-OUT/training.png / OUT/curves.png.
+at every --loads value, beside the same network in floating point
+(`--float-agent`: what quantization costs), the untrained random network of
+the same shape and the baselines (DOR with 2 VCs, star-channel). `--set
+section.key=value` changes every config (DOR, star and the DQN router: sim/variants.py)
+and `--sim-args` adds flags to every train and sim run, e.g. 002's packets:
+
+    /usr/bin/python3 sim/dqn_training.py --out out/dqn_training_p256 --set router.flit_bits=128 \
+        --set router.max_packet_flits=256 --set router.buffer_flits=256 \
+        --sim-args "--packet-flits-min 3 --packet-flits-max 256"
+
+Writes OUT/training.csv (a row per network and load), OUT/curves.csv (every
+training curve), and OUT/training.png / OUT/curves.png.
 
     /usr/bin/python3 sim/dqn_training.py --out out/dqn_training
 """
@@ -40,15 +48,30 @@ def main():
     ap.add_argument("--cycles", type=int, default=5000)
     ap.add_argument("--warmup", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--set", action="append", default=[], help="section.key=value for every config")
+    ap.add_argument("--sim-args", default="", help="more flags for every train and sim run")
+    ap.add_argument("--no-float", action="store_true", help="skip the floating-point runs")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    base = os.path.join(ROOT, "examples", "torus4x4_dqn.toml")
+    extra_args = a.sim_args.split()
+    sets = [x for kv in a.set for x in ("--set", kv)]
+
+    def example(name):
+        """The example config, or its variant with --set applied (in OUT)."""
+        path = os.path.join(ROOT, "examples", f"{name}.toml")
+        if not sets:
+            return path
+        run([sys.executable, os.path.join(ROOT, "sim", "variants.py"), path, "--suffix", "set", "--out", a.out]
+            + sets)
+        return os.path.join(a.out, f"{name}_set.toml")
+
+    base = example("torus4x4_dqn")
     rows, curves = [], []
 
     def simulate(config, label, hidden, extra):
         out = os.path.join(a.out, f"sim_{label}.json")
         run([a.rlroute, "sim", config, "--load", a.loads, "--cycles", str(a.cycles), "--warmup", str(a.warmup),
-             "--seed", str(a.seed + 1), "--quiet", "--json", out] + extra)
+             "--seed", str(a.seed + 1), "--quiet", "--json", out] + extra + extra_args)
         results = json.load(open(out))
         for r in results if isinstance(results, list) else [results]:
             rows.append({"network": label, "hidden": hidden, "offered_load": r["offered_load"],
@@ -57,28 +80,30 @@ def main():
 
     for shape in a.shapes.split(";"):
         name = "h" + shape.replace(",", "x")
-        config = os.path.join(a.out, f"torus4x4_dqn_{name}.toml")
+        config = os.path.join(a.out, f"{os.path.splitext(os.path.basename(base))[0]}_{name}.toml")
         run([sys.executable, os.path.join(ROOT, "sim", "variants.py"), base, "--suffix", name, "--out", a.out,
              "--set", f"routing.dqn_hidden=[{shape}]", "--set", 'routing.dqn_agent="external"'])
         weights = os.path.join(a.out, f"weights_{name}.json")
         curve = os.path.join(a.out, f"curve_{name}.csv")
         start = time.time()
         run([a.rlroute, "train", config, "-o", weights, "--curve", curve, "--cycles", str(a.train_cycles),
-             "--load", str(a.train_load), "--seed", str(a.seed), "--quiet"])
+             "--load", str(a.train_load), "--seed", str(a.seed), "--quiet"] + extra_args)
         seconds = time.time() - start
         provenance = json.load(open(weights))["provenance"]
         for c in csv.DictReader(open(curve)):
             c["network"] = name
             curves.append(c)
         simulate(config, f"{name}_trained", shape, ["--weights", weights])
+        if not a.no_float:
+            simulate(config, f"{name}_float", shape, ["--weights", weights, "--float-agent"])
         simulate(config, f"{name}_untrained", shape, [])
         for r in rows:
             if r["network"] == f"{name}_trained":
                 r["train_seconds"] = round(seconds, 1)
                 r["agreement"] = provenance.get("quantized_action_agreement")
                 r["steps"] = provenance.get("steps")
-    for example, label in (("torus4x4_dor.toml", "dor"), ("torus4x4_star.toml", "star")):
-        simulate(os.path.join(ROOT, "examples", example), label, "", [])
+    for name, label in (("torus4x4_dor", "dor"), ("torus4x4_star", "star")):
+        simulate(example(name), label, "", [])
 
     fields = ["network", "hidden", "offered_load", "accepted_load", "latency_avg", "latency_p99", "avg_hops",
               "steps", "agreement", "train_seconds"]
