@@ -7,7 +7,8 @@ outside the routers, uniform traffic at --train-load for --train-cycles), then
 `rlroute sim --weights` with the quantized network answering on the agent port
 at every --loads value, beside the same network in floating point
 (`--float-agent`: what quantization costs), the untrained random network of
-the same shape and the baselines (DOR with 2 VCs, star-channel). `--set
+the same shape and the baselines (DOR with 2 VCs, star-channel); with
+--block also in the routers' inference blocks. `--set
 section.key=value` changes every config (DOR, star and the DQN router: sim/variants.py)
 and `--sim-args` adds flags to every train and sim run, e.g. 002's packets:
 
@@ -51,6 +52,8 @@ def main():
     ap.add_argument("--set", action="append", default=[], help="section.key=value for every config")
     ap.add_argument("--sim-args", default="", help="more flags for every train and sim run")
     ap.add_argument("--no-float", action="store_true", help="skip the floating-point runs")
+    ap.add_argument("--block", action="store_true",
+                    help="also run the trained weights in the routers' inference blocks (the config's block)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     extra_args = a.sim_args.split()
@@ -96,6 +99,11 @@ def main():
         simulate(config, f"{name}_trained", shape, ["--weights", weights])
         if not a.no_float:
             simulate(config, f"{name}_float", shape, ["--weights", weights, "--float-agent"])
+        if a.block:
+            block_config = os.path.join(a.out, f"{os.path.splitext(os.path.basename(base))[0]}_{name}_block.toml")
+            run([sys.executable, os.path.join(ROOT, "sim", "variants.py"), base, "--suffix", f"{name}_block",
+                 "--out", a.out, "--set", f"routing.dqn_hidden=[{shape}]"])
+            simulate(block_config, f"{name}_block", shape, ["--weights", weights])
         simulate(config, f"{name}_untrained", shape, [])
         for r in rows:
             if r["network"] == f"{name}_trained":
