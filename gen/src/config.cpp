@@ -530,7 +530,7 @@ class Parser {
     }
     if (const auto f = field("routing", "dqn_episodes")) {
       only_dqn(*f);
-      cfg_.dqn_episodes = f->int_in(1, kMaxDqnEpisodes);
+      cfg_.dqn_episodes = f->int_in(0, kMaxDqnEpisodes);
     }
     if (const auto f = field("routing", "dqn_ack_ratio")) {
       only_dqn(*f);

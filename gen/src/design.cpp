@@ -58,7 +58,7 @@ Design derive_design(const Config& cfg) {
   h.stamp = take(q_table ? kQStampBits : 0);
   if (q_table) d.link.feedback_bits = q_feedback_bits(QTableLayout::rows(d.topo), cfg.q_value_bits);
   const bool dqn = cfg.algorithm == RoutingAlgorithm::Dqn;
-  h.episode = take(dqn ? dqn_episode_layout(cfg).index_bits : 0);
+  h.episode = take(dqn && dqn_episode_layout(cfg).enabled() ? dqn_episode_layout(cfg).index_bits : 0);
   if (dqn) d.link.feedback_bits = dqn_episode_layout(cfg).ack_bits();
   h.length = take(bits_for(cfg.max_packet_flits + 1));
   h.packet_id = take(kPacketIdBits);

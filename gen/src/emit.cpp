@@ -41,8 +41,9 @@ const std::vector<std::string> kDragonflyBlocks = {"rr_lfsr.sv", "rr_contention.
 // Star-channel's decision at the head of the VC.
 const std::vector<std::string> kStarBlocks = {"rr_star_decide.sv"};
 // DQN-routing's inference block and decisions at the head of the VC.
-const std::vector<std::string> kDqnBlocks = {"rr_dqn_layer.sv", "rr_dqn_infer.sv", "rr_dqn_unit.sv", "rr_dqn_episodes.sv",
-                                              "rr_dqn_episode_unit.sv"};
+const std::vector<std::string> kDqnBlocks = {"rr_dqn_layer.sv", "rr_dqn_infer.sv", "rr_dqn_unit.sv"};
+// ... and its pending-episode table and acks (routing.dqn_episodes > 0).
+const std::vector<std::string> kDqnEpisodeBlocks = {"rr_dqn_episodes.sv", "rr_dqn_episode_unit.sv"};
 // Q-adaptive's table, decision and learning blocks.
 const std::vector<std::string> kQAdaptiveBlocks = {"rr_q_update.sv", "rr_q_decide.sv", "rr_q_table.sv", "rr_q_unit.sv"};
 
@@ -273,6 +274,9 @@ EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& rela
   }
   if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
     for (const std::string& b : kDqnBlocks) blocks.push_back(b);
+    if (dqn_episode_layout(d.cfg).enabled()) {
+      for (const std::string& b : kDqnEpisodeBlocks) blocks.push_back(b);
+    }
   }
   if (traits(d.cfg.algorithm).choice == PathChoice::QTable) {
     for (const std::string& b : kQAdaptiveBlocks) blocks.push_back(b);

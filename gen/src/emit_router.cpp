@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "emit_parts.hpp"
+#include "rlroute/gen/dqn_episodes.hpp"
 #include "rlroute/gen/pipeline.hpp"
 #include "rlroute/gen/q_codes.hpp"
 #include "rlroute/gen/q_table_layout.hpp"
@@ -50,6 +51,7 @@ std::vector<Connection> head_decision_ports() {
 std::string dqn_units(const Design& d, const std::string& pkg, const std::vector<Param>& route_params,
                       const std::vector<Connection>& route_ports, const std::vector<Param>& radices, const Param& torus) {
   const bool external = d.cfg.dqn_agent == DqnAgentKind::External;
+  const bool episodes = dqn_episode_layout(d.cfg).enabled();
   std::vector<Param> unit{{"P", "P", ""},
                           {"NUM_NI", pkg + "::NUM_NI", ""},
                           {"V", "V", ""},
@@ -100,11 +102,15 @@ std::string dqn_units(const Design& d, const std::string& pkg, const std::vector
                                         {"ack_o", "ack_out", ""}};
   // The agent port: the router's ports (routing.dqn_agent = "external"), or
   // the block's requests and the rewards, unused outside.
-  std::string unused_agent;
+  std::string unused_agent, no_rewards;
   std::vector<std::string> unused_names;
   for (const DqnPortSignal& sig : dqn_agent_signals(pkg)) {
     std::vector<Connection>& to = sig.reward ? episode_conns : conns;
     const std::string port = sig.reward ? sig.name.substr(std::string("agent_").size()) : sig.name;
+    if (sig.reward && !episodes) {
+      if (external) no_rewards += fmt::format("  assign {} = '0;\n", sig.name);
+      continue;
+    }
     if (external) {
       to.push_back({port, sig.name, ""});
     } else if (sig.direction == "input") {
@@ -116,16 +122,59 @@ std::string dqn_units(const Design& d, const std::string& pkg, const std::vector
       unused_names.push_back("unused_" + sig.name);
     }
   }
-  episode_conns.push_back({"open_entries_o", "unused_dqn_entries", "observability only"});
-  unused_names.push_back("unused_dqn_entries");
-  unused_agent += fmt::format("  logic [{}::DQN_EPISODES-1:0] unused_dqn_entries;\n", pkg);
-  unused_agent += fmt::format("  logic unused_agent;\n  assign unused_agent = ^{{{}}};\n", fmt::join(unused_names, ", "));
+  if (episodes) {
+    episode_conns.push_back({"open_entries_o", "unused_dqn_entries", "observability only"});
+    unused_names.push_back("unused_dqn_entries");
+    unused_agent += fmt::format("  logic [{}::DQN_EPISODES-1:0] unused_dqn_entries;\n", pkg);
+  } else {
+    unused_names.push_back("rc_valid");
+    unused_names.push_back("dqn_decide");
+    unused_names.push_back("dqn_decide_idx");
+  }
+  if (!unused_names.empty()) {
+    unused_agent += fmt::format("  logic unused_agent;\n  assign unused_agent = ^{{{}}};\n", fmt::join(unused_names, ", "));
+  }
   const std::string ew = pkg + "::DQN_EPISODE_BITS";
   const std::string aw = pkg + "::DQN_ACK_BITS";
+  // With a pending-episode table the credit words carry its ack words, and
+  // the episode unit writes the entry into the header; without one
+  // (routing.dqn_episodes = 0) neither, and no reward comes.
+  const std::string episode_wiring =
+      episodes ? "  // The credit words carry the episodes' ack words above {vc, valid}.\n"
+                 "  logic [P*" + aw + "-1:0] ack_in, ack_out;\n"
+                 "  for (genvar p = 0; p < P; p++) begin : gen_credit_words\n"
+                 "    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];\n"
+                 "    assign ack_in[p*" + aw + " +: " + aw + "] = credit_i[p*CRW + CCW +: " + aw + "];\n"
+                 "    assign credit_o[p*CRW +: CRW] = {ack_out[p*" + aw + " +: " + aw + "], core_credit_o[p*CCW +: CCW]};\n"
+                 "  end\n"
+               : "  // routing.dqn_episodes = 0: no pending-episode table, so no acks on the\n"
+                 "  // credit words, no entry in the header and no rewards (inference only).\n"
+                 "  assign core_credit_i = credit_i;\n"
+                 "  assign credit_o = core_credit_o;\n"
+                 "  assign rc_hdr_new = rc_hdr_route;\n"
+                 "  assign rc_entry = '0;\n"
+                 "  assign rc_entry_idx = '0;\n" + no_rewards;
+  const std::string episode_unit =
+      episodes ? sv::instance("rr_dqn_episode_unit", "i_episodes",
+                              {{"P", "P", ""},
+                               {"NUM_NI", pkg + "::NUM_NI", ""},
+                               {"W", "W", ""},
+                               {"E", pkg + "::DQN_EPISODES", "routing.dqn_episodes"},
+                               {"TSW", pkg + "::DQN_STAMP_BITS", ""},
+                               {"DW", pkg + "::DQN_DISTANCE_BITS", ""},
+                               {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
+                               {"CW", pkg + "::COORD_BITS", ""},
+                               radices[0], radices[1], radices[2], torus,
+                               {"LOCAL_W", pkg + "::LOCAL_BITS", ""},
+                               {"DST_LSB", pkg + "::HDR_DST_LSB", ""},
+                               {"REQ_ACK_LSB", pkg + "::HDR_REQ_ACK_LSB", ""},
+                               {"EPISODE_LSB", pkg + "::HDR_EPISODE_LSB", ""}},
+                              episode_conns, "  ")
+               : "";
   return "  // DQN-routing (routing.algorithm = \"dqn\"): VC V-1 the DQN VC, VCs 0..V-2 the\n"
          "  // DOR escape; one route unit per input port, one episode unit (the pending-\n"
-         "  // episode table and the acks) and one DQN unit (the inference block and the\n"
-         "  // decisions at the head of the VC) per router.\n"
+         "  // episode table and the acks, when routing.dqn_episodes > 0) and one DQN unit\n"
+         "  // (the inference block and the decisions at the head of the VC) per router.\n"
          "  logic [P*OW-1:0] unused_occ;\n"
          "  assign unused_occ = occ;\n"
          "  logic unused_hd;\n"
@@ -133,14 +182,8 @@ std::string dqn_units(const Design& d, const std::string& pkg, const std::vector
          "  assign unused_hd = ^hd_alt_port;  // the alternative is DOR's port, the one presented\n"
          "  logic [P*W-1:0] rc_hdr_route;\n"
          "  logic [P-1:0] rc_entry, dqn_decide;\n"
-         "  logic [P*" + ew + "-1:0] rc_entry_idx, dqn_decide_idx;\n"
-         "  // The credit words carry the episodes' ack words above {vc, valid}.\n"
-         "  logic [P*" + aw + "-1:0] ack_in, ack_out;\n"
-         "  for (genvar p = 0; p < P; p++) begin : gen_credit_words\n"
-         "    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];\n"
-         "    assign ack_in[p*" + aw + " +: " + aw + "] = credit_i[p*CRW + CCW +: " + aw + "];\n"
-         "    assign credit_o[p*CRW +: CRW] = {ack_out[p*" + aw + " +: " + aw + "], core_credit_o[p*CCW +: CCW]};\n"
-         "  end\n"
+         "  logic [P*" + ew + "-1:0] rc_entry_idx, dqn_decide_idx;\n" +
+         episode_wiring +
          "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
          sv::instance("rr_route_dor", "i_route", route_params, route_ports, "    ") +
          "    // The decision's operands: {the packet's input VC, the episode entry it\n"
@@ -150,23 +193,7 @@ std::string dqn_units(const Design& d, const std::string& pkg, const std::vector
          "                                        rc_hdr[p*W + " + pkg + "::HDR_DST_LSB + " + pkg + "::LOCAL_BITS +: " + pkg +
          "::NUM_DIMS*" + pkg + "::COORD_BITS]};\n"
          "  end\n" +
-         unused_agent +
-         sv::instance("rr_dqn_episode_unit", "i_episodes",
-                      {{"P", "P", ""},
-                       {"NUM_NI", pkg + "::NUM_NI", ""},
-                       {"W", "W", ""},
-                       {"E", pkg + "::DQN_EPISODES", "routing.dqn_episodes"},
-                       {"TSW", pkg + "::DQN_STAMP_BITS", ""},
-                       {"DW", pkg + "::DQN_DISTANCE_BITS", ""},
-                       {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
-                       {"CW", pkg + "::COORD_BITS", ""},
-                       radices[0], radices[1], radices[2], torus,
-                       {"LOCAL_W", pkg + "::LOCAL_BITS", ""},
-                       {"DST_LSB", pkg + "::HDR_DST_LSB", ""},
-                       {"REQ_ACK_LSB", pkg + "::HDR_REQ_ACK_LSB", ""},
-                       {"EPISODE_LSB", pkg + "::HDR_EPISODE_LSB", ""}},
-                      episode_conns, "  ") +
-         sv::instance("rr_dqn_unit", "i_dqn", unit, conns, "  ");
+         unused_agent + episode_unit + sv::instance("rr_dqn_unit", "i_dqn", unit, conns, "  ");
 }
 
 std::string torus_route_units(const Design& d, const std::string& pkg) {

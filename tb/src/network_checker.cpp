@@ -16,7 +16,9 @@ NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& rela
   port_flits_.assign(ports, 0);
   heads_in_router_.resize(static_cast<std::size_t>(design.topo.num_routers()));
   if (traits(design.cfg.algorithm).choice == PathChoice::QTable) q_mirror_ = std::make_unique<QMirror>(design);
-  if (design.cfg.algorithm == RoutingAlgorithm::Dqn) episodes_ = std::make_unique<DqnEpisodeMirror>(design);
+  if (design.cfg.algorithm == RoutingAlgorithm::Dqn && design.cfg.dqn_episodes > 0) {
+    episodes_ = std::make_unique<DqnEpisodeMirror>(design);
+  }
 }
 
 NetworkChecker::InputVc& NetworkChecker::input_vc(int router, int port, int vc) {

@@ -50,6 +50,9 @@ check "a dor config: nothing written" test ! -e "$work/none.json"
 sed 's/^algorithm = "dqn"/algorithm = "dqn"\ndqn_ack_ratio = 0/' "$cfg" > "$work/noack.toml"
 refused "no acks" 'routing.dqn_ack_ratio = 0: no packet asks for an ack, so no reward comes; training needs 1 or more' \
   "$work/noack.toml" -o "$work/none.json"
+sed 's/^algorithm = "dqn"/algorithm = "dqn"\ndqn_episodes = 0/' "$cfg" > "$work/notable.toml"
+refused "no episode table" 'routing.dqn_episodes = 0: no pending-episode table, so no ack and no reward comes; training needs 1 or more entries' \
+  "$work/notable.toml" -o "$work/none.json"
 echo "my notes" > "$work/mine.json"
 refused "a file rlroute did not write" "$work/mine.json" "$cfg" -o "$work/mine.json" --cycles 300 --load 0.3
 check "a file rlroute did not write: kept" grep -qx "my notes" "$work/mine.json"

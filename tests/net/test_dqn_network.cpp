@@ -151,6 +151,20 @@ TEST(DqnNetwork, OverloadWithARandomNetworkDeliversEverything) {
   EXPECT_GT(r.packets.size(), 1000u);
 }
 
+// Without the pending-episode table (routing.dqn_episodes = 0, the
+// inference-only router): no ack field on the credit channel and no episode
+// unit in the RTL, and the same overload with every check on.
+TEST(DqnNetwork, WithoutAnEpisodeTableOverloadDeliversEverything) {
+  Bench b(torus("net_dqn4x4_e0", 4, "dqn_episodes = 0\n"));
+  ASSERT_EQ(b.design.link.feedback_bits, 0) << "no ack words on the credit channel";
+  ASSERT_EQ(b.emitted.files.count("rtl/rr_dqn_episode_unit.sv"), 0u);
+  SimOptions o = run_options(1.0, 0, 5000, 0);
+  o.dqn_network = std::make_shared<const ref::DqnNetwork>(random_dqn_network(dqn_block(b.design.cfg), 7));
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  EXPECT_GT(r.packets.size(), 500u);
+}
+
 // The route unit keeping the DQN VC open for four hops past the threshold:
 // the always-+x agent then takes a DQN hop the relation forbids, and the
 // route checker names it.

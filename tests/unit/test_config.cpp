@@ -923,8 +923,9 @@ TEST(Config, DqnDefaultsAndKeys) {
   EXPECT_EQ(e.dqn_episodes, 1);
   EXPECT_EQ(e.dqn_ack_ratio, 0) << "no packet requests an ack";
   EXPECT_EQ(parse_config(dqn + "dqn_episodes = 256\ndqn_ack_ratio = 65535\n", "t.toml").dqn_ack_ratio, 65535);
-  EXPECT_EQ(error_of(dqn + "dqn_episodes = 0\n"), "t.toml:8:1: routing.dqn_episodes = 0: must be an integer in 1..256");
-  EXPECT_EQ(error_of(dqn + "dqn_episodes = 257\n"), "t.toml:8:1: routing.dqn_episodes = 257: must be an integer in 1..256");
+  EXPECT_EQ(parse_config(dqn + "dqn_episodes = 0\n", "t.toml").dqn_episodes, 0) << "no table: inference only";
+  EXPECT_EQ(error_of(dqn + "dqn_episodes = -1\n"), "t.toml:8:1: routing.dqn_episodes = -1: must be an integer in 0..256");
+  EXPECT_EQ(error_of(dqn + "dqn_episodes = 257\n"), "t.toml:8:1: routing.dqn_episodes = 257: must be an integer in 0..256");
   EXPECT_EQ(error_of(dqn + "dqn_ack_ratio = -1\n"),
             "t.toml:8:1: routing.dqn_ack_ratio = -1: must be an integer in 0..65535");
   EXPECT_EQ(error_of(dqn + "dqn_agent = \"gpu\"\n"),

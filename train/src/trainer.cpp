@@ -190,6 +190,11 @@ void check_trainable(const Config& cfg) {
                                             "comes; training needs 1 or more",
                                             cfg.where("routing.dqn_ack_ratio")));
   }
+  if (cfg.dqn_episodes == 0) {
+    throw std::invalid_argument(fmt::format("{}: routing.dqn_episodes = 0: no pending-episode table, so no ack and no "
+                                            "reward comes; training needs 1 or more entries",
+                                            cfg.where("routing.dqn_episodes")));
+  }
 }
 
 TrainResult train_dqn(const SimSession& session, const TrainOptions& options,

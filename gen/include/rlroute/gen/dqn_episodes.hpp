@@ -17,12 +17,14 @@ namespace rlroute {
 inline constexpr int kDqnStampBits = 16;
 
 struct DqnEpisodeLayout {
-  int entries = 0;
+  int entries = 0;        // 0: no table (routing.dqn_episodes = 0): no acks, no rewards
   int index_bits = 0;     // rr_pkg::id_width(entries): the header's `episode` field
   int stamp_bits = kDqnStampBits;
   int distance_bits = 0;  // enough for the topology's diameter
 
-  int ack_bits() const { return 2 + index_bits + stamp_bits; }
+  bool enabled() const { return entries > 0; }
+  // The credit channel's feedback field: an ack word, none without a table.
+  int ack_bits() const { return enabled() ? 2 + index_bits + stamp_bits : 0; }
   std::uint64_t encode(const ref::EpisodeAck& ack) const;
   ref::EpisodeAck decode(std::uint64_t word) const;
 };

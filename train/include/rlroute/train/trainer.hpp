@@ -65,7 +65,8 @@ struct TrainResult {
 
 // Throws std::invalid_argument, one line naming the key, if `cfg` cannot be
 // trained: not routing.algorithm = "dqn", or no packet asks for an ack
-// (routing.dqn_ack_ratio = 0), so no reward would come.
+// (routing.dqn_ack_ratio = 0) or no router has an episode table
+// (routing.dqn_episodes = 0), so no reward would come.
 void check_trainable(const Config& cfg);
 
 // `session` must be a DQN design with the agent outside
