@@ -53,6 +53,27 @@ void only_keys(const nlohmann::json& obj, std::initializer_list<const char*> key
   }
 }
 
+// A layer object's "weights": `outputs` rows of `inputs` numbers, row-major;
+// `read(value, key)` checks one number and returns what is kept.
+template <typename Read>
+auto weight_rows(const nlohmann::json& lj, int inputs, int outputs, const std::string& where, const std::string& at,
+                 Read read) {
+  std::vector<decltype(read(lj, at))> values;
+  const nlohmann::json& w = member(lj, "weights", where, at + ".weights");
+  if (!w.is_array() || w.size() != static_cast<size_t>(outputs)) {
+    fail(where, at + ".weights", w, fmt::format("must be {} rows (one per output)", outputs));
+  }
+  for (int o = 0; o < outputs; ++o) {
+    const std::string row_key = fmt::format("{}.weights[{}]", at, o);
+    const nlohmann::json& row = w[static_cast<size_t>(o)];
+    if (!row.is_array() || row.size() != static_cast<size_t>(inputs)) {
+      fail(where, row_key, row, fmt::format("must be {} weights (one per input)", inputs));
+    }
+    for (int i = 0; i < inputs; ++i) values.push_back(read(row[static_cast<size_t>(i)], fmt::format("{}[{}]", row_key, i)));
+  }
+  return values;
+}
+
 // A float as the shortest decimal that reads back to the same float.
 std::string float_text(float x) { return fmt::format("{}", x); }
 
@@ -121,20 +142,10 @@ ref::FloatNetwork parse_float_layers(const nlohmann::json& layers, const ref::Dq
                                                at + ".inputs"));
     layer.outputs = static_cast<int>(integer_in(member(lj, "outputs", where, at + ".outputs"), q.outputs, q.outputs,
                                                 where, at + ".outputs"));
-    const nlohmann::json& w = member(lj, "weights", where, at + ".weights");
-    if (!w.is_array() || w.size() != static_cast<size_t>(layer.outputs)) {
-      fail(where, at + ".weights", w, fmt::format("must be {} rows (one per output)", layer.outputs));
-    }
-    for (int o = 0; o < layer.outputs; ++o) {
-      const std::string row_key = fmt::format("{}.weights[{}]", at, o);
-      const nlohmann::json& row = w[static_cast<size_t>(o)];
-      if (!row.is_array() || row.size() != static_cast<size_t>(layer.inputs)) {
-        fail(where, row_key, row, fmt::format("must be {} weights (one per input)", layer.inputs));
-      }
-      for (int i = 0; i < layer.inputs; ++i) {
-        layer.weights.push_back(finite_float(row[static_cast<size_t>(i)], where, fmt::format("{}[{}]", row_key, i)));
-      }
-    }
+    layer.weights = weight_rows(lj, layer.inputs, layer.outputs, where, at,
+                                [&where](const nlohmann::json& v, const std::string& key) {
+                                  return finite_float(v, where, key);
+                                });
     const nlohmann::json& b = member(lj, "biases", where, at + ".biases");
     if (!b.is_array() || b.size() != static_cast<size_t>(layer.outputs)) {
       fail(where, at + ".biases", b, fmt::format("must be {} biases (one per output)", layer.outputs));
@@ -210,21 +221,10 @@ ref::DqnNetwork parse_dqn_weights(const std::string& text, const std::string& wh
       fail(where, at + ".inputs", lj["inputs"], fmt::format("must equal layers[{}].outputs = {}", l - 1, n.layers.back().outputs));
     }
     layer.shift = static_cast<unsigned>(integer_in(member(lj, "shift", where, at + ".shift"), 0, 40, where, at + ".shift"));
-    const nlohmann::json& w = member(lj, "weights", where, at + ".weights");
-    if (!w.is_array() || w.size() != static_cast<size_t>(layer.outputs)) {
-      fail(where, at + ".weights", w, fmt::format("must be {} rows (one per output)", layer.outputs));
-    }
-    for (int o = 0; o < layer.outputs; ++o) {
-      const std::string row_key = fmt::format("{}.weights[{}]", at, o);
-      const nlohmann::json& row = w[static_cast<size_t>(o)];
-      if (!row.is_array() || row.size() != static_cast<size_t>(layer.inputs)) {
-        fail(where, row_key, row, fmt::format("must be {} weights (one per input)", layer.inputs));
-      }
-      for (int i = 0; i < layer.inputs; ++i) {
-        layer.weights.push_back(static_cast<int32_t>(
-            integer_in(row[static_cast<size_t>(i)], -wmax - 1, wmax, where, fmt::format("{}[{}]", row_key, i))));
-      }
-    }
+    layer.weights = weight_rows(lj, layer.inputs, layer.outputs, where, at,
+                                [&where, wmax](const nlohmann::json& v, const std::string& key) {
+                                  return static_cast<int32_t>(integer_in(v, -wmax - 1, wmax, where, key));
+                                });
     n.layers.push_back(layer);
   }
   // Biases last: their range depends on every layer's fan-in (the accumulator width).
