@@ -23,14 +23,17 @@ check "sim --weights takes the trained file" test $? -eq 0
 "$rlroute" gen "$cfg" -o "$work/gen" --weights "$work/w.json" > /dev/null
 check "gen --weights takes the trained file" test -f "$work/gen/torus4x4_dqn_dqn_program.memh"
 check "train: keeps the floating-point network" grep -q '"float_layers"' "$work/w.json"
-sed 's/^algorithm = "dqn"/algorithm = "dqn"\ndqn_agent = "external"/' "$cfg" > "$work/ext.toml"
-"$rlroute" sim "$work/ext.toml" --load 0.1 --cycles 300 --warmup 50 --weights "$work/w.json" --float-agent \
+# The agent outside, under the example's file name: the same RTL as the
+# network `train` ran, so its model is the cached one.
+mkdir -p "$work/ext"
+sed 's/^algorithm = "dqn"/algorithm = "dqn"\ndqn_agent = "external"/' "$cfg" > "$work/ext/torus4x4_dqn.toml"
+"$rlroute" sim "$work/ext/torus4x4_dqn.toml" --load 0.1 --cycles 300 --warmup 50 --weights "$work/w.json" --float-agent \
   --json "$work/float.json" --quiet
 check "sim --float-agent runs the floating-point network" grep -q "\"dqn_network\": \"$work/w.json, its floating-point network\"" "$work/float.json"
 "$rlroute" sim "$cfg" --load 0.1 --cycles 300 --weights "$work/w.json" --float-agent --quiet 2> "$work/err.txt"
 check "sim --float-agent with the block: exits non-zero" test $? -ne 0
 check "sim --float-agent with the block: message" grep -qx 'rlroute: error: --float-agent: only for routing.dqn_agent = "external" (the inference block runs the quantized network)' "$work/err.txt"
-"$rlroute" sim "$work/ext.toml" --load 0.1 --cycles 300 --float-agent --quiet 2> "$work/err.txt"
+"$rlroute" sim "$work/ext/torus4x4_dqn.toml" --load 0.1 --cycles 300 --float-agent --quiet 2> "$work/err.txt"
 check "sim --float-agent without a file: message" grep -q 'holds no floating-point network (float_layers; rlroute train writes it)$' "$work/err.txt"
 "$rlroute" train "$cfg" -o "$work/w.json" --cycles 300 --load 0.3 --quiet
 check "train replaces its own weights file" test $? -eq 0
