@@ -160,7 +160,7 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
     if (o.pattern) flag_fail("--pattern", *o.pattern, e.what());
     throw;
   }
-  if (is_application_traffic(parse_traffic_spec(s.pattern))) {
+  if (runs_application(s)) {
     // The application sizes its packets from its messages.
     const char* rule = "conflicts with the dpsnn pattern, which cuts its messages into packets of up to "
                        "router.max_packet_flits";

@@ -147,7 +147,7 @@ TEST(DpsnnApp, NetworksThatCannotCarryItAreRejected) {
   EXPECT_EQ(error_of(test::grid(TopologyKind::Torus, {4, 4}), "dpsnn"), "no error");
 }
 
-TEST(DpsnnApp, ASimulationWithItTakesNoPacketSizesAndNoLoad) {
+TEST(DpsnnApp, ASimulationWithItTakesNoPacketSizesAndItIsNoPhase) {
   const Design design = derive_design(test::grid(TopologyKind::Torus, {4, 4}));
   auto error_of = [&design](const SimOverrides& o) {
     try {
