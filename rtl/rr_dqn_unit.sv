@@ -14,7 +14,10 @@
 //    per network port (NUM_NI..P-1) the flits in its input buffer of the DQN
 //    VC (in_occ_i), per network port the flits downstream in the DQN VC of
 //    its output (B - credits)]
-// (13 values on a 2-D torus). The block is a pipeline (a start every II
+// (13 values on a 2-D torus). The length and the occupancies are shifted
+// right first (LEN_SHIFT, OCC_SHIFT) so that 0..MAX_LEN and 0..B map onto
+// 0..2^(AB-1): with long packets and deep buffers a half-full VC still
+// looks half full (ref::dqn_observation_shift). The block is a pipeline (a start every II
 // cycles, ref::dqn_interval_cycles), so several VCs' decisions are in
 // flight at once; each lands in its slot, and is the answer when the head
 // presents again with the same operands (the head behind it in the VC is
@@ -54,6 +57,7 @@ module rr_dqn_unit #(
   parameter int unsigned K2 = 4,
   parameter bit          TORUS = 1'b1,
   parameter int unsigned LEN_W = 3,
+  parameter int unsigned MAX_LEN = 4,    // router.max_packet_flits
   // the network (rr_dqn_infer): SIZES[0] = 6 x NUM_DIMS + 1, SIZES[NL] = 2 x NUM_DIMS
   parameter int unsigned NL = 3,
   parameter logic [79:0] SIZES = {16'd0, 16'd4, 16'd32, 16'd32, 16'd13},
@@ -74,7 +78,9 @@ module rr_dqn_unit #(
   localparam int unsigned LW = rr_pkg::id_width(NL),
   localparam int unsigned PDW = (NPAR * IPAR * WB > ACCW) ? NPAR * IPAR * WB : ACCW,
   localparam int unsigned OUTW = rr_pkg::id_width(NP),
-  localparam int unsigned RW = rr_pkg::id_width(P * V)
+  localparam int unsigned RW = rr_pkg::id_width(P * V),
+  localparam int unsigned LEN_SHIFT = ($clog2(MAX_LEN) > AB - 1) ? $clog2(MAX_LEN) - (AB - 1) : 0,
+  localparam int unsigned OCC_SHIFT = ($clog2(B) > AB - 1) ? $clog2(B) - (AB - 1) : 0
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -177,10 +183,10 @@ module rr_dqn_unit #(
       obs[d*AB+:AB]              = sat(32'(coord_i[d*CW+:CW]));
       obs[(NUM_DIMS+d)*AB+:AB]   = sat(32'(ops[d*CW+:CW]));
     end
-    obs[2*NUM_DIMS*AB+:AB] = sat(32'(ops[NUM_DIMS*CW+:LEN_W]));
+    obs[2*NUM_DIMS*AB+:AB] = sat(32'(ops[NUM_DIMS*CW+:LEN_W]) >> LEN_SHIFT);
     for (int unsigned q = 0; q < NP; q++) begin
-      obs[(2*NUM_DIMS+1+q)*AB+:AB] = sat(32'(in_occ_i[((NUM_NI+q)*V+V-1)*BW+:BW]));
-      obs[(2*NUM_DIMS+1+NP+q)*AB+:AB] = sat(32'(B) - 32'(vc_credits_i[((NUM_NI+q)*V+V-1)*BW+:BW]));
+      obs[(2*NUM_DIMS+1+q)*AB+:AB] = sat(32'(in_occ_i[((NUM_NI+q)*V+V-1)*BW+:BW]) >> OCC_SHIFT);
+      obs[(2*NUM_DIMS+1+NP+q)*AB+:AB] = sat((32'(B) - 32'(vc_credits_i[((NUM_NI+q)*V+V-1)*BW+:BW])) >> OCC_SHIFT);
     end
   end
 

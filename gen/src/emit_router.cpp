@@ -61,6 +61,7 @@ std::string dqn_units(const Design& d, const std::string& pkg, const std::vector
   unit.insert(unit.end(), radices.begin(), radices.end());
   unit.push_back(torus);
   for (const Param& q : std::vector<Param>{{"LEN_W", pkg + "::HDR_LEN_W", ""},
+                                           {"MAX_LEN", pkg + "::MAX_PACKET_FLITS", ""},
                                            {"NL", pkg + "::DQN_LAYERS", ""},
                                            {"SIZES", pkg + "::DQN_SIZES", ""},
                                            {"WB", pkg + "::DQN_WEIGHT_BITS", ""},

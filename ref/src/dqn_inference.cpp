@@ -92,15 +92,23 @@ DqnResult dqn_infer(const DqnNetwork& network, std::span<const int32_t> observat
   return r;
 }
 
+unsigned dqn_observation_shift(int largest, unsigned activation_bits) {
+  unsigned bits = 0;  // ceil(log2(largest))
+  while ((int64_t{1} << bits) < largest) ++bits;
+  return bits > activation_bits - 1 ? bits - (activation_bits - 1) : 0;
+}
+
 std::vector<int32_t> dqn_observation(const DqnObservationInputs& in, unsigned activation_bits) {
   const int32_t top = (int32_t{1} << (activation_bits - 1)) - 1;
+  const unsigned length_shift = dqn_observation_shift(in.max_length, activation_bits);
+  const unsigned occupancy_shift = dqn_observation_shift(in.buffer_flits, activation_bits);
   std::vector<int32_t> obs;
   auto add = [&](int v) { obs.push_back(std::clamp<int32_t>(v, 0, top)); };
   for (const int c : in.coords) add(c);
   for (const int c : in.dst) add(c);
-  add(in.length);
-  for (const int f : in.local) add(f);
-  for (const int f : in.downstream) add(f);
+  add(in.length >> length_shift);
+  for (const int f : in.local) add(f >> occupancy_shift);
+  for (const int f : in.downstream) add(f >> occupancy_shift);
   return obs;
 }
 

@@ -21,6 +21,7 @@
 #include "Vrr_dqn_unit_t4x4.h"
 #include "Vrr_dqn_unit_m3x3.h"
 #include "Vrr_dqn_unit_t4x4_agent.h"
+#include "Vrr_dqn_unit_t4x4_deep.h"
 #include "dqn_program.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
 #include "vtb.hpp"
@@ -55,7 +56,7 @@ using rtltest::Rng;
 
 constexpr unsigned P = 5, V = 3, B = 8, BW = 4, CW = 2, LEN_W = 3, VCW = 2, EW = 5, DOW = VCW + 1 + EW + 2 * CW + LEN_W,
                    PW = 3;
-constexpr int NPAR = 4, IPAR = 4;
+constexpr int NPAR = 4, IPAR = 4, kMaxLen = 4;  // MAX_LEN
 
 template <class Cfg>
 class DqnUnitTest : public ::testing::Test {
@@ -139,6 +140,8 @@ class DqnUnitTest : public ::testing::Test {
     in.coords = {coords[0], coords[1]};
     in.dst = {static_cast<int>(h.dst[0]), static_cast<int>(h.dst[1])};
     in.length = static_cast<int>(h.len);
+    in.max_length = kMaxLen;
+    in.buffer_flits = B;
     for (unsigned q = 1; q < P; ++q) {
       in.local.push_back(static_cast<int>(s.occ[q * V + V - 1]));
       in.downstream.push_back(static_cast<int>(B - s.credits[q * V + V - 1]));
@@ -430,6 +433,8 @@ TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) 
   in.coords = {coords[0], coords[1]};
   in.dst = {1, 0};
   in.length = 4;
+  in.max_length = kMaxLen;
+  in.buffer_flits = B;
   for (unsigned q = 1; q < P; ++q) {
     in.local.push_back(static_cast<int>(s.occ[q * V + V - 1]));
     in.downstream.push_back(static_cast<int>(B - s.credits[q * V + V - 1]));
@@ -475,6 +480,86 @@ TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) 
   EXPECT_TRUE(alt(4));
   EXPECT_TRUE(patch(4)) << "Pdor";
   EXPECT_FALSE(decided(4)) << "no action: no decision to reward";
+}
+
+// 002's packets: 256-flit VC buffers and packets of up to 256 flits
+// (Vrr_dqn_unit_t4x4_deep, the agent outside). The length and the
+// occupancies are halved before they saturate (LEN_SHIFT = OCC_SHIFT = 1),
+// so a half-full VC reads 64, not 127; every request's observation is the
+// reference's, over random lengths, occupancies and credits from 0 to 256.
+TEST(DqnUnitDeepBuffers, TheObservationScalesLengthAndOccupanciesToTheActivationRange) {
+  constexpr unsigned kB = 256, kBW = 9, kLenW = 9, kDow = VCW + 1 + EW + 2 * CW + kLenW;
+  constexpr int kLongest = 256;
+  ASSERT_EQ(rlroute::ref::dqn_observation_shift(kLongest, 8), 1u);
+  ASSERT_EQ(rlroute::ref::dqn_observation_shift(128, 8), 0u);
+  rtltest::Dut<Vrr_dqn_unit_t4x4_deep> dut;
+  dut->hd_valid_i = 0;
+  dut->prog_we_i = 0;
+  dut->agent_done_i = 0;
+  dut.reset();
+  Rng rng(0xDEE9);
+  bool saw_half = false, saw_top = false;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int coords[2] = {static_cast<int>(rng.range(0, 3)), static_cast<int>(rng.range(0, 3))};
+    dut->coord_i = static_cast<unsigned>(coords[0] | (coords[1] << CW));
+    std::vector<unsigned> credits(P * V), occ(P * V);
+    Bits credit_bits, occ_bits;
+    for (unsigned i = 0; i < P * V; ++i) {
+      credits[i] = static_cast<unsigned>(rng.range(0, kB));
+      occ[i] = trial == 0 ? kB / 2 : trial == 1 ? kB : static_cast<unsigned>(rng.range(0, kB));
+      credit_bits.set(i * kBW, kBW, credits[i]);
+      occ_bits.set(i * kBW, kBW, occ[i]);
+    }
+    rtltest::put_bits(dut->vc_busy_i, Bits(0), P * V);
+    rtltest::put_bits(dut->vc_credits_i, credit_bits, P * V * kBW);
+    rtltest::put_bits(dut->in_occ_i, occ_bits, P * V * kBW);
+    const unsigned port = static_cast<unsigned>(rng.range(0, P - 1)), vc = static_cast<unsigned>(rng.range(0, V - 1));
+    const unsigned len = static_cast<unsigned>(rng.range(1, kLongest)), dst[2] = {static_cast<unsigned>(rng.range(0, 3)),
+                                                                                 static_cast<unsigned>(rng.range(0, 3))};
+    Bits ops, ports;
+    ops.set(port * kDow, CW, dst[0]);
+    ops.set(port * kDow + CW, CW, dst[1]);
+    ops.set(port * kDow + 2 * CW, kLenW, len);
+    ops.set(port * kDow + 2 * CW + kLenW + EW + 1, VCW, vc);
+    ports.set(port * PW, PW, 1);
+    dut->hd_valid_i = 1u << port;
+    dut->hd_fresh_i = 1u << port;
+    rtltest::put_bits(dut->hd_port_i, ports, P * PW);
+    rtltest::put_bits(dut->hd_operands_i, ops, P * kDow);
+    dut.eval();
+    ASSERT_TRUE(dut->agent_req_o) << "trial " << trial;
+    rlroute::ref::DqnObservationInputs in;
+    in.coords = {coords[0], coords[1]};
+    in.dst = {static_cast<int>(dst[0]), static_cast<int>(dst[1])};
+    in.length = static_cast<int>(len);
+    in.max_length = kLongest;
+    in.buffer_flits = kB;
+    for (unsigned q = 1; q < P; ++q) {
+      in.local.push_back(static_cast<int>(occ[q * V + V - 1]));
+      in.downstream.push_back(static_cast<int>(kB - credits[q * V + V - 1]));
+    }
+    const std::vector<int32_t> want = rlroute::ref::dqn_observation(in, 8);
+    const Bits obs = rtltest::get_bits(dut->agent_obs_o, 13 * 8);
+    for (unsigned i = 0; i < 13; ++i) {
+      ASSERT_EQ(static_cast<int32_t>(obs.get(i * 8, 8)), want[i]) << "trial " << trial << ", value " << i;
+    }
+    saw_half |= trial == 0 && want[5] == 64;
+    saw_top |= trial == 1 && want[5] == 127;
+    // Answer "no action", and let the head take its answer (DOR).
+    dut->agent_done_i = 1;
+    dut->agent_tag_i = dut->agent_tag_o;
+    dut->agent_action_i = 0;
+    dut->agent_action_valid_i = 0;
+    dut.tick();
+    dut->agent_done_i = 0;
+    dut.eval();
+    ASSERT_TRUE((dut->hd_ready_o >> port) & 1u) << "trial " << trial;
+    dut.tick();
+    dut->hd_valid_i = 0;
+    dut.tick();
+  }
+  EXPECT_TRUE(saw_half) << "a half-full buffer (128 flits) reads 64";
+  EXPECT_TRUE(saw_top) << "a full one (256 flits) reads 127";
 }
 
 }  // namespace

@@ -64,13 +64,23 @@ int dqn_interval_cycles(const DqnNetwork& network, int npar, int ipar);
 // values on a 2-D torus): the router's coordinates, the destination's, the
 // packet's length, then per network port the flits in the router's input
 // buffer of the DQN VC, then per network port the flits downstream in the
-// DQN VC of its output (buffer depth - credits); each saturated to the
-// largest activation, 2^(activation_bits - 1) - 1.
+// DQN VC of its output (buffer depth - credits). The length and the
+// occupancies are scaled to the activation range first (shifted right by
+// dqn_observation_shift of their largest value: router.max_packet_flits,
+// router.buffer_flits); every value saturates at the largest activation,
+// 2^(activation_bits - 1) - 1.
 struct DqnObservationInputs {
   std::vector<int> coords, dst;         // one per dimension
   int length = 0;                       // flits
   std::vector<int> local, downstream;   // one per network port, in port order
+  int max_length = 1;                   // router.max_packet_flits
+  int buffer_flits = 1;                 // router.buffer_flits
 };
+// The right shift that maps 0..largest onto 0..2^(activation_bits - 1),
+// the smallest for which only the top value or two saturate:
+// max(0, ceil(log2(largest)) - (activation_bits - 1)). 0 up to 128 with
+// 8-bit activations, 1 for 129..256.
+unsigned dqn_observation_shift(int largest, unsigned activation_bits);
 std::vector<int32_t> dqn_observation(const DqnObservationInputs& in, unsigned activation_bits);
 
 // One write of the block's programming port (rr_dqn_infer; the kinds are
