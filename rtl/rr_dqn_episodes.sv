@@ -7,9 +7,17 @@
 // Per cycle:
 // - Opens: each input port p may open an entry for the head it writes
 //   (open_i[p]) with {the upstream router's entry index (from the header),
-//   the timestamp now, the distance to the destination}; the free entries go
-//   to the opening ports in port order, lowest index first. A port that gets
-//   none (open_ok_o[p] low: the table is full) is the caller's to cancel.
+//   the timestamp now, the distance to the destination}. It opens the free
+//   entry it holds in reserve (open_idx_o[p]); a port that holds none
+//   (open_ok_o[p] low: the table was full) is the caller's to cancel.
+// - Reserves: a port that holds no entry at the start of a cycle (at reset
+//   port p holds entry p) gets one at its end: the free entries that nobody
+//   holds, lowest index first, to those ports in port order. A port that
+//   opened holds none for one cycle; with heads at least two flits apart on
+//   a link that costs nothing. Why: the head's open, its index in the
+//   header and the buffer write are on one path from the route unit; the
+//   search for a free entry (a chain of P priority encoders over E entries)
+//   now runs from registers to registers instead (docs/dqn.md).
 // - Decisions: decide_i[p] marks entry decide_idx_i[p] as decided by the
 //   agent (its ack will report a reward).
 // - Acks: the word arriving on output port q's credit channel (ack_i[q])
@@ -65,23 +73,36 @@ module rr_dqn_episodes #(
   logic [TSW-1:0] ts_q [E], ack_ts_q [E];
   logic [DW-1:0]  dist_q [E];
 
-  // Opens: the free entries to the opening ports in port order.
-  logic [E-1:0] taken [P+1];
+  // Reserves: per input port a free entry held for its next open.
+  logic [P-1:0]  res_valid_q, refill_ok;
+  logic [EW-1:0] res_idx_q [P], refill_idx [P];
+  logic [E-1:0]  unheld [P+1];
   always_comb begin
-    taken[0] = valid_q;
+    unheld[0] = ~valid_q;
+    for (int unsigned p = 0; p < P; p++) begin
+      if (res_valid_q[p]) unheld[0][res_idx_q[p]] = 1'b0;
+    end
     for (int unsigned p = 0; p < P; p++) begin
       logic found;
-      found                   = 1'b0;
-      open_idx_o[p*EW+:EW]    = '0;
-      taken[p+1]              = taken[p];
+      found         = 1'b0;
+      refill_idx[p] = '0;
+      unheld[p+1]   = unheld[p];
       for (int unsigned e = 0; e < E; e++) begin
-        if (open_i[p] && !found && !taken[p][e]) begin
-          found                = 1'b1;
-          open_idx_o[p*EW+:EW] = EW'(e);
-          taken[p+1][e]        = 1'b1;
+        if (!res_valid_q[p] && !found && unheld[p][e]) begin
+          found          = 1'b1;
+          refill_idx[p]  = EW'(e);
+          unheld[p+1][e] = 1'b0;
         end
       end
-      open_ok_o[p] = found;
+      refill_ok[p] = found;
+    end
+  end
+
+  // Opens: each with the entry its port holds.
+  always_comb begin
+    for (int unsigned p = 0; p < P; p++) begin
+      open_ok_o[p]         = open_i[p] && res_valid_q[p];
+      open_idx_o[p*EW+:EW] = res_idx_q[p];
     end
   end
 
@@ -155,6 +176,24 @@ module rr_dqn_episodes #(
           open_dist[e] = open_dist_i[p*DW+:DW];
         end
         if (decide_i[p] && decide_idx_i[p*EW+:EW] == EW'(e)) decided[e] = 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned p = 0; p < P; p++) begin
+        res_valid_q[p] <= p < E;
+        res_idx_q[p]   <= (p < E) ? EW'(p) : '0;
+      end
+    end else begin
+      for (int unsigned p = 0; p < P; p++) begin
+        if (!res_valid_q[p]) begin
+          res_valid_q[p] <= refill_ok[p];
+          res_idx_q[p]   <= refill_idx[p];
+        end else if (open_i[p]) begin
+          res_valid_q[p] <= 1'b0;
+        end
       end
     end
   end

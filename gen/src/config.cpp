@@ -531,6 +531,13 @@ class Parser {
     if (const auto f = field("routing", "dqn_episodes")) {
       only_dqn(*f);
       cfg_.dqn_episodes = f->int_in(0, kMaxDqnEpisodes);
+      // Each input port holds a free entry in reserve (rtl/rr_dqn_episodes.sv).
+      const int ports = 2 * static_cast<int>(cfg_.dims.size()) + cfg_.nodes_per_router;
+      if (cfg_.dqn_episodes > 0 && cfg_.dqn_episodes < ports) {
+        f->fail(fmt::format("must be 0 (no episode table) or at least the router's {} ports: each input port "
+                            "holds a free entry for its next head",
+                            ports));
+      }
     }
     if (const auto f = field("routing", "dqn_ack_ratio")) {
       only_dqn(*f);

@@ -9,7 +9,11 @@ DqnEpisodeTable::DqnEpisodeTable(int ports, int ni_ports, int entries, int times
     : ports_(ports),
       ni_ports_(ni_ports),
       ts_mask_(timestamp_bits >= 32 ? ~0u : (1u << timestamp_bits) - 1),
-      entries_(static_cast<std::size_t>(entries)) {}
+      entries_(static_cast<std::size_t>(entries)),
+      reserves_(static_cast<std::size_t>(ports)) {
+  // At reset port p holds entry p.
+  for (int p = 0; p < ports && p < entries; ++p) reserves_[static_cast<std::size_t>(p)] = {true, static_cast<unsigned>(p)};
+}
 
 std::vector<bool> DqnEpisodeTable::open_entries() const {
   std::vector<bool> v;
@@ -25,18 +29,33 @@ DqnEpisodeTable::Outputs DqnEpisodeTable::step(const Inputs& in) {
   out.rewards.assign(p_count, {});
   out.ack_out.assign(p_count, {});
 
-  // Opens: the free entries to the opening ports in port order.
-  std::vector<bool> taken(n);
-  for (std::size_t e = 0; e < n; ++e) taken[e] = entries_[e].valid;
+  // Opens: each with the entry its port holds.
   std::vector<int> opener(n, -1);
   for (std::size_t p = 0; p < p_count; ++p) {
-    if (!in.open[p]) continue;
+    out.open_index[p] = reserves_[p].index;
+    if (!in.open[p] || !reserves_[p].valid) continue;
+    out.open_ok[p] = true;
+    opener[reserves_[p].index] = static_cast<int>(p);
+  }
+
+  // Reserves: the free entries nobody holds, lowest first, to the ports that
+  // hold none, in port order (they hold them from the clock edge).
+  std::vector<bool> unheld(n);
+  for (std::size_t e = 0; e < n; ++e) unheld[e] = !entries_[e].valid;
+  for (const Reserve& r : reserves_) {
+    if (r.valid) unheld[r.index] = false;
+  }
+  std::vector<Reserve> next_reserves = reserves_;
+  for (std::size_t p = 0; p < p_count; ++p) {
+    if (reserves_[p].valid) {
+      if (in.open[p]) next_reserves[p].valid = false;
+      continue;
+    }
+    next_reserves[p] = {};
     for (std::size_t e = 0; e < n; ++e) {
-      if (!taken[e]) {
-        taken[e] = true;
-        out.open_ok[p] = true;
-        out.open_index[p] = static_cast<unsigned>(e);
-        opener[e] = static_cast<int>(p);
+      if (unheld[e]) {
+        unheld[e] = false;
+        next_reserves[p] = {true, static_cast<unsigned>(e)};
         break;
       }
     }
@@ -74,6 +93,7 @@ DqnEpisodeTable::Outputs DqnEpisodeTable::step(const Inputs& in) {
   }
 
   // The clock edge.
+  reserves_ = next_reserves;
   for (std::size_t e = 0; e < n; ++e) {
     Entry& x = entries_[e];
     bool decided_now = false;

@@ -304,13 +304,13 @@ TEST(DqnNetwork, EveryDecidedHopIsRewardedWithItsDistanceAndLatency) {
   EXPECT_GT(agent->same_row_exact, agent->same_row * 9 / 10);
 }
 
-// A table of two entries per router under a load of 0.5: most heads find it
+// A table of five entries per router (the least: one per port) under a load of 0.5: most heads find it
 // full, clear ReqAck and cancel upstream, and the cancels free the chain back
 // to the source without a reward; the episode check holds throughout, every
 // entry is closed at the end, and rewards still come for the episodes that
 // kept their chain.
 TEST(DqnNetwork, AFullTableCancelsCleanly) {
-  Bench b(torus("net_dqn4x4_ext_e2", 4, "dqn_agent = \"external\"\ndqn_episodes = 2\n"));
+  Bench b(torus("net_dqn4x4_ext_e5", 4, "dqn_agent = \"external\"\ndqn_episodes = 5\n"));
   SimOptions o = run_options(0.5, 0, 4000, 4000);
   auto agent = std::make_shared<RewardCheckingAgent>(4);
   o.dqn_agent = agent;
@@ -358,7 +358,7 @@ class DqnEpisodeCheck : public ::testing::TestWithParam<BrokenEpisodes> {};
 
 TEST_P(DqnEpisodeCheck, FailsOnBrokenAcks) {
   const BrokenEpisodes& broken = GetParam();
-  Bench b(torus(*broken.routing ? "net_dqn4x4_ext_e2" : "net_dqn4x4_ext", 4,
+  Bench b(torus(*broken.routing ? "net_dqn4x4_ext_e5" : "net_dqn4x4_ext", 4,
                 std::string("dqn_agent = \"external\"\n") + broken.routing));
   EmittedDesign e = b.emitted;
   std::string& text = e.files.at(broken.file);
@@ -390,7 +390,7 @@ INSTANTIATE_TEST_SUITE_P(
                        "if (p >= NUM_NI && want_ack[p] && (dest[p] || !open_ok[p])) begin",
                        "if (p >= NUM_NI && want_ack[p] && dest[p]) begin",
                        "with ReqAck cleared (table full) without the router sending the cancel it owes upstream",
-                       "dqn_episodes = 2\n"},
+                       "dqn_episodes = 5\n"},
         BrokenEpisodes{"parked acks never go upstream", "rtl/rr_dqn_episodes.sv",
                        "if (!found && parked_q[e] && port_q[e] == PW'(p)) begin",
                        "if (!found && parked_q[e] && port_q[e] == PW'(p) && 1'b0) begin",

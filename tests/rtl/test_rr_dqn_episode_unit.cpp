@@ -1,8 +1,10 @@
 // Block test for rtl/rr_dqn_episode_unit.sv (DQN-routing's episodes at route
 // compute: the pending-episode table and what the router does with a head
 // that asks for an ack), directed, on the 4x4 torus router (5 ports, one NI)
-// with a 4-entry table: a head passing through opens the lowest free entry
-// (heads of one cycle in port order), its header leaves with the entry's
+// with a 5-entry table (the least: one per port): a head passing through
+// opens the entry its port holds in reserve (heads of one cycle each their
+// own; a port that opened holds the lowest entry nobody holds once one is
+// free, in port order), its header leaves with the entry's
 // index in the episode field, and the entry's ack reports the torus distance
 // and the latency (modulo 2^16) if the agent decided it, then goes upstream
 // on the receive port's reverse link with the header's episode; a head at its
@@ -20,7 +22,7 @@
 
 #include <verilated.h>
 
-#include "Vrr_dqn_episode_unit_t4x4e4.h"
+#include "Vrr_dqn_episode_unit_t4x4e5.h"
 #include "vtb.hpp"
 
 namespace {
@@ -29,9 +31,10 @@ using rtltest::Bits;
 using rtltest::Rng;
 
 // As tests/rtl/CMakeLists.txt Verilates the unit.
-constexpr unsigned P = 5, NI = 1, W = 64, E = 4, TSW = 16, DW = 3, CW = 2, K = 4;
+constexpr unsigned P = 5, NI = 1, W = 64, E = 5, TSW = 16, DW = 3, CW = 2, K = 4;
 constexpr unsigned DST_LSB = 5, REQ_ACK_LSB = 17, EPISODE_LSB = 33;
-constexpr unsigned EW = 2, PW = 3, AW = 2 + EW + TSW;  // id_width(E), id_width(P)
+constexpr unsigned EW = 3, PW = 3, AW = 2 + EW + TSW;  // id_width(E), id_width(P)
+constexpr unsigned kAll = (1u << E) - 1;  // every entry open
 constexpr std::uint64_t kReqAck = std::uint64_t{1} << REQ_ACK_LSB;
 // The header bits the route unit leaves alone here: dst, ReqAck, episode.
 constexpr std::uint64_t kFields =
@@ -194,7 +197,7 @@ class DqnEpisodeUnitTest : public ::testing::Test {
     return idx;
   }
 
-  rtltest::Dut<Vrr_dqn_episode_unit_t4x4e4> dut_;
+  rtltest::Dut<Vrr_dqn_episode_unit_t4x4e5> dut_;
   Rng rng_{0xE915};
   std::uint32_t now_ = 0x1234;
   unsigned coord_[2] = {1, 2};
@@ -204,8 +207,9 @@ class DqnEpisodeUnitTest : public ::testing::Test {
   Word acks_[P];
 };
 
-// Every router position, every destination: batches of four heads open the
-// four entries one per cycle, each decided the cycle after; their acks come
+// Every router position, every destination: batches of four heads, one per
+// network port in a random order, open four entries one per cycle (each a
+// free one, each decided the cycle after); their acks come
 // back in a random order on their output ports' lanes with random
 // timestamps (now wraps meanwhile): each reports its entry, its distance and
 // its latency on that lane only, and goes upstream on its receive port in
@@ -225,12 +229,16 @@ TEST_F(DqnEpisodeUnitTest, APassingHeadOpensAnEntryWhoseAckIsRewardedAndGoesUpst
     for (unsigned d = 0; d < K * K; ++d) {
       if (d != router) dsts.push_back(d);
     }
-    for (std::size_t first = 0; first < dsts.size(); first += E) {
+    for (std::size_t first = 0; first < dsts.size(); first += P - NI) {
       const std::string batch = "router " + std::to_string(router) + " batch " + std::to_string(first);
       std::vector<Open> opens;
-      for (std::size_t j = first; j < std::min(first + E, dsts.size()); ++j) {
+      std::vector<unsigned> ports;
+      for (unsigned p = NI; p < P; ++p) ports.push_back(p);
+      for (std::size_t j = ports.size(); j > 1; --j) std::swap(ports[j - 1], ports[rng_.range(0, j - 1)]);
+      unsigned table = 0;
+      for (std::size_t j = first; j < std::min(first + P - NI, dsts.size()); ++j) {
         const unsigned dst[2] = {dsts[j] % K, dsts[j] / K};
-        Open o{static_cast<unsigned>(rng_.range(NI, P - 1)), static_cast<unsigned>(rng_.range(NI, P - 1)),
+        Open o{ports[j - first], static_cast<unsigned>(rng_.range(NI, P - 1)),
                static_cast<unsigned>(rng_.bits(EW)), torus_distance(coord_, dst), 0, now_};
         const Head h = head(true, o.up, dst, o.out);
         heads_[o.recv] = h;
@@ -242,7 +250,8 @@ TEST_F(DqnEpisodeUnitTest, APassingHeadOpensAnEntryWhoseAckIsRewardedAndGoesUpst
         const std::string at = batch + " open " + std::to_string(j);
         EXPECT_EQ(entries_opened(), 1u << o.recv) << at;
         o.idx = entry_idx(o.recv);
-        EXPECT_EQ(o.idx, opens.size()) << at << ": not the lowest free entry";
+        EXPECT_FALSE(rtltest::bit(open_entries() | table, o.idx)) << at << ": entry " << o.idx << " is not free";
+        table |= 1u << o.idx;
         EXPECT_EQ(hdr_out(o.recv), (h.route & ~(rtltest::mask(EW) << EPISODE_LSB)) | (std::uint64_t{o.idx} << EPISODE_LSB))
             << at;
         expect_no_words(at);
@@ -255,7 +264,7 @@ TEST_F(DqnEpisodeUnitTest, APassingHeadOpensAnEntryWhoseAckIsRewardedAndGoesUpst
       decide_idx_[opens.back().recv] = opens.back().idx;
       settle();
       tick();
-      EXPECT_EQ(open_entries(), (1u << opens.size()) - 1) << batch;
+      EXPECT_EQ(open_entries(), table) << batch;
 
       std::vector<std::size_t> order(opens.size());
       for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
@@ -295,6 +304,7 @@ TEST_F(DqnEpisodeUnitTest, APassingHeadOpensAnEntryWhoseAckIsRewardedAndGoesUpst
       settle();
       expect_no_words(batch + " after");
       EXPECT_EQ(open_entries(), 0u) << batch << ": the entries are free once their acks went upstream";
+      tick();  // the last one is held again (by a port that opened) at this edge
     }
   }
   EXPECT_EQ(episodes, 16 * 15);
@@ -342,13 +352,14 @@ TEST_F(DqnEpisodeUnitTest, AHeadAtItsDestinationIsAckedUpstreamInTheNextCycle) {
   EXPECT_GT(words, 300);
 }
 
-// With the four entries open, a head with ReqAck on a network port gets no
-// entry, leaves with ReqAck cleared (the episode field as it was) and
-// cancels upstream in the next cycle; on the NI port it only loses ReqAck.
+// With the five entries open (port p opened entry p, the one it held since
+// reset), a head with ReqAck on a network port gets no entry, leaves with
+// ReqAck cleared (the episode field as it was) and cancels upstream in the
+// next cycle; on the NI port it only loses ReqAck.
 TEST_F(DqnEpisodeUnitTest, AFullTableClearsReqAckAndCancelsUpstream) {
-  for (unsigned e = 0; e < E; ++e) EXPECT_EQ(open(static_cast<unsigned>(rng_.range(0, P - 1)), passing(3)), e);
+  for (unsigned p = 0; p < P; ++p) EXPECT_EQ(open(p, passing(3)), p);
   settle();
-  ASSERT_EQ(open_entries(), 0xfu);
+  ASSERT_EQ(open_entries(), kAll);
   tick();
 
   // One network port.
@@ -393,7 +404,7 @@ TEST_F(DqnEpisodeUnitTest, AFullTableClearsReqAckAndCancelsUpstream) {
   settle();
   EXPECT_FALSE(ack_out(0).valid);
   for (unsigned p = NI; p < P; ++p) EXPECT_EQ(ack_out(p), (Word{true, true, eps[p], arrival})) << "port " << p;
-  EXPECT_EQ(open_entries(), 0xfu) << "cancels leave the table alone";
+  EXPECT_EQ(open_entries(), kAll) << "cancels leave the table alone";
   tick();
   settle();
   expect_no_words("two cycles on");
@@ -404,9 +415,9 @@ TEST_F(DqnEpisodeUnitTest, AFullTableClearsReqAckAndCancelsUpstream) {
 TEST_F(DqnEpisodeUnitTest, AHeadWithoutReqAckPassesUnchanged) {
   for (int full = 0; full < 2; ++full) {
     if (full) {
-      for (unsigned e = 0; e < E; ++e) open(NI + e, passing(e));
+      for (unsigned p = 0; p < P; ++p) open(p, passing(p));
     }
-    const unsigned table = full ? 0xfu : 0u;
+    const unsigned table = full ? kAll : 0u;
     for (int round = 0; round < 50; ++round) {
       const std::string at = (full ? "full, round " : "empty, round ") + std::to_string(round);
       Head sent[P];
@@ -438,8 +449,8 @@ TEST_F(DqnEpisodeUnitTest, AHeadWithoutReqAckPassesUnchanged) {
 TEST_F(DqnEpisodeUnitTest, AnUndecidedEntrysAckAndACancelGoUpstreamWithoutAReward) {
   const unsigned a = open(3, passing(2));
   const unsigned b = open(4, passing(1));
-  ASSERT_EQ(a, 0u);
-  ASSERT_EQ(b, 1u);
+  ASSERT_EQ(a, 3u) << "the entry port 3 holds since reset";
+  ASSERT_EQ(b, 4u);
   decide_[3] = true;  // port 3's lane marks entry b
   decide_idx_[3] = b;
   settle();
@@ -484,76 +495,74 @@ TEST_F(DqnEpisodeUnitTest, AnUndecidedEntrysAckAndACancelGoUpstreamWithoutARewar
 }
 
 // Entries opened by heads injected here (NI port): their acks are rewarded
-// and free the entry at once, with no word upstream; the table then fills
-// again.
+// and free the entry at once, with no word upstream; the NI port holds the
+// entry again from the cycle after, and the next injected head opens it.
 TEST_F(DqnEpisodeUnitTest, AnInjectedPacketsAckEndsItsEpisode) {
-  unsigned dists[E];
-  std::uint32_t opened[E];
-  for (unsigned e = 0; e < E; ++e) {
+  for (unsigned round = 0; round < 2 * (P - NI); ++round) {
+    const std::string at = "round " + std::to_string(round);
     unsigned dst[2];
     elsewhere(dst);
-    dists[e] = torus_distance(coord_, dst);
-    opened[e] = now_;
-    EXPECT_EQ(open(0, head(true, 3 - e, dst, NI + e)), e);
-  }
-  for (unsigned e = 0; e < E; ++e) {
-    decide_[e] = true;
-    decide_idx_[e] = e;
-  }
-  settle();
-  tick();
-  ASSERT_EQ(open_entries(), 0xfu);
-
-  unsigned table = 0xf;
-  for (unsigned e : {2u, 0u, 3u, 1u}) {
-    const std::string at = "entry " + std::to_string(e);
-    const std::uint32_t ts = static_cast<std::uint32_t>(rng_.bits(TSW));
-    acks_[NI + e] = {true, false, e, ts};
+    const unsigned dist = torus_distance(coord_, dst), lane = NI + round % (P - NI);
+    const std::uint32_t opened = now_;
+    const unsigned e = open(0, head(true, 3, dst, lane));
+    EXPECT_EQ(e, 0u) << at << ": the NI port's entry since reset, and again once free";
+    decide_[0] = true;
+    decide_idx_[0] = e;
     settle();
-    EXPECT_EQ(rewards(), 1u << (NI + e)) << at;
-    EXPECT_EQ(rew_idx(NI + e), e) << at;
-    EXPECT_EQ(rew_dist(NI + e), dists[e]) << at;
-    EXPECT_EQ(rew_latency(NI + e), (ts - opened[e]) & rtltest::mask(TSW)) << at;
+    tick();
+    settle();
+    ASSERT_EQ(open_entries(), 1u << e) << at;
+    const std::uint32_t ts = static_cast<std::uint32_t>(rng_.bits(TSW));
+    acks_[lane] = {true, false, e, ts};
+    settle();
+    EXPECT_EQ(rewards(), 1u << lane) << at;
+    EXPECT_EQ(rew_idx(lane), e) << at;
+    EXPECT_EQ(rew_dist(lane), dist) << at;
+    EXPECT_EQ(rew_latency(lane), (ts - opened) & rtltest::mask(TSW)) << at;
     expect_no_words(at);
     tick();
-    table &= ~(1u << e);
     settle();
-    EXPECT_EQ(open_entries(), table) << at << ": free in the next cycle";
+    EXPECT_EQ(open_entries(), 0u) << at << ": free in the next cycle";
     expect_no_words(at + ", next cycle");
+    // An injected head now finds no entry: the NI port holds one again only
+    // from the next cycle.
+    heads_[0] = passing(1);
+    settle();
+    EXPECT_FALSE(entry(0)) << at << ": held again only from the next cycle";
+    tick();
   }
-  tick();
-  for (unsigned e = 0; e < E; ++e) EXPECT_EQ(open(NI + e, passing(e)), e);
-  settle();
-  EXPECT_EQ(open_entries(), 0xfu);
 }
 
-// Heads on several ports in one cycle take the lowest free entries in port
-// order; each entry keeps its own head's receive port, episode and distance.
-TEST_F(DqnEpisodeUnitTest, HeadsOfOneCycleTakeTheLowestFreeEntriesInPortOrder) {
-  // Two heads on an empty table.
+// Heads on several ports in one cycle each open the entry their port holds;
+// a port that opened gets the lowest entry nobody holds once one is free;
+// each entry keeps its own head's receive port, episode and distance.
+TEST_F(DqnEpisodeUnitTest, HeadsOfOneCycleOpenTheEntriesTheirPortsHold) {
+  // Two heads on an empty table: ports 4 and 2 hold entries 4 and 2.
   Head h4 = passing(3), h2 = passing(0);
   heads_[4] = h4;
   heads_[2] = h2;
   settle();
   EXPECT_EQ(entries_opened(), (1u << 2) | (1u << 4));
-  EXPECT_EQ(entry_idx(2), 0u);
-  EXPECT_EQ(entry_idx(4), 1u);
-  EXPECT_EQ(hdr_out(2), h2.route & ~(rtltest::mask(EW) << EPISODE_LSB));
-  EXPECT_EQ(hdr_out(4), (h4.route & ~(rtltest::mask(EW) << EPISODE_LSB)) | (std::uint64_t{1} << EPISODE_LSB));
+  EXPECT_EQ(entry_idx(2), 2u);
+  EXPECT_EQ(entry_idx(4), 4u);
+  EXPECT_EQ(hdr_out(2), (h2.route & ~(rtltest::mask(EW) << EPISODE_LSB)) | (std::uint64_t{2} << EPISODE_LSB));
+  EXPECT_EQ(hdr_out(4), (h4.route & ~(rtltest::mask(EW) << EPISODE_LSB)) | (std::uint64_t{4} << EPISODE_LSB));
   tick();
-  // A third; then entry 1 (port 4's) acked and gone upstream: 0 and 2 open.
-  EXPECT_EQ(open(1, passing(2)), 2u);
-  acks_[3] = {true, false, 1, 0x77};
+  // A third on port 1; then entry 4 (port 4's) acked and gone upstream:
+  // 1 and 2 open, and port 1 (the lowest port without one) holds entry 4.
+  EXPECT_EQ(open(1, passing(2)), 1u);
+  acks_[3] = {true, false, 4, 0x77};
   settle();
   tick();
   settle();
   EXPECT_EQ(ack_out(4), (Word{true, false, 3, 0x77}));
   tick();
   settle();
-  ASSERT_EQ(open_entries(), 0b0101u);
+  ASSERT_EQ(open_entries(), 0b00110u);
+  tick();
 
-  // Four heads with ReqAck at once: ports 1 and 3 get entries 1 and 3, port 4
-  // finds the table full, port 2's is at its destination.
+  // Four heads with ReqAck at once: ports 1 and 3 open entries 4 and 3, port
+  // 4 holds none (the table is full for it), port 2's is at its destination.
   const unsigned dst1[2] = {(coord_[0] + 2) % K, (coord_[1] + 2) % K}, dst3[2] = {(coord_[0] + 3) % K, (coord_[1] + 1) % K};
   const unsigned dst4[2] = {(coord_[0] + 1) % K, coord_[1]};
   heads_[1] = head(true, 1, dst1, 2);
@@ -564,33 +573,33 @@ TEST_F(DqnEpisodeUnitTest, HeadsOfOneCycleTakeTheLowestFreeEntriesInPortOrder) {
   const std::uint32_t arrival = now_;
   settle();
   EXPECT_EQ(entries_opened(), (1u << 1) | (1u << 3));
-  EXPECT_EQ(entry_idx(1), 1u);
+  EXPECT_EQ(entry_idx(1), 4u);
   EXPECT_EQ(entry_idx(3), 3u);
   EXPECT_EQ(hdr_out(4), sent4.route & ~kReqAck);
-  decide_[0] = true;  // entry 0 and 2, so that all rewards show
-  decide_idx_[0] = 0;
+  decide_[0] = true;  // entries 1 and 2, so that all rewards show
+  decide_idx_[0] = 1;
   decide_[2] = true;
   decide_idx_[2] = 2;
   tick();
   decide_[1] = true;
-  decide_idx_[1] = 1;
+  decide_idx_[1] = 4;
   decide_[3] = true;
   decide_idx_[3] = 3;
   settle();
   EXPECT_EQ(ack_out(2), (Word{true, false, 2, arrival}));
   EXPECT_EQ(ack_out(4), (Word{true, true, 0, arrival}));
   expect_no_words("dest ack and cancel", (1u << 2) | (1u << 4));
-  EXPECT_EQ(open_entries(), 0xfu);
+  EXPECT_EQ(open_entries(), 0b11110u);
   tick();
 
   // Both acks in one cycle on two lanes: each its own distance and receive port.
   acks_[2] = {true, false, 3, 0x900};
-  acks_[4] = {true, false, 1, 0x500};
+  acks_[4] = {true, false, 4, 0x500};
   settle();
   EXPECT_EQ(rewards(), (1u << 2) | (1u << 4));
   EXPECT_EQ(rew_idx(2), 3u);
   EXPECT_EQ(rew_dist(2), 2u);  // 1 + 1
-  EXPECT_EQ(rew_idx(4), 1u);
+  EXPECT_EQ(rew_idx(4), 4u);
   EXPECT_EQ(rew_dist(4), 4u);  // 2 + 2
   tick();
   settle();
@@ -599,7 +608,7 @@ TEST_F(DqnEpisodeUnitTest, HeadsOfOneCycleTakeTheLowestFreeEntriesInPortOrder) {
   expect_no_words("two acks upstream", (1u << 1) | (1u << 3));
   tick();
   settle();
-  EXPECT_EQ(open_entries(), 0b0101u);
+  EXPECT_EQ(open_entries(), 0b00110u);
 }
 
 // A destination's ack or a cancel due on a port in the same cycle as a
@@ -631,10 +640,11 @@ TEST_F(DqnEpisodeUnitTest, TheImmediateWordGoesBeforeAParkedAck) {
   EXPECT_EQ(open_entries(), 0u);
   tick();
 
-  // The same with a cancel: the table full, one entry's ack arrives as a head
-  // on its receive port finds no entry.
-  for (unsigned e = 0; e < E; ++e) EXPECT_EQ(open(NI + e, passing(e)), e);
-  acks_[1] = {true, false, 2, 0x5555};  // entry 2, received on port 3
+  // The same with a cancel: the table full (each port opened the entry it
+  // held), one entry's ack arrives as a head on its receive port finds no
+  // entry.
+  for (unsigned p = 0; p < P; ++p) EXPECT_EQ(open(p, passing(p)), p);
+  acks_[1] = {true, false, 3, 0x5555};  // entry 3, received on port 3
   const Head h = passing(0);
   heads_[3] = h;
   const std::uint32_t arrival = now_;
@@ -646,11 +656,11 @@ TEST_F(DqnEpisodeUnitTest, TheImmediateWordGoesBeforeAParkedAck) {
   EXPECT_EQ(ack_out(3), (Word{true, true, 0, arrival}));
   tick();
   settle();
-  EXPECT_EQ(ack_out(3), (Word{true, false, 2, 0x5555}));
+  EXPECT_EQ(ack_out(3), (Word{true, false, 3, 0x5555}));
   tick();
   settle();
   expect_no_words("all sent");
-  EXPECT_EQ(open_entries(), 0b1011u);
+  EXPECT_EQ(open_entries(), 0b10111u);
 }
 
 }  // namespace

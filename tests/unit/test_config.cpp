@@ -919,8 +919,11 @@ TEST(Config, DqnDefaultsAndKeys) {
   EXPECT_EQ(d.dqn_episodes, 32);
   EXPECT_EQ(d.dqn_ack_ratio, 1) << "every packet requests an ack";
   EXPECT_EQ(parse_config(dqn + "dqn_agent = \"external\"\n", "t.toml").dqn_agent, DqnAgentKind::External);
-  const Config e = parse_config(dqn + "dqn_episodes = 1\ndqn_ack_ratio = 0\n", "t.toml");
-  EXPECT_EQ(e.dqn_episodes, 1);
+  const Config e = parse_config(dqn + "dqn_episodes = 5\ndqn_ack_ratio = 0\n", "t.toml");
+  EXPECT_EQ(e.dqn_episodes, 5) << "one per port of the 4x4 torus router";
+  EXPECT_EQ(error_of(dqn + "dqn_episodes = 4\n"),
+            "t.toml:8:1: routing.dqn_episodes = 4: must be 0 (no episode table) or at least the router's 5 ports: "
+            "each input port holds a free entry for its next head");
   EXPECT_EQ(e.dqn_ack_ratio, 0) << "no packet requests an ack";
   EXPECT_EQ(parse_config(dqn + "dqn_episodes = 256\ndqn_ack_ratio = 65535\n", "t.toml").dqn_ack_ratio, 65535);
   EXPECT_EQ(parse_config(dqn + "dqn_episodes = 0\n", "t.toml").dqn_episodes, 0) << "no table: inference only";

@@ -1,6 +1,7 @@
 // Bit-exact reference of DQN-routing's pending-episode table
 // (rtl/rr_dqn_episodes.sv; docs/dqn.md): the same entries, the same choices
-// (free entries to the opening ports in port order, lowest index first; per
+// (each port opens the free entry it holds in reserve; a port that holds none
+// gets, a cycle later, the lowest free entry nobody holds, in port order; per
 // input port the caller's word, else the lowest parked entry of that port)
 // and the same outputs, cycle by cycle (tests/rtl/test_rr_dqn_episodes.cpp).
 #pragma once
@@ -60,9 +61,15 @@ class DqnEpisodeTable {
     unsigned up = 0, port = 0, distance = 0;
     std::uint32_t timestamp = 0, ack_timestamp = 0;
   };
+  // The entry a port holds in reserve for its next open.
+  struct Reserve {
+    bool valid = false;
+    unsigned index = 0;
+  };
   int ports_, ni_ports_;
   std::uint32_t ts_mask_;
   std::vector<Entry> entries_;
+  std::vector<Reserve> reserves_;
 };
 
 }  // namespace rlroute::ref
