@@ -28,6 +28,7 @@ struct TrainArgs {
   std::string config;
   std::string output;
   std::string curve;
+  std::string json;
   SimOverrides overrides;
   std::optional<double> load;
   bool quiet = false;
@@ -39,6 +40,7 @@ int run_train(const TrainArgs& a) {
   train::check_trainable(cfg);
   check_weights_output(a.output);
   if (!a.curve.empty()) check_output_file(a.curve, "--curve");
+  if (!a.json.empty()) check_output_file(a.json, "--json");
   // The network being trained answers on the routers' agent ports; the
   // weights fit the config's block, whichever agent it names.
   cfg.dqn_agent = DqnAgentKind::External;
@@ -46,7 +48,8 @@ int run_train(const TrainArgs& a) {
   SimOverrides overrides = a.overrides;
   if (!overrides.cycles) overrides.cycles = kDefaultTrainCycles;
   if (!overrides.warmup) overrides.warmup = 0;
-  if (!overrides.drain) overrides.drain = 0;
+  // Measured packets are waited for only if someone reads the measurement.
+  if (!overrides.drain && a.json.empty()) overrides.drain = 0;
   train::TrainOptions o;
   o.sim = resolve_sim_options(design, overrides);
   if (a.load && runs_application(o.sim)) {
@@ -83,6 +86,7 @@ int run_train(const TrainArgs& a) {
   if (!r.curve.empty()) provenance["mean_reward_last_window"] = r.curve.back().mean_reward;
   write_dqn_weights(a.output, r.quantized.network, provenance, &r.float_network);
   if (!a.curve.empty()) write_file_atomically(a.curve, train::curve_csv(r.curve), "--curve");
+  if (!a.json.empty()) write_file_atomically(a.json, session.result_json(r.sim, o.sim).dump(2) + "\n", "--json");
   log(fmt::format("{} decisions, {} rewards, {} gradient steps; quantized to {}-bit weights: the same action as the "
                   "float network on {:.1f}% of {} calibration observations; wrote {}",
                   r.steps, r.rewards, r.updates, dqn_block(cfg).weight_bits, 100 * r.quantized.agreement,
@@ -104,7 +108,8 @@ Verb add_train(CLI::App& app) {
   train->add_option("--load", a->load, "offered load in flits/node/cycle (default: [sim] load)");
   for (const auto& [flag, into, help] :
        std::vector<std::tuple<std::string, std::optional<std::int64_t>*, std::string>>{
-           {"--cycles", &o.cycles, "cycles of the training run (default 50000)"},
+           {"--cycles", &o.cycles, "cycles of the training run after --warmup (default 50000)"},
+           {"--warmup", &o.warmup, "cycles of training before the window --json measures (default 0)"},
            {"--packet-flits", &o.packet_flits, "fixed packet size in flits"},
            {"--packet-flits-min", &o.packet_flits_min, "uniform packet sizes: minimum"},
            {"--packet-flits-max", &o.packet_flits_max, "uniform packet sizes: maximum"},
@@ -114,6 +119,9 @@ Verb add_train(CLI::App& app) {
             flag, [into, flag](const std::string& text) { *into = parse_integer_flag(flag, text); }, help)
         ->type_name("INT");
   }
+  train->add_option("--json", a->json,
+                    "write the network's results over the run after --warmup here, as rlroute sim --json does: the "
+                    "agent learning and exploring while measured (002's online measurement)");
   train->add_flag("--quiet", a->quiet, "print nothing but errors");
   return {train, [a] { return run_train(*a); }};
 }

@@ -10,8 +10,13 @@ rm -rf "$work"; mkdir -p "$work"
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 cfg="$examples/torus4x4_dqn.toml"
 
-"$rlroute" train "$cfg" -o "$work/w.json" --curve "$work/c.csv" --cycles 800 --load 0.3 --seed 3 2> "$work/err.txt"
+"$rlroute" train "$cfg" -o "$work/w.json" --curve "$work/c.csv" --warmup 300 --cycles 500 --load 0.3 --seed 3 \
+  --json "$work/online.json" 2> "$work/err.txt"
 check "train exits 0" test $? -eq 0
+check "train: trains through the warmup and the window" grep -q "for 800 cycles" "$work/err.txt"
+check "train --json: the results of the window after the warmup" \
+  grep -q '"offered_load": 0.3' "$work/online.json"
+check "train --json: every check passed" grep -q '"failure": ""' "$work/online.json"
 check "train: shows progress" grep -q '^rlroute: step     1000  epsilon 0.910' "$work/err.txt"
 check "train: reports the quantization" grep -qE 'the same action as the float network on [0-9.]+% of [0-9]+ calibration observations' "$work/err.txt"
 check "train: a weights file" grep -q '"rlroute_dqn_weights"' "$work/w.json"
