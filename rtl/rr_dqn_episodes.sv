@@ -10,14 +10,16 @@
 //   the timestamp now, the distance to the destination}. It opens the free
 //   entry it holds in reserve (open_idx_o[p]); a port that holds none
 //   (open_ok_o[p] low: the table was full) is the caller's to cancel.
-// - Reserves: a port that holds no entry at the start of a cycle (at reset
-//   port p holds entry p) gets one at its end: the free entries that nobody
-//   holds, lowest index first, to those ports in port order. A port that
-//   opened holds none for one cycle; with heads at least two flits apart on
-//   a link that costs nothing. Why: the head's open, its index in the
+// - Reserves: at reset port p holds entry p. Of the ports that hold no entry
+//   at the start of a cycle, two get one at its end: the lowest-numbered
+//   port the lowest free entry that nobody holds, the highest-numbered port
+//   the highest (if they are two ports and two entries). A port that opened
+//   holds none for at least one cycle; with heads at least two flits apart
+//   on a link that costs nothing. Why: the head's open, its index in the
 //   header and the buffer write are on one path from the route unit; the
-//   search for a free entry (a chain of P priority encoders over E entries)
-//   now runs from registers to registers instead (docs/dqn.md).
+//   search for a free entry is not on it but runs from registers to
+//   registers, and it is two independent searches (from either end), not a
+//   chain of one per port (docs/dqn.md).
 // - Decisions: decide_i[p] marks entry decide_idx_i[p] as decided by the
 //   agent (its ack will report a reward).
 // - Acks: the word arriving on output port q's credit channel (ack_i[q])
@@ -73,28 +75,61 @@ module rr_dqn_episodes #(
   logic [TSW-1:0] ts_q [E], ack_ts_q [E];
   logic [DW-1:0]  dist_q [E];
 
-  // Reserves: per input port a free entry held for its next open.
+  // Reserves: per input port a free entry held for its next open; two ports
+  // that hold none get one per cycle, from either end of the table.
   logic [P-1:0]  res_valid_q, refill_ok;
   logic [EW-1:0] res_idx_q [P], refill_idx [P];
-  logic [E-1:0]  unheld [P+1];
+  logic [E-1:0]  unheld;
+  logic          lo_found, hi_found, lo_port_found, hi_port_found;
+  logic [EW-1:0] lo_idx, hi_idx;
+  logic [PW-1:0] lo_port, hi_port;
   always_comb begin
-    unheld[0] = ~valid_q;
+    unheld = ~valid_q;
     for (int unsigned p = 0; p < P; p++) begin
-      if (res_valid_q[p]) unheld[0][res_idx_q[p]] = 1'b0;
+      if (res_valid_q[p]) unheld[res_idx_q[p]] = 1'b0;
+    end
+    lo_found = 1'b0;
+    lo_idx   = '0;
+    for (int unsigned e = 0; e < E; e++) begin
+      if (!lo_found && unheld[e]) begin
+        lo_found = 1'b1;
+        lo_idx   = EW'(e);
+      end
+    end
+    hi_found = 1'b0;
+    hi_idx   = '0;
+    for (int unsigned e = E; e > 0; e--) begin
+      if (!hi_found && unheld[e-1]) begin
+        hi_found = 1'b1;
+        hi_idx   = EW'(e - 1);
+      end
+    end
+    lo_port_found = 1'b0;
+    lo_port       = '0;
+    for (int unsigned p = 0; p < P; p++) begin
+      if (!lo_port_found && !res_valid_q[p]) begin
+        lo_port_found = 1'b1;
+        lo_port       = PW'(p);
+      end
+    end
+    hi_port_found = 1'b0;
+    hi_port       = '0;
+    for (int unsigned p = P; p > 0; p--) begin
+      if (!hi_port_found && !res_valid_q[p-1]) begin
+        hi_port_found = 1'b1;
+        hi_port       = PW'(p - 1);
+      end
     end
     for (int unsigned p = 0; p < P; p++) begin
-      logic found;
-      found         = 1'b0;
+      refill_ok[p]  = 1'b0;
       refill_idx[p] = '0;
-      unheld[p+1]   = unheld[p];
-      for (int unsigned e = 0; e < E; e++) begin
-        if (!res_valid_q[p] && !found && unheld[p][e]) begin
-          found          = 1'b1;
-          refill_idx[p]  = EW'(e);
-          unheld[p+1][e] = 1'b0;
-        end
+      if (lo_port_found && lo_port == PW'(p)) begin
+        refill_ok[p]  = lo_found;
+        refill_idx[p] = lo_idx;
+      end else if (hi_port_found && hi_port == PW'(p)) begin
+        refill_ok[p]  = hi_found && hi_idx != lo_idx;
+        refill_idx[p] = hi_idx;
       end
-      refill_ok[p] = found;
     end
   end
 
@@ -190,7 +225,7 @@ module rr_dqn_episodes #(
       for (int unsigned p = 0; p < P; p++) begin
         if (!res_valid_q[p]) begin
           res_valid_q[p] <= refill_ok[p];
-          res_idx_q[p]   <= refill_idx[p];
+          if (refill_ok[p]) res_idx_q[p] <= refill_idx[p];
         end else if (open_i[p]) begin
           res_valid_q[p] <= 1'b0;
         end

@@ -38,26 +38,29 @@ DqnEpisodeTable::Outputs DqnEpisodeTable::step(const Inputs& in) {
     opener[reserves_[p].index] = static_cast<int>(p);
   }
 
-  // Reserves: the free entries nobody holds, lowest first, to the ports that
-  // hold none, in port order (they hold them from the clock edge).
+  // Reserves: of the ports that hold none, the lowest-numbered gets the
+  // lowest free entry nobody holds, the highest-numbered the highest (if
+  // they are two ports and two entries); from the clock edge.
   std::vector<bool> unheld(n);
   for (std::size_t e = 0; e < n; ++e) unheld[e] = !entries_[e].valid;
   for (const Reserve& r : reserves_) {
     if (r.valid) unheld[r.index] = false;
   }
+  std::vector<std::size_t> free_entries, lacking;
+  for (std::size_t e = 0; e < n; ++e) {
+    if (unheld[e]) free_entries.push_back(e);
+  }
+  for (std::size_t p = 0; p < p_count; ++p) {
+    if (!reserves_[p].valid) lacking.push_back(p);
+  }
   std::vector<Reserve> next_reserves = reserves_;
   for (std::size_t p = 0; p < p_count; ++p) {
-    if (reserves_[p].valid) {
-      if (in.open[p]) next_reserves[p].valid = false;
-      continue;
-    }
-    next_reserves[p] = {};
-    for (std::size_t e = 0; e < n; ++e) {
-      if (unheld[e]) {
-        unheld[e] = false;
-        next_reserves[p] = {true, static_cast<unsigned>(e)};
-        break;
-      }
+    if (reserves_[p].valid && in.open[p]) next_reserves[p].valid = false;
+  }
+  if (!lacking.empty() && !free_entries.empty()) {
+    next_reserves[lacking.front()] = {true, static_cast<unsigned>(free_entries.front())};
+    if (lacking.size() > 1 && free_entries.size() > 1) {
+      next_reserves[lacking.back()] = {true, static_cast<unsigned>(free_entries.back())};
     }
   }
 

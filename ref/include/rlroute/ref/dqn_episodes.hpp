@@ -1,7 +1,8 @@
 // Bit-exact reference of DQN-routing's pending-episode table
 // (rtl/rr_dqn_episodes.sv; docs/dqn.md): the same entries, the same choices
-// (each port opens the free entry it holds in reserve; a port that holds none
-// gets, a cycle later, the lowest free entry nobody holds, in port order; per
+// (each port opens the free entry it holds in reserve; of the ports that hold
+// none, the lowest-numbered gets the lowest free entry nobody holds and the
+// highest-numbered the highest, from the next cycle; per
 // input port the caller's word, else the lowest parked entry of that port)
 // and the same outputs, cycle by cycle (tests/rtl/test_rr_dqn_episodes.cpp).
 #pragma once
