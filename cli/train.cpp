@@ -29,10 +29,23 @@ struct TrainArgs {
   std::string output;
   std::string curve;
   std::string json;
+  std::string init;
   SimOverrides overrides;
   std::optional<double> load;
   bool quiet = false;
 };
+
+// The floating-point network of the weights file `path` (--init), which must
+// fit the config's block; WeightsError or std::invalid_argument otherwise.
+ref::FloatNetwork read_init_network(const Config& cfg, const std::string& path) {
+  ref::FloatNetwork network;
+  check_fits(dqn_block(cfg), read_dqn_weights(path, nullptr, &network), path);
+  if (network.layers.empty()) {
+    throw std::invalid_argument(fmt::format(
+        "--init {}: holds no floating-point network (float_layers; rlroute train writes it)", path));
+  }
+  return network;
+}
 
 int run_train(const TrainArgs& a) {
   Config cfg = load_config(a.config);
@@ -41,6 +54,8 @@ int run_train(const TrainArgs& a) {
   check_weights_output(a.output);
   if (!a.curve.empty()) check_output_file(a.curve, "--curve");
   if (!a.json.empty()) check_output_file(a.json, "--json");
+  ref::FloatNetwork init;
+  if (!a.init.empty()) init = read_init_network(cfg, a.init);
   // The network being trained answers on the routers' agent ports; the
   // weights fit the config's block, whichever agent it names.
   cfg.dqn_agent = DqnAgentKind::External;
@@ -61,6 +76,7 @@ int run_train(const TrainArgs& a) {
     o.sim.load = loads.front();
   }
   o.seed = static_cast<std::uint64_t>(o.sim.seed);
+  o.init = std::move(init);
   const auto log = [&a](const std::string& line) {
     if (!a.quiet) std::cerr << "rlroute: " << line << "\n";
   };
@@ -83,6 +99,7 @@ int run_train(const TrainArgs& a) {
                                {"updates", r.updates},
                                {"epsilon_final", train::epsilon_at(o, r.steps)},
                                {"quantized_action_agreement", r.quantized.agreement}};
+  if (!a.init.empty()) provenance["init"] = a.init;
   if (!r.curve.empty()) provenance["mean_reward_last_window"] = r.curve.back().mean_reward;
   write_dqn_weights(a.output, r.quantized.network, provenance, &r.float_network);
   if (!a.curve.empty()) write_file_atomically(a.curve, train::curve_csv(r.curve), "--curve");
@@ -122,6 +139,10 @@ Verb add_train(CLI::App& app) {
   train->add_option("--json", a->json,
                     "write the network's results over the run after --warmup here, as rlroute sim --json does: the "
                     "agent learning and exploring while measured (002's online measurement)");
+  train->add_option("--init", a->init,
+                    "start from the floating-point network of this weights file (an earlier rlroute train's) instead "
+                    "of random weights, exploring at epsilon 0.1 from the start: pre-training, or a curriculum")
+      ->type_name("FILE");
   train->add_flag("--quiet", a->quiet, "print nothing but errors");
   return {train, [a] { return run_train(*a); }};
 }

@@ -42,6 +42,23 @@ check "sim --float-agent with the block: message" grep -qx 'rlroute: error: --fl
 check "sim --float-agent without a file: message" grep -q 'holds no floating-point network (float_layers; rlroute train writes it)$' "$work/err.txt"
 "$rlroute" train "$cfg" -o "$work/w.json" --cycles 300 --load 0.3 --quiet
 check "train replaces its own weights file" test $? -eq 0
+# --init: training starts from the file's floating-point network. A run too
+# short for a gradient step gives that network back, so it routes as the
+# original does.
+"$rlroute" train "$cfg" -o "$work/w_init.json" --init "$work/w.json" --cycles 200 --load 0.1 --seed 4 \
+  2> "$work/err.txt"
+check "train --init exits 0" test $? -eq 0
+check "train --init: no gradient step in a short run" grep -q ' 0 gradient steps' "$work/err.txt"
+check "train --init: provenance names the file" grep -qF "\"init\":\"$work/w.json\"" "$work/w_init.json"
+for w in w w_init; do
+  "$rlroute" sim "$work/ext/torus4x4_dqn.toml" --load 0.3 --cycles 400 --warmup 50 --weights "$work/$w.json" \
+    --float-agent --json "$work/float_$w.json" --quiet
+done
+check "train --init: the network comes back and routes the same" \
+  diff <(grep -vE '"(dqn_network|router_cycles_per_second|wall_seconds)"' "$work/float_w.json") \
+       <(grep -vE '"(dqn_network|router_cycles_per_second|wall_seconds)"' "$work/float_w_init.json")
+"$rlroute" train "$cfg" -o "$work/w_more.json" --init "$work/w.json" --cycles 600 --load 0.3 --seed 4 2> "$work/err.txt"
+check "train --init: explores at epsilon 0.1 from the start" grep -q '^rlroute: step     1000  epsilon 0.100' "$work/err.txt"
 
 refused() {  # refused NAME EXPECTED_MESSAGE ARGS...
   local name=$1 want=$2; shift 2
@@ -69,5 +86,15 @@ refused "a missing directory" "-o $work/nodir/w.json: directory $work/nodir does
 refused "dpsnn with --load" "--load 0.5: conflicts with the dpsnn pattern, whose rate sets the load" \
   "$cfg" -o "$work/none.json" --pattern dpsnn --load 0.5
 refused "a bad load" "--load 1.5" "$cfg" -o "$work/none.json" --load 1.5
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); del j["float_layers"]; json.dump(j, open(sys.argv[2], "w"))' \
+  "$work/w.json" "$work/nofloat.json"
+refused "--init without a float network" \
+  "--init $work/nofloat.json: holds no floating-point network (float_layers; rlroute train writes it)" \
+  "$cfg" -o "$work/none.json" --init "$work/nofloat.json"
+sed "s/^dqn_hidden = .*/dqn_hidden = [16, 32]/" "$cfg" > "$work/h16.toml"
+refused "--init of another shape" "$work/w.json: layers[0].outputs = 32: must be 16 (routing.dqn_hidden[0])" \
+  "$work/h16.toml" -o "$work/none.json" --init "$work/w.json"
+refused "--init of a missing file" "$work/missing.json" "$cfg" -o "$work/none.json" --init "$work/missing.json"
+check "--init refused: nothing written" test ! -e "$work/none.json"
 
 finish

@@ -59,6 +59,48 @@ TEST(QNetwork, TheDuelingHeadFoldsExactlyIntoOneLayer) {
   }
 }
 
+// rlroute train --init: a folded network loaded into the dueling network
+// computes the same Q-values and folds back to itself.
+TEST(QNetwork, ALoadedFloatNetworkComputesTheSameQValues) {
+  torch::manual_seed(4);
+  const ref::FloatNetwork original = QNetwork(13, std::vector<int>{32, 16}, 4)->to_float_network();
+  torch::manual_seed(5);
+  QNetwork net(13, std::vector<int>{32, 16}, 4);
+  ASSERT_GT(std::abs(net->to_float_network().layers[0].weights[0] - original.layers[0].weights[0]), 0.0f)
+      << "another seed draws other weights";
+  net->load_float_network(original);
+  const ref::FloatNetwork back = net->to_float_network();
+  for (std::size_t l = 0; l < original.layers.size(); ++l) {
+    for (std::size_t k = 0; k < original.layers[l].weights.size(); ++k) {
+      EXPECT_NEAR(back.layers[l].weights[k], original.layers[l].weights[k], 1e-6) << l << " " << k;
+    }
+    for (std::size_t k = 0; k < original.layers[l].biases.size(); ++k) {
+      EXPECT_NEAR(back.layers[l].biases[k], original.layers[l].biases[k], 1e-6) << l << " " << k;
+    }
+  }
+  const torch::Tensor x = torch::rand({20, 13}) * 8;
+  const torch::Tensor q = net->forward(x).detach();
+  for (int k = 0; k < 20; ++k) {
+    std::vector<float> obs(13);
+    for (int i = 0; i < 13; ++i) obs[static_cast<size_t>(i)] = x[k][i].item<float>();
+    const std::vector<float> want = original.q_values(obs);
+    for (int a = 0; a < 4; ++a) EXPECT_NEAR(q[k][a].item<float>(), want[static_cast<size_t>(a)], 1e-4) << k << " " << a;
+  }
+}
+
+TEST(QNetwork, LoadingANetworkOfAnotherShapeNamesTheLayer) {
+  const ref::FloatNetwork other = QNetwork(13, std::vector<int>{16}, 4)->to_float_network();
+  QNetwork net(13, std::vector<int>{32}, 4);
+  try {
+    net->load_float_network(other);
+    FAIL() << "loaded a 16-wide network into a 32-wide one";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "layer 0 is 16 x 13; this Q-network needs 32 x 13");
+  }
+  EXPECT_THROW(net->load_float_network(QNetwork(13, std::vector<int>{32, 32}, 4)->to_float_network()),
+               std::invalid_argument);
+}
+
 TEST(QNetwork, WithoutHiddenLayersTheHeadIsTheOnlyLayer) {
   QNetwork net(13, std::vector<int>{}, 4);
   EXPECT_EQ(net->to_float_network().layers.size(), 1u);
@@ -129,6 +171,15 @@ TEST(Quantize, RefusesANetworkOfAnotherShape) {
 }
 
 // 1.0 -> 0.1 over the first 10,000 decisions, 0.1 until 100,000, then 0.02.
+TEST(TrainOptions, ANetworkThatStartsTrainedExploresAtTheMiddleEpsilonFromTheStart) {
+  TrainOptions o;
+  o.init = QNetwork(13, std::vector<int>{8}, 4)->to_float_network();
+  EXPECT_DOUBLE_EQ(epsilon_at(o, 0), 0.1);
+  EXPECT_DOUBLE_EQ(epsilon_at(o, 5000), 0.1);
+  EXPECT_DOUBLE_EQ(epsilon_at(o, 99999), 0.1);
+  EXPECT_DOUBLE_EQ(epsilon_at(o, 100000), 0.02);
+}
+
 TEST(TrainOptions, EpsilonSchedule) {
   const TrainOptions o;
   EXPECT_DOUBLE_EQ(epsilon_at(o, 0), 1.0);

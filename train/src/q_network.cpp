@@ -1,5 +1,8 @@
 #include "rlroute/train/q_network.hpp"
 
+#include <fmt/format.h>
+
+#include <stdexcept>
 #include <string>
 
 namespace rlroute::train {
@@ -33,6 +36,12 @@ ref::FloatLayer to_float(const torch::Tensor& weight, const torch::Tensor& bias)
   return f;
 }
 
+// Copies `f` into `weight` and `bias` ([outputs, inputs], [outputs]).
+void from_float(const ref::FloatLayer& f, torch::Tensor& weight, torch::Tensor& bias) {
+  weight.copy_(torch::from_blob(const_cast<float*>(f.weights.data()), {f.outputs, f.inputs}));
+  bias.copy_(torch::from_blob(const_cast<float*>(f.biases.data()), {f.outputs}));
+}
+
 }  // namespace
 
 ref::FloatNetwork QNetworkImpl::to_float_network() {
@@ -45,6 +54,30 @@ ref::FloatNetwork QNetworkImpl::to_float_network() {
   const torch::Tensor b = value_->bias + ba - ba.mean();
   n.layers.push_back(to_float(w, b));
   return n;
+}
+
+void QNetworkImpl::load_float_network(const ref::FloatNetwork& network) {
+  const std::size_t layers = trunk_.size() + 1;
+  if (network.layers.size() != layers) {
+    throw std::invalid_argument(
+        fmt::format("the network has {} layers; this Q-network needs {}", network.layers.size(), layers));
+  }
+  for (std::size_t l = 0; l < layers; ++l) {
+    const ref::FloatLayer& f = network.layers[l];
+    const torch::Tensor& w = l < trunk_.size() ? trunk_[l]->weight : advantage_->weight;
+    if (f.outputs != w.size(0) || f.inputs != w.size(1) ||
+        f.weights.size() != static_cast<std::size_t>(f.outputs * f.inputs) ||
+        f.biases.size() != static_cast<std::size_t>(f.outputs)) {
+      throw std::invalid_argument(fmt::format("layer {} is {} x {}; this Q-network needs {} x {}", l, f.outputs,
+                                              f.inputs, w.size(0), w.size(1)));
+    }
+  }
+  torch::NoGradGuard no_grad;
+  for (std::size_t l = 0; l < trunk_.size(); ++l) from_float(network.layers[l], trunk_[l]->weight, trunk_[l]->bias);
+  from_float(network.layers.back(), advantage_->weight, advantage_->bias);
+  // V = the mean of the output rows: V + A - mean(A) is then the output layer.
+  value_->weight.copy_(advantage_->weight.mean(0, /*keepdim=*/true));
+  value_->bias.copy_(advantage_->bias.mean().reshape({1}));
 }
 
 }  // namespace rlroute::train

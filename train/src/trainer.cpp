@@ -15,7 +15,7 @@
 namespace rlroute::train {
 
 double epsilon_at(const TrainOptions& o, std::int64_t step) {
-  if (step < o.anneal_steps) {
+  if (step < o.anneal_steps && o.init.layers.empty()) {
     return o.epsilon_start + (o.epsilon_mid - o.epsilon_start) * static_cast<double>(step) /
                                  static_cast<double>(o.anneal_steps);
   }
@@ -50,6 +50,7 @@ class LearningAgent final : public DqnAgent {
         optimizer_(net_->parameters(), torch::optim::AdamOptions(o.learning_rate).eps(o.adam_epsilon)),
         rng_(o.seed), explore_(o.seed ^ 0x9E3779B97F4A7C15ull) {
     replay_.reserve(static_cast<std::size_t>(o.replay_size));
+    if (!o.init.layers.empty()) net_->load_float_network(o.init);
   }
 
   int act(int router, int episode, std::span<const std::int32_t> observation, std::uint32_t mask) override {

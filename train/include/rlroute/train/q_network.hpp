@@ -21,6 +21,12 @@ class QNetworkImpl : public torch::nn::Module {
   torch::Tensor forward(torch::Tensor observations);
   // The same function as plain layers, the dueling head folded into the last.
   ref::FloatNetwork to_float_network();
+  // Sets the parameters so that the network computes `network` (a folded
+  // network of this one's shape, as to_float_network gives): the trunk as
+  // given, the advantage stream the output layer and the value stream its
+  // mean, which the dueling head subtracts again. Throws
+  // std::invalid_argument, naming the layer, if a shape differs.
+  void load_float_network(const ref::FloatNetwork& network);
 
  private:
   std::vector<torch::nn::Linear> trunk_;

@@ -41,9 +41,15 @@ struct TrainOptions {
   std::int64_t curve_every = 1000;  // steps per training-curve row
   int calibration = 5000;           // observations the quantizer calibrates on
   std::uint64_t seed = 1;
+  // The network training starts from (rlroute train --init: 002's
+  // pre-training, or a curriculum over loads); none: PyTorch's random
+  // initialisation. It must have the block's layer shapes.
+  ref::FloatNetwork init;
 };
 
-// The epsilon of step `step` (0-based) under the options' schedule.
+// The epsilon of step `step` (0-based) under the options' schedule. A network
+// that starts trained (options.init) explores at epsilon_mid from the first
+// step: the anneal from epsilon_start is for a network that knows nothing.
 double epsilon_at(const TrainOptions& o, std::int64_t step);
 
 struct CurvePoint {
