@@ -532,7 +532,7 @@ class Parser {
       only_dqn(*f);
       cfg_.dqn_episodes = f->int_in(0, kMaxDqnEpisodes);
       // Each input port holds a free entry in reserve (rtl/rr_dqn_episodes.sv).
-      const int ports = 2 * static_cast<int>(cfg_.dims.size()) + cfg_.nodes_per_router;
+      const int ports = Topology(cfg_).num_ports();
       if (cfg_.dqn_episodes > 0 && cfg_.dqn_episodes < ports) {
         f->fail(fmt::format("must be 0 (no episode table) or at least the router's {} ports: each input port "
                             "holds a free entry for its next head",
