@@ -10,6 +10,8 @@ For each rate: DOR (2 VCs) and star (3 VCs); DQN-routing trained at that rate
 "pre-training"), then simulated with the quantized network on the agent port
 (answering at once, 002's timing) and in the routers' inference blocks (the
 example's block: 8 x 4 multipliers per layer, a decision every 32 cycles).
+With --init every rate's training starts from that weights file's network
+(for instance one trained under uniform traffic) instead of random weights.
 Each run covers about --steps steps after two of warmup. Writes OUT/dpsnn.csv
 (a row per router and rate), OUT/dpsnn.md (the table in 002's form, in
 cycles and in microseconds) and OUT/dpsnn.png.
@@ -61,6 +63,8 @@ def main():
     ap.add_argument("--train-decisions", type=int, default=60000,
                     help="train on at least about this many decisions per rate")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--init", help="a weights file every rate's training starts from (rlroute train --init), "
+                                   "e.g. a network pre-trained under uniform traffic")
     ap.add_argument("--no-block", action="store_true", help="skip the runs with the inference block")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -105,7 +109,7 @@ def main():
         start = time.time()
         run([a.rlroute, "train", config["dqn_p256_ext"], "-o", weights, "--pattern", pattern,
              "--cycles", str(train_cycles), "--seed", str(a.seed + 100), "--quiet",
-             "--curve", os.path.join(a.out, f"curve_{rate}.csv")])
+             "--curve", os.path.join(a.out, f"curve_{rate}.csv")] + (["--init", a.init] if a.init else []))
         train_seconds = round(time.time() - start, 1)
         provenance = json.load(open(weights))["provenance"]
         simulate("dqn_agent", config["dqn_p256_ext"], rate, pattern, warmup, cycles, ["--weights", weights])
