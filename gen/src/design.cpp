@@ -119,8 +119,8 @@ Header Design::decode(const FlitData& f) const {
   v.vc_class = static_cast<unsigned>(f.get(header.vc_class.lsb, header.vc_class.width));
   v.hops = static_cast<unsigned>(f.get(header.hops.lsb, header.hops.width));
   v.type = static_cast<PacketType>(f.get(header.type.lsb, header.type.width));
-  v.pdor = f.get(header.pdor.lsb, 1) != 0;
-  v.req_ack = f.get(header.req_ack.lsb, 1) != 0;
+  v.pdor = f.get(header.pdor.lsb, header.pdor.width) != 0;  // width 0 (not DQN-routing): false
+  v.req_ack = f.get(header.req_ack.lsb, header.req_ack.width) != 0;
   v.mode = static_cast<unsigned>(f.get(header.mode.lsb, header.mode.width));
   v.phase = static_cast<unsigned>(f.get(header.phase.lsb, header.phase.width));
   v.inter = static_cast<unsigned>(f.get(header.inter.lsb, header.inter.width));

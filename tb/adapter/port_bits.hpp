@@ -35,16 +35,44 @@ void set_bit(T& port, int bit, bool value) {
   }
 }
 
+// Bits [lsb, lsb + width) of a port, width <= 64, a word at a time (the
+// harness reads and writes every link of every router every cycle).
 template <typename T>
 std::uint64_t get_field(const T& port, int lsb, int width) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < width; ++i) v |= static_cast<std::uint64_t>(get_bit(port, lsb + i)) << i;
-  return v;
+  if (width == 0) return 0;
+  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  if constexpr (std::is_integral_v<T>) {
+    return (static_cast<std::uint64_t>(port) >> lsb) & mask;
+  } else {
+    const int first = lsb / 32, last = (lsb + width - 1) / 32;
+    std::uint64_t v = 0;
+    for (int w = first; w <= last; ++w) {
+      const std::uint64_t word = port[static_cast<size_t>(w)];
+      const int at = (w - first) * 32 - lsb % 32;  // where the word's bit 0 lands in the field
+      v |= at >= 0 ? word << at : word >> -at;
+    }
+    return v & mask;
+  }
 }
 
 template <typename T>
 void set_field(T& port, int lsb, int width, std::uint64_t value) {
-  for (int i = 0; i < width; ++i) set_bit(port, lsb + i, (value >> i) & 1u);
+  if (width == 0) return;
+  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  value &= mask;
+  if constexpr (std::is_integral_v<T>) {
+    const auto p = static_cast<std::uint64_t>(port);
+    port = static_cast<T>((p & ~(mask << lsb)) | (value << lsb));
+  } else {
+    const int first = lsb / 32, last = (lsb + width - 1) / 32;
+    for (int w = first; w <= last; ++w) {
+      const int at = (w - first) * 32 - lsb % 32;
+      const auto m = static_cast<std::uint32_t>(at >= 0 ? mask >> at : mask << -at);
+      const auto v = static_cast<std::uint32_t>(at >= 0 ? value >> at : value << -at);
+      auto& word = port[static_cast<size_t>(w)];
+      word = (word & ~m) | v;
+    }
+  }
 }
 
 // Link word (LinkLayout) at bit offset `base`.

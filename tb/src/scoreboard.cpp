@@ -147,7 +147,7 @@ void Scoreboard::delivered(int node, const std::vector<FlitData>& flits, std::in
   ++delivered_;
   log_.push_back(DeliveredPacket{r.src, r.dst, r.length, static_cast<int>(h.hops), r.created, r.injected, cycle,
                                  r.measured, static_cast<RouteMode>(h.phase),
-                                 h.phase == 0 ? -1 : route_state_of(design_, h).inter});
+                                 h.phase == 0 ? -1 : route_state_of(design_, h).inter, h.pdor});
 }
 
 std::string Scoreboard::describe_in_flight(std::size_t limit) const {

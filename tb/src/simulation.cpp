@@ -65,6 +65,7 @@ PacketStats measured_packet_stats(const std::vector<DeliveredPacket>& packets) {
   for (const DeliveredPacket& p : packets) {
     if (!p.measured) continue;
     ++s.delivered;
+    s.pdor += p.pdor;
     if (p.minimal()) {
       ++s.minimal;
     } else {
@@ -182,6 +183,7 @@ nlohmann::ordered_json SimResult::to_json() const {
   j["minimal_share"] = minimal_share;
   j["packets_minimal"] = packets_minimal;
   j["packets_nonminimal"] = packets_nonminimal;
+  if (dqn_pdor_share >= 0) j["dqn_pdor_share"] = dqn_pdor_share;
   j["link_utilisation"] = link_utilisation;
   if (links_observed) {  // absent where the fabric cannot see its links (network top)
     nlohmann::ordered_json by_class = nlohmann::ordered_json::object();
@@ -491,6 +493,9 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   r.packets_minimal = ps.minimal;
   r.packets_nonminimal = ps.nonminimal;
   r.minimal_share = ps.minimal_share;
+  if (design.cfg.algorithm == RoutingAlgorithm::Dqn) {
+    r.dqn_pdor_share = ps.delivered > 0 ? static_cast<double>(ps.pdor) / static_cast<double>(ps.delivered) : 0.0;
+  }
 
   // Link utilisation over the measurement window; a run that failed before
   // the window closed is measured up to where it stopped.

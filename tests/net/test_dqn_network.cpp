@@ -91,6 +91,18 @@ PlusXPath plus_x_path(const Topology& t, int src, int dst, int threshold) {
   return p;
 }
 
+// A packet arrives with Pdor set if the threshold ended its +x hops, or if it
+// escaped to DOR on the way (its hop count then one of the escapes'), and
+// without it if it reached its destination by +x alone.
+void expect_pdor_as_on_its_path(const DeliveredPacket& p, const PlusXPath& want, int threshold) {
+  const bool escaped = std::find(want.escapes.begin(), want.escapes.end(), p.hops) != want.escapes.end();
+  if (want.decided == threshold || p.hops != want.hops) {
+    EXPECT_TRUE(p.pdor) << p.src << "->" << p.dst << ": " << p.hops << " hops, DOR without Pdor";
+  } else if (!escaped) {
+    EXPECT_FALSE(p.pdor) << p.src << "->" << p.dst << ": Pdor on the +x path";
+  }
+}
+
 }  // namespace
 
 // At 0.5% load a packet seldom meets another, so its DQN VC is free and the
@@ -120,6 +132,7 @@ TEST(DqnNetwork, AnAgentThatAlwaysProposesPlusXGoesRoundTheRingUntilTheThreshold
   std::map<int, int> exact;  // decided hops -> packets exactly at the formula
   for (const DeliveredPacket& p : r.packets) {
     const PlusXPath want = plus_x_path(t, t.router_of_node(p.src), t.router_of_node(p.dst), threshold);
+    expect_pdor_as_on_its_path(p, want, threshold);
     const auto latency = static_cast<int>(p.ejected - p.injected);
     if (p.hops != want.hops) {
       EXPECT_NE(std::find(want.escapes.begin(), want.escapes.end(), p.hops), want.escapes.end())
@@ -132,6 +145,13 @@ TEST(DqnNetwork, AnAgentThatAlwaysProposesPlusXGoesRoundTheRingUntilTheThreshold
     if (latency == formula) ++exact[want.decided];
   }
   EXPECT_GT(whole, static_cast<int>(r.packets.size() * 85 / 100));
+  std::int64_t measured = 0, pdor = 0;
+  for (const DeliveredPacket& p : r.packets) {
+    measured += p.measured;
+    pdor += p.measured && p.pdor;
+  }
+  EXPECT_DOUBLE_EQ(r.dqn_pdor_share, static_cast<double>(pdor) / static_cast<double>(measured));
+  EXPECT_GT(r.dqn_pdor_share, 0.5) << "12 of 15 destinations are off the source's row";
   // +x reaches a destination in the same row after 1..3 hops; any other one
   // takes all 8 +x hops (twice round the ring) and then DOR.
   for (const int decided : {1, 2, 3, 8}) {
@@ -212,10 +232,12 @@ TEST(DqnNetwork, AnAgentOutsideTheRoutersAnswersInTheCycleOfTheRequest) {
   expect_clean(r);
   ASSERT_GT(r.packets.size(), 300u);
   const Topology& t = b.design.topo;
+  const int threshold = b.design.cfg.dqn_hop_threshold;
   int whole = 0, decided_hops = 0;
   std::map<int, int> exact;
   for (const DeliveredPacket& p : r.packets) {
-    const PlusXPath want = plus_x_path(t, t.router_of_node(p.src), t.router_of_node(p.dst), 8);
+    const PlusXPath want = plus_x_path(t, t.router_of_node(p.src), t.router_of_node(p.dst), threshold);
+    expect_pdor_as_on_its_path(p, want, threshold);
     if (p.hops != want.hops) {
       EXPECT_NE(std::find(want.escapes.begin(), want.escapes.end(), p.hops), want.escapes.end())
           << p.src << "->" << p.dst << ": " << p.hops << " hops";

@@ -48,6 +48,13 @@ TEST(Stats, PacketStatsCountOnlyMeasuredPackets) {
   EXPECT_EQ(s.hop_histogram, (std::vector<std::int64_t>{1, 0, 2, 0, 0, 1}));
 }
 
+TEST(Stats, PacketStatsCountTheMeasuredPacketsThatFellBackToDor) {
+  std::vector<DeliveredPacket> packets = {packet(2, true), packet(3, true), packet(4, true), packet(5, false)};
+  packets[1].pdor = true;
+  packets[3].pdor = true;  // not measured
+  EXPECT_EQ(measured_packet_stats(packets).pdor, 1);
+}
+
 TEST(Stats, PacketStatsOfNoMeasuredPacketAreZero) {
   const PacketStats s = measured_packet_stats({packet(3, false)});
   EXPECT_EQ(s.delivered, 0);

@@ -34,6 +34,7 @@ struct DeliveredPacket {
   bool measured;  // created in the measurement window
   RouteMode phase = RouteMode::Minimal;  // the header's route phase at ejection
   int inter = -1;                        // the header's intermediate router (non-minimal packets)
+  bool pdor = false;                     // DQN-routing: the header's Pdor flag at ejection (fell back to DOR)
   bool minimal() const { return phase == RouteMode::Minimal; }
 };
 

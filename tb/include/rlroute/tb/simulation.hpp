@@ -140,6 +140,9 @@ struct SimResult {
   std::int64_t packets_minimal = 0;     // measured packets whose route phase at ejection was Minimal
   std::int64_t packets_nonminimal = 0;  // the other measured packets
   double minimal_share = 0;             // packets_minimal / packets_delivered_measured (0 if none)
+  // DQN-routing: the share of measured packets that arrived with Pdor set
+  // (fell back to DOR on the escape VCs on the way); -1 for other algorithms.
+  double dqn_pdor_share = -1;
   std::int64_t cycles = 0;  // simulated cycles in all
   double router_cycles_per_second = 0;
   double wall_seconds = 0;
@@ -188,6 +191,7 @@ struct PacketStats {
   std::int64_t minimal = 0;    // ... whose route phase at ejection was Minimal
   std::int64_t nonminimal = 0;
   double minimal_share = 0;  // minimal / delivered; 0 when delivered is 0
+  std::int64_t pdor = 0;     // ... that arrived with DQN-routing's Pdor flag set
   double avg_hops = 0;
   std::vector<std::int64_t> hop_histogram;  // [h]: packets with h hops; empty when delivered is 0
 };
