@@ -528,6 +528,10 @@ class Parser {
       only_dqn(*f);
       cfg_.dqn_agent = kDqnAgents[f->one_of(names_of(kDqnAgents))].first;
     }
+    if (const auto f = field("routing", "dqn_fallback")) {
+      only_dqn(*f);
+      cfg_.dqn_fallback = kDqnFallbacks[f->one_of(names_of(kDqnFallbacks))].first;
+    }
     if (const auto f = field("routing", "dqn_episodes")) {
       only_dqn(*f);
       cfg_.dqn_episodes = f->int_in(0, kMaxDqnEpisodes);
@@ -663,6 +667,7 @@ const char* to_string(UgalRule rule) { return spelling_of(kUgalRules, rule); }
 const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue); }
 const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }
 const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
+const char* to_string(DqnFallback fallback) { return spelling_of(kDqnFallbacks, fallback); }
 
 int cube_diameter(const Config& cfg) {
   int diameter = 0;

@@ -53,6 +53,11 @@ constexpr std::array<Spelling<DqnAgentKind>, 2> kDqnAgents{{
     {DqnAgentKind::External, "external"},
 }};
 
+constexpr std::array<Spelling<DqnFallback>, 2> kDqnFallbacks{{
+    {DqnFallback::Pdor, "pdor"},
+    {DqnFallback::Hop, "hop"},
+}};
+
 constexpr std::array<Spelling<BufferRead>, 2> kBufferReads{{
     {BufferRead::Async, "async"},
     {BufferRead::Registered, "registered"},
@@ -107,7 +112,7 @@ constexpr std::array<std::string_view, 9> kRouterKeys{
     "vcs", "buffer_flits", "flit_bits", "min_packet_flits", "max_packet_flits", "nodes_per_router", "speedup",
     "output_buffer_flits", "buffer_read",
 };
-constexpr std::array<std::string_view, 28> kRoutingKeys{
+constexpr std::array<std::string_view, 29> kRoutingKeys{
     "algorithm", "seed",       "ugal_bias",  "contention_window", "contention_threshold",
     "intra_group", "ugal_rule", "ugal_queue", "decision",
     // q_adaptive
@@ -115,7 +120,7 @@ constexpr std::array<std::string_view, 28> kRoutingKeys{
     "q_decision_cycles",
     // dqn
     "dqn_hop_threshold", "dqn_hidden", "dqn_weight_bits", "dqn_activation_bits", "dqn_npar", "dqn_ipar",
-    "dqn_weights", "dqn_agent", "dqn_episodes", "dqn_ack_ratio",
+    "dqn_weights", "dqn_agent", "dqn_fallback", "dqn_episodes", "dqn_ack_ratio",
 };
 constexpr std::array<std::string_view, 11> kSimKeys{
     "pattern", "load",  "packet_flits", "packet_flits_min", "packet_flits_max", "cycles",

@@ -573,6 +573,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
   const bool q = traits(d.cfg.algorithm).choice == PathChoice::QTable;
   const bool star = d.cfg.algorithm == RoutingAlgorithm::Star;
   const bool dqn = d.cfg.algorithm == RoutingAlgorithm::Dqn;
+  const bool hop_fallback = dqn && d.cfg.dqn_fallback == DqnFallback::Hop;
   const std::string dow =
       q ? fmt::format("rr_pkg::q_operands_width(P - {0}::NUM_NI, {1}, {0}::GLOBAL_PORTS)", pkg, QTableLayout::rows(t))
       : t.dragonfly() ? "rr_pkg::ugal_operands_width(" + pkg + "::GROUP_BITS)"
@@ -672,10 +673,13 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"HEAD_PORTS", q || star || dqn ? every_port : head ? "HEAD_PORTS" : "'0",
                       q ? "every input port: decisions, or Q_y and feedback" : star || dqn ? "every input port" : ""},
                      {"DOW", "DOW", ""},
-                     {"PATCH", star ? "1'b0" : "1'b1", star ? "star's alternative leaves the header as it is" : ""},
+                     {"PATCH", star || hop_fallback ? "1'b0" : "1'b1",
+                      star           ? "star's alternative leaves the header as it is"
+                      : hop_fallback ? "routing.dqn_fallback = \"hop\": the escape to DOR leaves Pdor as it is"
+                                     : ""},
                      {"PATCH_LSB", dqn ? pkg + "::HDR_PDOR_LSB" : head ? pkg + "::HDR_PHASE_LSB" : "0",
                       q     ? "a non-minimal choice at the source sets the phase"
-                      : dqn ? "the escape to DOR sets Pdor"
+                      : dqn ? (hop_fallback ? "" : "the escape to DOR sets Pdor")
                       : head ? "the alternative route enters phase 1 (to intermediate)" : ""},
                      {"PATCH_W", "PTW", ""},
                      {"PATCH_VAL", "1", ""},

@@ -21,11 +21,13 @@ std::vector<RouteOption> DqnRouting::next_hops(int router, int in_port, int in_v
   RouteState hop = state;
   ++hop.hops;
   if (router == t.router_of_node(state.dst)) return escape_.next_hops(router, in_port, in_vc, state);  // ejection
-  // The DOR hop on the escape VCs: the packet is (or becomes) Pdor.
+  // The DOR hop on the escape VCs: the packet is (or becomes) Pdor; with
+  // routing.dqn_fallback = "hop" only at the threshold.
+  const bool open = !state.pdor && state.hops < hop_threshold_;
   std::vector<RouteOption> options = escape_.next_hops(router, in_port, in_vc, state);
   options.front().next = hop;
-  options.front().next.pdor = true;
-  if (state.pdor || state.hops >= hop_threshold_) return options;
+  options.front().next.pdor = !open || design_.cfg.dqn_fallback == DqnFallback::Pdor;
+  if (!open) return options;
   // The agent's proposals: any network port, on the DQN VC.
   for (int port = t.nodes_per_router(); port < t.num_ports(); ++port) {
     if (t.neighbor(router, port)) options.push_back({port, 1u << dqn_vc(), hop});

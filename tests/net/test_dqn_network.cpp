@@ -253,6 +253,30 @@ TEST(DqnNetwork, AnAgentOutsideTheRoutersAnswersInTheCycleOfTheRequest) {
   EXPECT_GE(agent->decisions, decided_hops) << "every decided hop was the agent's";
 }
 
+// routing.dqn_fallback = "hop": a packet whose +x DQN VC is taken goes one
+// DOR hop on the escape VCs and is offered the DQN VC again at the next
+// router, so Pdor comes from the hop threshold alone: a packet arrives with
+// Pdor exactly when it took more hops than the threshold (under 002's rule
+// the escapes of this load would arrive with Pdor and fewer hops). The route
+// checker holds every hop, Pdor included, to the hop relation.
+TEST(DqnNetwork, AHopFallbackSetsPdorOnlyAtTheThreshold) {
+  Bench b(torus("net_dqn4x4_ext_hop", 4, "dqn_agent = \"external\"\ndqn_fallback = \"hop\"\n"));
+  SimOptions o = run_options(0.3, 200, 3000);
+  auto agent = std::make_shared<PlusXAgent>();
+  o.dqn_agent = agent;
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  ASSERT_GT(r.packets.size(), 1000u);
+  const int threshold = b.design.cfg.dqn_hop_threshold;
+  int fell_back = 0;
+  for (const DeliveredPacket& p : r.packets) {
+    EXPECT_EQ(p.pdor, p.hops > threshold) << p.src << "->" << p.dst << ": " << p.hops << " hops";
+    const Topology& t = b.design.topo;
+    fell_back += p.hops != plus_x_path(t, t.router_of_node(p.src), t.router_of_node(p.dst), threshold).hops;
+  }
+  EXPECT_GT(fell_back, 50) << "the load makes packets fall back";
+}
+
 // An always-+x agent outside that keeps, per (router, episode), the distance
 // its observation gives (own and destination coordinates) and checks the
 // rewards against it: every reward names an episode the agent was asked

@@ -319,7 +319,7 @@ TEST(ConfigError, UnknownRoutingKey) {
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
             "q_decision_cycles, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_npar, "
-            "dqn_ipar, dqn_weights, dqn_agent, dqn_episodes, dqn_ack_ratio");
+            "dqn_ipar, dqn_weights, dqn_agent, dqn_fallback, dqn_episodes, dqn_ack_ratio");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -933,6 +933,10 @@ TEST(Config, DqnDefaultsAndKeys) {
             "t.toml:8:1: routing.dqn_ack_ratio = -1: must be an integer in 0..65535");
   EXPECT_EQ(error_of(dqn + "dqn_agent = \"gpu\"\n"),
             "t.toml:8:1: routing.dqn_agent = \"gpu\": must be one of \"block\", \"external\"");
+  EXPECT_EQ(d.dqn_fallback, DqnFallback::Pdor) << "002's rule";
+  EXPECT_EQ(parse_config(dqn + "dqn_fallback = \"hop\"\n", "t.toml").dqn_fallback, DqnFallback::Hop);
+  EXPECT_EQ(error_of(dqn + "dqn_fallback = \"never\"\n"),
+            "t.toml:8:1: routing.dqn_fallback = \"never\": must be one of \"pdor\", \"hop\"");
   EXPECT_EQ(parse_config("[topology]\nkind = \"mesh\"\ndims = [3, 5, 2]\n[router]\nvcs = 2\n"
                          "[routing]\nalgorithm = \"dqn\"\n", "t.toml").dqn_hop_threshold, 2 * (2 + 4 + 1));
   const Config c = parse_config(dqn + "dqn_hop_threshold = 0\ndqn_hidden = []\ndqn_weight_bits = 4\n"

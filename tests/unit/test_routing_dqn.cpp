@@ -56,6 +56,36 @@ TEST(DqnRouting, OffersEveryPortOnTheDqnVcAndTheDorHopWithPdor) {
   EXPECT_EQ(eject[0].next.hops, 5);
 }
 
+// routing.dqn_fallback = "hop": the DOR hop leaves Pdor clear below the
+// threshold, so the next router offers the DQN VC again; at the threshold it
+// sets Pdor as 002's rule does.
+TEST(DqnRouting, AHopFallbackLeavesPdorClearBelowTheThreshold) {
+  Config c = grid(TopologyKind::Torus, {4, 4}, 3);
+  c.dqn_fallback = DqnFallback::Hop;
+  const Design d = derive_design(c);
+  const Topology& t = d.topo;
+  const DqnRouting rel(d, 8);
+  const int here = t.router_at({1, 1}), dst = t.router_at({3, 2});
+  const auto options = rel.next_hops(here, t.plus_port(0), 0, at(dst, 2, false));
+  ASSERT_EQ(options.size(), 5u);
+  EXPECT_FALSE(options[0].next.pdor) << "the DOR hop, for this hop only";
+  const RouteState after = options[0].next;
+  EXPECT_EQ(rel.next_hops(t.neighbor(here, options[0].out_port)->router, t.minus_port(0), 0, after).size(), 5u)
+      << "the DQN VC again at the next router";
+  const auto at_threshold = rel.next_hops(here, t.plus_port(0), 2, at(dst, 8, false));
+  ASSERT_EQ(at_threshold.size(), 1u);
+  EXPECT_TRUE(at_threshold[0].next.pdor);
+  for (const auto& [cc, threshold] : {std::pair{c, 8}, std::pair{grid(TopologyKind::Mesh, {4, 4}, 2), 6}}) {
+    Config hop = cc;
+    hop.dqn_fallback = DqnFallback::Hop;
+    const Design dd = derive_design(hop);
+    const DqnRouting r(dd, threshold);
+    const auto failure = check_connectivity(dd, r);
+    EXPECT_FALSE(failure) << *failure;
+    EXPECT_FALSE(find_escape_cycle(dd, r)) << "Duato: the escape VCs stay DOR's";
+  }
+}
+
 TEST(DqnRouting, MeshOffersOnlyConnectedPorts) {
   const Design d = derive_design(grid(TopologyKind::Mesh, {3, 3}, 2));
   const DqnRouting rel(d, 4);

@@ -47,6 +47,11 @@ enum class BufferRead { Async, Registered };
 // test-bench agent: the fixed-point network in software, or a
 // floating-point one in training).
 enum class DqnAgentKind { Block, External };
+// routing.dqn_fallback: what a packet becomes when the DQN channel the agent
+// proposed cannot take it: Pdor for the rest of its way (002's Algorithm 2),
+// or DOR for this hop only, Pdor then set by the hop threshold alone (not in
+// 002: docs/dqn.md, "Pdor is for good").
+enum class DqnFallback { Pdor, Hop };
 const char* to_string(TopologyKind kind);
 const char* to_string(GlobalArrangement arrangement);
 const char* to_string(IntraGroup intra_group);
@@ -55,6 +60,7 @@ const char* to_string(UgalQueue queue);
 const char* to_string(DecisionPoint point);
 const char* to_string(BufferRead read);
 const char* to_string(DqnAgentKind agent);
+const char* to_string(DqnFallback fallback);
 
 // Every configuration error is one line: "file:line:column: key = value: rule".
 class ConfigError : public std::runtime_error {
@@ -181,6 +187,7 @@ struct Config {
   int dqn_ipar = 4;
   std::string dqn_weights;
   DqnAgentKind dqn_agent = DqnAgentKind::Block;
+  DqnFallback dqn_fallback = DqnFallback::Pdor;
   // dqn: entries of each router's pending-episode table, and one packet in
   // dqn_ack_ratio that requests an ack (ReqAck; 0: none) (docs/dqn.md).
   int dqn_episodes = 32;

@@ -3,9 +3,11 @@
 // Pdor may take any network port the agent proposes (non-minimal, U-turns
 // included) while its hop count is below the threshold; the DOR hop on the
 // escape VCs below it (DorRouting on those VCs) is always offered and sets
-// Pdor, after which the packet follows DOR to its destination. Deadlock-free
+// Pdor, after which the packet follows DOR to its destination (with
+// routing.dqn_fallback = "hop" the DOR hop sets Pdor only at the threshold,
+// and the packet may take the DQN VC again at the next router). Deadlock-free
 // by Duato's theorem (escape sub-relation connected and acyclic), livelock-
-// free by the threshold: at most hop_threshold DQN hops, then DOR.
+// free by the threshold: once its hop count reaches it, DOR only.
 #pragma once
 
 #include "rlroute/gen/routing_dor.hpp"
