@@ -9,7 +9,8 @@ at every --loads value, beside the same network in floating point
 (`--float-agent`: what quantization costs), the untrained random network of
 the same shape and the baselines (DOR with 2 VCs, star-channel); with
 --block also in the routers' inference blocks. `--set
-section.key=value` changes every config (DOR, star and the DQN router: sim/variants.py)
+section.key=value` changes every config (DOR, star and the DQN router: sim/variants.py),
+`--dqn-set` the DQN router's alone (e.g. routing.dqn_fallback="hop"),
 and `--sim-args` adds flags to every train and sim run, e.g. 002's packets:
 
     /usr/bin/python3 sim/dqn_training.py --out out/dqn_training_p256 --set router.flit_bits=128 \
@@ -50,6 +51,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--set", action="append", default=[], help="section.key=value for every config")
+    ap.add_argument("--dqn-set", action="append", default=[],
+                    help="section.key=value for the DQN router only (e.g. routing.dqn_fallback=\"hop\")")
     ap.add_argument("--sim-args", default="", help="more flags for every train and sim run")
     ap.add_argument("--no-float", action="store_true", help="skip the floating-point runs")
     ap.add_argument("--block", action="store_true",
@@ -79,13 +82,15 @@ def main():
         for r in results if isinstance(results, list) else [results]:
             rows.append({"network": label, "hidden": hidden, "offered_load": r["offered_load"],
                          "accepted_load": r["accepted_load"], "latency_avg": r["latency"]["avg"],
-                         "latency_p99": r["latency"]["p99"], "avg_hops": r["avg_hops"]})
+                         "latency_p99": r["latency"]["p99"], "avg_hops": r["avg_hops"],
+                         "dqn_pdor_share": r.get("dqn_pdor_share", "")})
 
     for shape in a.shapes.split(";"):
         name = "h" + shape.replace(",", "x")
         config = os.path.join(a.out, f"{os.path.splitext(os.path.basename(base))[0]}_{name}.toml")
         run([sys.executable, os.path.join(ROOT, "sim", "variants.py"), base, "--suffix", name, "--out", a.out,
-             "--set", f"routing.dqn_hidden=[{shape}]", "--set", 'routing.dqn_agent="external"'])
+             "--set", f"routing.dqn_hidden=[{shape}]", "--set", 'routing.dqn_agent="external"']
+            + [x for kv in a.dqn_set for x in ("--set", kv)])
         weights = os.path.join(a.out, f"weights_{name}.json")
         curve = os.path.join(a.out, f"curve_{name}.csv")
         start = time.time()
@@ -102,7 +107,7 @@ def main():
         if a.block:
             block_config = os.path.join(a.out, f"{os.path.splitext(os.path.basename(base))[0]}_{name}_block.toml")
             run([sys.executable, os.path.join(ROOT, "sim", "variants.py"), base, "--suffix", f"{name}_block",
-                 "--out", a.out, "--set", f"routing.dqn_hidden=[{shape}]"])
+                 "--out", a.out, "--set", f"routing.dqn_hidden=[{shape}]"] + [x for kv in a.dqn_set for x in ("--set", kv)])
             simulate(block_config, f"{name}_block", shape, ["--weights", weights])
         simulate(config, f"{name}_untrained", shape, [])
         for r in rows:
@@ -114,7 +119,7 @@ def main():
         simulate(example(name), label, "", [])
 
     fields = ["network", "hidden", "offered_load", "accepted_load", "latency_avg", "latency_p99", "avg_hops",
-              "steps", "agreement", "train_seconds"]
+              "dqn_pdor_share", "steps", "agreement", "train_seconds"]
     with open(os.path.join(a.out, "training.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
