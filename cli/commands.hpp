@@ -20,7 +20,8 @@ struct Verb {
 Verb add_gen(CLI::App& app);
 Verb add_sim(CLI::App& app);
 Verb add_synth(CLI::App& app);
-Verb add_train(CLI::App& app);
+Verb add_train(CLI::App& app);          // the trainer itself (the rlroute-train binary)
+Verb add_train_forward(CLI::App& app);  // `rlroute train`: runs rlroute-train beside it
 
 // Prints the config's non-fatal findings, one line each, on stderr.
 void print_warnings(const std::vector<std::string>& warnings);

@@ -43,10 +43,6 @@ int run_gen(const GenArgs& a) {
 
 }  // namespace
 
-void print_warnings(const std::vector<std::string>& warnings) {
-  for (const std::string& w : warnings) std::cerr << "rlroute: warning: " << w << "\n";
-}
-
 Verb add_gen(CLI::App& app) {
   auto a = std::make_shared<GenArgs>();
   CLI::App* gen = app.add_subcommand("gen", "Emit the SystemVerilog, filelist and manifest of a config");

@@ -42,7 +42,11 @@ int main(int argc, char** argv) {
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
     return fmt::format("rlroute: error: {} (see --help)\n", one_line(e.what()));
   });
-  const std::vector<Verb> verbs{add_gen(app), add_sim(app), add_synth(app), add_train(app)};
+#ifdef RLROUTE_TRAIN_BINARY
+  const std::vector<Verb> verbs{add_train(app)};
+#else
+  const std::vector<Verb> verbs{add_gen(app), add_sim(app), add_synth(app), add_train_forward(app)};
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
