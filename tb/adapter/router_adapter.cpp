@@ -2,6 +2,8 @@
 #include <memory>
 
 #include "Vrouter.h"
+#include "Vrouter___024root.h"
+#include "clock_cycle.hpp"
 #include "port_bits.hpp"
 
 namespace rlroute::adapter {
@@ -57,12 +59,7 @@ class VerilatedRouter final : public RouterModel {
   DqnRequest dqn_request() const override { return read_dqn_request(*top_, 0, shape_); }
   std::vector<DqnReward> dqn_rewards() const override { return read_dqn_rewards(*top_, 0, shape_); }
   void set_dqn_answer(const DqnAnswer* answer) override { write_dqn_answer(*top_, 0, shape_, answer); }
-  void tick() override {
-    top_->clk_i = 1;
-    top_->eval();
-    top_->clk_i = 0;
-    top_->eval();
-  }
+  void tick() override { clock_cycle(*top_); }
 
  private:
   ModelShape shape_;

@@ -246,6 +246,7 @@ ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emi
   inputs["rtl"] = emitted.hash;
   inputs["adapter.cpp"] = read_all(tb_dir() / "adapter" / adapter_source(kind));
   inputs["port_bits.hpp"] = read_all(tb_dir() / "adapter" / "port_bits.hpp");
+  inputs["clock_cycle.hpp"] = read_all(tb_dir() / "adapter" / "clock_cycle.hpp");
   inputs["model.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "tb" / "model.hpp");
   inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "bits.hpp");
   inputs["link_layout.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "link_layout.hpp");
