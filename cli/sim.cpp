@@ -130,6 +130,12 @@ int run_sim(const SimArgs& a) {
     if (!a.quiet) std::cerr << "rlroute: " << line << "\n";
   };
   const FabricKind fabric = (a.fabric == "network" || tracing) ? FabricKind::Network : FabricKind::Harness;
+  if (fabric == FabricKind::Network && a.overrides.threads && *a.overrides.threads != 1) {
+    throw std::invalid_argument(fmt::format(
+        "--threads {}: the network fabric (--fabric network, --trace) is one Verilated model on one thread; "
+        "threads are for the harness fabric",
+        *a.overrides.threads));
+  }
   // Checked against the design before the (possibly long) model build.
   SimOptions o = resolve_sim_options(derive_design(cfg), a.overrides);
   if (!a.loads.empty() && runs_application(o)) {
@@ -206,6 +212,9 @@ Verb add_sim(CLI::App& app) {
   sim->add_option("--fabric", a->fabric,
                   "harness (N Verilated routers + C++ links) or network (Verilated network top)")
       ->check(CLI::IsMember({"harness", "network"}));
+  add_integer(sim, "--threads", o.threads,
+              "threads that evaluate the routers (harness fabric, 1..256, default [sim] threads = 1); the results "
+              "are the same at every count");
   add_integer(sim, "--watchdog", o.watchdog, "cycles without movement that count as deadlock (1..2^30, default 5000)");
   sim->add_option("--series", a->series,
                   "write a time series (CSV, a row per window: accepted load, latency, minimal share, hops, mean "

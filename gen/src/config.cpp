@@ -601,6 +601,7 @@ class Parser {
     if (const auto f = field("sim", "warmup")) sim.warmup = phase_cycles(*f, 0);
     if (const auto f = field("sim", "drain")) sim.drain = phase_cycles(*f, 0);
     if (const auto f = field("sim", "seed")) sim.seed = static_cast<std::uint64_t>(f->int_at_least(0));
+    if (const auto f = field("sim", "threads")) sim.threads = f->int_in(1, kMaxSimThreads);
     if (const auto f = field("sim", "hotspot_fraction")) {
       const std::string rule = "must be a number in 0..1";
       sim.hotspot_fraction = f->number(rule);

@@ -2,15 +2,25 @@
 
 namespace rlroute {
 
-HarnessFabric::HarnessFabric(const Design& design, const RoutingRelation& relation, const ModelFactory& factory)
-    : CheckedFabric(design, relation) {
+HarnessFabric::HarnessFabric(const Design& design, const RoutingRelation& relation, const ModelFactory& factory,
+                             int threads)
+    : CheckedFabric(design, relation), team_(threads) {
   const Topology& t = design.topo;
+  const size_t slots = static_cast<size_t>(t.num_routers() * design.ports);
+  flits_out_.resize(slots);
+  flits_in_.resize(slots);
+  credits_out_.resize(slots);
+  credits_in_.resize(slots);
+  link_flit_in_.assign(slots, 0);
+  link_credit_in_.assign(slots, 0);
   for (int r = 0; r < t.num_routers(); ++r) {
     routers_.push_back(factory.new_router());
     for (int p = 0; p < design.ports; ++p) {
       if (const std::optional<PortRef> far = t.neighbor(r, p)) {
         links_.push_back(Link{r, p, far->router, far->port, DelayLine<LinkFlit>(t.link_latency(p)),
                               DelayLine<LinkCredit>(t.credit_latency(p))});
+        link_flit_in_[slot(far->router, far->port)] = 1;
+        link_credit_in_[slot(r, p)] = 1;
       }
     }
   }
@@ -51,39 +61,52 @@ void HarnessFabric::set_ni_credit_in(int node, const LinkCredit& credit) {
   routers_[design_.topo.router_of_node(node)]->set_credit_in(design_.topo.local_of_node(node), credit);
 }
 
+// Reading the routers' outputs, writing their link inputs and evaluating them
+// touch one router each and run on the team; the checker and the links run
+// here, in router, port and link order.
 void HarnessFabric::step() {
-  const Topology& t = design_.topo;
+  const int routers = design_.topo.num_routers();
+  const int ports = design_.ports;
   checker_.begin_cycle();
-  std::vector<LinkFlit> flits_out(routers_.size() * static_cast<size_t>(design_.ports));
-  std::vector<LinkCredit> credits_out(flits_out.size());
-  for (int r = 0; r < t.num_routers(); ++r) {
-    for (int p = 0; p < design_.ports; ++p) {
-      const size_t i = static_cast<size_t>(r * design_.ports + p);
-      flits_out[i] = routers_[r]->flit_out(p);
-      checker_.router_output(r, p, flits_out[i]);
+  team_.for_each(routers, [&](int r) {
+    for (int p = 0; p < ports; ++p) {
+      flits_out_[slot(r, p)] = routers_[r]->flit_out(p);
+      credits_out_[slot(r, p)] = routers_[r]->credit_out(p);
     }
-    for (int p = 0; p < design_.ports; ++p) {
-      const size_t i = static_cast<size_t>(r * design_.ports + p);
-      credits_out[i] = routers_[r]->credit_out(p);
-      checker_.router_credit(r, p, credits_out[i]);
-    }
+  });
+  for (int r = 0; r < routers; ++r) {
+    for (int p = 0; p < ports; ++p) checker_.router_output(r, p, flits_out_[slot(r, p)]);
+    for (int p = 0; p < ports; ++p) checker_.router_credit(r, p, credits_out_[slot(r, p)]);
   }
   check_ni_inputs();
   for (Link& l : links_) {
-    const LinkFlit in = l.flits.push(flits_out[static_cast<size_t>(l.from_router * design_.ports + l.from_port)]);
-    routers_[l.to_router]->set_flit_in(l.to_port, in);
+    const LinkFlit in = l.flits.push(flits_out_[slot(l.from_router, l.from_port)]);
+    flits_in_[slot(l.to_router, l.to_port)] = in;
     checker_.router_input(l.to_router, l.to_port, in);
-    const LinkCredit back = l.credits.push(credits_out[static_cast<size_t>(l.to_router * design_.ports + l.to_port)]);
-    routers_[l.from_router]->set_credit_in(l.from_port, back);
+    credits_in_[slot(l.from_router, l.from_port)] = l.credits.push(credits_out_[slot(l.to_router, l.to_port)]);
   }
-  for (int r = 0; r < t.num_routers(); ++r) {
-    if (has_dqn_agent()) {
-      routers_[r]->settle();
+  // A DQN agent answers between the routers' settling and their clock edge,
+  // here, router by router.
+  const bool agent = has_dqn_agent();
+  team_.for_each(routers, [&](int r) {
+    RouterModel& router = *routers_[r];
+    for (int p = 0; p < ports; ++p) {
+      if (link_flit_in_[slot(r, p)]) router.set_flit_in(p, flits_in_[slot(r, p)]);
+      if (link_credit_in_[slot(r, p)]) router.set_credit_in(p, credits_in_[slot(r, p)]);
+    }
+    if (agent) {
+      router.settle();
+    } else {
+      router.tick();
+    }
+  });
+  if (agent) {
+    for (int r = 0; r < routers; ++r) {
       routers_[r]->set_dqn_answer(answer(r, routers_[r]->dqn_request()));
       reward(r, routers_[r]->dqn_rewards());
     }
+    team_.for_each(routers, [&](int r) { routers_[r]->tick(); });
   }
-  for (auto& router : routers_) router->tick();
 }
 
 NetworkTopFabric::NetworkTopFabric(const Design& design, const RoutingRelation& relation, const ModelFactory& factory)

@@ -15,6 +15,7 @@ NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& rela
   output_vcs_.resize(input_vcs_.size());
   port_flits_.assign(ports, 0);
   heads_in_router_.resize(static_cast<std::size_t>(design.topo.num_routers()));
+  hops_.reserve(static_cast<std::size_t>(design.topo.num_nodes()) * 16);
   if (traits(design.cfg.algorithm).choice == PathChoice::QTable) q_mirror_ = std::make_unique<QMirror>(design);
   if (design.cfg.algorithm == RoutingAlgorithm::Dqn && design.cfg.dqn_episodes > 0) {
     episodes_ = std::make_unique<DqnEpisodeMirror>(design);
@@ -86,7 +87,14 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
                        "arrived with {} of {} buffer slots free; the VC was granted with fewer credits than the packet",
                        router, port, flit.vc, key, h.length, free_slots, design_.buffer_flits));
     }
-    heads_in_router_[static_cast<std::size_t>(router)][key] = {port, flit.vc, route_state_of(design_, h), cycle_};
+    std::vector<std::pair<unsigned, HeadIn>>& heads = heads_in_router_[static_cast<std::size_t>(router)];
+    const HeadIn here{port, flit.vc, route_state_of(design_, h), cycle_};
+    auto it = std::find_if(heads.begin(), heads.end(), [key](const auto& e) { return e.first == key; });
+    if (it == heads.end()) {
+      heads.emplace_back(key, here);
+    } else {
+      it->second = here;
+    }
     if (q_mirror_) {
       q_mirror_->head_arrived(router, port, key, design_.topo.node_of_address(h.src),
                               design_.topo.node_of_address(h.dst), cycle_);
@@ -213,14 +221,15 @@ void NetworkChecker::router_output(int router, int port, const LinkFlit& flit) {
     fail(fmt::format("router {} port {} vc{}: head of packet {:#x} interleaved into packet {:#x}", router, port,
                      flit.vc, key, ovc.key));
   }
-  std::map<unsigned, HeadIn>& heads = heads_in_router_[static_cast<std::size_t>(router)];
-  auto it = heads.find(key);
+  std::vector<std::pair<unsigned, HeadIn>>& heads = heads_in_router_[static_cast<std::size_t>(router)];
+  auto it = std::find_if(heads.begin(), heads.end(), [key](const auto& e) { return e.first == key; });
   if (it == heads.end()) {
     fail(fmt::format("router {} port {}: head of packet {:#x} left without having entered", router, port, key));
     return;
   }
   const HeadIn in = it->second;
-  heads.erase(it);
+  *it = heads.back();  // the order of the list does not matter
+  heads.pop_back();
   ovc = flit.tail ? OutputVc{} : OutputVc{static_cast<long>(key), in.port, in.vc};
   if (!take_from_input(router, port, flit, key, in.port, in.vc)) return;
   check_route(router, port, flit, h, key, in);
@@ -245,15 +254,17 @@ void NetworkChecker::check_route(int router, int port, const LinkFlit& flit, con
     fail(fmt::format("router {}: packet {:#x} has an invalid destination address {:#x}", router, key, h.dst));
     return;
   }
-  bool allowed = false;
-  std::string options;
-  for (const RouteOption& o : relation_.next_hops(router, in.port, in.vc, in.state)) {
-    if (o.out_port == port && (o.vc_mask & (1u << flit.vc)) && o.next == out_state) allowed = true;
-    if (options.size() < 400) {
-      options += fmt::format(" port {} vcs {:#b} ({});", o.out_port, o.vc_mask, describe(design_, o.next));
-    }
-  }
+  const std::vector<RouteOption> hops = relation_.next_hops(router, in.port, in.vc, in.state);
+  const bool allowed = std::any_of(hops.begin(), hops.end(), [&](const RouteOption& o) {
+    return o.out_port == port && (o.vc_mask & (1u << flit.vc)) && o.next == out_state;
+  });
   if (!allowed) {
+    std::string options;
+    for (const RouteOption& o : hops) {
+      if (options.size() < 400) {
+        options += fmt::format(" port {} vcs {:#b} ({});", o.out_port, o.vc_mask, describe(design_, o.next));
+      }
+    }
     fail(fmt::format("route checker: router {} sent packet {:#x} ({}) from input port {} vc{} to port {} vc{} as ({}); "
                      "the {} relation allows:{}",
                      router, key, describe(design_, in.state), in.port, in.vc, port, flit.vc,

@@ -20,7 +20,7 @@ SimResult SimSession::run(const SimOptions& options, const std::string& trace) c
     if (!trace.empty()) fabric.model().open_trace(trace);
     return run_simulation(design_, *relation_, fabric, options);
   }
-  HarnessFabric fabric(design_, *relation_, factory_);
+  HarnessFabric fabric(design_, *relation_, factory_, options.threads);
   return run_simulation(design_, *relation_, fabric, options);
 }
 
@@ -29,6 +29,7 @@ nlohmann::ordered_json SimSession::result_json(const SimResult& result, const Si
   j["config"] = design_.cfg.name;
   j["pattern"] = options.pattern;
   j["fabric"] = to_string(fabric_);
+  if (fabric_ == FabricKind::Harness) j["threads"] = options.threads;
   j["seed"] = options.seed;
   if (!options.dqn_source.empty()) j["dqn_network"] = options.dqn_source;
   return j;

@@ -33,6 +33,7 @@ constexpr IntegerRange kIntegerRanges[] = {
     {"--drain", 0, kMaxSimCycles, "must be an integer in 0..2^40 cycles"},
     {"--seed", 0, std::numeric_limits<std::int64_t>::max(), "must be an integer >= 0"},
     {"--watchdog", 1, kMaxWatchdogCycles, "must be an integer in 1..2^30 cycles"},
+    {"--threads", 1, kMaxSimThreads, "must be an integer in 1..256"},
     {"--series-window", 1, kMaxSimCycles, "must be an integer in 1..2^40 cycles"},
     {"--q-dump-cycle", 0, kMaxSimCycles, "must be an integer in 0..2^40 cycles"},
 };
@@ -103,6 +104,7 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
   s.drain = o.drain ? checked("--drain", *o.drain) : sim.drain;
   s.seed = o.seed ? static_cast<std::uint64_t>(checked("--seed", *o.seed)) : sim.seed;
   if (o.watchdog) s.watchdog = checked("--watchdog", *o.watchdog);
+  s.threads = o.threads ? static_cast<int>(checked("--threads", *o.threads)) : sim.threads;
   if (o.series_window) s.series_window = checked("--series-window", *o.series_window);
   if (o.q_dump_cycle) {
     if (traits(design.cfg.algorithm).choice != PathChoice::QTable) {

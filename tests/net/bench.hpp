@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -33,7 +34,7 @@ struct Bench {
       NetworkTopFabric fabric(design, *relation, factory);
       return run_simulation(design, *relation, fabric, o);
     }
-    HarnessFabric fabric(design, *relation, factory);
+    HarnessFabric fabric(design, *relation, factory, o.threads);
     return run_simulation(design, *relation, fabric, o);
   }
 };
@@ -85,6 +86,37 @@ inline std::pair<SimResult, SimResult> expect_harness_matches_network_top(Bench&
   }
   EXPECT_EQ(harness.cycles, network.cycles);
   return {std::move(harness), std::move(network)};
+}
+
+// `rlroute sim --threads`: the harness on 1, 2 and 3 threads gives the same
+// results, every delivered packet and every statistic (all but the speed).
+// Returns the run on one thread.
+inline SimResult expect_same_at_every_thread_count(Bench& b, SimOptions o) {
+  const auto without_speed = [](const SimResult& r) {
+    nlohmann::ordered_json j = r.to_json();
+    j.erase("router_cycles_per_second");
+    j.erase("wall_seconds");
+    return j;
+  };
+  o.threads = 1;
+  SimResult one = b.run(o);
+  expect_clean(one);
+  for (const int threads : {2, 3}) {
+    o.threads = threads;
+    const SimResult r = b.run(o);
+    EXPECT_EQ(without_speed(r).dump(), without_speed(one).dump()) << threads << " threads";
+    EXPECT_EQ(r.packets.size(), one.packets.size()) << threads << " threads";
+    for (size_t i = 0; i < std::min(r.packets.size(), one.packets.size()); ++i) {
+      const DeliveredPacket& a = one.packets[i];
+      const DeliveredPacket& t = r.packets[i];
+      if (std::tie(a.src, a.dst, a.length, a.hops, a.created, a.injected, a.ejected, a.phase, a.inter, a.pdor) !=
+          std::tie(t.src, t.dst, t.length, t.hops, t.created, t.injected, t.ejected, t.phase, t.inter, t.pdor)) {
+        ADD_FAILURE() << "packet " << i << " differs on " << threads << " threads";
+        break;
+      }
+    }
+  }
+  return one;
 }
 
 }  // namespace rlroute::test

@@ -253,6 +253,17 @@ TEST(DqnNetwork, AnAgentOutsideTheRoutersAnswersInTheCycleOfTheRequest) {
   EXPECT_GE(agent->decisions, decided_hops) << "every decided hop was the agent's";
 }
 
+// `--threads` with an agent outside the routers: the routers settle on their
+// threads, the agent answers them one by one on the calling thread, and the
+// results are those of one thread.
+TEST(DqnNetwork, AnAgentOutsideGivesIdenticalResultsAtEveryThreadCount) {
+  Bench b(torus("net_dqn4x4_ext", 4, "dqn_agent = \"external\"\n"));
+  SimOptions o = run_options(0.3, 100, 1500);
+  o.dqn_network = std::make_shared<const ref::DqnNetwork>(random_dqn_network(dqn_block(b.design.cfg), 3));
+  const SimResult r = expect_same_at_every_thread_count(b, o);
+  EXPECT_GT(r.packets_delivered, 500);
+}
+
 // routing.dqn_fallback = "hop": a packet whose +x DQN VC is taken goes one
 // DOR hop on the escape VCs and is offered the DQN VC again at the next
 // router, so Pdor comes from the hop threshold alone: a packet arrives with

@@ -432,6 +432,32 @@ output_buffer_flits = 3
   EXPECT_EQ(harness.link_utilisation_by_class, network.link_utilisation_by_class);
 }
 
+// `--threads`: the same torus (speedup 2, packets of 1 to 4 flits) on 1, 2 and
+// 3 threads (more threads than routers' halves, and than this machine's cores).
+TEST(Network, ResultsAreIdenticalAtEveryThreadCount) {
+  Bench b(R"(
+[design]
+name = "net_torus3x2"
+[topology]
+kind = "torus"
+dims = [3, 2]
+link_latency = 2
+[router]
+vcs = 2
+buffer_flits = 5
+flit_bits = 96
+min_packet_flits = 1
+max_packet_flits = 4
+speedup = 2
+output_buffer_flits = 3
+)");
+  SimOptions o = run_options(0.6, 100, 2000);
+  o.packet_flits_min = 1;
+  o.packet_flits_max = 4;
+  const SimResult r = expect_same_at_every_thread_count(b, o);
+  EXPECT_GT(r.packets_delivered, 1000);
+}
+
 // The harness, recording after every cycle how many flits have crossed its
 // router-to-router links so far, to check the measurement window.
 class LinkRecordingFabric : public HarnessFabric {

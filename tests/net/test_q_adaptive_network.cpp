@@ -30,6 +30,16 @@ std::string q_config(const std::string& name, double alpha, double beta) {
       name, alpha, beta);
 }
 
+// `--threads`: Q-adaptive's tables learn in the routers and the checker's
+// copy follows every feedback word; the results on 1, 2 and 3 threads agree.
+TEST(QAdaptiveThreads, ResultsAreIdenticalAtEveryThreadCount) {
+  Bench b(q_config("net_q_learning", 0.2, 0.04));
+  SimOptions o = run_options(0.4, 200, 2000);
+  o.pattern = "adv+1";
+  const SimResult r = expect_same_at_every_thread_count(b, o);
+  EXPECT_GT(r.packets_delivered, 1000);
+}
+
 constexpr std::int64_t kWindow = 250;
 constexpr std::int64_t kCycles = 6000;
 

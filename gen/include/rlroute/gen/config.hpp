@@ -104,6 +104,9 @@ inline constexpr int kMaxDqnMultipliers = 1024;
 inline constexpr int kMaxDqnEpisodes = 256;
 inline constexpr int kMaxDqnAckRatio = 65535;
 
+// Most threads one simulation may use (sim.threads, --threads).
+inline constexpr int kMaxSimThreads = 256;
+
 // Default traffic settings for `rlroute sim`; command-line flags override them.
 struct SimDefaults {
   std::string pattern = "uniform";
@@ -117,6 +120,7 @@ struct SimDefaults {
   std::uint64_t seed = 1;
   double hotspot_fraction = 0.2;  // share of traffic to the hotspot node
   int hotspot_node = 0;
+  int threads = 1;  // threads that evaluate the harness's routers (1..kMaxSimThreads)
 };
 
 struct Config {

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,6 +15,7 @@
 #include "rlroute/tb/model.hpp"
 #include "rlroute/tb/model_build.hpp"
 #include "rlroute/tb/network_checker.hpp"
+#include "rlroute/tb/thread_team.hpp"
 #include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
@@ -113,26 +113,32 @@ class CheckedFabric : public Fabric {
 };
 
 // Fixed-latency delay line for link words. latency 1 = no extra register.
+// A ring of latency - 1 registers, starting empty (default words).
 template <typename T>
 class DelayLine {
  public:
   explicit DelayLine(int latency) : stages_(static_cast<size_t>(latency - 1)) {}
   T push(const T& value) {
     if (stages_.empty()) return value;
-    stages_.push_back(value);
-    T out = stages_.front();
-    stages_.pop_front();
+    T out = stages_[oldest_];
+    stages_[oldest_] = value;
+    if (++oldest_ == stages_.size()) oldest_ = 0;
     return out;
   }
 
  private:
-  std::deque<T> stages_;
+  std::vector<T> stages_;
+  size_t oldest_ = 0;
 };
 
-// N Verilated routers joined by C++ link models.
+// N Verilated routers joined by C++ link models. With threads > 1 the
+// routers' evaluation and port access run on a ThreadTeam (each router always
+// on the same thread); the links, the checker and the DQN agent run on the
+// calling thread in a fixed order, so the results do not depend on `threads`.
 class HarnessFabric : public CheckedFabric {
  public:
-  HarnessFabric(const Design& design, const RoutingRelation& relation, const ModelFactory& factory);
+  HarnessFabric(const Design& design, const RoutingRelation& relation, const ModelFactory& factory,
+                int threads = 1);
   LinkFlit ni_flit_out(int node) const override;
   LinkCredit ni_credit_out(int node) const override;
   void set_ni_flit_in(int node, const LinkFlit& flit) override;
@@ -147,8 +153,16 @@ class HarnessFabric : public CheckedFabric {
     DelayLine<LinkFlit> flits;
     DelayLine<LinkCredit> credits;  // to_router's credit_o -> from_router's credit_i
   };
+  size_t slot(int router, int port) const { return static_cast<size_t>(router * design_.ports + port); }
+
   std::vector<std::unique_ptr<RouterModel>> routers_;
   std::vector<Link> links_;
+  // Per router port (slot()): this cycle's outputs, and the link words for
+  // its inputs, where a link drives them.
+  std::vector<LinkFlit> flits_out_, flits_in_;
+  std::vector<LinkCredit> credits_out_, credits_in_;
+  std::vector<char> link_flit_in_, link_credit_in_;
+  ThreadTeam team_;
 };
 
 // The Verilated network top the generator emits; the checker reads the

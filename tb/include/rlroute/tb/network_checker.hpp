@@ -40,7 +40,8 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <map>
+#include <unordered_map>
+#include <utility>
 #include <memory>
 #include <string>
 #include <vector>
@@ -150,8 +151,10 @@ class NetworkChecker {
   const RoutingRelation& relation_;
   std::vector<InputVc> input_vcs_;    // [(router * ports + port) * vcs + vc]
   std::vector<OutputVc> output_vcs_;  // same index
-  std::vector<std::map<unsigned, HeadIn>> heads_in_router_;  // per router: packet key -> where it entered
-  std::map<unsigned, int> hops_;  // packet key -> router-to-router hops seen, while its head is in the network
+  // Per router, the heads that entered it and have not left: a few at a time,
+  // so a flat list (no allocation per head once it has grown).
+  std::vector<std::vector<std::pair<unsigned, HeadIn>>> heads_in_router_;
+  std::unordered_map<unsigned, int> hops_;  // packet key -> router-to-router hops seen, while its head is in the network
   std::vector<std::uint64_t> port_flits_;
   std::uint64_t link_flits_ = 0;
   ResidenceTable residence_{};

@@ -31,11 +31,13 @@ class SimSession {
   SimSession(const SimSession&) = delete;
   SimSession& operator=(const SimSession&) = delete;
 
-  // One run on a fresh fabric. With `trace` set (network fabric only), an FST
+  // One run on a fresh fabric (the harness on options.threads threads; the
+  // network top on one). With `trace` set (network fabric only), an FST
   // waveform of options.trace_from..trace_to goes to that file.
   SimResult run(const SimOptions& options, const std::string& trace = {}) const;
 
-  // The result's JSON with what identifies the run: config, pattern, fabric, seed.
+  // The result's JSON with what identifies the run: config, pattern, fabric,
+  // threads (harness), seed.
   nlohmann::ordered_json result_json(const SimResult& result, const SimOptions& options) const;
 
   const Design& design() const { return design_; }

@@ -23,6 +23,7 @@ struct SimOverrides {
   std::optional<std::int64_t> cycles, warmup, drain;
   std::optional<std::int64_t> seed;
   std::optional<std::int64_t> watchdog;
+  std::optional<std::int64_t> threads;
   std::optional<std::int64_t> series_window;  // --series-window (--series sets 1000 if not given)
   std::optional<std::int64_t> q_dump_cycle;   // --q-dump-cycle (--q-dump: the end of the run if not given)
   std::optional<std::string> phases;          // --phases "0:uniform@0.4,20000:adv+1@0.8"

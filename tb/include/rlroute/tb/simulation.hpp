@@ -41,6 +41,9 @@ struct SimOptions {
   double hotspot_fraction = 0.2;
   int hotspot_node = 0;
   std::int64_t watchdog = 5000;  // cycles with packets in flight and nothing moving
+  // Threads that evaluate the harness's routers (HarnessFabric); the results
+  // are the same at every count.
+  int threads = 1;
   // FST trace window (network-top fabric only).
   std::int64_t trace_from = -1;
   std::int64_t trace_to = -1;
