@@ -76,6 +76,24 @@ for key in offered_load accepted_load packets_injected packets_delivered packets
     latency total_latency avg_hops cycles router_cycles_per_second p50 p95 p99; do
   check "sim JSON has $key" grep -q "\"$key\"" "$work/r.json"
 done
+check "sim JSON says the run had one thread" grep -q '"threads": 1' "$work/r.json"
+# --threads: the same results on two threads (the network regressions check
+# every packet; here the whole JSON but the speed and the thread count).
+"$rlroute" sim "$examples/torus4x4_dor.toml" --load 0.1 --cycles 500 --warmup 100 --quiet --threads 2 \
+  --json "$work/r2.json"
+check "sim --threads 2 exits 0" test $? -eq 0
+check "sim JSON says the run had two threads" grep -q '"threads": 2' "$work/r2.json"
+without_speed() { grep -vE '"(router_cycles_per_second|wall_seconds|threads)"' "$1"; }
+check "sim --threads 2: the results of one thread" cmp -s <(without_speed "$work/r.json") <(without_speed "$work/r2.json")
+# rlroute train runs rlroute-train beside the binary; without it, one line
+# that names the missing path.
+mkdir -p "$work/lonely" && cp "$rlroute" "$work/lonely/rlroute"
+"$work/lonely/rlroute" train "$examples/torus4x4_dqn.toml" -o "$work/lonely/w.json" > /dev/null 2> "$work/err.txt"
+check "train without rlroute-train: exits non-zero" test $? -ne 0
+check "train without rlroute-train: one line" test "$(wc -l < "$work/err.txt")" -eq 1
+check "train without rlroute-train: names the path" grep -qE \
+  "^rlroute: error: rlroute train runs $work/lonely/rlroute-train: No such file or directory" "$work/err.txt"
+check "train without rlroute-train: nothing written" test ! -e "$work/lonely/w.json"
 "$rlroute" sim "$examples/torus4x4_dor.toml" --pattern nosuch --quiet 2> "$work/err.txt"
 check "unknown pattern is an error" grep -q 'unknown traffic pattern "nosuch"' "$work/err.txt"
 
@@ -158,6 +176,10 @@ refused "--seed 2^64" '--seed 18446744073709551616: must be an integer >= 0' \
   "$cfg" "${long[@]}" --seed 18446744073709551616 --json "$work/none.json"
 refused "--watchdog 0" '--watchdog 0: must be an integer in 1\.\.2\^30 cycles' \
   "$cfg" "${long[@]}" --watchdog 0 --json "$work/none.json"
+refused "--threads 0" '--threads 0: must be an integer in 1\.\.256' \
+  "$cfg" "${long[@]}" --threads 0 --json "$work/none.json"
+refused "--threads on the network fabric" '--threads 2: the network fabric \(--fabric network, --trace\) is one Verilated model on one thread; threads are for the harness fabric' \
+  "$cfg" "${long[@]}" --fabric network --threads 2 --json "$work/none.json"
 refused "--trace into a directory" "--trace $work/real: exists and is not a regular file" \
   "$work/mesh2x2.toml" "${long[@]}" --trace "$work/real" --json "$work/none.json"
 refused "--trace into a missing parent" "--trace $work/nodir/w.fst: directory $work/nodir does not exist" \
