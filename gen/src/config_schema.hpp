@@ -122,9 +122,9 @@ constexpr std::array<std::string_view, 29> kRoutingKeys{
     "dqn_hop_threshold", "dqn_hidden", "dqn_weight_bits", "dqn_activation_bits", "dqn_npar", "dqn_ipar",
     "dqn_weights", "dqn_agent", "dqn_fallback", "dqn_episodes", "dqn_ack_ratio",
 };
-constexpr std::array<std::string_view, 11> kSimKeys{
+constexpr std::array<std::string_view, 12> kSimKeys{
     "pattern", "load",  "packet_flits", "packet_flits_min", "packet_flits_max", "cycles",
-    "warmup",  "drain", "seed",         "hotspot_fraction", "hotspot_node",
+    "warmup",  "drain", "seed",         "hotspot_fraction", "hotspot_node",     "threads",
 };
 
 struct SectionSpec {

@@ -104,7 +104,8 @@ TEST(Config, EveryKeyRoundTrips) {
       "drain = 123\n"
       "seed = 42\n"
       "hotspot_fraction = 0.5\n"
-      "hotspot_node = 59\n",
+      "hotspot_node = 59\n"
+      "threads = 2\n",
       "t.toml");
   EXPECT_EQ(cfg.name, "big_mesh");
   EXPECT_EQ(cfg.kind, TopologyKind::Mesh);
@@ -129,6 +130,7 @@ TEST(Config, EveryKeyRoundTrips) {
   EXPECT_EQ(cfg.sim.seed, 42u);
   EXPECT_DOUBLE_EQ(cfg.sim.hotspot_fraction, 0.5);
   EXPECT_EQ(cfg.sim.hotspot_node, 59);  // 3 * 5 * 2 routers * 2 nodes = 60 nodes
+  EXPECT_EQ(cfg.sim.threads, 2);
 
   EXPECT_EQ(cfg.where("design.name"), "t.toml:2:1");
   EXPECT_EQ(cfg.where("topology.dims"), "t.toml:5:1");
@@ -384,6 +386,14 @@ TEST(ConfigError, IntegerTooLargeForIntIsOutOfRange) {
   EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nhotspot_node = -9223372036854775808\n"),
             "t.toml:5:1: sim.hotspot_node = -9223372036854775808: must be an integer in 0..15 (the network "
             "has 16 nodes)");
+}
+
+TEST(ConfigError, SimThreadsAreOneTo256) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nthreads = 0\n"),
+            "t.toml:5:1: sim.threads = 0: must be an integer in 1..256");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[sim]\nthreads = 257\n"),
+            "t.toml:5:1: sim.threads = 257: must be an integer in 1..256");
+  EXPECT_EQ(parse_config(kMinimal, "t.toml").sim.threads, 1);
 }
 
 TEST(ConfigError, FlitBitsMultipleOfEight) {
