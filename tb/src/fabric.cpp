@@ -61,23 +61,29 @@ void HarnessFabric::set_ni_credit_in(int node, const LinkCredit& credit) {
   routers_[design_.topo.router_of_node(node)]->set_credit_in(design_.topo.local_of_node(node), credit);
 }
 
-// Reading the routers' outputs, writing their link inputs and evaluating them
-// touch one router each and run on the team; the checker and the links run
-// here, in router, port and link order.
+// Reading the routers' outputs and checking them, writing their link inputs
+// and evaluating them touch one router each and run on the team; the rest of
+// the checker and the links run here, in router, port and link order.
 void HarnessFabric::step() {
   const int routers = design_.topo.num_routers();
   const int ports = design_.ports;
+  const auto check_outputs = [&](int r) {
+    for (int p = 0; p < ports; ++p) checker_.router_output(r, p, flits_out_[slot(r, p)]);
+    for (int p = 0; p < ports; ++p) checker_.router_credit(r, p, credits_out_[slot(r, p)]);
+  };
+  const bool parallel_checks = checker_.parallel_outputs();
   checker_.begin_cycle();
   team_.for_each(routers, [&](int r) {
     for (int p = 0; p < ports; ++p) {
       flits_out_[slot(r, p)] = routers_[r]->flit_out(p);
       credits_out_[slot(r, p)] = routers_[r]->credit_out(p);
     }
+    if (parallel_checks) check_outputs(r);
   });
-  for (int r = 0; r < routers; ++r) {
-    for (int p = 0; p < ports; ++p) checker_.router_output(r, p, flits_out_[slot(r, p)]);
-    for (int p = 0; p < ports; ++p) checker_.router_credit(r, p, credits_out_[slot(r, p)]);
+  if (!parallel_checks) {
+    for (int r = 0; r < routers; ++r) check_outputs(r);
   }
+  checker_.end_outputs();
   check_ni_inputs();
   for (Link& l : links_) {
     const LinkFlit in = l.flits.push(flits_out_[slot(l.from_router, l.from_port)]);
@@ -137,6 +143,7 @@ void NetworkTopFabric::step() {
     for (int p = 0; p < design_.ports; ++p) checker_.router_output(r, p, net_->router_flit_out(r, p));
     for (int p = 0; p < design_.ports; ++p) checker_.router_credit(r, p, net_->router_credit_out(r, p));
   }
+  checker_.end_outputs();
   check_ni_inputs();
   for (int r = 0; r < t.num_routers(); ++r) {
     for (int p = 0; p < design_.ports; ++p) {

@@ -15,7 +15,16 @@ NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& rela
   output_vcs_.resize(input_vcs_.size());
   port_flits_.assign(ports, 0);
   heads_in_router_.resize(static_cast<std::size_t>(design.topo.num_routers()));
-  hops_.reserve(static_cast<std::size_t>(design.topo.num_nodes()) * 16);
+  router_phase_.resize(static_cast<std::size_t>(design.topo.num_routers()));
+  hops_on_link_.resize(ports);
+  far_input_.assign(ports, -1);
+  for (int r = 0; r < design.topo.num_routers(); ++r) {
+    for (int p = 0; p < design.ports; ++p) {
+      if (const std::optional<PortRef> far = design.topo.neighbor(r, p)) {
+        far_input_[static_cast<std::size_t>(r * design.ports + p)] = far->router * design.ports + far->port;
+      }
+    }
+  }
   if (traits(design.cfg.algorithm).choice == PathChoice::QTable) q_mirror_ = std::make_unique<QMirror>(design);
   if (design.cfg.algorithm == RoutingAlgorithm::Dqn && design.cfg.dqn_episodes > 0) {
     episodes_ = std::make_unique<DqnEpisodeMirror>(design);
@@ -34,6 +43,38 @@ void NetworkChecker::fail(const std::string& what) {
   if (violation_.empty()) violation_ = what;
 }
 
+void NetworkChecker::fail_at(int router, const std::string& what) {
+  std::string& first = router_phase_[static_cast<std::size_t>(router)].violation;
+  if (first.empty()) first = what;
+}
+
+void NetworkChecker::end_outputs() {
+  for (RouterPhase& r : router_phase_) {
+    moved_ = moved_ || r.moved;
+    link_flits_ += r.link_flits;
+    if (r.longest_done.cycles > longest_done_.cycles) longest_done_ = r.longest_done;
+    if (r.longest_body.cycles > longest_body_.cycles) longest_body_ = r.longest_body;
+    if (!r.violation.empty()) fail(r.violation);
+    r.moved = false;
+    r.link_flits = 0;
+    r.longest_done = r.longest_body = FrontWait{};
+    r.violation.clear();
+  }
+}
+
+NetworkChecker::ResidenceTable NetworkChecker::residence() const {
+  ResidenceTable sum{};
+  for (const RouterPhase& r : router_phase_) {
+    for (std::size_t i = 0; i < sum.size(); ++i) {
+      for (std::size_t o = 0; o < sum[i].size(); ++o) {
+        sum[i][o].heads += r.residence[i][o].heads;
+        sum[i][o].cycles += r.residence[i][o].cycles;
+      }
+    }
+  }
+  return sum;
+}
+
 void NetworkChecker::begin_cycle() {
   moved_ = false;
   ++cycle_;
@@ -44,16 +85,16 @@ void NetworkChecker::begin_cycle() {
     const InputVc& ivc = input_vcs_[i];
     if (ivc.flits.empty() || ivc.flits.front().flit.head || cycle_ - ivc.front_since <= switch_wait_bound_) continue;
     const auto vcs = static_cast<std::size_t>(design_.vcs), ports = static_cast<std::size_t>(design_.ports);
-    starved(static_cast<int>(i / (vcs * ports)), static_cast<int>(i / vcs % ports), static_cast<int>(i % vcs),
-            ivc.flits.front().key, cycle_ - ivc.front_since);
+    fail(starved(static_cast<int>(i / (vcs * ports)), static_cast<int>(i / vcs % ports), static_cast<int>(i % vcs),
+                 ivc.flits.front().key, cycle_ - ivc.front_since));
   }
 }
 
-void NetworkChecker::starved(int router, int port, int vc, unsigned key, std::int64_t wait) {
-  fail(fmt::format("switch-allocation check: router {} input port {} vc{}: a body flit of packet {:#x} waited {} "
+std::string NetworkChecker::starved(int router, int port, int vc, unsigned key, std::int64_t wait) const {
+  return fmt::format("switch-allocation check: router {} input port {} vc{}: a body flit of packet {:#x} waited {} "
                    "cycles at the front of its VC, its output VC held and its credits reserved; a fair switch "
                    "allocator serves it within {} cycles (VCs x ports, plus the output buffer): a VC is starved",
-                   router, port, vc, key, wait, switch_wait_bound_));
+                   router, port, vc, key, wait, switch_wait_bound_);
 }
 
 std::string NetworkChecker::describe_flit(const LinkFlit& f) const {
@@ -87,8 +128,20 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
                        "arrived with {} of {} buffer slots free; the VC was granted with fewer credits than the packet",
                        router, port, flit.vc, key, h.length, free_slots, design_.buffer_flits));
     }
+    int hops = 0;  // from a NIC: none yet
+    if (!design_.topo.is_ni_port(port)) {
+      std::deque<int>& on_link = hops_on_link_[static_cast<std::size_t>(router * design_.ports + port)];
+      if (on_link.empty()) {
+        fail(fmt::format("router {} input port {} vc{}: head of packet {:#x} arrived on a link no head was seen to "
+                         "leave on",
+                         router, port, flit.vc, key));
+      } else {
+        hops = on_link.front();
+        on_link.pop_front();
+      }
+    }
     std::vector<std::pair<unsigned, HeadIn>>& heads = heads_in_router_[static_cast<std::size_t>(router)];
-    const HeadIn here{port, flit.vc, route_state_of(design_, h), cycle_};
+    const HeadIn here{port, flit.vc, route_state_of(design_, h), cycle_, hops};
     auto it = std::find_if(heads.begin(), heads.end(), [key](const auto& e) { return e.first == key; });
     if (it == heads.end()) {
       heads.emplace_back(key, here);
@@ -115,11 +168,11 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
 void NetworkChecker::router_credit(int router, int port, const LinkCredit& credit) {
   if (q_mirror_) {
     const std::string wrong = q_mirror_->feedback_sent(router, port, credit.feedback, cycle_);
-    if (!wrong.empty()) fail(wrong);
+    if (!wrong.empty()) fail_at(router, wrong);
   }
   if (episodes_) {
     const std::string wrong = episodes_->word_sent(router, port, credit.feedback, cycle_);
-    if (!wrong.empty()) fail(wrong);
+    if (!wrong.empty()) fail_at(router, wrong);
   }
   if (!credit.valid) return;
   InputVc& ivc = input_vc(router, port, credit.vc);
@@ -128,7 +181,7 @@ void NetworkChecker::router_credit(int router, int port, const LinkCredit& credi
   // and shows on the router's output up to that buffer's depth later; its
   // credit may come back before (early_credits_ allows for it).
   if (++ivc.credited > ivc.taken + early_credits_) {
-    fail(fmt::format("credit check: router {} input port {} vc{} returned credit {} with {} flit(s) taken out of "
+    fail_at(router, fmt::format("credit check: router {} input port {} vc{} returned credit {} with {} flit(s) taken out of "
                      "the buffer{} (a credit for a flit still in it, or for an empty buffer)",
                      router, port, credit.vc, ivc.credited, ivc.taken,
                      early_credits_ > 0 ? fmt::format(" and up to {} in output buffers", early_credits_) : ""));
@@ -145,7 +198,7 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
     at = std::find_if(buffer.begin(), buffer.end(), [key](const BufferedFlit& f) { return static_cast<long>(f.key) == key; });
   }
   if (at == buffer.end() || static_cast<long>(at->key) != key) {
-    fail(fmt::format("flit identity: router {} sent a flit of packet {:#x} out of port {} ({}) that is not the next "
+    fail_at(router, fmt::format("flit identity: router {} sent a flit of packet {:#x} out of port {} ({}) that is not the next "
                      "flit of input port {} vc{} (next: {})",
                      router, key, port, describe_flit(out), in_port, in_vc,
                      buffer.empty() ? std::string("none")
@@ -160,13 +213,14 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
   ++ivc.taken;
   if (was_front) {
     const std::int64_t wait = cycle_ - ivc.front_since;
-    if (wait > longest_done_.cycles) longest_done_ = {wait, router, in_port, in_vc};
-    if (!in.head && wait > longest_body_.cycles) longest_body_ = {wait, router, in_port, in_vc};
-    if (!in.head && wait > switch_wait_bound_) starved(router, in_port, in_vc, key, wait);
+    RouterPhase& phase = router_phase_[static_cast<std::size_t>(router)];
+    if (wait > phase.longest_done.cycles) phase.longest_done = {wait, router, in_port, in_vc};
+    if (!in.head && wait > phase.longest_body.cycles) phase.longest_body = {wait, router, in_port, in_vc};
+    if (!in.head && wait > switch_wait_bound_) fail_at(router, starved(router, in_port, in_vc, key, wait));
     ivc.front_since = cycle_;
   }
   if (in.head != out.head || in.tail != out.tail || (!in.head && !(in.data == out.data))) {
-    fail(fmt::format("flit identity: router {} altered a flit of packet {:#x} from input port {} to port {}: in {}, out {}",
+    fail_at(router, fmt::format("flit identity: router {} altered a flit of packet {:#x} from input port {} to port {}: in {}, out {}",
                      router, key, in_port, port, describe_flit(in), describe_flit(out)));
     return false;
   }
@@ -187,7 +241,7 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
       for (const Field& f : {hl.episode, hl.req_ack}) expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
     }
     if (!(expected == out.data)) {
-      fail(fmt::format("flit identity: router {} altered the header of packet {:#x} beyond its route state and hop "
+      fail_at(router, fmt::format("flit identity: router {} altered the header of packet {:#x} beyond its route state and hop "
                        "count: in {}, out {}",
                        router, key, describe_flit(in), describe_flit(out)));
       return false;
@@ -200,14 +254,14 @@ void NetworkChecker::router_output(int router, int port, const LinkFlit& flit) {
   if (!flit.valid) return;
   const Topology& t = design_.topo;
   if (!t.is_ni_port(port)) {
-    moved_ = true;
-    ++link_flits_;
+    router_phase_[static_cast<std::size_t>(router)].moved = true;
+    ++router_phase_[static_cast<std::size_t>(router)].link_flits;
     ++port_flits_[static_cast<std::size_t>(router * design_.ports + port)];
   }
   OutputVc& ovc = output_vc(router, port, flit.vc);
   if (!flit.head) {
     if (ovc.key < 0) {
-      fail(fmt::format("router {} port {} vc{}: body flit with no packet owning the VC: {}", router, port, flit.vc,
+      fail_at(router, fmt::format("router {} port {} vc{}: body flit with no packet owning the VC: {}", router, port, flit.vc,
                        describe_flit(flit)));
       return;
     }
@@ -218,13 +272,13 @@ void NetworkChecker::router_output(int router, int port, const LinkFlit& flit) {
   const Header h = design_.decode(flit.data);
   const unsigned key = packet_key(h.src, h.packet_id);
   if (ovc.key >= 0) {
-    fail(fmt::format("router {} port {} vc{}: head of packet {:#x} interleaved into packet {:#x}", router, port,
+    fail_at(router, fmt::format("router {} port {} vc{}: head of packet {:#x} interleaved into packet {:#x}", router, port,
                      flit.vc, key, ovc.key));
   }
   std::vector<std::pair<unsigned, HeadIn>>& heads = heads_in_router_[static_cast<std::size_t>(router)];
   auto it = std::find_if(heads.begin(), heads.end(), [key](const auto& e) { return e.first == key; });
   if (it == heads.end()) {
-    fail(fmt::format("router {} port {}: head of packet {:#x} left without having entered", router, port, key));
+    fail_at(router, fmt::format("router {} port {}: head of packet {:#x} left without having entered", router, port, key));
     return;
   }
   const HeadIn in = it->second;
@@ -233,16 +287,17 @@ void NetworkChecker::router_output(int router, int port, const LinkFlit& flit) {
   ovc = flit.tail ? OutputVc{} : OutputVc{static_cast<long>(key), in.port, in.vc};
   if (!take_from_input(router, port, flit, key, in.port, in.vc)) return;
   check_route(router, port, flit, h, key, in);
-  Residence& res = residence_[static_cast<std::size_t>(t.port_class(in.port))][static_cast<std::size_t>(t.port_class(port))];
+  Residence& res = router_phase_[static_cast<std::size_t>(router)]
+                       .residence[static_cast<std::size_t>(t.port_class(in.port))][static_cast<std::size_t>(t.port_class(port))];
   ++res.heads;
   res.cycles += static_cast<std::uint64_t>(cycle_ - in.arrived);
   if (q_mirror_) {
     const std::string wrong = q_mirror_->head_left(router, port, key);
-    if (!wrong.empty()) fail(wrong);
+    if (!wrong.empty()) fail_at(router, wrong);
   }
   if (episodes_) {
     const std::string wrong = episodes_->head_left(router, port, key, h, cycle_);
-    if (!wrong.empty()) fail(wrong);
+    if (!wrong.empty()) fail_at(router, wrong);
   }
 }
 
@@ -251,7 +306,7 @@ void NetworkChecker::check_route(int router, int port, const LinkFlit& flit, con
   const Topology& t = design_.topo;
   const RouteState out_state = route_state_of(design_, h);
   if (in.state.dst < 0 || out_state.dst < 0) {
-    fail(fmt::format("router {}: packet {:#x} has an invalid destination address {:#x}", router, key, h.dst));
+    fail_at(router, fmt::format("router {}: packet {:#x} has an invalid destination address {:#x}", router, key, h.dst));
     return;
   }
   const std::vector<RouteOption> hops = relation_.next_hops(router, in.port, in.vc, in.state);
@@ -265,19 +320,20 @@ void NetworkChecker::check_route(int router, int port, const LinkFlit& flit, con
         options += fmt::format(" port {} vcs {:#b} ({});", o.out_port, o.vc_mask, describe(design_, o.next));
       }
     }
-    fail(fmt::format("route checker: router {} sent packet {:#x} ({}) from input port {} vc{} to port {} vc{} as ({}); "
+    fail_at(router, fmt::format("route checker: router {} sent packet {:#x} ({}) from input port {} vc{} to port {} vc{} as ({}); "
                      "the {} relation allows:{}",
                      router, key, describe(design_, in.state), in.port, in.vc, port, flit.vc,
                      describe(design_, out_state), relation_.name(), options));
   }
   if (!t.is_ni_port(port)) {
-    const int hops = ++hops_[key];
+    const int hops = in.hops + 1;
     if (static_cast<int>(h.hops) != (hops & ((1 << design_.header.hops.width) - 1))) {
-      fail(fmt::format("router {}: packet {:#x} header hop count {} but the checker counted {}", router, key, h.hops,
-                       hops));
+      fail_at(router, fmt::format("router {}: packet {:#x} header hop count {} but the checker counted {}", router, key,
+                                  h.hops, hops));
     }
-  } else {
-    hops_.erase(key);  // ejected: its source may reuse the packet id after 2^16 packets
+    // Only this router's outputs feed that input port, so no other thread pushes here.
+    hops_on_link_[static_cast<std::size_t>(far_input_[static_cast<std::size_t>(router * design_.ports + port)])]
+        .push_back(hops);
   }
 }
 

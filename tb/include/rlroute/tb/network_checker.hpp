@@ -40,10 +40,9 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
-#include <utility>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rlroute/gen/design.hpp"
@@ -63,13 +62,22 @@ class NetworkChecker {
  public:
   NetworkChecker(const Design& design, const RoutingRelation& relation);
 
-  // One cycle's observations, in this order: begin_cycle(), per router its
-  // output flits and then its credits, then the flits arriving at router
-  // inputs (sampled at the coming edge): from the NICs, then from the links.
+  // One cycle's observations, in this order: begin_cycle(); per router its
+  // output flits and then its credits; end_outputs(); then the flits
+  // arriving at router inputs (sampled at the coming edge): from the NICs,
+  // then from the links. The outputs and credits of different routers may
+  // be observed on different threads (parallel_outputs()): they touch only
+  // their router's state, and end_outputs() folds what they found into the
+  // network's (counts, waits, the first violation) in router order, so the
+  // verdict is the same as in one thread.
   void begin_cycle();
-  void router_input(int router, int port, const LinkFlit& flit);
   void router_output(int router, int port, const LinkFlit& flit);
   void router_credit(int router, int port, const LinkCredit& credit);
+  void end_outputs();
+  void router_input(int router, int port, const LinkFlit& flit);
+  // Whether router_output() and router_credit() of different routers may run
+  // at once: not with Q-adaptive's or DQN-routing's mirrors, which are shared.
+  bool parallel_outputs() const { return !q_mirror_ && !episodes_; }
 
   const std::string& violation() const { return violation_; }
   // Whether a flit left a router for another router this cycle.
@@ -105,7 +113,7 @@ class NetworkChecker {
     std::uint64_t cycles = 0;
   };
   using ResidenceTable = std::array<std::array<Residence, kPortClasses>, kPortClasses>;
-  const ResidenceTable& residence() const { return residence_; }
+  ResidenceTable residence() const;
   // The bound of the switch-allocation check, in cycles.
   std::int64_t switch_wait_bound() const { return switch_wait_bound_; }
 
@@ -130,6 +138,17 @@ class NetworkChecker {
     int vc;
     RouteState state;
     std::int64_t arrived;  // the cycle it was sampled at the input port
+    int hops;              // router-to-router hops the checker counted before this router
+  };
+  // What one router's outputs and credits found: this cycle's share of the
+  // network's counts and waits and its first violation (end_outputs() folds
+  // them in), and its heads' residence so far.
+  struct RouterPhase {
+    bool moved = false;
+    std::uint64_t link_flits = 0;
+    FrontWait longest_done, longest_body;
+    std::string violation;
+    ResidenceTable residence{};
   };
   // The packet an output VC is sending, and the input VC its flits come from.
   struct OutputVc {
@@ -139,7 +158,9 @@ class NetworkChecker {
   };
 
   void fail(const std::string& what);
-  void starved(int router, int port, int vc, unsigned key, std::int64_t wait);
+  // A violation found by a router's outputs or credits (folded in by end_outputs()).
+  void fail_at(int router, const std::string& what);
+  std::string starved(int router, int port, int vc, unsigned key, std::int64_t wait) const;
   InputVc& input_vc(int router, int port, int vc);
   OutputVc& output_vc(int router, int port, int vc);
   // Takes the next flit of an input VC as the one that left; false on a mismatch.
@@ -154,10 +175,14 @@ class NetworkChecker {
   // Per router, the heads that entered it and have not left: a few at a time,
   // so a flat list (no allocation per head once it has grown).
   std::vector<std::vector<std::pair<unsigned, HeadIn>>> heads_in_router_;
-  std::unordered_map<unsigned, int> hops_;  // packet key -> router-to-router hops seen, while its head is in the network
+  // Per router input port (router * ports + port) fed by a link: the hop
+  // counts of the heads on their way to it, oldest first (a link keeps
+  // order). Its upstream router's outputs push, its router_input() pops.
+  std::vector<std::deque<int>> hops_on_link_;
+  std::vector<int> far_input_;  // per output port: the input port (index as above) its link feeds, or -1
+  std::vector<RouterPhase> router_phase_;
   std::vector<std::uint64_t> port_flits_;
   std::uint64_t link_flits_ = 0;
-  ResidenceTable residence_{};
   bool moved_ = false;
   std::int64_t cycle_ = 0;
   FrontWait longest_done_;  // among the flits that have left
