@@ -395,11 +395,9 @@ max_packet_flits = 6
   EXPECT_GE(r.source_fairness, 0.3);
 }
 
-// With internal speedup 2 (output buffers of 3 flits) and packets of 1 to 4
-// flits; the router without speedup is compared on a dragonfly
-// (test_dragonfly_network.cpp).
-TEST(Network, HarnessAndGeneratedNetworkTopAgreeCycleForCycle) {
-  Bench b(R"(
+// A 3x2 torus with 2-cycle links, internal speedup 2 (output buffers of 3
+// flits) and packets of 1 to 4 flits.
+constexpr const char* kTorus3x2Speedup2 = R"(
 [design]
 name = "net_torus3x2"
 [topology]
@@ -414,7 +412,12 @@ min_packet_flits = 1
 max_packet_flits = 4
 speedup = 2
 output_buffer_flits = 3
-)");
+)";
+
+// The router without speedup is compared on a dragonfly
+// (test_dragonfly_network.cpp).
+TEST(Network, HarnessAndGeneratedNetworkTopAgreeCycleForCycle) {
+  Bench b(kTorus3x2Speedup2);
   SimOptions o;
   o.load = 0.6;  // enough contention to exercise arbitration
   o.warmup = 100;
@@ -432,25 +435,9 @@ output_buffer_flits = 3
   EXPECT_EQ(harness.link_utilisation_by_class, network.link_utilisation_by_class);
 }
 
-// `--threads`: the same torus (speedup 2, packets of 1 to 4 flits) on 1, 2 and
-// 3 threads (more threads than routers' halves, and than this machine's cores).
+// `--threads`: that torus on 1, 2 and 3 threads (more threads than routers' halves, and than this machine's cores).
 TEST(Network, ResultsAreIdenticalAtEveryThreadCount) {
-  Bench b(R"(
-[design]
-name = "net_torus3x2"
-[topology]
-kind = "torus"
-dims = [3, 2]
-link_latency = 2
-[router]
-vcs = 2
-buffer_flits = 5
-flit_bits = 96
-min_packet_flits = 1
-max_packet_flits = 4
-speedup = 2
-output_buffer_flits = 3
-)");
+  Bench b(kTorus3x2Speedup2);
   SimOptions o = run_options(0.6, 100, 2000);
   o.packet_flits_min = 1;
   o.packet_flits_max = 4;
