@@ -349,6 +349,52 @@ TEST(CreditCheck, FailsOnAFlitIntoAFullBuffer) {
   EXPECT_NE(r.failure.find("received a flit with its 8-flit buffer full"), std::string::npos) << r.failure;
 }
 
+
+// A link that delivers a head twice. The checker counts each head's hops
+// along its links, so a head that no router sent is a fault of the links
+// (the C++ delay lines or rr_link), which neither fabric exposes: the
+// checker is fed what such a link would deliver, after a packet that crossed
+// the same link legally.
+TEST(LinkCheck, FailsOnAHeadThatNoRouterSentOnTheLink) {
+  Bench b(kRing);
+  const Topology& t = b.design.topo;
+  NetworkChecker checker(b.design, *b.relation);
+  std::optional<PortRef> far;  // router 1's input port on the link from router 0
+  int out = 0;
+  for (int p = 0; p < b.design.ports && !far; ++p) {
+    if (t.is_ni_port(p)) continue;
+    far = t.neighbor(0, p);
+    if (far && far->router != 1) far.reset();
+    out = p;
+  }
+  ASSERT_TRUE(far.has_value());
+
+  Header h;
+  h.src = t.address_of(t.node_at(0, 0));
+  h.dst = t.address_of(t.node_at(1, 0));
+  h.length = 2;
+  h.packet_id = 7;
+  const LinkFlit injected{true, true, false, 0, b.design.encode(h)};
+  ++h.hops;  // as router 0 counts the hop
+  const LinkFlit head{true, true, false, 0, b.design.encode(h)};
+  const LinkFlit tail{true, false, true, 0, {}};
+  const auto cycle = [&](const std::vector<std::pair<int, LinkFlit>>& outputs,
+                         const std::vector<std::tuple<int, int, LinkFlit>>& inputs) {
+    checker.begin_cycle();
+    for (const auto& [port, f] : outputs) checker.router_output(0, port, f);
+    checker.end_outputs();
+    for (const auto& [router, port, f] : inputs) checker.router_input(router, port, f);
+  };
+  cycle({}, {{0, 0, injected}});                                // the NIC injects the head into router 0
+  cycle({{out, head}}, {{0, 0, tail}, {1, far->port, head}});  // router 0 sends it over the link
+  cycle({{out, tail}}, {{1, far->port, tail}});
+  ASSERT_EQ(checker.violation(), "") << "the legal crossing";
+
+  cycle({}, {{1, far->port, head}});  // the link delivers the head again
+  EXPECT_EQ(checker.violation(), fmt::format("router 1 input port {} vc0: head of packet {:#x} arrived on a link no "
+                                             "head was seen to leave on",
+                                             far->port, packet_key(h.src, h.packet_id)));
+}
 // A real routing deadlock: the ring with one VC (no dateline classes),
 // emitted past the generator's deadlock check. The watchdog must call it a
 // deadlock (not saturation) and dump the occupied VCs, on both fabrics.
