@@ -2,7 +2,7 @@
 # Installs what rlroute needs from Debian (when missing) and builds it in build/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(verilator yosys opensta libsystemc-dev cmake g++ make libgtest-dev libtomlplusplus-dev libcli11-dev libfmt-dev
+packages=(verilator yosys opensta libsystemc-dev cmake g++ clang make libgtest-dev libtomlplusplus-dev libcli11-dev libfmt-dev
           nlohmann-json3-dev zlib1g-dev python3-matplotlib libtorch-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -3,6 +3,7 @@
 #include "rlroute/gen/dqn_block.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -67,6 +68,37 @@ std::string read_all(const fs::path& p) {
                                        shown(root), reason));
 }
 
+// Whether `program` names an executable: a path, or a name found on the PATH.
+bool is_executable(const std::string& program) {
+  const auto runnable = [](const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+  };
+  if (program.find('/') != std::string::npos) return runnable(program);
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (runnable(fs::path(dir.empty() ? "." : dir) / program)) return true;
+  }
+  return false;
+}
+
+// The C++ compiler of the models: RLROUTE_MODEL_CXX if set, else clang++
+// when it is on the PATH, else g++ (Verilator's makefile default). Clang's
+// code of a router model simulates about an eighth faster than GCC's, and it
+// compiles faster (docs/results.md, "Model build: the compiler").
+std::string model_compiler() {
+  if (const char* env = std::getenv("RLROUTE_MODEL_CXX"); env && *env) {
+    if (!is_executable(env)) {
+      throw std::runtime_error(fmt::format("RLROUTE_MODEL_CXX={}: not an executable on the PATH (it names the C++ "
+                                           "compiler of the Verilated models, such as g++ or clang++)",
+                                           env));
+    }
+    return env;
+  }
+  return is_executable("clang++") ? "clang++" : "g++";
+}
+
 // The network top is one large flat model: -O1 compiles it several times
 // faster and it is only used for small networks and traces.
 const char* cxx_opt(ModelKind kind) { return kind == ModelKind::Router ? "-O2" : "-O1"; }
@@ -77,7 +109,12 @@ const char* cxx_opt(ModelKind kind) { return kind == ModelKind::Router ? "-O2" :
 // the cold half and our level for the hot half: a dragonfly router model
 // builds in about two thirds of the time and simulates about a third faster
 // than with the defaults (docs/results.md, "Model build").
-std::string make_vars(ModelKind kind) { return fmt::format("OPT_SLOW=-O0 OPT_FAST={}", cxx_opt(kind)); }
+// The compiler also links (Verilator's makefile links with g++ otherwise).
+std::string make_vars(ModelKind kind) {
+  const std::string cxx = model_compiler();
+  return fmt::format("{} {} OPT_SLOW=-O0 OPT_FAST={}", shell_quote("CXX=" + cxx), shell_quote("LINK=" + cxx),
+                     cxx_opt(kind));
+}
 
 const char* adapter_source(ModelKind kind) {
   return kind == ModelKind::Router ? "router_adapter.cpp" : "network_adapter.cpp";
@@ -155,9 +192,20 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, c
     model_cache::install_runtime_objects(*prebuilt, obj);
     if (prebuilt->precompiled) cxxflags = shell_quote("CXXFLAGS=-include " + prebuilt->header.string());
   }
-  const std::string make = fmt::format("make -C {} -f {} -j 2 {} {} >> {} 2>&1", shell_quote(obj.string()),
-                                       shell_quote(prefix + ".mk"), make_vars(r.kind), cxxflags, log);
-  if (std::system(make.c_str()) != 0 || !fs::exists(lib)) {
+  const auto make = [&](const std::string& flags) {
+    const std::string cmd = fmt::format("make -C {} -f {} -j 2 {} {} >> {} 2>&1", shell_quote(obj.string()),
+                                        shell_quote(prefix + ".mk"), make_vars(r.kind), flags, log);
+    return std::system(cmd.c_str()) == 0 && fs::exists(lib);
+  };
+  bool built = make(cxxflags);
+  // A precompiled header the compiler refuses costs time, not the build:
+  // GCC then parses verilated.h itself, Clang stops, so build without it.
+  if (!built && !cxxflags.empty()) {
+    notice(fmt::format("model: {} did not build with the precompiled verilated.h; building it without (log {})",
+                       shown(r.entry.library), shown(r.entry.dir / "build.log")));
+    built = make("");
+  }
+  if (!built) {
     throw std::runtime_error(fmt::format("Verilator build of {} failed", top));
   }
   std::error_code ec;

@@ -31,7 +31,7 @@ rlroute-describe:
 	$(info runtime: $(VK_GLOBAL_OBJS))
 	@$(CXX) --version
 rlroute-pch-%:
-	$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(OPT_$*) -x c++-header -o $(RLROUTE_PCH)/rlroute_pch.h.gch/$*.gch $(RLROUTE_PCH)/rlroute_pch.h
+	$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(OPT_$*) $(RLROUTE_PCH_FLAGS) -x c++-header -o $(RLROUTE_PCH)/rlroute_pch.h.gch/$*.gch $(RLROUTE_PCH)/rlroute_pch.h
 rlroute-probe-%:
 	$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(OPT_$*) -H -include $(RLROUTE_PCH)/rlroute_pch.h -fsyntax-only -x c++ /dev/null
 )";
@@ -115,10 +115,22 @@ std::optional<PrebuiltRuntime> load(const fs::path& dir, const std::string& key)
   }
 }
 
+// Whether -H's list of included files (lines of one or more dots, a space
+// and a path) has verilated.h: the compiler parsed it.
+bool lists_verilated_h(const std::string& h_output) {
+  std::istringstream lines(h_output);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t dots = line.find_first_not_of('.');
+    if (dots == 0 || dots == std::string::npos || line[dots] != ' ') continue;
+    if (line.size() >= 12 && line.compare(line.size() - 12, 12, "/verilated.h") == 0) return true;
+  }
+  return false;
+}
+
 // Builds the directory in <dir>.tmp-<pid> and renames it into place after
-// its manifest.json. The caller holds the lock.
+// its manifest.json (`clang`: the compiler is Clang). The caller holds the lock.
 void build(const PrebuiltRequest& r, const fs::path& dir, const std::string& key,
-           const std::vector<std::string>& objects, const Log& notice) {
+           const std::vector<std::string>& objects, bool clang, const Log& notice) {
   const std::string stem = dir.filename().string();
   StagingDir staging(r.root, stem);
   const fs::path tmp = staging.path();
@@ -138,7 +150,10 @@ void build(const PrebuiltRequest& r, const fs::path& dir, const std::string& key
     throw std::runtime_error(fmt::format("{}; see {}", what, shown((ec ? tmp : failed) / "build.log")));
   };
 
-  std::string targets;
+  // Clang's header records the path of rlroute_pch.h, which is in the
+  // staging directory until the rename below: it carries the files it was
+  // made from instead.
+  std::string targets = clang ? " RLROUTE_PCH_FLAGS='-Xclang -fmodules-embed-all-files'" : "";
   for (const char* level : kLevels) targets += fmt::format(" rlroute-pch-{}", level);
   if (std::system(fmt::format("{}{} > {} 2>&1", make, targets, shell_quote(log.string())).c_str()) != 0) {
     fail("the precompiled header did not build");
@@ -147,12 +162,15 @@ void build(const PrebuiltRequest& r, const fs::path& dir, const std::string& key
     if (item.path().extension() == ".d") fs::remove(item.path(), ec);  // -MMD's dependency files
   }
   // The compiler must take the precompiled header at every level, or it is
-  // only a cost (GCC checks each candidate against the file's flags).
+  // only a cost (GCC checks each candidate against the file's flags and
+  // marks the one it takes with "!" in -H's list; Clang takes a matching one
+  // or stops, and lists verilated.h only if it parses it).
   bool precompiled = true;
   for (const char* level : kLevels) {
     const Captured probe = capture(fmt::format("{} rlroute-probe-{} 2>&1", make, level));
-    const std::string taken = "! " + (gch / (std::string(level) + ".gch")).string();
-    if (probe.status != 0 || probe.out.find(taken) == std::string::npos) {
+    const std::string gcc_took = "! " + (gch / (std::string(level) + ".gch")).string();
+    const bool took = clang ? !lists_verilated_h(probe.out) : probe.out.find(gcc_took) != std::string::npos;
+    if (probe.status != 0 || !took) {
       precompiled = false;
       notice(fmt::format("model: the compiler does not take the precompiled verilated.h at level {} ({}); models "
                          "build without it",
@@ -217,7 +235,8 @@ std::optional<PrebuiltRuntime> prebuilt_runtime(const PrebuiltRequest& r, const 
     progress(fmt::format("model: building the precompiled header and runtime objects {} (once per compiler, "
                          "Verilator and flags)",
                          shown(dir)));
-    build(r, dir, key, runtime_objects(describe.out), notice);
+    build(r, dir, key, runtime_objects(describe.out), describe.out.find("clang version") != std::string::npos,
+          notice);
     auto p = load(dir, key);
     if (!p) throw std::runtime_error(fmt::format("the freshly built {} does not match its manifest", shown(dir)));
     return p;

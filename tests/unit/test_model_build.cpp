@@ -256,8 +256,8 @@ TEST_F(ModelCache, DamagedRuntimeObjectIsRebuilt) {
 
 // The check that the compiler takes the precompiled header fires when it does
 // not: a macro whose value changes from one compile to the next (the clock)
-// makes GCC refuse the header it precompiled. The directory is published
-// without it, and models build with the runtime objects alone.
+// makes GCC refuse the header it precompiled, and Clang stop. The directory is
+// published without it, and models build with the runtime objects alone.
 TEST_F(ModelCache, PrecompiledHeaderCheckFiresWhenTheCompilerRefusesIt) {
   const fs::path dir = root / "verilated";
   write_design(emitted, dir / "rtl");
@@ -266,19 +266,57 @@ TEST_F(ModelCache, PrecompiledHeaderCheckFiresWhenTheCompilerRefusesIt) {
                   "> verilator.log 2>&1",
                   dir.string(), emitted.router_top, emitted.filelist);
   ASSERT_EQ(std::system(verilate.c_str()), 0) << "see " << (dir / "verilator.log");
-  const model_cache::PrebuiltRequest request{
-      root,     dir / "obj", "Vrouter", "OPT_SLOW=-O0 OPT_FAST=-O1", "-fPIC -std=c++20 -DRLROUTE_NOW=$(shell date +%s%N)",
-      "router", 10min};
-  std::vector<std::string> notices;
-  const auto p = model_cache::prebuilt_runtime(request, [](const std::string&) {},
-                                               [&](const std::string& line) { notices.push_back(line); });
-  ASSERT_TRUE(p.has_value()) << joined(notices);
-  EXPECT_FALSE(p->precompiled);
-  EXPECT_TRUE(contains(notices, "model: the compiler does not take the precompiled verilated.h at level SLOW"))
-      << joined(notices);
-  EXPECT_FALSE(fs::exists(p->header.parent_path() / "rlroute_pch.h.gch"));
-  ASSERT_FALSE(p->objects.empty());
-  for (const fs::path& o : p->objects) EXPECT_TRUE(fs::exists(o)) << o;
+  std::vector<std::string> compilers = {"g++"};
+  if (std::system("command -v clang++ > /dev/null") == 0) compilers.push_back("clang++");
+  for (const std::string& cxx : compilers) {
+    SCOPED_TRACE(cxx);
+    const model_cache::PrebuiltRequest request{root,
+                                               dir / "obj",
+                                               "Vrouter",
+                                               "CXX=" + cxx + " OPT_SLOW=-O0 OPT_FAST=-O1",
+                                               "-fPIC -std=c++20 -DRLROUTE_NOW=$(shell date +%s%N)",
+                                               "router",
+                                               10min};
+    std::vector<std::string> notices;
+    const auto p = model_cache::prebuilt_runtime(request, [](const std::string&) {},
+                                                 [&](const std::string& line) { notices.push_back(line); });
+    ASSERT_TRUE(p.has_value()) << joined(notices);
+    EXPECT_FALSE(p->precompiled);
+    EXPECT_TRUE(contains(notices, "model: the compiler does not take the precompiled verilated.h at level SLOW"))
+        << joined(notices);
+    EXPECT_FALSE(fs::exists(p->header.parent_path() / "rlroute_pch.h.gch"));
+    ASSERT_FALSE(p->objects.empty());
+    for (const fs::path& o : p->objects) EXPECT_TRUE(fs::exists(o)) << o;
+  }
+}
+
+// RLROUTE_MODEL_CXX picks the models' compiler; the cache keeps one entry per
+// compiler, and a name that is not a program is a one-line error naming it.
+TEST_F(ModelCache, ModelCompilerComesFromRlrouteModelCxx) {
+  struct Restore {  // the variable as it was, whatever the test does
+    const char* before = std::getenv("RLROUTE_MODEL_CXX");
+    std::string saved = before ? before : "";
+    ~Restore() {
+      if (before) {
+        ::setenv("RLROUTE_MODEL_CXX", saved.c_str(), 1);
+      } else {
+        ::unsetenv("RLROUTE_MODEL_CXX");
+      }
+    }
+  } restore;
+  ::setenv("RLROUTE_MODEL_CXX", "g++", 1);
+  const std::string with_gcc = entry().key;
+  ::setenv("RLROUTE_MODEL_CXX", "/usr/bin/g++", 1);
+  EXPECT_NE(entry().key, with_gcc) << "the key holds the compiler as named";
+  ::setenv("RLROUTE_MODEL_CXX", "no-such-compiler++", 1);
+  try {
+    entry();
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "RLROUTE_MODEL_CXX=no-such-compiler++: not an executable on the PATH (it names the C++ compiler of "
+              "the Verilated models, such as g++ or clang++)");
+  }
 }
 
 // A precompiled header the compiler does not take (here: one built with other
