@@ -204,9 +204,7 @@ module rr_vc_alloc #(
       assign alloc_n_o[o*GW+:GW] = n;
     end
     assign alloc_o[o] = |gnts;
-    for (genvar r = 0; r < R; r++) begin : gen_gnt
-      assign gnt_bits[o][r] = gnts[r];
-    end
+    assign gnt_bits[o] = gnts;
   end
 
   // Stage-1 pointers: past the first VC (in priority order) allocated on the port.

@@ -130,7 +130,7 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
     }
     int hops = 0;  // from a NIC: none yet
     if (!design_.topo.is_ni_port(port)) {
-      std::deque<int>& on_link = hops_on_link_[static_cast<std::size_t>(router * design_.ports + port)];
+      RingQueue<int>& on_link = hops_on_link_[static_cast<std::size_t>(router * design_.ports + port)];
       if (on_link.empty()) {
         fail(fmt::format("router {} input port {} vc{}: head of packet {:#x} arrived on a link no head was seen to "
                          "leave on",
@@ -189,15 +189,15 @@ void NetworkChecker::router_credit(int router, int port, const LinkCredit& credi
 }
 
 bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, long key, int in_port, int in_vc) {
-  std::deque<BufferedFlit>& buffer = input_vc(router, in_port, in_vc).flits;
+  RingQueue<BufferedFlit>& buffer = input_vc(router, in_port, in_vc).flits;
   // With internal speedup, flits of earlier packets of this VC may still sit
   // in another port's output buffer: the flit must be the oldest of its own
   // packet (packets still leave whole and in order on each port).
-  auto at = buffer.begin();
+  std::size_t at = 0;
   if (design_.cfg.speedup > 1) {
-    at = std::find_if(buffer.begin(), buffer.end(), [key](const BufferedFlit& f) { return static_cast<long>(f.key) == key; });
+    while (at < buffer.size() && static_cast<long>(buffer[at].key) != key) ++at;
   }
-  if (at == buffer.end() || static_cast<long>(at->key) != key) {
+  if (at == buffer.size() || static_cast<long>(buffer[at].key) != key) {
     fail_at(router, fmt::format("flit identity: router {} sent a flit of packet {:#x} out of port {} ({}) that is not the next "
                      "flit of input port {} vc{} (next: {})",
                      router, key, port, describe_flit(out), in_port, in_vc,
@@ -206,9 +206,13 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
                                                   describe_flit(buffer.front().flit))));
     return false;
   }
-  const LinkFlit in = at->flit;
-  const bool was_front = at == buffer.begin();
-  buffer.erase(at);
+  const LinkFlit in = buffer[at].flit;
+  const bool was_front = at == 0;
+  if (was_front) {
+    buffer.pop_front();
+  } else {
+    buffer.erase(at);
+  }
   InputVc& ivc = input_vc(router, in_port, in_vc);
   ++ivc.taken;
   if (was_front) {
@@ -361,7 +365,8 @@ std::string NetworkChecker::dump_occupied() const {
         s += fmt::format("  router {} ({}) input port {} ({}) vc{}: {} flit(s) in the buffer; packets (src<<16|id):",
                          r, t.router_name(r), p, t.port_name(r, p), v, ivc.occupancy);
         long last = -1;
-        for (const BufferedFlit& f : ivc.flits) {
+        for (std::size_t i = 0; i < ivc.flits.size(); ++i) {
+          const BufferedFlit& f = ivc.flits[i];
           if (static_cast<long>(f.key) == last) continue;
           last = f.key;
           s += fmt::format(" {:#x}", f.key);

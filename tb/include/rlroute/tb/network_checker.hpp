@@ -39,7 +39,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
@@ -49,6 +48,7 @@
 #include "rlroute/tb/dqn_episode_mirror.hpp"
 #include "rlroute/tb/model.hpp"
 #include "rlroute/tb/q_mirror.hpp"
+#include "rlroute/tb/ring_queue.hpp"
 #include "rlroute/gen/routing.hpp"
 
 namespace rlroute {
@@ -128,7 +128,7 @@ class NetworkChecker {
     int occupancy = 0;  // flits entered minus credits returned
     std::int64_t taken = 0;     // flits that left the router from this VC
     std::int64_t credited = 0;  // credits returned for this VC
-    std::deque<BufferedFlit> flits;
+    RingQueue<BufferedFlit> flits;
     long open_packet = -1;  // key of the packet whose tail has not arrived yet
     std::int64_t front_since = 0;  // cycle the front flit became the front
   };
@@ -178,7 +178,7 @@ class NetworkChecker {
   // Per router input port (router * ports + port) fed by a link: the hop
   // counts of the heads on their way to it, oldest first (a link keeps
   // order). Its upstream router's outputs push, its router_input() pops.
-  std::vector<std::deque<int>> hops_on_link_;
+  std::vector<RingQueue<int>> hops_on_link_;
   std::vector<int> far_input_;  // per output port: the input port (index as above) its link feeds, or -1
   std::vector<RouterPhase> router_phase_;
   std::vector<std::uint64_t> port_flits_;
