@@ -1,5 +1,6 @@
 // RouterModel over the Verilated router top (verilator --prefix Vrouter).
 #include <memory>
+#include <vector>
 
 #include "Vrouter.h"
 #include "Vrouter___024root.h"
@@ -12,17 +13,23 @@ class VerilatedRouter final : public RouterModel {
  public:
   explicit VerilatedRouter(const ModelShape& shape)
       : shape_(shape), layout_{shape.vc_bits, shape.flit_bits, shape.feedback_bits}, context_(std::make_unique<VerilatedContext>()),
-        top_(std::make_unique<Vrouter>(context_.get())) {
+        top_(std::make_unique<Vrouter>(context_.get())),
+        flit_in_idle_(static_cast<std::size_t>(shape.ports), 0),
+        credit_in_idle_(static_cast<std::size_t>(shape.ports), 0) {
     link_bits_ = layout_.link_bits();
     credit_bits_ = layout_.credit_bits();
   }
   ~VerilatedRouter() override { top_->final(); }
 
   void set_router_id(std::uint64_t id) override { set_field(top_->id_i, 0, shape_.id_bits, id); }
+  // An idle word (all zeros) is not written again over an idle word: most
+  // ports are idle most cycles, and a flit word is hundreds of bits.
   void set_flit_in(int port, const LinkFlit& f) override {
+    if (!update_idle(flit_in_idle_, port, !f.valid)) return;
     write_flit(top_->flit_i, port * link_bits_, layout_, f);
   }
   void set_credit_in(int port, const LinkCredit& c) override {
+    if (!update_idle(credit_in_idle_, port, !c.valid && c.feedback == 0)) return;
     write_credit(top_->credit_i, port * credit_bits_, layout_, c);
   }
   LinkFlit flit_out(int port) const override {
@@ -62,12 +69,22 @@ class VerilatedRouter final : public RouterModel {
   void tick() override { clock_cycle(*top_); }
 
  private:
+  // Records whether a port's input word is idle now; false if it was idle
+  // already and stays idle (nothing to write).
+  static bool update_idle(std::vector<char>& idle, int port, bool now) {
+    char& was = idle[static_cast<std::size_t>(port)];
+    if (now && was) return false;
+    was = now;
+    return true;
+  }
+
   ModelShape shape_;
   LinkLayout layout_;
   int link_bits_;
   int credit_bits_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Vrouter> top_;
+  std::vector<char> flit_in_idle_, credit_in_idle_;  // per port: its input word is all zeros
 };
 
 }  // namespace rlroute::adapter
