@@ -19,8 +19,8 @@ std::uint32_t DorRouting::class_vcs(int vc_class) const {
 }
 
 int minimal_port(const Topology& t, int here_router, int dest_router, int dim) {
-  const int here = t.coords(here_router)[dim];
-  const int dest = t.coords(dest_router)[dim];
+  const int here = t.coord(here_router, dim);
+  const int dest = t.coord(dest_router, dim);
   if (here == dest) return -1;
   if (!t.torus()) return dest > here ? t.plus_port(dim) : t.minus_port(dim);
   const int k = t.radix(dim);
@@ -32,22 +32,22 @@ std::vector<RouteOption> DorRouting::next_hops(int router, int in_port, int in_v
                                                const RouteState& state) const {
   const int dst_node = state.dst;
   const Topology& t = design_.topo;
-  const std::vector<int> here = t.coords(router);
   const int dst_router = t.router_of_node(dst_node);
-  const std::vector<int> dest = t.coords(dst_router);
   for (int d = 0; d < t.num_dims(); ++d) {
     const int port = minimal_port(t, router, dst_router, d);
     if (port < 0) continue;
     if (!t.torus()) return {{port, dor_vcs_, state}};
     const int k = t.radix(d);
     const bool plus = port == t.plus_port(d);
-    const bool wraps = plus ? here[d] == k - 1 : here[d] == 0;
+    const int here = t.coord(router, d);
+    const int dest = t.coord(dst_router, d);
+    const bool wraps = plus ? here == k - 1 : here == 0;
     const bool continuing = t.port_dim(in_port) == d;
     const int in_class = num_dor_vcs_ > 1 && in_vc < num_dor_vcs_ ? in_vc % 2 : 0;
     // Class 1 from the wrap hop on (sticky while the packet stays in this
     // dimension); class 0 while the wrap still lies ahead; a packet whose path
     // in this dimension never wraps may use every VC (see docs/routing_dor.md).
-    const bool wrap_ahead = plus ? dest[d] < here[d] : dest[d] > here[d];
+    const bool wrap_ahead = plus ? dest < here : dest > here;
     std::uint32_t vcs = dor_vcs_;
     if (wraps || (continuing && in_class == 1)) {
       vcs = class_vcs(1);

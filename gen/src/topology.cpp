@@ -179,6 +179,11 @@ std::vector<int> Topology::coords(int router) const {
   return c;
 }
 
+int Topology::coord(int router, int dim) const {
+  for (int d = 0; d < dim; ++d) router /= radix_[static_cast<size_t>(d)];
+  return router % radix_[static_cast<size_t>(dim)];
+}
+
 int Topology::router_at(const std::vector<int>& c) const {
   int router = 0;
   for (int d = num_dims() - 1; d >= 0; --d) router = router * radix_[d] + c[d];

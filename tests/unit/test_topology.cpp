@@ -22,8 +22,12 @@ TEST(Topology, CoordinatesRoundTrip) {
   const Topology t(grid(TopologyKind::Torus, {4, 3, 2}));
   EXPECT_EQ(t.num_routers(), 24);
   EXPECT_EQ(t.num_ports(), 7);
-  for (int r = 0; r < t.num_routers(); ++r) EXPECT_EQ(t.router_at(t.coords(r)), r);
+  for (int r = 0; r < t.num_routers(); ++r) {
+    EXPECT_EQ(t.router_at(t.coords(r)), r);
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(t.coord(r, d), t.coords(r)[static_cast<size_t>(d)]) << r << " dim " << d;
+  }
   EXPECT_EQ(t.coords(5), (std::vector<int>{1, 1, 0}));
+  EXPECT_EQ(t.coord(23, 2), 1);
 }
 
 TEST(Topology, TorusNeighboursWrapAndAreSymmetric) {

@@ -82,6 +82,8 @@ class Topology {
   // Dimension of a network port, -1 for an NI port.
   int port_dim(int port) const { return is_ni_port(port) ? -1 : (port - nodes_per_router_) / 2; }
   std::vector<int> coords(int router) const;
+  // coords(router)[dim], without building the vector (per-hop code).
+  int coord(int router, int dim) const;
   int router_at(const std::vector<int>& coords) const;
   int coord_bits() const { return coord_bits_; }
 
