@@ -23,7 +23,8 @@ class VerilatedRouter final : public RouterModel {
 
   void set_router_id(std::uint64_t id) override { set_field(top_->id_i, 0, shape_.id_bits, id); }
   // An idle word (all zeros) is not written again over an idle word: most
-  // ports are idle most cycles, and a flit word is hundreds of bits.
+  // ports are idle most cycles, and a flit word is a whole flit (up to 256
+  // bits) and a few more.
   void set_flit_in(int port, const LinkFlit& f) override {
     if (!update_idle(flit_in_idle_, port, !f.valid)) return;
     write_flit(top_->flit_i, port * link_bits_, layout_, f);
