@@ -58,153 +58,170 @@ module rr_vc_alloc #(
   output logic [R*GW-1:0]  alloc_n_o    // per output VC: single-flit packets among them (G > 1)
 );
   localparam bit MULTI = G > 1;
+  // Everything below is one always_comb, so that the C++ model Verilator
+  // makes of it can skip the work of idle requesters and output VCs: with
+  // SKIP_IDLE the block does nothing without requests, nothing for an input
+  // VC without a request and nothing for an output VC without bidders. Every
+  // output is zero there anyway, so the guards change no value; synthesis
+  // reads the RTL without them (they would cost muxes no tool removes), and a
+  // test proves the two readings equivalent with Yosys (tests/rtl,
+  // rtl.vc_alloc_guards_are_equivalent; docs/architecture.md, "RTL written
+  // for simulation speed").
+`ifdef VERILATOR
+  localparam bit SKIP_IDLE = 1'b1;
+`else
+  localparam bit SKIP_IDLE = 1'b0;
+`endif
   // Per input VC: its packet has one flit and may share an output VC.
   logic [R-1:0] single;
-  for (genvar r = 0; r < R; r++) begin : gen_single
-    assign single[r] = MULTI && len_i[r*LEN_W+:LEN_W] == LEN_W'(1);
-  end
   // pick[r] is one-hot over output VCs (R bits), zero if nothing eligible.
   logic [R-1:0] pick [R];
-  logic [R-1:0] gnt_bits [R];  // [output VC][input VC]
+  // Per output VC o (bits o*R +: R): the input VCs that picked it (bids), the
+  // stage-2 round-robin mask (those at or after the pointer have priority)
+  // and the last one granted, which the pointer moves past.
+  logic [R*R-1:0] bids, mask_q, last;
   // Per output port: the VCs that have priority in stage 1 (at or after the pointer).
   logic [V-1:0] prio_q [P];
   // Per output VC: busy, but its holder's tail is at the front and it has no successor yet.
   logic [R-1:0] releasing;
-  // Each releasing input VC decodes the VC it holds (vc w of port q, index
-  // q*V + w) by comparisons against constants, not a variable shift: Yosys's
-  // resource sharing pass spends hours on R shifters of R bits (15 ports).
+
   always_comb begin
+    logic [PW-1:0]   port;
+    logic [V-1:0]    eligible, preferred, first;
+    logic [V-1:0]    port_busy, port_releasing, port_prio;
+    logic [CW-1:0]   port_credits [V];
+    logic [CW-1:0]   port_singles [V];
+    logic [CW+1:0]   need, owed;
+    logic            free, more;
+    logic [R-1:0]    reqs, hi, lo, g, gnts;
+    logic [GW-1:0]   n;
+    // Temporaries start at zero (no latches): each is set before use below.
+    port = '0;
+    {eligible, preferred, first, port_busy, port_releasing, port_prio} = '0;
+    for (int unsigned w = 0; w < V; w++) begin
+      port_credits[w] = '0;
+      port_singles[w] = '0;
+    end
+    {need, owed, free, more, reqs, hi, lo, g, gnts, n} = '0;
+    single = '0;
     releasing = '0;
-    for (int unsigned r = 0; r < R; r++) begin
-      for (int unsigned q = 0; q < P; q++) begin
-        for (int unsigned w = 0; w < V; w++) begin
-          if (rel_i[r] && own_port_i[r*PW+:PW] == PW'(q) && own_vc_i[r*VCW+:VCW] == VCW'(w)) begin
-            releasing[q*V+w] = 1'b1;
-          end
-        end
-      end
-    end
-    releasing = releasing & busy_i & ~handover_i;
-  end
-
-  for (genvar r = 0; r < R; r++) begin : gen_in
-    logic [PW-1:0]    port;
-    logic [V-1:0]     eligible, preferred;
-    logic [V-1:0]     first;
-    assign port = port_i[r*PW+:PW];
-
-    // The requested port's busy and releasing bits, credit counters and
-    // stage-1 priority, selected AND-OR by a decoded port (indexing by
-    // port*V*CW would be a run-time multiply).
-    logic [V-1:0]  port_busy, port_releasing, port_prio;
-    logic [CW-1:0] port_credits [V];
-    logic [CW-1:0] port_singles [V];
-    always_comb begin
-      port_busy = '0;
-      port_releasing = '0;
-      port_prio = '0;
-      for (int unsigned w = 0; w < V; w++) begin
-        port_credits[w] = '0;
-        port_singles[w] = '0;
-      end
-      for (int unsigned q = 0; q < P; q++) begin
-        if (port == PW'(q)) begin
-          port_busy = port_busy | busy_i[q*V+:V];
-          port_releasing = port_releasing | releasing[q*V+:V];
-          port_prio = port_prio | prio_q[q];
+    bids = '0;
+    last = '0;
+    gnt_o = '0;
+    gnt_vc_o = '0;
+    alloc_o = '0;
+    alloc_n_o = '0;
+    for (int unsigned r = 0; r < R; r++) pick[r] = '0;
+    if (!SKIP_IDLE || |req_i) begin
+      // Each releasing input VC decodes the VC it holds (vc w of port q, index
+      // q*V + w) by comparisons against constants, not a variable shift: Yosys's
+      // resource sharing pass spends hours on R shifters of R bits (15 ports).
+      for (int unsigned r = 0; r < R; r++) begin
+        for (int unsigned q = 0; q < P; q++) begin
           for (int unsigned w = 0; w < V; w++) begin
-            port_credits[w] = port_credits[w] | credits_i[(q*V+w)*CW+:CW];
-            if (MULTI) port_singles[w] = port_singles[w] | singles_i[(q*V+w)*CW+:CW];
+            if (rel_i[r] && own_port_i[r*PW+:PW] == PW'(q) && own_vc_i[r*VCW+:VCW] == VCW'(w)) begin
+              releasing[q*V+w] = 1'b1;
+            end
           end
         end
       end
-    end
+      releasing = releasing & busy_i & ~handover_i;
 
-    always_comb begin
-      logic [CW+1:0] need;
-      logic          free;
-      for (int unsigned w = 0; w < V; w++) begin
-        // A releasing VC still owes the credit of its holder's tail, and one
-        // per single-flit packet allocated to it and not sent yet.
-        need = (CW+2)'(len_i[r*LEN_W+:LEN_W]) + (CW+2)'(port_busy[w]) + (CW+2)'(port_singles[w]);
-        free = single[r] ? !port_busy[w] : (!port_busy[w] && port_singles[w] == '0);
-        eligible[w] = req_i[r] && vcs_i[r*V+w] && (free || port_releasing[w])
-                      && ({2'b0, port_credits[w]} >= need);
+      // Stage 1, per requesting input VC r.
+      for (int unsigned r = 0; r < R; r++) begin
+        if (!SKIP_IDLE || req_i[r]) begin
+          port = port_i[r*PW+:PW];
+          single[r] = MULTI && len_i[r*LEN_W+:LEN_W] == LEN_W'(1);
+          // The requested port's busy and releasing bits, credit counters and
+          // stage-1 priority, selected AND-OR by a decoded port (indexing by
+          // port*V*CW would be a run-time multiply).
+          port_busy = '0;
+          port_releasing = '0;
+          port_prio = '0;
+          for (int unsigned w = 0; w < V; w++) begin
+            port_credits[w] = '0;
+            port_singles[w] = '0;
+          end
+          for (int unsigned q = 0; q < P; q++) begin
+            if (port == PW'(q)) begin
+              port_busy = port_busy | busy_i[q*V+:V];
+              port_releasing = port_releasing | releasing[q*V+:V];
+              port_prio = port_prio | prio_q[q];
+              for (int unsigned w = 0; w < V; w++) begin
+                port_credits[w] = port_credits[w] | credits_i[(q*V+w)*CW+:CW];
+                if (MULTI) port_singles[w] = port_singles[w] | singles_i[(q*V+w)*CW+:CW];
+              end
+            end
+          end
+          for (int unsigned w = 0; w < V; w++) begin
+            // A releasing VC still owes the credit of its holder's tail, and one
+            // per single-flit packet allocated to it and not sent yet.
+            need = (CW+2)'(len_i[r*LEN_W+:LEN_W]) + (CW+2)'(port_busy[w]) + (CW+2)'(port_singles[w]);
+            free = single[r] ? !port_busy[w] : (!port_busy[w] && port_singles[w] == '0);
+            eligible[w] = req_i[r] && vcs_i[r*V+w] && (free || port_releasing[w]) && ({2'b0, port_credits[w]} >= need);
+          end
+          preferred = eligible & port_prio;
+          first = (|preferred) ? (preferred & (~preferred + 1'b1)) : (eligible & (~eligible + 1'b1));
+          // Place the picked VC at output VC port*V + w (a decoder, not a shifter).
+          for (int unsigned q = 0; q < P; q++) pick[r][q*V+:V] = (port == PW'(q)) ? first : '0;
+          for (int unsigned w = 0; w < V; w++) begin
+            if (first[w]) gnt_vc_o[r*VCW+:VCW] = VCW'(w);
+          end
+        end
       end
-    end
-    assign preferred = eligible & port_prio;
-    assign first = (|preferred) ? (preferred & (~preferred + 1'b1)) : (eligible & (~eligible + 1'b1));
-    // Place the picked VC at output VC port*V + w (a decoder, not a shifter).
-    always_comb begin
-      for (int unsigned q = 0; q < P; q++) pick[r][q*V+:V] = (port == PW'(q)) ? first : '0;
-    end
 
-    always_comb begin
-      gnt_vc_o[r*VCW+:VCW] = '0;
-      for (int unsigned w = 0; w < V; w++) begin
-        if (first[w]) gnt_vc_o[r*VCW+:VCW] = VCW'(w);
+      // Stage 2, per output VC o with bidders: round-robin over them
+      // (mask_q: those at or after the pointer first); with G > 1, after a
+      // single-flit winner on a VC no multi-flit packet holds, up to G - 1
+      // more single-flit bidders in the same order, the k-th more only with
+      // credits for the singles pending, the winner and k more.
+      for (int unsigned o = 0; o < R; o++) begin
+        for (int unsigned r = 0; r < R; r++) reqs[r] = pick[r][o];
+        bids[o*R+:R] = reqs;
+        if (!SKIP_IDLE || |reqs) begin
+          // Without a bidder at or after the pointer the first bidder wins.
+          hi = reqs & mask_q[o*R+:R];
+          g = (|hi) ? (hi & (~hi + 1'b1)) : (reqs & (~reqs + 1'b1));
+          gnts = g;
+          last[o*R+:R] = g;
+          n = GW'(MULTI && |(g & single));
+          if (MULTI) begin
+            more = |(g & single) && !busy_i[o];
+            owed = (CW+2)'(singles_i[o*CW+:CW]) + (CW+2)'(1);
+            lo = reqs & ~mask_q[o*R+:R] & single & ~g;
+            hi = hi & single & ~g;
+            for (int unsigned k = 1; k < G; k++) begin
+              g = '0;
+              if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin
+                g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
+              end
+              hi = hi & ~g;
+              lo = lo & ~g;
+              gnts = gnts | g;
+              if (|g) begin
+                last[o*R+:R] = g;
+                n = n + 1'b1;
+                owed = owed + (CW+2)'(1);
+              end
+            end
+          end
+          alloc_o[o] = |gnts;
+          alloc_n_o[o*GW+:GW] = n;
+          gnt_o = gnt_o | gnts;
+        end
       end
     end
   end
 
-  for (genvar o = 0; o < R; o++) begin : gen_out
-    logic [R-1:0] reqs, gnts;
-    for (genvar r = 0; r < R; r++) begin : gen_col
-      assign reqs[r] = pick[r][o];
-    end
-    if (!MULTI) begin : gen_one
-      rr_arbiter_rr #(.N(R)) i_arb (
-        .clk_i, .rst_ni,
-        .req_i    (reqs),
-        .advance_i(1'b1),
-        .gnt_o    (gnts)
-      );
-      assign alloc_n_o[o*GW+:GW] = '0;
-    end else begin : gen_multi
-      // Round-robin over the bidders (mask_q: those at or after the pointer
-      // first); after a single-flit winner on a VC no multi-flit packet
-      // holds, up to G - 1 more single-flit bidders in the same order, the
-      // k-th more only with credits for the singles pending, the winner and
-      // k more. The pointer moves past the last one granted.
-      logic [R-1:0]  mask_q, last;
-      logic [GW-1:0] n;
-      always_comb begin
-        logic [R-1:0]  hi, lo, g;
-        logic [CW+1:0] owed;
-        logic          more;
-        hi = reqs & mask_q;
-        lo = reqs & ~mask_q;
-        g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
-        gnts = g;
-        last = g;
-        more = |(g & single) && !busy_i[o];
-        n = GW'(|(g & single));
-        owed = (CW+2)'(singles_i[o*CW+:CW]) + (CW+2)'(1);
-        hi = hi & single & ~g;
-        lo = lo & single & ~g;
-        for (int unsigned k = 1; k < G; k++) begin
-          g = '0;
-          if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin
-            g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
-          end
-          hi = hi & ~g;
-          lo = lo & ~g;
-          gnts = gnts | g;
-          if (|g) begin
-            last = g;
-            n = n + 1'b1;
-            owed = owed + (CW+2)'(1);
-          end
-        end
+  // Stage-2 pointers: past the last input VC granted, on every output VC with bidders.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mask_q <= '1;
+    end else if (!SKIP_IDLE || |req_i) begin
+      for (int unsigned o = 0; o < R; o++) begin
+        if (|bids[o*R+:R]) mask_q[o*R+:R] <= ~((last[o*R+:R] - 1'b1) | last[o*R+:R]);
       end
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) mask_q <= '1;
-        else if (|reqs) mask_q <= ~((last - 1'b1) | last);
-      end
-      assign alloc_n_o[o*GW+:GW] = n;
     end
-    assign alloc_o[o] = |gnts;
-    assign gnt_bits[o] = gnts;
   end
 
   // Stage-1 pointers: past the first VC (in priority order) allocated on the port.
@@ -222,10 +239,5 @@ module rr_vc_alloc #(
   if (!MULTI) begin : gen_no_singles
     logic unused_singles;
     assign unused_singles = ^singles_i;
-  end
-
-  always_comb begin
-    gnt_o = '0;
-    for (int unsigned o = 0; o < R; o++) gnt_o = gnt_o | gnt_bits[o];
   end
 endmodule
