@@ -40,16 +40,6 @@ module rr_sw_alloc #(
   output logic [P*S-1:0]     out_valid_o,   // per output slot o*S + k
   output logic [P*S*LNW-1:0] out_sel_o      // per output slot: the winning input lane
 );
-  // Under Verilator (SKIP_IDLE) an input port without requests and an output
-  // without requesting lanes skip their arbitration, whose outputs are zero
-  // there anyway; synthesis reads the RTL without the guards, and a test
-  // proves the two readings equivalent (rr_vc_alloc, docs/architecture.md
-  // "RTL written for simulation speed").
-`ifdef VERILATOR
-  localparam bit SKIP_IDLE = 1'b1;
-`else
-  localparam bit SKIP_IDLE = 1'b0;
-`endif
   logic [L-1:0]  lane_has, lane_won;
   logic [PW-1:0] lane_port [L];
   logic [L-1:0]  out_gnt [P];  // [output][lane]
@@ -76,22 +66,19 @@ module rr_sw_alloc #(
       // pointer, then the others.
       at = '0;
       n = '0;
-      pick = '0;
-      if (!SKIP_IDLE || |req) begin
-        for (int unsigned pass = 0; pass < 2; pass++) begin
-          pick = (pass == 0) ? hi : lo;
-          for (int unsigned v = 0; v < V; v++) begin
-            if (pick[v]) begin
-              n = (RW+1)'(cnt_i[(p*V+v)*RW+:RW]);
-              for (int unsigned m = 0; m < S; m++) begin
-                if ((RW+1)'(m) >= at && (RW+1)'(m) < at + n) begin
-                  has[m] = 1'b1;
-                  vc[m]  = VCW'(v);
-                  idx[m] = IW'((RW+1)'(m) - at);
-                end
+      for (int unsigned pass = 0; pass < 2; pass++) begin
+        pick = (pass == 0) ? hi : lo;
+        for (int unsigned v = 0; v < V; v++) begin
+          if (pick[v]) begin
+            n = (RW+1)'(cnt_i[(p*V+v)*RW+:RW]);
+            for (int unsigned m = 0; m < S; m++) begin
+              if ((RW+1)'(m) >= at && (RW+1)'(m) < at + n) begin
+                has[m] = 1'b1;
+                vc[m]  = VCW'(v);
+                idx[m] = IW'((RW+1)'(m) - at);
               end
-              at = (at + n > (RW+1)'(S)) ? (RW+1)'(S) : at + n;
             end
+            at = (at + n > (RW+1)'(S)) ? (RW+1)'(S) : at + n;
           end
         end
       end
@@ -145,25 +132,21 @@ module rr_sw_alloc #(
       lo = reqs & ~lane_mask;
       granted = '0;
       last = '0;
-      g = '0;
-      slot_valid = '0;
-      slot_sel = '0;
-      if (!SKIP_IDLE || |reqs) begin
-        for (int unsigned k = 0; k < S; k++) begin
-          g = '0;
-          if (RW'(k) < room) begin
-            if (|hi) g = hi & (~hi + 1'b1);
-            else g = lo & (~lo + 1'b1);
-          end
-          hi = hi & ~g;
-          lo = lo & ~g;
-          slot_valid[k] = |g;
-          for (int unsigned l = 0; l < L; l++) begin
-            if (g[l]) slot_sel[k*LNW+:LNW] = LNW'(l);
-          end
-          granted = granted | g;
-          if (|g) last = g;
+      for (int unsigned k = 0; k < S; k++) begin
+        g = '0;
+        if (RW'(k) < room) begin
+          if (|hi) g = hi & (~hi + 1'b1);
+          else g = lo & (~lo + 1'b1);
         end
+        hi = hi & ~g;
+        lo = lo & ~g;
+        slot_valid[k] = |g;
+        slot_sel[k*LNW+:LNW] = '0;
+        for (int unsigned l = 0; l < L; l++) begin
+          if (g[l]) slot_sel[k*LNW+:LNW] = LNW'(l);
+        end
+        granted = granted | g;
+        if (|g) last = g;
       end
     end
     for (genvar q = 0; q < P; q++) begin : gen_last

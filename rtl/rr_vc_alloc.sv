@@ -58,15 +58,16 @@ module rr_vc_alloc #(
   output logic [R*GW-1:0]  alloc_n_o    // per output VC: single-flit packets among them (G > 1)
 );
   localparam bit MULTI = G > 1;
-  // Everything below is one always_comb, so that the C++ model Verilator
-  // makes of it can skip the work of idle requesters and output VCs: with
-  // SKIP_IDLE the block does nothing without requests, nothing for an input
-  // VC without a request and nothing for an output VC without bidders. Every
-  // output is zero there anyway, so the guards change no value; synthesis
-  // reads the RTL without them (they would cost muxes no tool removes), and a
-  // test proves the two readings equivalent with Yosys (tests/rtl,
-  // rtl.vc_alloc_guards_are_equivalent; docs/architecture.md, "RTL written
-  // for simulation speed").
+  // Stage 1 (and the releasing VCs) is one always_comb, so that the C++
+  // model Verilator makes of it can skip idle work: with SKIP_IDLE it does
+  // nothing in a cycle without requests and nothing for an input VC without
+  // a request. Its outputs are zero there anyway, so the guards change no
+  // value; synthesis reads the RTL without them (Yosys kept them as muxes),
+  // and a test proves the two readings equivalent (tests/lint/
+  // sim_guards_equiv.sh; docs/architecture.md, "RTL written for simulation
+  // speed"). Stage 2 keeps one arbiter instance per output VC: mapped as
+  // modules of their own, they give ABC a faster allocator than the same
+  // arbitration inline (docs/results.md, stop 41).
 `ifdef VERILATOR
   localparam bit SKIP_IDLE = 1'b1;
 `else
@@ -74,12 +75,12 @@ module rr_vc_alloc #(
 `endif
   // Per input VC: its packet has one flit and may share an output VC.
   logic [R-1:0] single;
+  for (genvar r = 0; r < R; r++) begin : gen_single
+    assign single[r] = MULTI && len_i[r*LEN_W+:LEN_W] == LEN_W'(1);
+  end
   // pick[r] is one-hot over output VCs (R bits), zero if nothing eligible.
   logic [R-1:0] pick [R];
-  // Per output VC o (bits o*R +: R): the input VCs that picked it (bids), the
-  // stage-2 round-robin mask (those at or after the pointer have priority)
-  // and the last one granted, which the pointer moves past.
-  logic [R*R-1:0] bids, mask_q, last;
+  logic [R-1:0] gnt_bits [R];  // [output VC][input VC]
   // Per output port: the VCs that have priority in stage 1 (at or after the pointer).
   logic [V-1:0] prio_q [P];
   // Per output VC: busy, but its holder's tail is at the front and it has no successor yet.
@@ -91,10 +92,8 @@ module rr_vc_alloc #(
     logic [V-1:0]    port_busy, port_releasing, port_prio;
     logic [CW-1:0]   port_credits [V];
     logic [CW-1:0]   port_singles [V];
-    logic [CW+1:0]   need, owed;
-    logic            free, more;
-    logic [R-1:0]    reqs, hi, lo, g, gnts;
-    logic [GW-1:0]   n;
+    logic [CW+1:0]   need;
+    logic            free;
     // Temporaries start at zero (no latches): each is set before use below.
     port = '0;
     {eligible, preferred, first, port_busy, port_releasing, port_prio} = '0;
@@ -102,15 +101,9 @@ module rr_vc_alloc #(
       port_credits[w] = '0;
       port_singles[w] = '0;
     end
-    {need, owed, free, more, reqs, hi, lo, g, gnts, n} = '0;
-    single = '0;
+    {need, free} = '0;
     releasing = '0;
-    bids = '0;
-    last = '0;
-    gnt_o = '0;
     gnt_vc_o = '0;
-    alloc_o = '0;
-    alloc_n_o = '0;
     for (int unsigned r = 0; r < R; r++) pick[r] = '0;
     if (!SKIP_IDLE || |req_i) begin
       // Each releasing input VC decodes the VC it holds (vc w of port q, index
@@ -131,7 +124,6 @@ module rr_vc_alloc #(
       for (int unsigned r = 0; r < R; r++) begin
         if (!SKIP_IDLE || req_i[r]) begin
           port = port_i[r*PW+:PW];
-          single[r] = MULTI && len_i[r*LEN_W+:LEN_W] == LEN_W'(1);
           // The requested port's busy and releasing bits, credit counters and
           // stage-1 priority, selected AND-OR by a decoded port (indexing by
           // port*V*CW would be a run-time multiply).
@@ -169,59 +161,67 @@ module rr_vc_alloc #(
           end
         end
       end
-
-      // Stage 2, per output VC o with bidders: round-robin over them
-      // (mask_q: those at or after the pointer first); with G > 1, after a
-      // single-flit winner on a VC no multi-flit packet holds, up to G - 1
-      // more single-flit bidders in the same order, the k-th more only with
-      // credits for the singles pending, the winner and k more.
-      for (int unsigned o = 0; o < R; o++) begin
-        for (int unsigned r = 0; r < R; r++) reqs[r] = pick[r][o];
-        bids[o*R+:R] = reqs;
-        if (!SKIP_IDLE || |reqs) begin
-          // Without a bidder at or after the pointer the first bidder wins.
-          hi = reqs & mask_q[o*R+:R];
-          g = (|hi) ? (hi & (~hi + 1'b1)) : (reqs & (~reqs + 1'b1));
-          gnts = g;
-          last[o*R+:R] = g;
-          n = GW'(MULTI && |(g & single));
-          if (MULTI) begin
-            more = |(g & single) && !busy_i[o];
-            owed = (CW+2)'(singles_i[o*CW+:CW]) + (CW+2)'(1);
-            lo = reqs & ~mask_q[o*R+:R] & single & ~g;
-            hi = hi & single & ~g;
-            for (int unsigned k = 1; k < G; k++) begin
-              g = '0;
-              if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin
-                g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
-              end
-              hi = hi & ~g;
-              lo = lo & ~g;
-              gnts = gnts | g;
-              if (|g) begin
-                last[o*R+:R] = g;
-                n = n + 1'b1;
-                owed = owed + (CW+2)'(1);
-              end
-            end
-          end
-          alloc_o[o] = |gnts;
-          alloc_n_o[o*GW+:GW] = n;
-          gnt_o = gnt_o | gnts;
-        end
-      end
     end
   end
 
-  // Stage-2 pointers: past the last input VC granted, on every output VC with bidders.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      mask_q <= '1;
-    end else if (!SKIP_IDLE || |req_i) begin
-      for (int unsigned o = 0; o < R; o++) begin
-        if (|bids[o*R+:R]) mask_q[o*R+:R] <= ~((last[o*R+:R] - 1'b1) | last[o*R+:R]);
-      end
+  for (genvar o = 0; o < R; o++) begin : gen_out
+    logic [R-1:0] reqs, gnts;
+    for (genvar r = 0; r < R; r++) begin : gen_col
+      assign reqs[r] = pick[r][o];
     end
+    if (!MULTI) begin : gen_one
+      rr_arbiter_rr #(.N(R)) i_arb (
+        .clk_i, .rst_ni,
+        .req_i    (reqs),
+        .advance_i(1'b1),
+        .gnt_o    (gnts)
+      );
+      assign alloc_n_o[o*GW+:GW] = '0;
+    end else begin : gen_multi
+      // Round-robin over the bidders (mask_q: those at or after the pointer
+      // first); after a single-flit winner on a VC no multi-flit packet
+      // holds, up to G - 1 more single-flit bidders in the same order, the
+      // k-th more only with credits for the singles pending, the winner and
+      // k more. The pointer moves past the last one granted.
+      logic [R-1:0]  mask_q, last;
+      logic [GW-1:0] n;
+      always_comb begin
+        logic [R-1:0]  hi, lo, g;
+        logic [CW+1:0] owed;
+        logic          more;
+        hi = reqs & mask_q;
+        lo = reqs & ~mask_q;
+        g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
+        gnts = g;
+        last = g;
+        more = |(g & single) && !busy_i[o];
+        n = GW'(|(g & single));
+        owed = (CW+2)'(singles_i[o*CW+:CW]) + (CW+2)'(1);
+        hi = hi & single & ~g;
+        lo = lo & single & ~g;
+        for (int unsigned k = 1; k < G; k++) begin
+          g = '0;
+          if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin
+            g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
+          end
+          hi = hi & ~g;
+          lo = lo & ~g;
+          gnts = gnts | g;
+          if (|g) begin
+            last = g;
+            n = n + 1'b1;
+            owed = owed + (CW+2)'(1);
+          end
+        end
+      end
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) mask_q <= '1;
+        else if (|reqs) mask_q <= ~((last - 1'b1) | last);
+      end
+      assign alloc_n_o[o*GW+:GW] = n;
+    end
+    assign alloc_o[o] = |gnts;
+    assign gnt_bits[o] = gnts;
   end
 
   // Stage-1 pointers: past the first VC (in priority order) allocated on the port.
@@ -239,5 +239,10 @@ module rr_vc_alloc #(
   if (!MULTI) begin : gen_no_singles
     logic unused_singles;
     assign unused_singles = ^singles_i;
+  end
+
+  always_comb begin
+    gnt_o = '0;
+    for (int unsigned o = 0; o < R; o++) gnt_o = gnt_o | gnt_bits[o];
   end
 endmodule

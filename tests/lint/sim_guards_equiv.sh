@@ -38,13 +38,15 @@ fi
 chparams=""
 for p in $params; do chparams+=" -set ${p%%=*} ${p#*=}"; done
 
-# One reading per design: registers kept, internal names dropped (the guards
-# leave temporaries unset where they skip work; only ports and state count).
+# One reading per design, flattened (submodules would clash by name):
+# registers kept, internal names dropped (the guards leave temporaries unset
+# where they skip work; only ports and state count).
 elaborate() {  # name, defines, files...
   local name=$1 defines=$2
   shift 2
-  yosys -q -p "read_verilog $defines -sv $*; chparam$chparams $top; hierarchy -top $top; proc; async2sync;
-               opt_clean -purge; rename $top $name; write_rtlil $work/$name.il" > "$work/$name.log" 2>&1 ||
+  yosys -q -p "read_verilog $defines -sv $*; chparam$chparams $top; hierarchy -top $top; proc; flatten;
+               hierarchy -top $top; async2sync; opt_clean -purge; rename $top $name;
+               write_rtlil $work/$name.il" > "$work/$name.log" 2>&1 ||
     { cat "$work/$name.log"; echo "sim_guards_equiv.sh: Yosys could not read $top ($name)" >&2; exit 1; }
 }
 elaborate synthesis "" "${gold[@]}"
