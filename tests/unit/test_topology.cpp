@@ -65,6 +65,9 @@ TEST(Topology, AddressesRoundTripWithSeveralNodesPerRouter) {
   const int node = t.node_at(t.router_at({2, 4}), 1);
   EXPECT_EQ(t.address_of(node), 1u | (2u << 2) | (4u << 5));
   EXPECT_EQ(t.node_of_address(3u), -1) << "local index 3 does not exist";
+  EXPECT_EQ(t.node_of_address(3u << 2), -1) << "dimension 0 has coordinates 0..2";
+  EXPECT_EQ(t.node_of_address(5u << 5), -1) << "dimension 1 has coordinates 0..4";
+  EXPECT_EQ(t.node_of_address(1u << 8), -1) << "no bits above the last dimension";
 }
 
 TEST(Topology, MinimalHops) {
