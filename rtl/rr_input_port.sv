@@ -71,6 +71,15 @@
 // switch allocator grants each VC a prefix of them (sa_gnt_i, a count) and
 // says which flit each lane carries (lane_*_i), so up to S flits, of one VC
 // or of several, leave per cycle.
+// Speculative switch allocation (SPEC, router.switch_allocation =
+// "speculative"): a VC whose oldest packet asks for an output VC and holds
+// none (not ACTIVE) asks for the switch in the same cycle too (sa_spec_o
+// marks the request; rr_sw_alloc ranks it below the others), with the
+// requested port and the flits at its front. Its flits leave in that cycle
+// if both are granted and the output VC was free (the router drops the
+// switch grant otherwise), carrying the output VC the VC allocator names
+// (va_vc_i) and this cycle's decision; if the tail leaves too (a packet of
+// up to S flits), the VC stays WAITING.
 // occ_o: the flits in each VC's buffer (rr_fifo's count).
 // A credit for the VC goes upstream (registered) for every flit popped; the
 // link carries one credit per cycle, so with S > 1 credits of a cycle with
@@ -95,6 +104,7 @@ module rr_input_port #(
   parameter int unsigned PATCH_VAL = 1,
   parameter bit          CHOOSE = 1'b0,   // HEAD_REG: the decision unit names the port (see above)
   parameter bit          HD_LATE = 1'b0,  // HEAD_REG: the answer comes a cycle after the presentation
+  parameter bit          SPEC = 1'b0,     // speculative switch allocation (see above)
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned IW = rr_pkg::id_width(S),  // a flit index behind the front, 0..S-1
@@ -135,11 +145,13 @@ module rr_input_port #(
   output logic [V*V-1:0]   va_vcs_o,
   output logic [V*LEN_W-1:0] va_len_o,
   output logic [V-1:0]     va_rel_o,     // the active packet's tail is at the front: its output VC is releasing
+  output logic [V*PW-1:0]  va_own_port_o,  // the port of the output VC the active packet holds
   output logic [V*VCW-1:0] va_own_vc_o,  // the output VC the active packet holds
   input  logic [V-1:0]     va_gnt_i,
   input  logic [V*VCW-1:0] va_vc_i,
   // switch allocation, one request per VC for up to S flits
   output logic [V-1:0]     sa_req_o,
+  output logic [V-1:0]     sa_spec_o,    // SPEC: the request is speculative
   output logic [V*PW-1:0]  sa_port_o,
   output logic [V*RW-1:0]  sa_cnt_o,     // flits the VC can send this cycle (1..S)
   input  logic [V*RW-1:0]  sa_gnt_i,     // flits granted (a prefix of those offered)
@@ -433,12 +445,15 @@ module rr_input_port #(
       assign unused_count = ^{route_count, routes};
     end
     assign va_rel_o[v]              = active_q[v] && tail_at_front;
+    assign va_own_port_o[v*PW+:PW]  = port_q[v];
     assign va_own_vc_o[v*VCW+:VCW]  = out_vc_q[v];
     assign va_port_o[v*PW+:PW]      = req_port[v];
     assign va_len_o[v*LEN_W+:LEN_W] = route[v][PW+V+:LEN_W];
 
-    assign sa_req_o[v]         = active_q[v] && !empty[v] && !(wait_q[v] && out_pend_i[v]);
-    assign sa_port_o[v*PW+:PW] = port_q[v];
+    // SPEC: a WAITING VC that asks for an output VC asks for the switch too.
+    assign sa_spec_o[v]        = SPEC && !active_q[v] && va_req_o[v];
+    assign sa_req_o[v]         = (active_q[v] && !empty[v] && !(wait_q[v] && out_pend_i[v])) || sa_spec_o[v];
+    assign sa_port_o[v*PW+:PW] = (SPEC && !active_q[v]) ? req_port[v] : port_q[v];
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -452,10 +467,11 @@ module rr_input_port #(
         next_alt_q[v]  <= 1'b0;
         wait_q[v]      <= 1'b0;
       end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
-        // idle, or the next packet's grant arrives as the tail leaves
-        wait_q[v] <= va_gnt_i[v];
+        // idle, or the next packet's grant arrives as the tail leaves (SPEC:
+        // an idle VC's packet may leave whole in the cycle of its grant)
+        wait_q[v] <= va_gnt_i[v] && (active_q[v] || !tail_out);
         if (va_gnt_i[v]) begin
-          active_q[v]  <= 1'b1;
+          active_q[v]  <= active_q[v] || !tail_out;
           port_q[v]    <= req_port[v];
           out_vc_q[v]  <= va_vc_i[v*VCW+:VCW];
           act_alt_q[v] <= take_alt[v];
@@ -561,10 +577,15 @@ module rr_input_port #(
       for (int unsigned v = 0; v < V; v++) begin
         for (int unsigned k = 0; k < S; k++) begin
           if (lane_valid_i[m] && lane_vc_i[m*VCW+:VCW] == VCW'(v) && lane_idx_i[m*IW+:IW] == IW'(k)) begin
-            xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v], act_patch_q[v]);
+            if (SPEC && !active_q[v]) begin  // a speculation that won: this cycle's grant
+              xb_data_o[m*W+:W]   = leaving(front[v][k], take_alt[v], patch_q[v]);
+              xb_vc_o[m*VCW+:VCW] = va_vc_i[v*VCW+:VCW];
+            end else begin
+              xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v], act_patch_q[v]);
+              xb_vc_o[m*VCW+:VCW] = out_vc_q[v];
+            end
             xb_head_o[m]        = front[v][k][W];
             xb_tail_o[m]        = front[v][k][W+1];
-            xb_vc_o[m*VCW+:VCW] = out_vc_q[v];
           end
         end
       end

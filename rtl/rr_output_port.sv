@@ -24,6 +24,7 @@ module rr_output_port #(
   parameter int unsigned S = 1,           // internal speedup: flits in per cycle (router.speedup)
   parameter int unsigned OB = 0,          // output buffer, flits (router.output_buffer_flits; >= S when S > 1)
   parameter bit          MULTI_GRANT = 1'b0,  // single-flit packets share an output VC (see above)
+  parameter bit          SPEC = 1'b0,     // speculative switch allocation: a packet may enter in its allocation cycle
   parameter bit          COUNT_HOP = 1'b1,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
@@ -99,14 +100,17 @@ module rr_output_port #(
     // MULTI_GRANT: the allocation is of single-flit packets (alloc_n_i), and
     // the successor a VC was handed over to is one (it then does not hold the
     // VC when the previous tail has left).
-    logic multi_alloc, succ_multi;
+    // SPEC: a packet allocated a VC no packet holds may enter in the same
+    // cycle, up to its tail (with speedup); it then no longer holds the VC.
+    logic multi_alloc, succ_multi, gone;
     assign multi_alloc = alloc_i[w] && !(MULTI_GRANT && alloc_n_i[w*RW+:RW] != '0);
+    assign gone = SPEC && !busy_q[w] && tail_out[w];
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         busy_q[w]     <= 1'b0;
         handover_q[w] <= 1'b0;
       end else if (alloc_i[w]) begin
-        busy_q[w]     <= multi_alloc || (busy_q[w] && !tail_out[w]);
+        busy_q[w]     <= (multi_alloc && !gone) || (busy_q[w] && !tail_out[w]);
         handover_q[w] <= busy_q[w] && !tail_out[w];
       end else if (tail_out[w]) begin
         busy_q[w]     <= handover_q[w] && succ_multi;

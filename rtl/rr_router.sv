@@ -14,6 +14,11 @@
 // chooses this cycle's requests, and both forms see the same demand.
 // With CHOOSE (Q-adaptive) the decision unit names the port (hd_choice_i)
 // and may refuse a presentation (hd_ready_i; rr_input_port).
+// With SPEC (router.switch_allocation = "speculative") a head asks for the
+// switch in the cycle it asks for its output VC, below every request of a
+// packet that holds its VC (rr_sw_alloc), and leaves in that cycle if it
+// wins both and its output VC was free (rr_vc_alloc gnt_free_o): a head then
+// spends one cycle less in the router.
 module rr_router #(
   parameter int unsigned P = 5,          // ports: NUM_NI NI ports first, then network ports
   parameter int unsigned NUM_NI = 1,
@@ -39,6 +44,7 @@ module rr_router #(
   parameter int unsigned PATCH_VAL = 1,
   parameter bit          CHOOSE = 1'b0,  // HEAD_REG: the decision unit names the port (Q-adaptive)
   parameter bit          HD_LATE = 1'b0, // HEAD_REG: its answer comes a cycle after the presentation
+  parameter bit          SPEC = 1'b0,    // speculative switch allocation (router.switch_allocation)
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned CW = $clog2(B + 1),
@@ -101,7 +107,8 @@ module rr_router #(
   localparam int unsigned GW = $clog2(G + 1);
 
   logic [R-1:0]       va_req, va_rel, va_gnt, sa_req, out_busy, out_handover, out_alloc, out_pend;
-  logic [R*PW-1:0]    va_port, sa_port;
+  logic [R-1:0]       va_gnt_free, sa_spec, sa_ok;
+  logic [R*PW-1:0]    va_port, va_own_port, sa_port;
   logic [R*V-1:0]     va_vcs;
   logic [R*LEN_W-1:0] va_len;
   logic [R*VCW-1:0]   va_vc, va_own_vc;
@@ -130,7 +137,7 @@ module rr_router #(
       .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W),
       .HEAD(HEAD && HEAD_PORTS[p]), .HEAD_REG(HEAD_REG), .DOW(DOW),
       .PATCH(PATCH), .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL), .CHOOSE(CHOOSE),
-      .HD_LATE(HD_LATE)
+      .HD_LATE(HD_LATE), .SPEC(SPEC)
     ) i_input (
       .clk_i, .rst_ni,
       .flit_i       (flit_i[p*LW+:LW]),
@@ -159,10 +166,12 @@ module rr_router #(
       .va_vcs_o     (va_vcs[p*V*V+:V*V]),
       .va_len_o     (va_len[p*V*LEN_W+:V*LEN_W]),
       .va_rel_o     (va_rel[p*V+:V]),
+      .va_own_port_o(va_own_port[p*V*PW+:V*PW]),
       .va_own_vc_o  (va_own_vc[p*V*VCW+:V*VCW]),
       .va_gnt_i     (va_gnt[p*V+:V]),
       .va_vc_i      (va_vc[p*V*VCW+:V*VCW]),
       .sa_req_o     (sa_req[p*V+:V]),
+      .sa_spec_o    (sa_spec[p*V+:V]),
       .sa_port_o    (sa_port[p*V*PW+:V*PW]),
       .sa_cnt_o     (sa_cnt[p*V*RW+:V*RW]),
       .sa_gnt_i     (sa_gnt[p*V*RW+:V*RW]),
@@ -188,7 +197,7 @@ module rr_router #(
     .vcs_i     (va_vcs),
     .len_i     (va_len),
     .rel_i     (va_rel),
-    .own_port_i(sa_port),  // an input VC's captured port: the one its active packet holds
+    .own_port_i(va_own_port),
     .own_vc_i  (va_own_vc),
     .busy_i    (out_busy),
     .handover_i(out_handover),
@@ -196,6 +205,7 @@ module rr_router #(
     .singles_i (out_singles),
     .gnt_o     (va_gnt),
     .gnt_vc_o  (va_vc),
+    .gnt_free_o(va_gnt_free),
     .alloc_o   (out_alloc),
     .alloc_n_o (out_alloc_n)
   );
@@ -210,7 +220,7 @@ module rr_router #(
     for (int unsigned r = 0; r < R; r++) begin
       for (int unsigned q = 0; q < P; q++) begin
         for (int unsigned w = 0; w < V; w++) begin
-          if (sa_port[r*PW+:PW] == PW'(q) && va_own_vc[r*VCW+:VCW] == VCW'(w)) out_pend[r] = out_handover[q*V+w];
+          if (va_own_port[r*PW+:PW] == PW'(q) && va_own_vc[r*VCW+:VCW] == VCW'(w)) out_pend[r] = out_handover[q*V+w];
         end
       end
     end
@@ -238,12 +248,17 @@ module rr_router #(
     assign dem_o = '0;
   end
 
-  rr_sw_alloc #(.P(P), .V(V), .S(S)) i_sw_alloc (
+  // A speculation stands if its packet won an output VC that no packet holds.
+  assign sa_ok = va_gnt & va_gnt_free;
+
+  rr_sw_alloc #(.P(P), .V(V), .S(S), .SPEC(SPEC)) i_sw_alloc (
     .clk_i, .rst_ni,
     .req_i      (sa_req),
     .port_i     (sa_port),
     .cnt_i      (sa_cnt),
     .room_i     (room),
+    .spec_i     (sa_spec),
+    .ok_i       (sa_ok),
     .gnt_o      (sa_gnt),
     .lane_valid_o(sa_lane_valid),
     .lane_vc_o  (sa_lane_vc),
@@ -275,7 +290,7 @@ module rr_router #(
       end
     end
     rr_output_port #(
-      .V(V), .B(B), .W(W), .S(S), .OB(OB), .MULTI_GRANT(MULTI_GRANT), .COUNT_HOP(o >= NUM_NI),
+      .V(V), .B(B), .W(W), .S(S), .OB(OB), .MULTI_GRANT(MULTI_GRANT), .SPEC(SPEC), .COUNT_HOP(o >= NUM_NI),
       .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W)
     ) i_output (
       .clk_i, .rst_ni,

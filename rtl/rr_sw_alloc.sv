@@ -16,10 +16,21 @@
 // An input port's pointer advances past its primary only when the primary
 // won, so a VC that loses at the output keeps its turn. With S = 1 a lane is
 // the port and an output grants one port: the plain separable allocator.
+// Speculation (SPEC, router.switch_allocation = "speculative"): a packet that
+// asks for its output VC asks for the switch in the same cycle (spec_i), in
+// a class below every other request: stage 1 fills the lanes with the
+// non-speculative VCs first and stage 2 grants non-speculative lanes first
+// (each class in round-robin order), so a speculation never takes the
+// switch from a packet that holds its output VC. ok_i (late in the cycle:
+// from the VC allocator) says which speculations won their output VC; the
+// grants of the others are dropped from every output (gnt_o, lane_valid_o,
+// out_valid_o) and their slots stay empty. The pointers move as if every
+// grant stood, so that they do not wait for the VC allocator.
 module rr_sw_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,
   parameter int unsigned S = 1,  // internal speedup (router.speedup)
+  parameter bit          SPEC = 1'b0,  // speculative requests (see above)
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned L = P * S,                // input lanes
@@ -33,6 +44,8 @@ module rr_sw_alloc #(
   input  logic [P*V*PW-1:0]  port_i,
   input  logic [P*V*RW-1:0]  cnt_i,     // per input VC: flits it can send this cycle (1..S)
   input  logic [P*RW-1:0]    room_i,    // per output port: flits it can take this cycle (1..S)
+  input  logic [P*V-1:0]     spec_i,    // SPEC: per input VC, the request is speculative
+  input  logic [P*V-1:0]     ok_i,      // SPEC: per input VC, its speculation won its output VC
   output logic [P*V*RW-1:0]  gnt_o,     // per input VC: flits granted (0..S)
   output logic [L-1:0]       lane_valid_o,  // per input lane: granted
   output logic [L*VCW-1:0]   lane_vc_o,     // per input lane: the VC it carries
@@ -40,22 +53,26 @@ module rr_sw_alloc #(
   output logic [P*S-1:0]     out_valid_o,   // per output slot o*S + k
   output logic [P*S*LNW-1:0] out_sel_o      // per output slot: the winning input lane
 );
-  logic [L-1:0]  lane_has, lane_won;
+  localparam int unsigned PASSES = SPEC ? 4 : 2;  // stage-1 passes over the VCs (see below)
+  logic [L-1:0]  lane_has, lane_won, lane_spec, lane_ok;
   logic [PW-1:0] lane_port [L];
   logic [L-1:0]  out_gnt [P];  // [output][lane]
 
   for (genvar p = 0; p < P; p++) begin : gen_in
-    logic [V-1:0]   req, vmask_q, primary;
+    logic [V-1:0]   req, spec, first_class, vmask_q, primary;
     logic [S-1:0]   has;
     logic [VCW-1:0] vc  [S];
     logic [IW-1:0]  idx [S];
-    assign req = req_i[p*V+:V];
+    assign req  = req_i[p*V+:V];
+    assign spec = SPEC ? spec_i[p*V+:V] & req : '0;
+    // The primary comes from the non-speculative requests if there are any.
+    assign first_class = (|(req & ~spec)) ? req & ~spec : req;
 
     always_comb begin
       logic [V-1:0] hi, lo, pick;
       logic [RW:0]  at, n;
-      hi = req & vmask_q;
-      lo = req & ~vmask_q;
+      hi = first_class & vmask_q;
+      lo = first_class & ~vmask_q;
       primary = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
       has = '0;
       for (int unsigned m = 0; m < S; m++) begin
@@ -63,11 +80,13 @@ module rr_sw_alloc #(
         idx[m] = '0;
       end
       // Lanes in round-robin order of the VCs: first those at or after the
-      // pointer, then the others.
+      // pointer, then the others; with SPEC the non-speculative VCs in that
+      // order, then the speculative ones.
       at = '0;
       n = '0;
-      for (int unsigned pass = 0; pass < 2; pass++) begin
-        pick = (pass == 0) ? hi : lo;
+      for (int unsigned pass = 0; pass < PASSES; pass++) begin
+        pick = (pass % 2 == 0) ? req & vmask_q : req & ~vmask_q;
+        if (SPEC) pick = (pass < 2) ? pick & ~spec : pick & spec;
         for (int unsigned v = 0; v < V; v++) begin
           if (pick[v]) begin
             n = (RW+1)'(cnt_i[(p*V+v)*RW+:RW]);
@@ -95,19 +114,26 @@ module rr_sw_alloc #(
       assign lane_idx_o[(p*S+m)*IW+:IW] = idx[m];
       always_comb begin
         lane_port[p*S+m] = '0;
+        lane_spec[p*S+m] = 1'b0;
+        lane_ok[p*S+m]   = 1'b1;
         for (int unsigned v = 0; v < V; v++) begin
-          if (vc[m] == VCW'(v)) lane_port[p*S+m] = port_i[(p*V+v)*PW+:PW];
+          if (vc[m] == VCW'(v)) begin
+            lane_port[p*S+m] = port_i[(p*V+v)*PW+:PW];
+            lane_spec[p*S+m] = spec[v];
+            lane_ok[p*S+m]   = !spec[v] || ok_i[p*V+v];
+          end
         end
       end
     end
 
-    // Flits granted per VC: its won lanes.
+    // Flits granted per VC: its won lanes (none if its speculation failed).
     for (genvar v = 0; v < V; v++) begin : gen_gnt
       always_comb begin
         gnt_o[(p*V+v)*RW+:RW] = '0;
         for (int unsigned m = 0; m < S; m++) begin
           if (lane_won[p*S+m] && vc[m] == VCW'(v)) gnt_o[(p*V+v)*RW+:RW] = gnt_o[(p*V+v)*RW+:RW] + 1'b1;
         end
+        if (SPEC && spec[v] && !ok_i[p*V+v]) gnt_o[(p*V+v)*RW+:RW] = '0;
       end
     end
   end
@@ -125,22 +151,36 @@ module rr_sw_alloc #(
     end
     // Up to `room` grants in round-robin order of the input ports: first the
     // lanes of the ports at or after the pointer (pmask_q), then the others
-    // from lane 0; lanes of one port in lane order.
+    // from lane 0; lanes of one port in lane order. With SPEC the
+    // non-speculative lanes so first, then the speculative ones; a slot
+    // granted to a failed speculation stays empty.
     always_comb begin
-      logic [L-1:0] hi, lo, g;
-      hi = reqs & lane_mask;
-      lo = reqs & ~lane_mask;
+      logic [L-1:0] hi, lo, shi, slo, g;
+      hi  = reqs & lane_mask;
+      lo  = reqs & ~lane_mask;
+      shi = '0;
+      slo = '0;
+      if (SPEC) begin
+        shi = hi & lane_spec;
+        slo = lo & lane_spec;
+        hi  = hi & ~lane_spec;
+        lo  = lo & ~lane_spec;
+      end
       granted = '0;
       last = '0;
       for (int unsigned k = 0; k < S; k++) begin
         g = '0;
         if (RW'(k) < room) begin
           if (|hi) g = hi & (~hi + 1'b1);
-          else g = lo & (~lo + 1'b1);
+          else if (|lo) g = lo & (~lo + 1'b1);
+          else if (|shi) g = shi & (~shi + 1'b1);
+          else g = slo & (~slo + 1'b1);
         end
-        hi = hi & ~g;
-        lo = lo & ~g;
-        slot_valid[k] = |g;
+        hi  = hi & ~g;
+        lo  = lo & ~g;
+        shi = shi & ~g;
+        slo = slo & ~g;
+        slot_valid[k] = |(g & lane_ok);
         slot_sel[k*LNW+:LNW] = '0;
         for (int unsigned l = 0; l < L; l++) begin
           if (g[l]) slot_sel[k*LNW+:LNW] = LNW'(l);
@@ -165,5 +205,9 @@ module rr_sw_alloc #(
     lane_won = '0;
     for (int unsigned o = 0; o < P; o++) lane_won = lane_won | out_gnt[o];
   end
-  assign lane_valid_o = lane_won;
+  assign lane_valid_o = lane_won & lane_ok;
+  if (!SPEC) begin : gen_no_spec
+    logic unused_spec;
+    assign unused_spec = ^{spec_i, ok_i, lane_spec};
+  end
 endmodule

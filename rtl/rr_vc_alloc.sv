@@ -54,6 +54,7 @@ module rr_vc_alloc #(
   input  logic [R*CW-1:0]  singles_i,   // per output VC: single-flit packets allocated, not yet sent (G > 1)
   output logic [R-1:0]     gnt_o,       // per input VC
   output logic [R*VCW-1:0] gnt_vc_o,    // per input VC: the output VC won
+  output logic [R-1:0]     gnt_free_o,  // per input VC: granted an output VC no packet holds (not a hand-over)
   output logic [R-1:0]     alloc_o,     // per output VC: allocated this cycle
   output logic [R*GW-1:0]  alloc_n_o    // per output VC: single-flit packets among them (G > 1)
 );
@@ -241,8 +242,15 @@ module rr_vc_alloc #(
     assign unused_singles = ^singles_i;
   end
 
+  // gnt_free_o: the packet may leave in this cycle (speculative switch
+  // allocation, rr_sw_alloc): its output VC is not handed over from a
+  // holder whose tail is still here.
   always_comb begin
     gnt_o = '0;
-    for (int unsigned o = 0; o < R; o++) gnt_o = gnt_o | gnt_bits[o];
+    gnt_free_o = '0;
+    for (int unsigned o = 0; o < R; o++) begin
+      gnt_o = gnt_o | gnt_bits[o];
+      gnt_free_o = gnt_free_o | (gnt_bits[o] & {R{!busy_i[o]}});
+    end
   end
 endmodule

@@ -310,6 +310,9 @@ class Parser {
     if (const auto f = field("router", "buffer_read")) {
       cfg_.buffer_read = kBufferReads[f->one_of(names_of(kBufferReads))].first;
     }
+    if (const auto f = field("router", "switch_allocation")) {
+      cfg_.switch_allocation = kSwitchAllocations[f->one_of(names_of(kSwitchAllocations))].first;
+    }
 
     // Virtual cut-through: a head flit may only advance when the downstream VC
     // can take the whole packet, so a VC must hold the largest packet.
@@ -664,6 +667,7 @@ const char* to_string(TopologyKind kind) { return spelling_of(kTopologyKinds, ki
 const char* to_string(GlobalArrangement arrangement) { return spelling_of(kArrangements, arrangement); }
 const char* to_string(IntraGroup intra_group) { return spelling_of(kIntraGroups, intra_group); }
 const char* to_string(BufferRead read) { return spelling_of(kBufferReads, read); }
+const char* to_string(SwitchAllocation allocation) { return spelling_of(kSwitchAllocations, allocation); }
 const char* to_string(UgalRule rule) { return spelling_of(kUgalRules, rule); }
 const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue); }
 const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }

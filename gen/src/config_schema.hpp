@@ -63,6 +63,11 @@ constexpr std::array<Spelling<BufferRead>, 2> kBufferReads{{
     {BufferRead::Registered, "registered"},
 }};
 
+constexpr std::array<Spelling<SwitchAllocation>, 2> kSwitchAllocations{{
+    {SwitchAllocation::AfterVc, "after_vc"},
+    {SwitchAllocation::Speculative, "speculative"},
+}};
+
 
 template <typename Enum, std::size_t N>
 constexpr const char* spelling_of(const std::array<Spelling<Enum>, N>& table, Enum value) {
@@ -108,9 +113,9 @@ constexpr std::array<std::string_view, 9> kDragonflyOnlyKeys{
     "local_credit_latency",
     "global_credit_latency",
 };
-constexpr std::array<std::string_view, 9> kRouterKeys{
+constexpr std::array<std::string_view, 10> kRouterKeys{
     "vcs", "buffer_flits", "flit_bits", "min_packet_flits", "max_packet_flits", "nodes_per_router", "speedup",
-    "output_buffer_flits", "buffer_read",
+    "output_buffer_flits", "buffer_read", "switch_allocation",
 };
 constexpr std::array<std::string_view, 29> kRoutingKeys{
     "algorithm", "seed",       "ugal_bias",  "contention_window", "contention_threshold",

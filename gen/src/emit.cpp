@@ -85,6 +85,8 @@ std::string emit_package(const Design& d) {
   param("SPEEDUP", d.cfg.speedup, "router.speedup");
   param("OUTPUT_BUFFER_FLITS", d.cfg.output_buffer_flits, "router.output_buffer_flits");
   param("BUFFER_REG_READ", d.cfg.buffer_read == BufferRead::Registered, "router.buffer_read");
+  param("SWITCH_SPECULATIVE", d.cfg.switch_allocation == SwitchAllocation::Speculative,
+        "router.switch_allocation");
   param("MAX_PACKET_FLITS", d.cfg.max_packet_flits, "router.max_packet_flits");
   param("VC_BITS", d.vc_bits, "width of a VC id");
   param("PORT_BITS", d.port_bits, "width of a port id");
@@ -326,7 +328,8 @@ EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& rela
                  {"buffer_flits", d.buffer_flits}, {"flit_bits", d.flit_bits},
                  {"min_packet_flits", d.cfg.min_packet_flits}, {"max_packet_flits", d.cfg.max_packet_flits},
                  {"nodes_per_router", d.cfg.nodes_per_router}, {"speedup", d.cfg.speedup},
-                 {"output_buffer_flits", d.cfg.output_buffer_flits}, {"buffer_read", to_string(d.cfg.buffer_read)}};
+                 {"output_buffer_flits", d.cfg.output_buffer_flits}, {"buffer_read", to_string(d.cfg.buffer_read)},
+                 {"switch_allocation", to_string(d.cfg.switch_allocation)}};
   m["routing"] = {{"algorithm", to_string(d.cfg.algorithm)}, {"hop_bound", relation.hop_bound()}};
   m["tops"] = {{"router", e.router_top}, {"network", e.network_top}, {"package", d.module("pkg")}};
   m["filelist"] = e.filelist;

@@ -467,8 +467,10 @@ std::string dragonfly_route_units(const Design& d, const RoutingRelation& relati
        {"STAMP_LSB", q ? pkg + "::HDR_STAMP_LSB" : "0", q ? "" : "Q-adaptive only"},
        {"QW", "QW", ""},
        {"QFB", std::to_string(q ? d.cfg.q_fraction_bits : 4), q ? "routing.q_fraction_bits" : ""},
-       {"HOP_LOCAL", std::to_string(hop_latency(d.cfg.local_link_latency)), "zero-load cycles of a local hop"},
-       {"HOP_GLOBAL", std::to_string(hop_latency(d.cfg.global_link_latency)), "and of a global hop"}},
+       {"HOP_LOCAL", std::to_string(hop_latency(d.cfg.local_link_latency, d.cfg.switch_allocation)),
+        "zero-load cycles of a local hop"},
+       {"HOP_GLOBAL", std::to_string(hop_latency(d.cfg.global_link_latency, d.cfg.switch_allocation)),
+        "and of a global hop"}},
       ports, "    ");
   if (head) {
     s += "    // The UGAL decision at the head of the VC, for the packet the input\n"
@@ -661,6 +663,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"S", pkg + "::SPEEDUP", ""},
                      {"OB", pkg + "::OUTPUT_BUFFER_FLITS", ""},
                      {"REG_READ", pkg + "::BUFFER_REG_READ", ""},
+                     {"SPEC", pkg + "::SWITCH_SPECULATIVE", ""},
                      {"LEN_LSB", pkg + "::HDR_LEN_LSB", ""},
                      {"LEN_W", pkg + "::HDR_LEN_W", ""},
                      {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},

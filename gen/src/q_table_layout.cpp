@@ -34,7 +34,7 @@ int QTableLayout::minimal_cycles(int router, int group) const {
   int cycles = 0;
   while (topo_.group_of(router) != group) {
     const int port = paths.min_port_to_group(router, group);
-    cycles += hop_latency(topo_.link_latency(port));
+    cycles += hop_latency(topo_.link_latency(port), design_.cfg.switch_allocation);
     router = topo_.neighbor(router, port)->router;
   }
   return cycles;
@@ -43,7 +43,7 @@ int QTableLayout::minimal_cycles(int router, int group) const {
 int QTableLayout::initial_cycles(int router, int dst_group, int column) const {
   const int port = port_of_column(column);
   const int next = topo_.neighbor(router, port)->router;
-  return hop_latency(topo_.link_latency(port)) + minimal_cycles(next, dst_group);
+  return hop_latency(topo_.link_latency(port), design_.cfg.switch_allocation) + minimal_cycles(next, dst_group);
 }
 
 }  // namespace rlroute

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -12,6 +13,7 @@
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/emit.hpp"
+#include "rlroute/gen/pipeline.hpp"
 #include "rlroute/tb/fabric.hpp"
 #include "rlroute/tb/model_build.hpp"
 #include "rlroute/gen/routing.hpp"
@@ -47,6 +49,25 @@ inline SimOptions run_options(double load, std::int64_t warmup, std::int64_t cyc
   o.cycles = cycles;
   o.drain = drain;
   return o;
+}
+
+// No packet of a low-load run is faster than the formula, and the fastest of
+// every (hops, length) takes exactly that long. Returns the pairs seen.
+inline std::map<std::pair<int, int>, int> expect_zero_load_latency(const SimResult& r, int link_latency,
+                                                                   const std::string& what,
+                                                                   SwitchAllocation allocation = SwitchAllocation::AfterVc) {
+  std::map<std::pair<int, int>, int> fastest;  // (hops, length) -> lowest latency
+  for (const DeliveredPacket& p : r.packets) {
+    const auto latency = static_cast<int>(p.ejected - p.injected);
+    EXPECT_GE(latency, zero_load_latency(p.hops, link_latency, p.length, allocation)) << what;
+    auto [it, fresh] = fastest.emplace(std::make_pair(p.hops, p.length), latency);
+    if (!fresh) it->second = std::min(it->second, latency);
+  }
+  for (const auto& [key, latency] : fastest) {
+    EXPECT_EQ(latency, zero_load_latency(key.first, link_latency, key.second, allocation))
+        << what << ", " << key.first << " hops, " << key.second << " flits";
+  }
+  return fastest;
 }
 
 inline void expect_clean(const SimResult& r) {

@@ -140,8 +140,8 @@ TEST(DqnNetwork, AnAgentThatAlwaysProposesPlusXGoesRoundTheRingUntilTheThreshold
       continue;
     }
     ++whole;
-    const int formula = zero_load_latency(p.hops, 1, p.length) + want.decided * per_decision;
-    EXPECT_GE(latency, zero_load_latency(p.hops, 1, p.length)) << p.src << "->" << p.dst;
+    const int formula = zero_load_latency(p.hops, 1, p.length, SwitchAllocation::AfterVc) + want.decided * per_decision;
+    EXPECT_GE(latency, zero_load_latency(p.hops, 1, p.length, SwitchAllocation::AfterVc)) << p.src << "->" << p.dst;
     if (latency == formula) ++exact[want.decided];
   }
   EXPECT_GT(whole, static_cast<int>(r.packets.size() * 85 / 100));
@@ -246,7 +246,7 @@ TEST(DqnNetwork, AnAgentOutsideTheRoutersAnswersInTheCycleOfTheRequest) {
     ++whole;
     decided_hops += want.decided;
     const auto latency = static_cast<int>(p.ejected - p.injected);
-    if (latency == zero_load_latency(p.hops, 1, p.length) + 2 * want.decided) ++exact[want.decided];
+    if (latency == zero_load_latency(p.hops, 1, p.length, SwitchAllocation::AfterVc) + 2 * want.decided) ++exact[want.decided];
   }
   EXPECT_GT(whole, static_cast<int>(r.packets.size() * 85 / 100));
   for (const int decided : {1, 2, 3, 8}) EXPECT_GT(exact[decided], 0) << decided << " decided hops";
@@ -322,7 +322,7 @@ class RewardCheckingAgent final : public DqnAgent {
       // At zero load each +x hop costs the hop latency + 2 (the answer, then
       // the registered decision), from the entry's opening at this router to
       // the head's arrival at its destination router.
-      if (static_cast<int>(r.latency) == it->second.same_row_hops * (hop_latency(1) + 2)) ++same_row_exact;
+      if (static_cast<int>(r.latency) == it->second.same_row_hops * (hop_latency(1, SwitchAllocation::AfterVc) + 2)) ++same_row_exact;
     }
     pending.erase(it);
     ++rewards;

@@ -46,7 +46,8 @@ std::string dfly_config(const AlgorithmTraits& a) {
 }
 
 // Zero-load network latency of a path (docs/routing_dragonfly.md): every
-// router-to-router hop costs hop_latency(its link latency), plus Lp + 2.
+// router-to-router hop costs hop_latency(its link latency), plus the
+// destination router's cycles and Lp (gen/pipeline.hpp, zero_load_latency).
 struct PathLatencies {
   // (route phase, intermediate at ejection) -> zero-load latencies of the
   // paths the relation allows that end with that header.
@@ -70,11 +71,11 @@ void walk(const Design& d, const RoutingRelation& rel, int router, int in_port, 
     if (d.topo.is_ni_port(o.out_port)) {
       // A minimal PAR packet carries the source's candidate too; keyed as minimal.
       const int inter = o.next.mode == RouteMode::Minimal ? -1 : o.next.inter;
-      out.by_end_state[{static_cast<int>(o.next.mode), inter}].insert(cycles + packet_flits + 2);
+      out.by_end_state[{static_cast<int>(o.next.mode), inter}].insert(cycles + router_cycles(d.cfg.switch_allocation) + packet_flits);
       continue;
     }
     const PortRef n = *d.topo.neighbor(router, o.out_port);
-    walk(d, rel, n.router, n.port, vc, o.next, cycles + hop_latency(d.topo.link_latency(o.out_port)), packet_flits, out);
+    walk(d, rel, n.router, n.port, vc, o.next, cycles + hop_latency(d.topo.link_latency(o.out_port), d.cfg.switch_allocation), packet_flits, out);
   }
 }
 

@@ -62,7 +62,7 @@ TEST(StarNetwork, LowLoadTakesDorPathsAtTheZeroLoadLatencyPlusOneCyclePerOpenDec
     const std::vector<int> s = t.coords(t.router_of_node(p.src)), d = t.coords(t.router_of_node(p.dst));
     const int dx = std::min((d[0] - s[0] + 4) % 4, (s[0] - d[0] + 4) % 4);
     const int open = d[1] != s[1] ? dx : 0;
-    const int base = zero_load_latency(p.hops, 1, p.length);
+    const int base = zero_load_latency(p.hops, 1, p.length, SwitchAllocation::AfterVc);
     const auto latency = static_cast<int>(p.ejected - p.injected);
     EXPECT_GE(latency, base + std::min(open, 1)) << p.src << "->" << p.dst << ", injected " << p.injected;
     if (latency == base + open) {

@@ -118,7 +118,7 @@ TYPED_TEST(RouteDflyQTest, HeaderLayoutIsTheModels) {
       EXPECT_LE(f.lsb + f.width, 64) << name;
     }
   }
-  EXPECT_EQ(hop_latency(TypeParam::LOCAL_LATENCY), 2 + static_cast<int>(TypeParam::LOCAL_LATENCY));
+  EXPECT_EQ(hop_latency(TypeParam::LOCAL_LATENCY, rlroute::SwitchAllocation::AfterVc), 2 + static_cast<int>(TypeParam::LOCAL_LATENCY));
 }
 
 // Every router, input port, destination and route state the relation makes.

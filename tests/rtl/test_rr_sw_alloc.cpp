@@ -1,8 +1,9 @@
 // Block test for rtl/rr_sw_alloc.sv (separable input-first switch allocator
 // with internal speedup S: S lanes per input port filled by the VCs in
 // round-robin order, each with up to cnt_i of its flits, and up to room_i
-// lanes granted per output port, round-robin over the input ports) against a
-// C++ model, plus model-independent checks.
+// lanes granted per output port, round-robin over the input ports; with SPEC,
+// speculative requests ranked below the others and dropped unless ok_i)
+// against a C++ model, plus model-independent checks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 #include "Vrr_sw_alloc_p4v3.h"
 #include "Vrr_sw_alloc_p4v3s2.h"
 #include "Vrr_sw_alloc_p5v2.h"
+#include "Vrr_sw_alloc_p4v3s2sp.h"
+#include "Vrr_sw_alloc_p5v2sp.h"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each); the struct names appear in the
@@ -25,10 +28,11 @@ constexpr unsigned clog2(unsigned n) {
   return w;
 }
 
-template <class M, unsigned P_, unsigned V_, unsigned S_ = 1>
+template <class M, unsigned P_, unsigned V_, unsigned S_ = 1, bool SPEC_ = false>
 struct SaCfg {
   using Model = M;
   static constexpr unsigned P = P_, V = V_, S = S_;
+  static constexpr bool SPEC = SPEC_;
   static constexpr unsigned L = P * S;  // input lanes, and output slots
   static constexpr unsigned PW = P > 1 ? clog2(P) : 1;
   static constexpr unsigned VCW = V > 1 ? clog2(V) : 1;
@@ -41,13 +45,18 @@ struct P4V3 : SaCfg<Vrr_sw_alloc_p4v3, 4, 3> {};
 struct P5V2 : SaCfg<Vrr_sw_alloc_p5v2, 5, 2> {};
 struct P4V3S2 : SaCfg<Vrr_sw_alloc_p4v3s2, 4, 3, 2> {};
 struct P3V4S3 : SaCfg<Vrr_sw_alloc_p3v4s3, 3, 4, 3> {};
+struct P5V2Spec : SaCfg<Vrr_sw_alloc_p5v2sp, 5, 2, 1, true> {};
+struct P4V3S2Spec : SaCfg<Vrr_sw_alloc_p4v3s2sp, 4, 3, 2, true> {};
 
 }  // namespace cfg
 
 namespace {
 
-using SaCfgs = ::testing::Types<cfg::P4V3, cfg::P5V2, cfg::P4V3S2, cfg::P3V4S3>;
-using NoSpeedupCfgs = ::testing::Types<cfg::P4V3, cfg::P5V2>;
+// The SPEC models run every test without speculative requests too: with none
+// they must allocate as the plain allocator does.
+using SaCfgs = ::testing::Types<cfg::P4V3, cfg::P5V2, cfg::P4V3S2, cfg::P3V4S3, cfg::P5V2Spec, cfg::P4V3S2Spec>;
+using NoSpeedupCfgs = ::testing::Types<cfg::P4V3, cfg::P5V2, cfg::P5V2Spec>;
+using SpecCfgs = ::testing::Types<cfg::P5V2Spec, cfg::P4V3S2Spec>;
 
 using rtltest::bit;
 using rtltest::Dut;
@@ -61,7 +70,19 @@ struct SaIn {
   std::vector<unsigned> out;   // requested output port
   std::vector<unsigned> cnt;   // flits the VC can send (1..S); empty = 1 everywhere
   std::vector<unsigned> room;  // per output port: flits it takes (1..S); empty = S everywhere
+  std::vector<bool> spec;      // SPEC: the request is speculative; empty = none is
+  std::vector<bool> ok;        // SPEC: the speculation won its output VC; empty = every one did
   explicit SaIn(unsigned n) : req(n), out(n) {}
+
+  bool speculative(unsigned i) const { return !spec.empty() && spec[i] && req[i]; }
+  // A speculative request whose grant would be dropped.
+  bool failed(unsigned i) const { return speculative(i) && !ok.empty() && !ok[i]; }
+  bool any_failed() const {
+    for (unsigned i = 0; i < req.size(); ++i) {
+      if (failed(i)) return true;
+    }
+    return false;
+  }
 };
 
 struct SaOut {
@@ -101,7 +122,8 @@ class SaModel {
   static unsigned cnt(const SaIn &in, unsigned i) { return in.cnt.empty() ? 1 : in.cnt[i]; }
 
   // Stage 1: per input port, the requesting VCs in round-robin order from the
-  // port's pointer fill the lanes from lane 0, each with its flits 0..cnt-1.
+  // port's pointer fill the lanes from lane 0, each with its flits 0..cnt-1;
+  // the non-speculative VCs first, then the speculative ones.
   std::vector<Lanes> lanes(const SaIn &in) const {
     std::vector<Lanes> ls(P);
     for (unsigned p = 0; p < P; ++p) {
@@ -109,17 +131,23 @@ class SaModel {
       l.vc.assign(S, -1);
       l.idx.assign(S, 0);
       unsigned at = 0;
-      for (unsigned i = 0; i < V; ++i) {
-        const unsigned v = (in_ptr_[p] + i) % V;
-        if (!in.req[p * V + v]) continue;
-        if (l.primary < 0) l.primary = static_cast<int>(v);
-        for (unsigned k = 0; k < cnt(in, p * V + v) && at < S; ++k, ++at) {
-          l.vc[at] = static_cast<int>(v);
-          l.idx[at] = k;
+      for (const bool speculative : {false, true}) {
+        for (unsigned i = 0; i < V; ++i) {
+          const unsigned v = (in_ptr_[p] + i) % V;
+          if (!in.req[p * V + v] || in.speculative(p * V + v) != speculative) continue;
+          if (l.primary < 0) l.primary = static_cast<int>(v);
+          for (unsigned k = 0; k < cnt(in, p * V + v) && at < S; ++k, ++at) {
+            l.vc[at] = static_cast<int>(v);
+            l.idx[at] = k;
+          }
         }
       }
     }
     return ls;
+  }
+  static bool lane_speculative(const SaIn &in, const std::vector<Lanes> &ls, unsigned lane) {
+    const int v = ls[lane / S].vc[lane % S];
+    return v >= 0 && in.speculative((lane / S) * V + static_cast<unsigned>(v));
   }
   // The output port a lane asks for (-1: none).
   static int lane_out(const SaIn &in, const std::vector<Lanes> &ls, unsigned lane) {
@@ -127,13 +155,20 @@ class SaModel {
     return v < 0 ? -1 : static_cast<int>(in.out[(lane / S) * V + static_cast<unsigned>(v)]);
   }
   // Stage 2: the lanes granted per output port, in slot order: up to room of
-  // them, in lane order from the first lane of the output's pointer port.
+  // them, in lane order from the first lane of the output's pointer port;
+  // the non-speculative lanes first, then the speculative ones. A failed
+  // speculation's lanes are granted here (they move the pointers) and
+  // dropped by eval.
   std::vector<std::vector<unsigned>> winners(const SaIn &in, const std::vector<Lanes> &ls) const {
     std::vector<std::vector<unsigned>> win(P);
     for (unsigned o = 0; o < P; ++o) {
-      for (unsigned i = 0; i < L && win[o].size() < room(in, o); ++i) {
-        const unsigned lane = (out_ptr_[o] * S + i) % L;
-        if (lane_out(in, ls, lane) == static_cast<int>(o)) win[o].push_back(lane);
+      for (const bool speculative : {false, true}) {
+        for (unsigned i = 0; i < L && win[o].size() < room(in, o); ++i) {
+          const unsigned lane = (out_ptr_[o] * S + i) % L;
+          if (lane_out(in, ls, lane) == static_cast<int>(o) && lane_speculative(in, ls, lane) == speculative) {
+            win[o].push_back(lane);
+          }
+        }
       }
     }
     return win;
@@ -152,6 +187,7 @@ class SaModel {
         const unsigned lane = win[o][k];
         const unsigned p = lane / S, m = lane % S;
         const auto v = static_cast<unsigned>(ls[p].vc[m]);
+        if (in.failed(p * V + v)) continue;  // its slot stays empty
         out.out_valid |= std::uint64_t{1} << (o * S + k);
         out.out_sel[o * S + k] = lane;
         out.lane_valid |= std::uint64_t{1} << lane;
@@ -203,6 +239,15 @@ class SwAllocTest : public ::testing::Test {
     rtltest::put(dut_->port_i, port);
     rtltest::put(dut_->cnt_i, cnt);
     rtltest::put(dut_->room_i, room);
+    if constexpr (Cfg::SPEC) {
+      std::uint64_t spec = 0, ok = 0;
+      for (unsigned i = 0; i < N; ++i) {
+        set_field(spec, i, 1, !in.spec.empty() && in.spec[i]);
+        set_field(ok, i, 1, in.ok.empty() || in.ok[i]);
+      }
+      rtltest::put(dut_->spec_i, spec);
+      rtltest::put(dut_->ok_i, ok);
+    }
     dut_.eval();
     SaOut out;
     const std::uint64_t gnt = dut_->gnt_o;
@@ -229,7 +274,7 @@ class SwAllocTest : public ::testing::Test {
       std::vector<int> last_idx(N, -1);  // per input VC: flit index in the previous slot of o
       for (unsigned k = 0; k < S; ++k) {
         const bool valid = bit(out.out_valid, o * S + k);
-        if (k > 0 && valid) {
+        if (k > 0 && valid && !in.any_failed()) {  // a failed speculation leaves its slot empty
           EXPECT_TRUE(bit(out.out_valid, o * S + k - 1))
               << "output " << o << " slot " << k << " after a free slot, cycle " << cyc;
         }
@@ -259,6 +304,7 @@ class SwAllocTest : public ::testing::Test {
         any_req |= in.req[i];
         if (out.gnt[i] == 0) continue;
         EXPECT_TRUE(in.req[i]) << "grant to non-requesting VC " << i << ", cycle " << cyc;
+        EXPECT_FALSE(in.failed(i)) << "grant to VC " << i << " whose speculation failed, cycle " << cyc;
         EXPECT_LE(out.gnt[i], SaModel<Cfg>::cnt(in, i))
             << "VC " << i << " granted more flits than it has, cycle " << cyc;
       }
@@ -275,6 +321,7 @@ class SwAllocTest : public ::testing::Test {
         EXPECT_EQ(idx, prefix) << "VC " << v << " of port " << p << ": lanes are not its flits 0..gnt-1, cycle " << cyc;
       }
     }
+    if (in.any_failed()) return;  // a dropped grant may leave requests without one
     EXPECT_EQ(out.grants() != 0, any_req) << "grant iff some request, cycle " << cyc;
     // Work conservation: an input port whose requests all go to output o,
     // where no other input port requests o, gets o.
@@ -620,3 +667,106 @@ TEST(SwAllocSpeedupTest, OneVcTwoFlitsBothLanesAndSlots) {
 }
 
 }  // namespace
+
+// Speculative switch allocation (SPEC): random requests, a random share of
+// them speculative and a random share of those failed, against the model.
+template <class Cfg>
+class SwAllocSpecTest : public SwAllocTest<Cfg> {};
+TYPED_TEST_SUITE(SwAllocSpecTest, SpecCfgs);
+
+TYPED_TEST(SwAllocSpecTest, RandomSpeculationAgainstModel) {
+  constexpr unsigned P = TestFixture::P, V = TestFixture::V, S = TestFixture::S, N = TestFixture::N;
+  Rng rng(0x5BEC + P * 7 + S);
+  unsigned spec_won = 0, spec_dropped = 0, spec_behind = 0;
+  for (unsigned c = 0; c < 10000; ++c) {
+    SaIn in(N);
+    in.cnt.resize(N);
+    in.spec.resize(N);
+    in.ok.resize(N);
+    in.room.resize(P);
+    for (unsigned i = 0; i < N; ++i) {
+      in.req[i] = rng.chance(c % 2000 < 1000 ? 40 : 80);
+      in.out[i] = static_cast<unsigned>(rng.range(0, P - 1));
+      in.cnt[i] = static_cast<unsigned>(rng.range(1, S));
+      in.spec[i] = rng.chance(40);
+      in.ok[i] = rng.chance(60);
+    }
+    for (unsigned o = 0; o < P; ++o) in.room[o] = static_cast<unsigned>(rng.range(1, S));
+    const SaOut out = this->step(in);
+    for (unsigned i = 0; i < N; ++i) {
+      if (!in.speculative(i)) continue;
+      spec_won += out.gnt[i] != 0;
+      // A speculation that lost while a non-speculative request of the same
+      // output was granted: ranked behind it.
+      for (unsigned j = 0; j < N && out.gnt[i] == 0 && !in.failed(i); ++j) {
+        if (j / V != i / V && in.req[j] && !in.speculative(j) && in.out[j] == in.out[i] && out.gnt[j] != 0) {
+          ++spec_behind;
+          break;
+        }
+      }
+    }
+    for (unsigned k = 0; k < P * S; ++k) {
+      // A slot before a valid one left empty: a dropped speculation.
+      if (k % S + 1 < S && !bit(out.out_valid, k) && bit(out.out_valid, k + 1)) ++spec_dropped;
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(spec_won, 2000u);
+  EXPECT_GT(spec_behind, 500u);
+  if (S > 1) {
+    EXPECT_GT(spec_dropped, 40u) << "few dropped speculations left a hole before a granted slot";
+  }
+}
+
+// A speculative request never takes an output from a request that holds its
+// output VC, whichever input port the output's pointer favours, nor a lane
+// of its own input port; a failed speculation is granted nothing and leaves
+// its slot empty, and the pointers move as if it had gone.
+TYPED_TEST(SwAllocSpecTest, SpeculationRanksBelowAndFailedOnesAreDropped) {
+  constexpr unsigned V = TestFixture::V, N = TestFixture::N, S = TestFixture::S;
+  // Output 0's pointer is at port 0 (reset): port 0's speculation would win
+  // it in the plain order, but port 1 holds its VC.
+  SaIn in(N);
+  in.cnt.assign(N, S);
+  in.spec.assign(N, false);
+  in.req[0 * V + 0] = true;
+  in.spec[0 * V + 0] = true;
+  in.out[0 * V + 0] = 0;
+  in.req[1 * V + 0] = true;
+  in.out[1 * V + 0] = 0;
+  SaOut out = this->step(in);
+  EXPECT_EQ(out.gnt[0 * V + 0], 0u);
+  EXPECT_EQ(out.gnt[1 * V + 0], S) << "the non-speculative request takes every slot";
+  // In one input port: VC 0 (the pointer's) speculative, VC 1 not, to other outputs.
+  in = SaIn(N);
+  in.cnt.assign(N, 1);
+  in.spec.assign(N, false);
+  in.req[2 * V + 0] = true;
+  in.spec[2 * V + 0] = true;
+  in.out[2 * V + 0] = 0;
+  in.req[2 * V + 1] = true;
+  in.out[2 * V + 1] = 1;
+  out = this->step(in);
+  EXPECT_EQ(out.gnt[2 * V + 1], 1u) << "the non-speculative VC takes the first lane";
+  EXPECT_EQ(out.gnt[2 * V + 0], S > 1 ? 1u : 0u) << "the speculative one only a lane left over";
+  // A failed speculation alone: nothing granted, no slot valid.
+  in = SaIn(N);
+  in.spec.assign(N, false);
+  in.ok.assign(N, true);
+  in.req[0 * V + 0] = in.spec[0 * V + 0] = true;
+  in.ok[0 * V + 0] = false;
+  in.out[0 * V + 0] = 1;
+  out = this->step(in);
+  EXPECT_EQ(out.grants(), 0u);
+  EXPECT_EQ(out.out_valid, 0u);
+  EXPECT_EQ(out.lane_valid, 0u);
+  // Output 1's pointer moved past port 0: port 0 and port 1 both ask
+  // (non-speculatively) and port 1 wins.
+  in = SaIn(N);
+  in.room.assign(TestFixture::P, 1);
+  in.req[0 * V + 0] = in.req[1 * V + 0] = true;
+  in.out[0 * V + 0] = in.out[1 * V + 0] = 1;
+  out = this->step(in);
+  EXPECT_NE(out.gnt[1 * V + 0], 0u) << "the failed speculation moved output 1's pointer";
+  EXPECT_EQ(out.gnt[0 * V + 0], 0u);
+}

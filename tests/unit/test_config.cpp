@@ -305,7 +305,7 @@ TEST(ConfigError, UnknownKey) {
   EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nvcs = 2\nbuffers = 8\n"),
             "t.toml:6:1: router.buffers = 8: unknown key; valid keys in [router] are: "
             "vcs, buffer_flits, flit_bits, min_packet_flits, max_packet_flits, nodes_per_router, speedup, "
-            "output_buffer_flits, buffer_read");
+            "output_buffer_flits, buffer_read, switch_allocation");
 }
 
 TEST(ConfigError, UnknownSubTable) {
@@ -1110,6 +1110,16 @@ TEST(ConfigError, SpeedupAndOutputBuffer) {
             "flits must fit)");
   EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nbuffer_read = \"sync\"\n"),
             "t.toml:5:1: router.buffer_read = \"sync\": must be one of \"async\", \"registered\"");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nswitch_allocation = \"early\"\n"),
+            "t.toml:5:1: router.switch_allocation = \"early\": must be one of \"after_vc\", \"speculative\"");
+}
+
+TEST(Config, SwitchAllocation) {
+  EXPECT_EQ(parse_config(kMinimal, "t.toml").switch_allocation, SwitchAllocation::AfterVc);
+  const Config spec = parse_config(std::string(kMinimal) + "[router]\nswitch_allocation = \"speculative\"\n", "t.toml");
+  EXPECT_EQ(spec.switch_allocation, SwitchAllocation::Speculative);
+  EXPECT_STREQ(to_string(spec.switch_allocation), "speculative");
+  EXPECT_STREQ(to_string(SwitchAllocation::AfterVc), "after_vc");
 }
 
 TEST(Config, SpeedupDefaultsItsOutputBuffer) {

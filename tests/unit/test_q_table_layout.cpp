@@ -55,7 +55,7 @@ TEST(QTableLayout, InitialValuesAreTheZeroLoadTimeThroughEachPort) {
   const Topology& t = d.topo;
   const QTableLayout q(d);
   const DragonflyRouting paths(d);
-  const int local = hop_latency(1), global = hop_latency(10);
+  const int local = hop_latency(1, SwitchAllocation::AfterVc), global = hop_latency(10, SwitchAllocation::AfterVc);
   // Router 0 of group 0: its global link to group j, a local detour to a
   // router with a link to j, and one to a router without.
   const int r0 = t.router_in_group(0, 0);
@@ -94,4 +94,27 @@ TEST(QTableLayout, InitialValuesAreTheZeroLoadTimeThroughEachPort) {
   }
   EXPECT_EQ(lowest, global);
   EXPECT_EQ(highest, global + local + global);
+}
+
+// With speculative switch allocation every hop is a cycle shorter, and so is
+// every initial value, by the hops of its path.
+TEST(QTableLayout, SpeculativeSwitchAllocationTakesACyclePerHop) {
+  const Design plain = q_design();
+  Config cfg = rlroute::test::dragonfly(2, 4, 2, 9, "q_adaptive", 5);
+  cfg.switch_allocation = SwitchAllocation::Speculative;
+  const Design spec = derive_design(cfg);
+  const QTableLayout a(plain), b(spec);
+  const Topology& t = plain.topo;
+  EXPECT_EQ(hop_latency(10, SwitchAllocation::Speculative), hop_latency(10, SwitchAllocation::AfterVc) - 1);
+  for (int j = 1; j < t.num_groups(); ++j) {
+    for (int c = 0; c < a.columns(); ++c) {
+      const int slow = a.initial_cycles(0, j, c), fast = b.initial_cycles(0, j, c);
+      // Paths of 1 to 3 hops: global 12, local + global 15, and 27 with a global detour.
+      EXPECT_GE(slow - fast, 1) << "group " << j << " column " << c;
+      EXPECT_LE(slow - fast, 3) << "group " << j << " column " << c;
+    }
+  }
+  EXPECT_EQ(b.initial_cycles(0, t.group_of(t.neighbor(0, t.first_global_port())->router),
+                             b.column_of_port(t.first_global_port())),
+            hop_latency(10, SwitchAllocation::Speculative));
 }

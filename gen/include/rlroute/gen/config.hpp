@@ -42,6 +42,11 @@ constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::
 // (LUT-RAM / register file) or through a register (block RAM / SRAM macros).
 // The router behaves the same cycle for cycle either way.
 enum class BufferRead { Async, Registered };
+// router.switch_allocation: when a packet's head first asks for the switch:
+// in the cycle after it won its output VC, or speculatively in the cycle it
+// asks for the output VC (below every other request, kept only if it wins
+// a free output VC), which takes a cycle off every hop.
+enum class SwitchAllocation { AfterVc, Speculative };
 // routing.dqn_agent: who proposes DQN-routing's actions: the inference block
 // in every router, or an agent outside the router on its agent port (a
 // test-bench agent: the fixed-point network in software, or a
@@ -59,6 +64,7 @@ const char* to_string(UgalRule rule);
 const char* to_string(UgalQueue queue);
 const char* to_string(DecisionPoint point);
 const char* to_string(BufferRead read);
+const char* to_string(SwitchAllocation allocation);
 const char* to_string(DqnAgentKind agent);
 const char* to_string(DqnFallback fallback);
 
@@ -149,6 +155,7 @@ struct Config {
   int speedup = 1;               // internal speedup: flits per output port (and input port) per cycle
   int output_buffer_flits = 0;   // per output port; 0 without speedup, default 2 x speedup with it
   BufferRead buffer_read = BufferRead::Async;
+  SwitchAllocation switch_allocation = SwitchAllocation::AfterVc;
 
   // [routing]
   RoutingAlgorithm algorithm = RoutingAlgorithm::Dor;
