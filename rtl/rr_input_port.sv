@@ -469,9 +469,9 @@ module rr_input_port #(
       end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
         // idle, or the next packet's grant arrives as the tail leaves (SPEC:
         // an idle VC's packet may leave whole in the cycle of its grant)
-        wait_q[v] <= va_gnt_i[v] && (active_q[v] || !tail_out);
+        wait_q[v] <= va_gnt_i[v] && (!SPEC || active_q[v] || !tail_out);
         if (va_gnt_i[v]) begin
-          active_q[v]  <= active_q[v] || !tail_out;
+          active_q[v]  <= !SPEC || active_q[v] || !tail_out;
           port_q[v]    <= req_port[v];
           out_vc_q[v]  <= va_vc_i[v*VCW+:VCW];
           act_alt_q[v] <= take_alt[v];

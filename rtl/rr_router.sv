@@ -190,7 +190,7 @@ module rr_router #(
     end
   end
 
-  rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CW(CW), .G(G)) i_vc_alloc (
+  rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CW(CW), .G(G), .SPEC(SPEC)) i_vc_alloc (
     .clk_i, .rst_ni,
     .req_i     (va_req),
     .port_i    (va_port),

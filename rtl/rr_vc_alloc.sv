@@ -32,6 +32,7 @@ module rr_vc_alloc #(
   parameter int unsigned LEN_W = 3,
   parameter int unsigned CW = 4,  // credit counter width
   parameter int unsigned G = 1,   // grants per output VC and cycle (single-flit packets)
+  parameter bit          SPEC = 1'b0,  // build gnt_free_o (speculative switch allocation); else it is 0
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned GW = $clog2(G + 1),  // a count of 0..G packets
@@ -54,7 +55,7 @@ module rr_vc_alloc #(
   input  logic [R*CW-1:0]  singles_i,   // per output VC: single-flit packets allocated, not yet sent (G > 1)
   output logic [R-1:0]     gnt_o,       // per input VC
   output logic [R*VCW-1:0] gnt_vc_o,    // per input VC: the output VC won
-  output logic [R-1:0]     gnt_free_o,  // per input VC: granted an output VC no packet holds (not a hand-over)
+  output logic [R-1:0]     gnt_free_o,  // per input VC: granted an output VC no packet holds (SPEC; else 0)
   output logic [R-1:0]     alloc_o,     // per output VC: allocated this cycle
   output logic [R*GW-1:0]  alloc_n_o    // per output VC: single-flit packets among them (G > 1)
 );
@@ -250,7 +251,7 @@ module rr_vc_alloc #(
     gnt_free_o = '0;
     for (int unsigned o = 0; o < R; o++) begin
       gnt_o = gnt_o | gnt_bits[o];
-      gnt_free_o = gnt_free_o | (gnt_bits[o] & {R{!busy_i[o]}});
+      if (SPEC) gnt_free_o = gnt_free_o | (gnt_bits[o] & {R{!busy_i[o]}});
     end
   end
 endmodule

@@ -90,6 +90,14 @@
 #include "Vrr_input_port_p7v3b5h___024root.h"
 #include "Vrr_input_port_p7v3b5hr.h"
 #include "Vrr_input_port_p7v3b5hr___024root.h"
+#include "Vrr_input_port_p5v2b8sp.h"
+#include "Vrr_input_port_p5v2b8sp___024root.h"
+#include "Vrr_input_port_p5v2b8s2sp.h"
+#include "Vrr_input_port_p5v2b8s2sp___024root.h"
+#include "Vrr_input_port_p7v3b5hsp.h"
+#include "Vrr_input_port_p7v3b5hsp___024root.h"
+#include "Vrr_input_port_p4v2b6m1hrcsp.h"
+#include "Vrr_input_port_p4v2b6m1hrcsp___024root.h"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each, -G values in CMakeLists.txt); the
@@ -140,6 +148,25 @@ struct P5V2B8S2 {  // speedup 2: two crossbar lanes, up to two flits of a VC per
 struct P5V2B8S2R {  // the same with the VC buffers read through a register
   using Model = Vrr_input_port_p5v2b8s2r;
   using Root = Vrr_input_port_p5v2b8s2r___024root;
+};
+// Speculative switch allocation (SPEC): plain, at speedup 2, with decisions
+// in front of the VC allocator, and as Q-adaptive uses it (single-flit
+// packets, registered decisions that name the port).
+struct P5V2B8Spec {
+  using Model = Vrr_input_port_p5v2b8sp;
+  using Root = Vrr_input_port_p5v2b8sp___024root;
+};
+struct P5V2B8S2Spec {
+  using Model = Vrr_input_port_p5v2b8s2sp;
+  using Root = Vrr_input_port_p5v2b8s2sp___024root;
+};
+struct P7V3B5HSpec {
+  using Model = Vrr_input_port_p7v3b5hsp;
+  using Root = Vrr_input_port_p7v3b5hsp___024root;
+};
+struct P4V2B6M1HRCSpec {
+  using Model = Vrr_input_port_p4v2b6m1hrcsp;
+  using Root = Vrr_input_port_p4v2b6m1hrcsp___024root;
 };
 
 }  // namespace cfg
@@ -263,6 +290,7 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned PATCH_VAL = Root::rr_input_port__DOT__PATCH_VAL;
   static constexpr bool CHOOSE = Root::rr_input_port__DOT__CHOOSE;
   static constexpr bool HD_LATE = Root::rr_input_port__DOT__HD_LATE;
+  static constexpr bool SPEC = Root::rr_input_port__DOT__SPEC;
   // HEAD: routes read per VC, each with a decision slot (the port's RR).
   static constexpr unsigned kSlots = !(HEAD_REG && kRoutes >= 2) ? 1 : (HD_LATE && kRoutes >= 3) ? 3 : 2;
   static constexpr unsigned S = Root::rr_input_port__DOT__S;
@@ -534,8 +562,18 @@ class InputPortTest : public ::testing::Test {
     }
     return r;
   }
+  // SPEC: the VCs that ask for the switch speculatively: not ACTIVE, and
+  // asking for an output VC.
+  std::uint32_t spec_requests() const {
+    if (!SPEC) return 0;
+    std::uint32_t r = va_requests();
+    for (unsigned v = 0; v < V; ++v) {
+      if (vcs_[v].active) r &= ~(1u << v);
+    }
+    return r;
+  }
   std::uint32_t sa_requests(std::uint32_t out_pend) const {
-    std::uint32_t r = 0;
+    std::uint32_t r = spec_requests();
     for (unsigned v = 0; v < V; ++v) {
       const bool held = vcs_[v].wait && ((out_pend >> v) & 1u);
       r |= static_cast<std::uint32_t>(vcs_[v].active && !vcs_[v].flits.empty() && !held) << v;
@@ -555,12 +593,14 @@ class InputPortTest : public ::testing::Test {
     const std::string at = "cycle " + std::to_string(dut_.cycle());
     Inputs in = in_arg;
     // The environment keeps the protocol.
-    const std::uint32_t vareq = va_requests(), sareq = sa_requests(in.out_pend);
+    const std::uint32_t vareq = va_requests(), sareq = sa_requests(in.out_pend), specreq = spec_requests();
     ASSERT_EQ(in.va_gnt & ~vareq, 0u) << "test bug: VA grant without a request";
     unsigned total = 0;
     for (unsigned v = 0; v < V; ++v) {
       const unsigned g = gnt_of(in.sa_gnt, v);
       ASSERT_TRUE(g == 0 || ((sareq >> v) & 1u)) << "test bug: SA grant without a request, VC " << v;
+      ASSERT_TRUE(g == 0 || !((specreq >> v) & 1u) || ((in.va_gnt >> v) & 1u))
+          << "test bug: SA grant of a speculation without its VA grant, VC " << v;
       ASSERT_LE(g, offer(v)) << "test bug: SA grant beyond the flits offered, VC " << v;
       total += g;
     }
@@ -682,11 +722,17 @@ class InputPortTest : public ::testing::Test {
     for (unsigned v = 0; v < V; ++v) {
       ASSERT_EQ(field(dut_->occ_o, v * kOccBits, kOccBits), vcs_[v].flits.size()) << at << " occ_o of VC " << v;
     }
-    // Switch allocation requests on the captured port.
+    // Switch allocation requests on the captured port (a speculation: on
+    // the port it asks the VC allocator for).
     ASSERT_EQ(dut_->sa_req_o, sareq) << at;
+    ASSERT_EQ(dut_->sa_spec_o, specreq) << at;
     for (unsigned v = 0; v < V; ++v) {
       if ((sareq >> v) & 1u) {
-        ASSERT_EQ(field(dut_->sa_port_o, v * PW, PW), vcs_[v].port) << at << " VC " << v;
+        const unsigned port = ((specreq >> v) & 1u) ? request_port(v, alt_now[v]) : vcs_[v].port;
+        ASSERT_EQ(field(dut_->sa_port_o, v * PW, PW), port) << at << " VC " << v;
+      }
+      if (vcs_[v].active) {
+        ASSERT_EQ(field(dut_->va_own_port_o, v * PW, PW), vcs_[v].port) << at << " VC " << v;
       }
     }
     // The flits each VC offers the switch.
@@ -696,13 +742,16 @@ class InputPortTest : public ::testing::Test {
       ASSERT_EQ(sa_cnt[v], offer(v)) << at << " sa_cnt_o of VC " << v;
     }
     // The granted flits on the crossbar lanes.
+    // A speculation that goes carries this cycle's grant: its output VC and decision.
+    const auto speculating = [&](unsigned v) { return ((specreq >> v) & 1u) != 0; };
     const auto leaving = [&](unsigned v, unsigned k) {
       Stored f = vcs_[v].flits[k];
-      if (f.head && vcs_[v].active_alt) {
-        rtltest::set_field(f.data, PATCH_LSB, PATCH_W, CHOOSE ? vcs_[v].active_patch : PATCH_VAL);
-      }
+      const bool alt = speculating(v) ? alt_now[v] : vcs_[v].active_alt;
+      const unsigned patch = speculating(v) ? vcs_[v].slots[0].patch : vcs_[v].active_patch;
+      if (f.head && alt) rtltest::set_field(f.data, PATCH_LSB, PATCH_W, CHOOSE ? patch : PATCH_VAL);
       return f;
     };
+    const auto out_vc = [&](unsigned v) { return speculating(v) ? in.va_vc[v] : vcs_[v].out_vc; };
     const Bits xb_data = rtltest::get_bits(dut_->xb_data_o, S * W);
     for (unsigned m = 0; m < S; ++m) {
       const Lane &l = in.lanes[m];
@@ -713,7 +762,7 @@ class InputPortTest : public ::testing::Test {
       ASSERT_EQ(xb_data.get(m * W, W), f.data) << lane;
       ASSERT_EQ(field(dut_->xb_head_o, m, 1), f.head) << lane;
       ASSERT_EQ(field(dut_->xb_tail_o, m, 1), f.tail) << lane;
-      ASSERT_EQ(field(dut_->xb_vc_o, m * VCW, VCW), vcs_[l.vc].out_vc) << lane;
+      ASSERT_EQ(field(dut_->xb_vc_o, m * VCW, VCW), out_vc(l.vc)) << lane;
     }
     Stored popped, popped_first;
     unsigned popped_vc = 0, popped_n = 0;
@@ -723,7 +772,7 @@ class InputPortTest : public ::testing::Test {
       if (g == 0 || popped_n != g) continue;  // the first VC that pops
       popped_first = leaving(v, 0);
       popped = leaving(v, g - 1);
-      popped_vc = vcs_[v].out_vc;
+      popped_vc = out_vc(v);
     }
     // The credit of last cycle's pop.
     ASSERT_EQ(field(dut_->credit_o, 0, 1), credit_valid_) << at;
@@ -765,8 +814,10 @@ class InputPortTest : public ::testing::Test {
       const unsigned req_patch = m.slots[0].patch;
       const bool pend = (in.out_pend >> v) & 1u;
       if (!m.active || (granted && tail_out)) {
-        m.active = granted;
-        m.wait = granted;
+        // SPEC: a packet that left whole in its grant's cycle leaves the VC idle.
+        const bool stays = granted && (m.active || !tail_out);
+        m.active = stays;
+        m.wait = stays;
         if (granted) {
           m.port = req_port;
           m.out_vc = in.va_vc[v];
@@ -870,6 +921,110 @@ class InputPortTest : public ::testing::Test {
     ASSERT_TRUE(quiet()) << "traffic did not drain";
     ASSERT_NO_FATAL_FAILURE(step(idle()));
     for (unsigned v = 0; v < V; ++v) EXPECT_EQ(up_credits_[v], B) << "credits lost on VC " << v;
+  }
+
+
+  // Random traffic, grants and hand-over stalls against the model, then a
+  // drain that must return every credit.
+  void random_traffic() {
+    struct Rates {
+      unsigned send, va, sa;
+    };
+    static constexpr Rates kRegimes[] = {{90, 80, 90}, {95, 10, 15}, {10, 90, 95}, {60, 50, 50}, {100, 100, 100}};
+    unsigned full = 0, routes_full = 0, push_pop_same_vc = 0, back_to_back = 0, multi_va = 0, head_with_tail_pop = 0;
+    unsigned flits = 0, multi_pop = 0, multi_pop_tail = 0, two_vcs_pop = 0, owed_backlog = 0;
+    unsigned spec_went = 0, spec_whole = 0;  // SPEC: heads that left in their grant's cycle, and whole packets
+    Rates r = kRegimes[0];
+    for (unsigned c = 0; c < 20000; ++c) {
+      if (c % 150 == 0) r = kRegimes[this->rng_.range(0, std::size(kRegimes) - 1)];
+      for (unsigned v = 0; v < V; ++v) {
+        if (this->rng_.chance(30)) (void)this->start_packet(v, this->random_len());
+      }
+      Inputs in = this->idle();
+      if (this->rng_.chance(r.send)) {
+        std::vector<unsigned> ready;
+        for (unsigned v = 0; v < V; ++v) {
+          if (!this->pending_[v].empty()) ready.push_back(v);
+        }
+        if (!ready.empty()) this->send_next(in, ready[this->rng_.range(0, ready.size() - 1)]);
+      }
+      in.out_pend = this->random_pend(30);
+      const std::uint32_t vareq = this->va_requests(), sareq = this->sa_requests(in.out_pend);
+      for (unsigned v = 0; v < V; ++v) {
+        if (((vareq >> v) & 1u) && this->rng_.chance(r.va)) in.va_gnt |= 1u << v;
+        if ((in.va_gnt >> v) & 1u) in.va_vc[v] = static_cast<unsigned>(this->rng_.range(0, V - 1));
+      }
+      // A speculative request is granted the switch only with its output VC
+      // (the router drops the switch grant of a failed speculation).
+      const std::uint32_t spec_ok = sareq & ~(this->spec_requests() & ~in.va_gnt);
+      if (this->rng_.chance(r.sa)) in.sa_gnt = this->random_sa(spec_ok);
+      for (unsigned v = 0; v < V; ++v) {
+        const bool went = ((this->spec_requests() >> v) & 1u) && gnt_of(in.sa_gnt, v) != 0;
+        spec_went += went;
+        spec_whole += went && this->vcs_[v].flits[gnt_of(in.sa_gnt, v) - 1].tail;
+      }
+      // Coverage.
+      for (unsigned v = 0; v < V; ++v) {
+        full += this->vcs_[v].flits.size() == B;
+        routes_full += this->vcs_[v].routes.size() == std::max(B / MIN_LEN, 1u);
+      }
+      if (in.flit.valid) {
+        const VcModel &m = this->vcs_[in.flit.vc];
+        const unsigned pops = gnt_of(in.sa_gnt, in.flit.vc);
+        push_pop_same_vc += pops > 0;
+        back_to_back += in.flit.head && (m.active || !m.routes.empty());
+        head_with_tail_pop += in.flit.head && pops > 0 && m.flits[pops - 1].tail;
+        ++flits;
+      }
+      multi_va += rtltest::popcount(in.va_gnt) > 1;
+      // Speedup: two flits of one VC (the second a tail or not), flits of two
+      // VCs in one cycle, credits queued.
+      unsigned popping = 0;
+      for (unsigned v = 0; v < V; ++v) {
+        const unsigned g = gnt_of(in.sa_gnt, v);
+        popping += g > 0;
+        if (g > 1) {
+          ++multi_pop;
+          multi_pop_tail += this->vcs_[v].flits[g - 1].tail;
+        }
+        owed_backlog += this->owed_[v] > 1;
+      }
+      two_vcs_pop += popping > 1;
+      ASSERT_NO_FATAL_FAILURE(this->step(in)) << "cycle " << c;
+    }
+    ASSERT_NO_FATAL_FAILURE(this->drain());
+    std::cout << "[ info ] " << flits << " flits; VC full " << full << ", route FIFO full " << routes_full
+              << ", push+pop one VC " << push_pop_same_vc << ", head behind a buffered packet " << back_to_back
+              << ", head in with a tail out " << head_with_tail_pop << ", cycles of 2+ VA grants " << multi_va << "\n";
+    // A 2-flit buffer carries at most 2 flits per credit round trip of 4 cycles,
+    // and takes a packet only once the one before it has left.
+    EXPECT_GT(flits, B >= 3 ? 8000u : 3000u);
+    EXPECT_GT(full, 500u);
+    EXPECT_GT(routes_full,
+              50u);  // rarer since the next packet is allocated while the tail waits
+    if (B >= 3) {
+      EXPECT_GT(back_to_back, 500u);
+      EXPECT_GT(push_pop_same_vc, 500u);
+      EXPECT_GT(head_with_tail_pop, 20u);
+    }
+    if (V > 1) {
+      EXPECT_GT(multi_va, 50u);
+    }
+    if (SPEC) {
+      std::cout << "[ info ] speculations that went " << spec_went << ", whole packets " << spec_whole << "\n";
+      EXPECT_GT(spec_went, 1000u);
+      if (S > 1 || MIN_LEN == 1) {
+        EXPECT_GT(spec_whole, 100u) << "few packets left whole in their grant's cycle";
+      }
+    }
+    if (S > 1) {
+      std::cout << "[ info ] 2+ flits of one VC " << multi_pop << " (tail last " << multi_pop_tail << "), 2 VCs "
+                << two_vcs_pop << ", credit backlog " << owed_backlog << "\n";
+      EXPECT_GT(multi_pop, 1000u);
+      EXPECT_GT(multi_pop_tail, 200u);
+      EXPECT_GT(two_vcs_pop, 500u);
+      EXPECT_GT(owed_backlog, 100u);
+    }
   }
 
   Dut<typename Cfg::Model> dut_;
@@ -1102,91 +1257,14 @@ TYPED_TEST(InputPortMultiVcTest, BlockedVcDoesNotBlockOthers) {
 
 // Random traffic against the model; the rates change every 150 cycles so that
 // buffers fill up and run empty.
-TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) {
-  constexpr unsigned V = TestFixture::V, B = TestFixture::B;
-  struct Rates {
-    unsigned send, va, sa;
-  };
-  static constexpr Rates kRegimes[] = {{90, 80, 90}, {95, 10, 15}, {10, 90, 95}, {60, 50, 50}, {100, 100, 100}};
-  unsigned full = 0, routes_full = 0, push_pop_same_vc = 0, back_to_back = 0, multi_va = 0, head_with_tail_pop = 0;
-  unsigned flits = 0, multi_pop = 0, multi_pop_tail = 0, two_vcs_pop = 0, owed_backlog = 0;
-  Rates r = kRegimes[0];
-  for (unsigned c = 0; c < 20000; ++c) {
-    if (c % 150 == 0) r = kRegimes[this->rng_.range(0, std::size(kRegimes) - 1)];
-    for (unsigned v = 0; v < V; ++v) {
-      if (this->rng_.chance(30)) (void)this->start_packet(v, this->random_len());
-    }
-    Inputs in = this->idle();
-    if (this->rng_.chance(r.send)) {
-      std::vector<unsigned> ready;
-      for (unsigned v = 0; v < V; ++v) {
-        if (!this->pending_[v].empty()) ready.push_back(v);
-      }
-      if (!ready.empty()) this->send_next(in, ready[this->rng_.range(0, ready.size() - 1)]);
-    }
-    in.out_pend = this->random_pend(30);
-    const std::uint32_t vareq = this->va_requests(), sareq = this->sa_requests(in.out_pend);
-    for (unsigned v = 0; v < V; ++v) {
-      if (((vareq >> v) & 1u) && this->rng_.chance(r.va)) in.va_gnt |= 1u << v;
-      if ((in.va_gnt >> v) & 1u) in.va_vc[v] = static_cast<unsigned>(this->rng_.range(0, V - 1));
-    }
-    if (this->rng_.chance(r.sa)) in.sa_gnt = this->random_sa(sareq);
-    // Coverage.
-    for (unsigned v = 0; v < V; ++v) {
-      full += this->vcs_[v].flits.size() == B;
-      routes_full += this->vcs_[v].routes.size() == std::max(B / TestFixture::MIN_LEN, 1u);
-    }
-    if (in.flit.valid) {
-      const VcModel &m = this->vcs_[in.flit.vc];
-      const unsigned pops = TestFixture::gnt_of(in.sa_gnt, in.flit.vc);
-      push_pop_same_vc += pops > 0;
-      back_to_back += in.flit.head && (m.active || !m.routes.empty());
-      head_with_tail_pop += in.flit.head && pops > 0 && m.flits[pops - 1].tail;
-      ++flits;
-    }
-    multi_va += rtltest::popcount(in.va_gnt) > 1;
-    // Speedup: two flits of one VC (the second a tail or not), flits of two
-    // VCs in one cycle, credits queued.
-    unsigned popping = 0;
-    for (unsigned v = 0; v < V; ++v) {
-      const unsigned g = TestFixture::gnt_of(in.sa_gnt, v);
-      popping += g > 0;
-      if (g > 1) {
-        ++multi_pop;
-        multi_pop_tail += this->vcs_[v].flits[g - 1].tail;
-      }
-      owed_backlog += this->owed_[v] > 1;
-    }
-    two_vcs_pop += popping > 1;
-    ASSERT_NO_FATAL_FAILURE(this->step(in)) << "cycle " << c;
-  }
-  ASSERT_NO_FATAL_FAILURE(this->drain());
-  std::cout << "[ info ] " << flits << " flits; VC full " << full << ", route FIFO full " << routes_full
-            << ", push+pop one VC " << push_pop_same_vc << ", head behind a buffered packet " << back_to_back
-            << ", head in with a tail out " << head_with_tail_pop << ", cycles of 2+ VA grants " << multi_va << "\n";
-  // A 2-flit buffer carries at most 2 flits per credit round trip of 4 cycles,
-  // and takes a packet only once the one before it has left.
-  EXPECT_GT(flits, B >= 3 ? 8000u : 3000u);
-  EXPECT_GT(full, 500u);
-  EXPECT_GT(routes_full,
-            50u);  // rarer since the next packet is allocated while the tail waits
-  if (B >= 3) {
-    EXPECT_GT(back_to_back, 500u);
-    EXPECT_GT(push_pop_same_vc, 500u);
-    EXPECT_GT(head_with_tail_pop, 20u);
-  }
-  if (V > 1) {
-    EXPECT_GT(multi_va, 50u);
-  }
-  if (TestFixture::S > 1) {
-    std::cout << "[ info ] 2+ flits of one VC " << multi_pop << " (tail last " << multi_pop_tail << "), 2 VCs "
-              << two_vcs_pop << ", credit backlog " << owed_backlog << "\n";
-    EXPECT_GT(multi_pop, 1000u);
-    EXPECT_GT(multi_pop_tail, 200u);
-    EXPECT_GT(two_vcs_pop, 500u);
-    EXPECT_GT(owed_backlog, 100u);
-  }
-}
+TYPED_TEST(InputPortTest, RandomTrafficAgainstModel) { this->random_traffic(); }
+
+template <class Cfg>
+class InputPortSpecTest : public InputPortTest<Cfg> {};
+using SpecCfgs = ::testing::Types<cfg::P5V2B8Spec, cfg::P5V2B8S2Spec, cfg::P7V3B5HSpec, cfg::P4V2B6M1HRCSpec>;
+TYPED_TEST_SUITE(InputPortSpecTest, SpecCfgs);
+
+TYPED_TEST(InputPortSpecTest, RandomTrafficAgainstModel) { this->random_traffic(); }
 
 // Reset in the middle of traffic (buffers occupied, VCs ACTIVE, a credit
 // pending): everything is cleared at once, and the port works from scratch.

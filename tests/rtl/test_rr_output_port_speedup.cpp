@@ -10,6 +10,8 @@
 // With MULTI_GRANT a single-flit packet does not hold its VC: the port counts
 // the single-flit packets allocated (alloc_n_i) and not yet entered
 // (singles_o), and a multi-flit holder's successor may be one of them.
+// With SPEC (speculative switch allocation) a packet may enter in the cycle
+// its VC is allocated; if its tail enters too, the VC is free after it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,6 +28,10 @@
 #include "Vrr_output_port_v4b8s3___024root.h"
 #include "Vrr_output_port_v4b8s3m.h"
 #include "Vrr_output_port_v4b8s3m___024root.h"
+#include "Vrr_output_port_v4b8s2sp.h"
+#include "Vrr_output_port_v4b8s2sp___024root.h"
+#include "Vrr_output_port_v4b8s2msp.h"
+#include "Vrr_output_port_v4b8s2msp___024root.h"
 #include "vtb.hpp"
 
 namespace cfg {
@@ -44,6 +50,14 @@ struct V4B8S2M {
 struct V4B8S3M {
   using Model = Vrr_output_port_v4b8s3m;
   using Root = Vrr_output_port_v4b8s3m___024root;
+};
+struct V4B8S2Spec {
+  using Model = Vrr_output_port_v4b8s2sp;
+  using Root = Vrr_output_port_v4b8s2sp___024root;
+};
+struct V4B8S2MSpec {
+  using Model = Vrr_output_port_v4b8s2msp;
+  using Root = Vrr_output_port_v4b8s2msp___024root;
 };
 }  // namespace cfg
 
@@ -70,6 +84,7 @@ class OutputSpeedupTest : public ::testing::Test {
   static constexpr unsigned OB = Root::rr_output_port__DOT__OB;
   static constexpr bool COUNT_HOP = Root::rr_output_port__DOT__COUNT_HOP;
   static constexpr bool MULTI = Root::rr_output_port__DOT__MULTI_GRANT;
+  static constexpr bool SPEC = Root::rr_output_port__DOT__SPEC;
   static constexpr unsigned HOPS_LSB = Root::rr_output_port__DOT__HOPS_LSB, HOPS_W = Root::rr_output_port__DOT__HOPS_W;
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
   static constexpr unsigned LW = 3 + VCW + W;
@@ -165,8 +180,10 @@ class OutputSpeedupTest : public ::testing::Test {
       const bool succ_multi = MULTI ? succ_multi_[w] : true;
       if (rtltest::bit(alloc, w)) {
         const bool keeps = busy_[w] && !tail_out[w];
+        // SPEC: the packet allocated a free VC entered whole in this cycle.
+        const bool gone = SPEC && !busy_[w] && tail_out[w];
         handover_[w] = keeps;
-        busy_[w] = multi_alloc || keeps;
+        busy_[w] = (multi_alloc && !gone) || keeps;
         succ_multi_[w] = multi_alloc;
       } else if (tail_out[w]) {
         busy_[w] = handover_[w] && succ_multi;
@@ -192,7 +209,7 @@ class OutputSpeedupTest : public ::testing::Test {
   std::vector<unsigned> singles_;  // MULTI: single-flit packets allocated, not yet entered
 };
 
-using Cfgs = ::testing::Types<cfg::V4B8S2, cfg::V4B8S3, cfg::V4B8S2M, cfg::V4B8S3M>;
+using Cfgs = ::testing::Types<cfg::V4B8S2, cfg::V4B8S3, cfg::V4B8S2M, cfg::V4B8S3M, cfg::V4B8S2Spec, cfg::V4B8S2MSpec>;
 TYPED_TEST_SUITE(OutputSpeedupTest, Cfgs);
 
 // One flit into an empty port reaches the link in the next cycle, as without
@@ -356,3 +373,27 @@ TYPED_TEST(OutputSpeedupTest, SingleFlitPacketsShareAVc) {
 }
 
 }  // namespace
+
+// SPEC: a packet enters in the cycle its free VC is allocated. A two-flit
+// packet whose tail enters with its head leaves the VC free; a longer one
+// holds it until its tail, as without speculation.
+TYPED_TEST(OutputSpeedupTest, SpeculationEntersInTheAllocationCycle) {
+  constexpr unsigned S = TestFixture::S;
+  if (!TestFixture::SPEC) GTEST_SKIP() << "without SPEC a packet enters after its allocation";
+  std::vector<Slot> idle(S), two(S);
+  two[0] = {true, true, false, 2, 0xC0};
+  two[1] = {true, false, true, 2, 0xC1};
+  ASSERT_NO_FATAL_FAILURE(this->step(two, -1, 1u << 2));
+  EXPECT_FALSE(this->busy_[2]) << "the whole packet entered with its allocation";
+  this->dut_.eval();
+  EXPECT_EQ(rtltest::bit(this->dut_->busy_o, 2), false);
+  two[0] = {true, true, false, 3, 0xD0};
+  two[1] = {true, false, false, 3, 0xD1};
+  ASSERT_NO_FATAL_FAILURE(this->step(two, -1, 1u << 3));
+  EXPECT_TRUE(this->busy_[3]) << "head and body entered; the tail has not";
+  std::vector<Slot> tail(S);
+  tail[0] = {true, false, true, 3, 0xD2};
+  ASSERT_NO_FATAL_FAILURE(this->step(tail));
+  EXPECT_FALSE(this->busy_[3]);
+  for (unsigned i = 0; i < 6; ++i) ASSERT_NO_FATAL_FAILURE(this->step(idle));
+}

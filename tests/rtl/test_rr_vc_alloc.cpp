@@ -1,7 +1,8 @@
 // Block test for rtl/rr_vc_alloc.sv (separable input-first VC allocator for
 // virtual cut-through, round-robin over a port's VCs in stage 1, hand-over of
 // a releasing output VC to one successor; with G > 1 up to G single-flit
-// packets per output VC and cycle) against a C++ model, plus model-independent
+// packets per output VC and cycle; with SPEC, gnt_free_o: the grants of
+// output VCs no packet holds) against a C++ model, plus model-independent
 // checks.
 #include <gtest/gtest.h>
 
@@ -24,10 +25,11 @@ constexpr unsigned clog2(unsigned n) {
   return w;
 }
 
-template <class M, unsigned P_, unsigned V_, unsigned LEN_W_, unsigned CW_, unsigned G_ = 1>
+template <class M, unsigned P_, unsigned V_, unsigned LEN_W_, unsigned CW_, unsigned G_ = 1, bool SPEC_ = false>
 struct VaCfg {
   using Model = M;
   static constexpr unsigned P = P_, V = V_, LEN_W = LEN_W_, CW = CW_, G = G_;
+  static constexpr bool SPEC = SPEC_;  // gnt_free_o built
   static constexpr unsigned R = P * V;
   static constexpr unsigned PW = P > 1 ? clog2(P) : 1;
   static constexpr unsigned VCW = V > 1 ? clog2(V) : 1;
@@ -35,9 +37,9 @@ struct VaCfg {
 };
 
 struct P3V2 : VaCfg<Vrr_vc_alloc_p3v2, 3, 2, 3, 4> {};
-struct P5V3 : VaCfg<Vrr_vc_alloc_p5v3, 5, 3, 3, 4> {};
+struct P5V3 : VaCfg<Vrr_vc_alloc_p5v3, 5, 3, 3, 4, 1, true> {};
 // Up to 2 and 3 single-flit packets per output VC and cycle.
-struct P4V2G2 : VaCfg<Vrr_vc_alloc_p4v2g2, 4, 2, 3, 4, 2> {};
+struct P4V2G2 : VaCfg<Vrr_vc_alloc_p4v2g2, 4, 2, 3, 4, 2, true> {};
 struct P3V3G3 : VaCfg<Vrr_vc_alloc_p3v3g3, 3, 3, 3, 4, 3> {};
 
 }  // namespace cfg
@@ -69,6 +71,7 @@ struct VaIn {
 struct VaOut {
   std::uint64_t gnt = 0;
   std::vector<unsigned> gnt_vc;  // valid where gnt is set
+  std::uint64_t gnt_free = 0;    // granted an output VC no packet holds (speculation may stand)
   std::uint64_t alloc = 0;
   std::vector<unsigned> alloc_n;  // per output VC: single-flit packets allocated (G > 1)
 };
@@ -236,6 +239,7 @@ class VcAllocTest : public ::testing::Test {
     VaOut out;
     out.gnt = dut_->gnt_o;
     out.alloc = dut_->alloc_o;
+    out.gnt_free = dut_->gnt_free_o;
     const std::uint64_t gv = dut_->gnt_vc_o;
     for (unsigned r = 0; r < R; ++r) out.gnt_vc.push_back(static_cast<unsigned>(field(gv, r * VCW, VCW)));
     const std::uint64_t an = dut_->alloc_n_o;
@@ -249,12 +253,15 @@ class VcAllocTest : public ::testing::Test {
     std::uint64_t granted_ovcs = 0;
     std::vector<unsigned> grants_of(R, 0), multi_of(R, 0);  // per output VC
     bool any_eligible = false;
+    EXPECT_EQ(out.gnt_free & ~out.gnt, 0u) << "gnt_free_o without a grant, cycle " << cyc;
     for (unsigned r = 0; r < R; ++r) {
       for (unsigned w = 0; w < V; ++w) any_eligible |= VaModel<Cfg>::eligible(in, r, w);
       if (!bit(out.gnt, r)) continue;
       const unsigned w = out.gnt_vc[r];
       ASSERT_LT(w, V) << "input " << r << " granted a VC that does not exist, cycle " << cyc;
       const unsigned o = in.port[r] * V + w;
+      EXPECT_EQ(bit(out.gnt_free, r), Cfg::SPEC && !in.busy[o])
+          << "gnt_free_o of input " << r << ": output VC " << o << " busy " << in.busy[o] << ", cycle " << cyc;
       EXPECT_TRUE(in.req[r]) << "grant to non-requesting input " << r << ", cycle " << cyc;
       EXPECT_TRUE(bit(in.vcs[r], w)) << "input " << r << " granted VC " << w << " outside its mask, cycle " << cyc;
       EXPECT_TRUE(!in.busy[o] || VaModel<Cfg>::releasing(in, o))
