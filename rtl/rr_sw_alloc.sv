@@ -66,7 +66,7 @@ module rr_sw_alloc #(
     assign req  = req_i[p*V+:V];
     assign spec = SPEC ? spec_i[p*V+:V] & req : '0;
     // The primary comes from the non-speculative requests if there are any.
-    assign first_class = (|(req & ~spec)) ? req & ~spec : req;
+    assign first_class = (SPEC && |(req & ~spec)) ? req & ~spec : req;
 
     always_comb begin
       logic [V-1:0] hi, lo, pick;
@@ -172,7 +172,7 @@ module rr_sw_alloc #(
         g = '0;
         if (RW'(k) < room) begin
           if (|hi) g = hi & (~hi + 1'b1);
-          else if (|lo) g = lo & (~lo + 1'b1);
+          else if (!SPEC || |lo) g = lo & (~lo + 1'b1);
           else if (|shi) g = shi & (~shi + 1'b1);
           else g = slo & (~slo + 1'b1);
         end
