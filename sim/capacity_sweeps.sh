@@ -8,6 +8,7 @@
 #   s1    the examples as they are (speedup 1, 4-flit packets, 24-flit buffers)
 #   s2v5  s2 with 5 VCs per port for every algorithm (PAR's count), so that
 #         no algorithm wins or loses by its VC count alone
+#   s2spec  s2 with speculative switch allocation (router.switch_allocation)
 # Usage: sim/capacity_sweeps.sh VARIANT [OUT]   (OUT defaults to out/capacity)
 # PATTERNS="uniform adv+1" limits the patterns (default: all four); RLROUTE=PATH
 # runs another binary (default build/rlroute; a copy lets you rebuild meanwhile).
@@ -15,7 +16,7 @@
 # and prints the saturation table. Run from the repository root after
 # building build/rlroute; about 20 minutes per variant on 2 cores.
 set -euo pipefail
-variant=${1:?usage: sim/capacity_sweeps.sh s1|s2|s2sf|s2v5 [OUT]}
+variant=${1:?usage: sim/capacity_sweeps.sh s1|s2|s2sf|s2v5|s2spec [OUT]}
 out=${2:-out/capacity}
 case "$variant" in
   s1) sets=() ;;
@@ -25,7 +26,9 @@ case "$variant" in
               --set router.buffer_flits=256 --set 'router.buffer_read="registered"'
               --set router.flit_bits=128 --set sim.packet_flits=1) ;;
   s2v5) sets=(--set router.speedup=2 --set router.output_buffer_flits=32 --set router.vcs=5) ;;
-  *) echo "capacity_sweeps: VARIANT = $variant: must be one of s1, s2, s2sf, s2v5" >&2; exit 2 ;;
+  s2spec) sets=(--set router.speedup=2 --set router.output_buffer_flits=32
+                --set 'router.switch_allocation="speculative"') ;;
+  *) echo "capacity_sweeps: VARIANT = $variant: must be one of s1, s2, s2sf, s2v5, s2spec" >&2; exit 2 ;;
 esac
 /usr/bin/python3 sim/variants.py --suffix "$variant" --out "$out/configs/$variant" "${sets[@]}" \
   examples/dfly_2_4_2_9_*.toml > /dev/null
