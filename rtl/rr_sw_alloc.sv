@@ -18,14 +18,17 @@
 // the port and an output grants one port: the plain separable allocator.
 // Speculation (SPEC, router.switch_allocation = "speculative"): a packet that
 // asks for its output VC asks for the switch in the same cycle (spec_i), in
-// a class below every other request: stage 1 fills the lanes with the
-// non-speculative VCs first and stage 2 grants non-speculative lanes first
-// (each class in round-robin order), so a speculation never takes the
-// switch from a packet that holds its output VC. ok_i (late in the cycle:
-// from the VC allocator) says which speculations won their output VC; the
-// grants of the others are dropped from every output (gnt_o, lane_valid_o,
-// out_valid_o) and their slots stay empty. The pointers move as if every
-// grant stood, so that they do not wait for the VC allocator.
+// a class below every other request: in stage 1 an input port's speculative
+// VCs take lanes only if none of its other VCs requests, in stage 2 an
+// output grants speculative lanes only if no other lane asks for it (a
+// class select in front of each stage; ranking the classes lane by lane
+// made the speedup-2 allocator 1.9 ns slower, docs/results.md). So a
+// speculation never takes the switch from a packet that holds its output
+// VC. ok_i (late in the cycle: from the VC allocator) says which
+// speculations won their output VC; the grants of the others are dropped
+// from every output (gnt_o, lane_valid_o, out_valid_o) and their slots stay
+// empty. The pointers move as if every grant stood, so that they do not wait
+// for the VC allocator.
 module rr_sw_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,
@@ -53,7 +56,6 @@ module rr_sw_alloc #(
   output logic [P*S-1:0]     out_valid_o,   // per output slot o*S + k
   output logic [P*S*LNW-1:0] out_sel_o      // per output slot: the winning input lane
 );
-  localparam int unsigned PASSES = SPEC ? 4 : 2;  // stage-1 passes over the VCs (see below)
   logic [L-1:0]  lane_has, lane_won, lane_spec, lane_ok;
   logic [PW-1:0] lane_port [L];
   logic [L-1:0]  out_gnt [P];  // [output][lane]
@@ -65,7 +67,8 @@ module rr_sw_alloc #(
     logic [IW-1:0]  idx [S];
     assign req  = req_i[p*V+:V];
     assign spec = SPEC ? spec_i[p*V+:V] & req : '0;
-    // The primary comes from the non-speculative requests if there are any.
+    // The class that takes the lanes: the non-speculative requests if there
+    // are any, else the speculative ones.
     assign first_class = (SPEC && |(req & ~spec)) ? req & ~spec : req;
 
     always_comb begin
@@ -79,14 +82,12 @@ module rr_sw_alloc #(
         vc[m]  = '0;
         idx[m] = '0;
       end
-      // Lanes in round-robin order of the VCs: first those at or after the
-      // pointer, then the others; with SPEC the non-speculative VCs in that
-      // order, then the speculative ones.
+      // Lanes in round-robin order of the VCs of that class: first those at
+      // or after the pointer, then the others.
       at = '0;
       n = '0;
-      for (int unsigned pass = 0; pass < PASSES; pass++) begin
-        pick = (pass % 2 == 0) ? req & vmask_q : req & ~vmask_q;
-        if (SPEC) pick = (pass < 2) ? pick & ~spec : pick & spec;
+      for (int unsigned pass = 0; pass < 2; pass++) begin
+        pick = (pass == 0) ? hi : lo;
         for (int unsigned v = 0; v < V; v++) begin
           if (pick[v]) begin
             n = (RW+1)'(cnt_i[(p*V+v)*RW+:RW]);
@@ -154,32 +155,22 @@ module rr_sw_alloc #(
     // from lane 0; lanes of one port in lane order. With SPEC the
     // non-speculative lanes so first, then the speculative ones; a slot
     // granted to a failed speculation stays empty.
+    logic [L-1:0] cls;  // the lanes that compete: the non-speculative ones if any
+    assign cls = (SPEC && |(reqs & ~lane_spec)) ? reqs & ~lane_spec : reqs;
     always_comb begin
-      logic [L-1:0] hi, lo, shi, slo, g;
-      hi  = reqs & lane_mask;
-      lo  = reqs & ~lane_mask;
-      shi = '0;
-      slo = '0;
-      if (SPEC) begin
-        shi = hi & lane_spec;
-        slo = lo & lane_spec;
-        hi  = hi & ~lane_spec;
-        lo  = lo & ~lane_spec;
-      end
+      logic [L-1:0] hi, lo, g;
+      hi = cls & lane_mask;
+      lo = cls & ~lane_mask;
       granted = '0;
       last = '0;
       for (int unsigned k = 0; k < S; k++) begin
         g = '0;
         if (RW'(k) < room) begin
           if (|hi) g = hi & (~hi + 1'b1);
-          else if (!SPEC || |lo) g = lo & (~lo + 1'b1);
-          else if (|shi) g = shi & (~shi + 1'b1);
-          else g = slo & (~slo + 1'b1);
+          else g = lo & (~lo + 1'b1);
         end
-        hi  = hi & ~g;
-        lo  = lo & ~g;
-        shi = shi & ~g;
-        slo = slo & ~g;
+        hi = hi & ~g;
+        lo = lo & ~g;
         slot_valid[k] = |(g & lane_ok);
         slot_sel[k*LNW+:LNW] = '0;
         for (int unsigned l = 0; l < L; l++) begin

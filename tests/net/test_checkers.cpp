@@ -245,11 +245,25 @@ TEST_P(BrokenRtl, VirtualCutThroughCheckFailsOnAGrantWithFewerCreditsThanThePack
 // on the output VC, which the checker sees on the router's output port.
 TEST_P(BrokenRtl, InterleavingCheckFailsOnASuccessorThatDoesNotWaitForTheTail) {
   Bench b(kRing);
-  const EmittedDesign e = broken(b.emitted, "rr_input_port.sv", "!(wait_q[v] && out_pend_i[v]);",
-                                 "!(wait_q[v] && out_pend_i[v] && 1'b0);");
+  const EmittedDesign e = broken(b.emitted, "rr_input_port.sv", "!(wait_q[v] && out_pend_i[v]))",
+                                 "!(wait_q[v] && out_pend_i[v] && 1'b0))");
   const SimResult r = run_on(b, e, GetParam(), short_run(0.8));
   EXPECT_EQ(r.failure.rfind("router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find(": head of packet "), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find(" interleaved into packet "), std::string::npos) << r.failure;
+}
+
+// Speculative switch allocation that keeps a speculation whose packet was
+// handed a releasing output VC (not a free one): its head leaves before the
+// previous holder's tail, and the checker sees the packets interleave.
+TEST(BrokenRtlSpeculative, InterleavingCheckFailsOnASpeculationOverAHandOver) {
+  std::string toml = kRing;
+  toml.replace(toml.find("chk_ring4"), 9, "chk_ring4_spec");
+  Bench b(toml + "switch_allocation = \"speculative\"\n");
+  const EmittedDesign e = broken(b.emitted, "rr_router.sv", "assign sa_ok = va_gnt & va_gnt_free;",
+                                 "assign sa_ok = va_gnt;");
+  const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.8));
+  EXPECT_EQ(r.failure.rfind("router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find(" interleaved into packet "), std::string::npos) << r.failure;
 }
 

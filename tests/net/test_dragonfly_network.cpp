@@ -175,6 +175,29 @@ TEST(QAdaptiveTwoCycleDecisions, OverloadFor20000CyclesNeitherDeadlocksNorLosesP
   expect_overload_survives(q_two_cycle_config(), "q_adaptive");
 }
 
+// Speculative switch allocation (router.switch_allocation): a cycle less in
+// every router, the registered decisions' extra cycles unchanged. PAR (open
+// choices at two routers of the source group) and Q-adaptive against the
+// zero-load latencies of the paths the relation allows.
+std::string speculative_config(const std::string& name) {
+  for (const AlgorithmTraits& a : dragonfly_algorithms()) {
+    if (a.name != name) continue;
+    std::string toml = dfly_config(a);
+    const std::string design = "name = \"net_dfly_" + name + "\"";
+    toml.replace(toml.find(design), design.size(), "name = \"net_dfly_" + name + "_spec\"");
+    toml.replace(toml.find("[router]\n"), 9, "[router]\nswitch_allocation = \"speculative\"\n");
+    return toml;
+  }
+  throw std::logic_error("no algorithm " + name + " in the traits table");
+}
+
+TEST(DragonflySpeculative, LowLoadDeliversEverythingAtTheZeroLoadLatency) {
+  for (const std::string name : {"par", "q_adaptive"}) {
+    SCOPED_TRACE(name);
+    expect_zero_load_latencies(speculative_config(name));
+  }
+}
+
 TEST(DragonflyAdversarial, UnderAdv1MinAcceptsLessThanValg) {
   SimOptions o;
   o.pattern = "adv+1";

@@ -2,7 +2,8 @@
 // with internal speedup S: S lanes per input port filled by the VCs in
 // round-robin order, each with up to cnt_i of its flits, and up to room_i
 // lanes granted per output port, round-robin over the input ports; with SPEC,
-// speculative requests ranked below the others and dropped unless ok_i)
+// speculative requests only where no other request competes, and dropped
+// unless ok_i)
 // against a C++ model, plus model-independent checks.
 #include <gtest/gtest.h>
 
@@ -123,23 +124,23 @@ class SaModel {
 
   // Stage 1: per input port, the requesting VCs in round-robin order from the
   // port's pointer fill the lanes from lane 0, each with its flits 0..cnt-1;
-  // the non-speculative VCs first, then the speculative ones.
+  // only the non-speculative VCs if there are any, else the speculative ones.
   std::vector<Lanes> lanes(const SaIn &in) const {
     std::vector<Lanes> ls(P);
     for (unsigned p = 0; p < P; ++p) {
       Lanes &l = ls[p];
       l.vc.assign(S, -1);
       l.idx.assign(S, 0);
+      bool any_plain = false;
+      for (unsigned v = 0; v < V; ++v) any_plain |= in.req[p * V + v] && !in.speculative(p * V + v);
       unsigned at = 0;
-      for (const bool speculative : {false, true}) {
-        for (unsigned i = 0; i < V; ++i) {
-          const unsigned v = (in_ptr_[p] + i) % V;
-          if (!in.req[p * V + v] || in.speculative(p * V + v) != speculative) continue;
-          if (l.primary < 0) l.primary = static_cast<int>(v);
-          for (unsigned k = 0; k < cnt(in, p * V + v) && at < S; ++k, ++at) {
-            l.vc[at] = static_cast<int>(v);
-            l.idx[at] = k;
-          }
+      for (unsigned i = 0; i < V; ++i) {
+        const unsigned v = (in_ptr_[p] + i) % V;
+        if (!in.req[p * V + v] || (any_plain && in.speculative(p * V + v))) continue;
+        if (l.primary < 0) l.primary = static_cast<int>(v);
+        for (unsigned k = 0; k < cnt(in, p * V + v) && at < S; ++k, ++at) {
+          l.vc[at] = static_cast<int>(v);
+          l.idx[at] = k;
         }
       }
     }
@@ -156,18 +157,20 @@ class SaModel {
   }
   // Stage 2: the lanes granted per output port, in slot order: up to room of
   // them, in lane order from the first lane of the output's pointer port;
-  // the non-speculative lanes first, then the speculative ones. A failed
-  // speculation's lanes are granted here (they move the pointers) and
-  // dropped by eval.
+  // only non-speculative lanes if any asks for the output, else the
+  // speculative ones. A failed speculation's lanes are granted here (they
+  // move the pointers) and dropped by eval.
   std::vector<std::vector<unsigned>> winners(const SaIn &in, const std::vector<Lanes> &ls) const {
     std::vector<std::vector<unsigned>> win(P);
     for (unsigned o = 0; o < P; ++o) {
-      for (const bool speculative : {false, true}) {
-        for (unsigned i = 0; i < L && win[o].size() < room(in, o); ++i) {
-          const unsigned lane = (out_ptr_[o] * S + i) % L;
-          if (lane_out(in, ls, lane) == static_cast<int>(o) && lane_speculative(in, ls, lane) == speculative) {
-            win[o].push_back(lane);
-          }
+      bool any_plain = false;
+      for (unsigned lane = 0; lane < L; ++lane) {
+        any_plain |= lane_out(in, ls, lane) == static_cast<int>(o) && !lane_speculative(in, ls, lane);
+      }
+      for (unsigned i = 0; i < L && win[o].size() < room(in, o); ++i) {
+        const unsigned lane = (out_ptr_[o] * S + i) % L;
+        if (lane_out(in, ls, lane) == static_cast<int>(o) && !(any_plain && lane_speculative(in, ls, lane))) {
+          win[o].push_back(lane);
         }
       }
     }
@@ -344,10 +347,14 @@ class SwAllocTest : public ::testing::Test {
       }
       if (!contested) {
         ++uncontested_;
-        // It gets as many flits as the room allows (up to its lanes' worth).
+        // It gets as many flits as the room allows (up to its lanes' worth);
+        // speculative VCs only offer if no other VC of the port requests.
+        bool any_plain = false;
+        for (unsigned v = 0; v < V; ++v) any_plain |= in.req[p * V + v] && !in.speculative(p * V + v);
         unsigned offered = 0, got = 0;
         for (unsigned v = 0; v < V; ++v) {
-          offered += in.req[p * V + v] ? SaModel<Cfg>::cnt(in, p * V + v) : 0;
+          const bool offers = in.req[p * V + v] && !(any_plain && in.speculative(p * V + v));
+          offered += offers ? SaModel<Cfg>::cnt(in, p * V + v) : 0;
           got += out.gnt[p * V + v];
         }
         const unsigned expect = std::min({offered, S, SaModel<Cfg>::room(in, static_cast<unsigned>(only))});
@@ -737,7 +744,8 @@ TYPED_TEST(SwAllocSpecTest, SpeculationRanksBelowAndFailedOnesAreDropped) {
   SaOut out = this->step(in);
   EXPECT_EQ(out.gnt[0 * V + 0], 0u);
   EXPECT_EQ(out.gnt[1 * V + 0], S) << "the non-speculative request takes every slot";
-  // In one input port: VC 0 (the pointer's) speculative, VC 1 not, to other outputs.
+  // In one input port: VC 0 (the pointer's) speculative, VC 1 not, to other
+  // outputs: the speculative VC takes no lane, not even one left over.
   in = SaIn(N);
   in.cnt.assign(N, 1);
   in.spec.assign(N, false);
@@ -748,7 +756,7 @@ TYPED_TEST(SwAllocSpecTest, SpeculationRanksBelowAndFailedOnesAreDropped) {
   in.out[2 * V + 1] = 1;
   out = this->step(in);
   EXPECT_EQ(out.gnt[2 * V + 1], 1u) << "the non-speculative VC takes the first lane";
-  EXPECT_EQ(out.gnt[2 * V + 0], S > 1 ? 1u : 0u) << "the speculative one only a lane left over";
+  EXPECT_EQ(out.gnt[2 * V + 0], 0u) << "a speculation beside a request that holds its VC";
   // A failed speculation alone: nothing granted, no slot valid.
   in = SaIn(N);
   in.spec.assign(N, false);
