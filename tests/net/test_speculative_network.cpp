@@ -22,41 +22,28 @@ namespace {
 
 constexpr auto kSpec = SwitchAllocation::Speculative;
 
-const char* kTorusSpec = R"(
-[design]
-name = "net_t44_spec"
-[topology]
-kind = "torus"
-dims = [4, 4]
-[router]
-vcs = 2
-buffer_flits = 8
-flit_bits = 64
-max_packet_flits = 4
-switch_allocation = "speculative"
-[routing]
-algorithm = "dor"
-)";
-
-// Torus with single-flit packets among longer ones, at speedup S.
-std::string torus_single_flit(int speedup) {
+// The 4x4 torus (DOR, 2 VCs x 8 flits) with speculative switch allocation, at
+// speedup S, with packets of at least `min_flits` flits (1: single-flit
+// packets, in 128-bit flits).
+std::string torus(int speedup, int min_flits) {
   return fmt::format(R"(
 [design]
-name = "net_t44_spec_s{0}"
+name = "net_t44_spec_s{0}_m{1}"
 [topology]
 kind = "torus"
 dims = [4, 4]
 [router]
 vcs = 2
 buffer_flits = 8
-flit_bits = 128
-min_packet_flits = 1
+flit_bits = {2}
+min_packet_flits = {1}
 max_packet_flits = 4
 speedup = {0}
 switch_allocation = "speculative"
 )",
-                     speedup);
+                     speedup, min_flits, min_flits == 1 ? 128 : 64);
 }
+const std::string kTorusSpec = torus(1, 2);
 
 // A dragonfly with the adaptive algorithm's decision at the head of the VC (or
 // Q-adaptive's), speculative switch allocation and the router keys given.
@@ -115,7 +102,7 @@ TEST(SpeculativeNetwork, Torus4x4AtTwiceSaturationNeitherDeadlocksNorLosesPacket
 
 TEST(SpeculativeNetwork, SingleFlitPacketsWithAndWithoutSpeedup) {
   for (const int speedup : {1, 2}) {
-    Bench b(torus_single_flit(speedup));
+    Bench b(torus(speedup, 1));
     SimOptions low = run_options(0.01, 100, 8000);
     low.packet_flits_min = 1;
     low.packet_flits_max = 4;
