@@ -152,9 +152,10 @@ module rr_sw_alloc #(
     end
     // Up to `room` grants in round-robin order of the input ports: first the
     // lanes of the ports at or after the pointer (pmask_q), then the others
-    // from lane 0; lanes of one port in lane order. With SPEC the
-    // non-speculative lanes so first, then the speculative ones; a slot
-    // granted to a failed speculation stays empty.
+    // from lane 0; lanes of one port in lane order. With SPEC only the
+    // non-speculative lanes compete if any asks for this output (cls), else
+    // the speculative ones; a slot granted to a failed speculation stays
+    // empty.
     logic [L-1:0] cls;  // the lanes that compete: the non-speculative ones if any
     assign cls = (SPEC && |(reqs & ~lane_spec)) ? reqs & ~lane_spec : reqs;
     always_comb begin
