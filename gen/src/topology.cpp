@@ -73,9 +73,13 @@ unsigned Topology::router_id(int router) const {
   if (dragonfly()) {
     return (static_cast<unsigned>(group_of(router)) << index_bits_) | static_cast<unsigned>(index_in_group(router));
   }
-  const std::vector<int> c = coords(router);
+  // The coordinates digit by digit, without a vector (the harness encodes
+  // every packet's addresses with it).
   unsigned id = 0;
-  for (int d = 0; d < num_dims(); ++d) id |= static_cast<unsigned>(c[d]) << (d * coord_bits_);
+  for (int d = 0; d < num_dims(); ++d) {
+    id |= static_cast<unsigned>(router % radix_[d]) << (d * coord_bits_);
+    router /= radix_[d];
+  }
   return id;
 }
 
@@ -129,12 +133,13 @@ int Topology::min_router_hops(int src, int dst) const {
     }
     return best;
   }
-  const std::vector<int> a = coords(src);
-  const std::vector<int> b = coords(dst);
+  // Coordinate by coordinate, without vectors (asked for every delivered packet).
   int hops = 0;
   for (int d = 0; d < num_dims(); ++d) {
-    const int diff = std::abs(a[d] - b[d]);
+    const int diff = std::abs(src % radix_[d] - dst % radix_[d]);
     hops += torus() ? std::min(diff, radix_[d] - diff) : diff;
+    src /= radix_[d];
+    dst /= radix_[d];
   }
   return hops;
 }
