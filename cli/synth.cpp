@@ -37,6 +37,9 @@ Verb add_synth(CLI::App& app) {
   syn->add_option("-o,--out", y->out_dir, "output directory: report, RTL, scripts and tool logs "
                                           "(default: out/synth/<config name>)");
   syn->add_option("--paths", y->paths, "synthesis paths to run, comma-separated (default: generic,liberty,fpga)");
+  syn->add_option("--block", y->block, "synthesize one block of the router on its own, with the router's "
+                                        "parameters: an RTL module name (rr_vc_alloc, rr_q_unit, ...), NAME:K for "
+                                        "its K-th specialization");
   syn->add_flag("--quiet", y->quiet, "print nothing but errors");
   return {syn, [y] { return run_synth_command(*y); }};
 }

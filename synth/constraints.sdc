@@ -1,8 +1,16 @@
-# rlroute synth: timing constraints of the router top {{TOP}} ({{CONFIG}}).
+# rlroute synth: timing constraints of the top {{TOP}} ({{CONFIG}}): the router,
+# or with --block the block.
 # Units: ns and fF (sta.tcl sets them with set_cmd_units).
 
-# One ideal clock: no clock tree, so no skew, latency or uncertainty.
-create_clock -name clk -period {{CLOCK_NS}} [get_ports {{CLOCK_PORT}}]
+# One ideal clock: no clock tree, so no skew, latency or uncertainty. A
+# block without a clock port (`rlroute synth --block` of a combinational
+# block) gets a virtual clock: its paths from inputs to outputs are timed
+# against the period.
+if {[llength [get_ports -quiet {{CLOCK_PORT}}]] > 0} {
+  create_clock -name clk -period {{CLOCK_NS}} [get_ports {{CLOCK_PORT}}]
+} else {
+  create_clock -name clk -period {{CLOCK_NS}}
+}
 
 # The router's ports face other routers' registers (output register -> link
 # -> input FIFO), so the paths from inputs and to outputs get the whole period.
@@ -16,4 +24,6 @@ set_input_transition {{INPUT_TRANSITION}} $rlroute_inputs
 set_load {{OUTPUT_LOAD}} [all_outputs]
 
 # The asynchronous reset is synchronised outside the router: not timed here.
-set_false_path -from [get_ports {{RESET_PORT}}]
+if {[llength [get_ports -quiet {{RESET_PORT}}]] > 0} {
+  set_false_path -from [get_ports {{RESET_PORT}}]
+}

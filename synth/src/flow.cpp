@@ -16,6 +16,7 @@
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/emit.hpp"
 #include "rlroute/gen/files.hpp"
+#include "rlroute/synth/block.hpp"
 #include "rlroute/synth/flow.hpp"
 #include "rlroute/synth/liberty.hpp"
 #include "rlroute/synth/process.hpp"
@@ -80,7 +81,8 @@ class Flow {
  public:
   Flow(const SynthOptions& options, double clock_ns, const EmittedDesign& emitted, OutputDirectory& out)
       : o_(options), clock_ns_(clock_ns), out_(out) {
-    top_ = emitted.router_top;
+    router_ = emitted.router_top;
+    top_ = router_;
     std::stringstream filelist(emitted.files.at(emitted.filelist));
     std::string line;
     while (std::getline(filelist, line)) {
@@ -116,7 +118,22 @@ class Flow {
   }
 
   std::map<std::string, std::string> common() const {
-    return {{"CONFIG", o_.config}, {"SOURCES", sources_}, {"TOP", top_}};
+    return {{"CONFIG", o_.config}, {"SOURCES", sources_}, {"ROUTER", router_}, {"TOP", top_}, {"BLOCK", block_lines_}};
+  }
+
+  // --block: elaborates the router, chooses the block's specialization and
+  // makes it the top of every path that follows.
+  BlockChoice choose(const BlockRequest& request) {
+    log(fmt::format("--block {}: yosys elaborates the router ...", request.module));
+    run_yosys("yosys (elaborating the router for --block)", "elaborate.ys", common());
+    Hierarchy router = parse_hierarchy(read_json(out_.work() / "logs" / "elaborated_hier.json"), router_);
+    name_modules(router);
+    const BlockChoice block = choose_block(router, request);
+    top_ = block.module;
+    block_lines_ = block_yosys_lines(block);
+    log(fmt::format("--block {}: {} (specialization {} of {}, {} instance(s) in the router)", request.module,
+                    block.name, block.variant, block.variants, block.instances));
+    return block;
   }
 
   GenericResult generic() {
@@ -250,7 +267,9 @@ class Flow {
   const SynthOptions& o_;
   double clock_ns_;
   OutputDirectory& out_;
-  std::string top_;
+  std::string router_;  // the router's top module
+  std::string top_;     // the top of the synthesized design: the router, or the block
+  std::string block_lines_ = "# the whole router\n";
   std::string sources_;
 };
 
@@ -267,6 +286,8 @@ SynthReport run_synth(const SynthOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const double clock_ns = parse_clock_ns(o.clock_ns);
   const PathSelection paths = parse_paths(o.paths);
+  std::optional<BlockRequest> block;
+  if (!o.block.empty()) block = parse_block(o.block);
   const Config cfg = load_config(o.config);
   const Design design = derive_design(cfg);
   const EmittedDesign emitted = emit_design(design);
@@ -302,6 +323,7 @@ SynthReport run_synth(const SynthOptions& o) {
   try {
     write_design(emitted, out, "design");
     Flow flow(o, clock_ns, emitted, out);
+    if (block) report.block = flow.choose(*block);
     report.yosys_version = flow.version({"yosys", "-V"}, "yosys_version.log");
     if (paths.liberty) report.sta_version = "OpenSTA " + flow.version({"sta", "-version"}, "sta_version.log");
     if (paths.generic) report.generic = flow.generic();
@@ -310,6 +332,8 @@ SynthReport run_synth(const SynthOptions& o) {
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.write("synth.json", report_json(report).dump(2) + "\n");
     out.write("synth.md", report_markdown(report));
+  } catch (const BadBlock&) {
+    throw;  // bad input: nothing is written (the work directory goes with `out`)
   } catch (...) {
     keep_inputs_and_logs(out);
     out.commit();

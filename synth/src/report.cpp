@@ -229,6 +229,13 @@ ojson report_json(const SynthReport& r) {
   j["config_file"] = r.config_file;
   j["topology"] = r.description;
   j["router_top"] = r.router_top;
+  if (r.block) {
+    j["block"] = {{"module", r.block->module},         {"specialization", r.block->name},
+                  {"variant", r.block->variant},       {"variants", r.block->variants},
+                  {"instances_in_router", r.block->instances}, {"yosys_module", r.block->id}};
+  } else {
+    j["block"] = nullptr;
+  }
   j["rtl_hash"] = r.rtl_hash;
   j["router"] = {{"ports", r.ports}, {"vcs", r.vcs}, {"buffer_flits", r.buffer_flits}, {"flit_bits", r.flit_bits}};
   j["clock_ns"] = r.clock_ns;
@@ -388,7 +395,17 @@ std::string report_markdown(const SynthReport& r) {
   const auto counts = h.instance_counts();
   const auto levels = h.levels();
   std::string md;
-  md += fmt::format("## rlroute synth: {} (router top `{}`)\n\n", r.config_name, r.router_top);
+  if (r.block) {
+    md += fmt::format("## rlroute synth: {}, block `{}` (router top `{}`)\n\n", r.config_name, r.block->module,
+                      r.router_top);
+    md += fmt::format(
+        "Block `{}:{}` = {}, specialization {} of {}, {} instance(s) in the router, synthesized on its own: its "
+        "ports are timed as if registered outside it, so paths that cross blocks in the router are not in its "
+        "Fmax.\n\n",
+        r.block->module, r.block->variant, r.block->name, r.block->variant, r.block->variants, r.block->instances);
+  } else {
+    md += fmt::format("## rlroute synth: {} (router top `{}`)\n\n", r.config_name, r.router_top);
+  }
   md += fmt::format("{}; {} ports, {} VCs x {} flits, {}-bit flits. Clock target {:.3f} ns.", r.description, r.ports,
                     r.vcs, r.buffer_flits, r.flit_bits, r.clock_ns);
   if (r.liberty) md += fmt::format(" Liberty: {} (`{}`).", r.liberty->library_name, r.liberty->library_path);
@@ -415,7 +432,7 @@ std::string report_markdown(const SynthReport& r) {
   for (const auto& id : h.order()) {
     std::string name;
     for (int i = 0; i < levels.at(id); ++i) name += ". ";
-    name += (id == h.top) ? fmt::format("**{}** (router)", h.name_of(id)) : h.name_of(id);
+    name += (id == h.top) ? fmt::format("**{}** ({})", h.name_of(id), r.block ? "block" : "router") : h.name_of(id);
     std::vector<std::string> cols = {name, std::to_string(counts.at(id))};
     if (r.generic) {
       const auto& g = *r.generic;

@@ -10,6 +10,10 @@
                                                  block RAM on the FPGA path (and stay LUT-RAM with "async")
   test_synth.py errors  RLROUTE CONFIG WORKDIR   bad --liberty / --clock-ns / --paths / -o: one-line
                                                  message, exit code 1, nothing but logs written
+  test_synth.py block   RLROUTE CONFIG WORKDIR   --block: one block on its own (a clocked one on every path, a
+                                                 combinational one through OpenSTA), against the same block
+                                                 in the whole router; the choice among specializations
+                                                 (the dragonfly MIN example beside CONFIG); bad --block values
 
 Every check prints "ok: ..." or "FAIL: ..."; the exit code is the number of failures (capped at 1).
 """
@@ -326,11 +330,90 @@ def test_errors(rlroute, config, work):
     check("Yosys failure: no work directory left", not any(".rlroute-" in n for n in os.listdir(os.path.dirname(out))))
 
 
+def test_block(rlroute, config, work):
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    name = os.path.splitext(os.path.basename(config))[0]
+
+    # The VC allocator on its own, every path, and the same router whole.
+    out = os.path.join(work, "vc_alloc")
+    p = synth(rlroute, config, out, "--block", "rr_vc_alloc")
+    check(f"{name} --block rr_vc_alloc: exits 0", p.returncode == 0, p.stderr.strip())
+    whole = os.path.join(work, "whole")
+    q = synth(rlroute, config, whole, "--paths", "generic,liberty")
+    check(f"{name}: the whole router: exits 0", q.returncode == 0, q.stderr.strip())
+    if p.returncode == 0 and q.returncode == 0:
+        with open(os.path.join(out, "synth.json")) as f:
+            r = json.load(f)
+        with open(os.path.join(whole, "synth.json")) as f:
+            w = json.load(f)
+        b = r["block"]
+        check("block: module, specialization 0 of 1, one instance in the router",
+              (b["module"], b["variant"], b["variants"], b["instances_in_router"]) == ("rr_vc_alloc", 0, 1, 1), b)
+        check("block: the router whole has no block entry", w["block"] is None, w["block"])
+        check("block: the synthesized top is the block", [m["name"] for m in r["modules"]][0] == "rr_vc_alloc",
+              r["modules"][0])
+        for path, key in (("generic", "cells"), ("liberty", "area_um2"), ("fpga", "lut")):
+            check(f"block: {path} {key} > 0", r[path]["router"].get(key, 0) > 0, r[path]["router"])
+        check("block: OpenSTA timed it", r["liberty"]["timing"]["fmax_mhz"] > 0, r["liberty"]["timing"])
+        in_router = next(x for x in w["top_blocks"] if x["name"] == "rr_vc_alloc")
+        # Same RTL and parameters; ABC maps a module alone a little differently
+        # from the same module in the router (its input order differs).
+        for path, key in (("generic", "cells"), ("liberty", "area_um2")):
+            alone, inside = r[path]["router"][key], in_router[path][key]
+            check(f"block: {path} {key} alone within 5 % of the same block in the router ({alone} vs {inside})",
+                  abs(alone - inside) <= 0.05 * inside)
+        text = open(os.path.join(out, "synth.md")).read()
+        check("block: the report says which block and how many the router holds",
+              "Block `rr_vc_alloc:0` = rr_vc_alloc, specialization 0 of 1, 1 instance(s) in the router" in text)
+
+    # A block without a clock: OpenSTA times its inputs to its outputs on a virtual clock.
+    out = os.path.join(work, "crossbar")
+    p = synth(rlroute, config, out, "--block", "rr_crossbar", "--paths", "liberty")
+    check(f"{name} --block rr_crossbar (combinational): exits 0", p.returncode == 0, p.stderr.strip())
+    if p.returncode == 0:
+        with open(os.path.join(out, "synth.json")) as f:
+            sta = json.load(f)["liberty"]["timing"]
+        check("combinational block: a path from an input to an output, timed", sta["fmax_mhz"] > 0, sta)
+
+    # Several specializations (a dragonfly router's route units differ per port).
+    dfly = os.path.join(os.path.dirname(config), "dfly_2_4_2_9_min.toml")
+
+    def fails(what, cfg, value, pattern):
+        bad = os.path.join(work, "bad")
+        p = run([rlroute, "synth", cfg, "-o", bad, "--quiet", "--block", value, "--paths", "generic"])
+        lines = p.stderr.strip().splitlines()
+        check(f"--block {what}: exit code 1", p.returncode == 1, p.returncode)
+        check(f"--block {what}: one-line message", len(lines) == 1, p.stderr)
+        check(f"--block {what}: message matches /{pattern}/", bool(lines) and re.search(pattern, lines[0]) is not None,
+              p.stderr.strip())
+        check(f"--block {what}: nothing written", not os.path.exists(bad)
+              and not any(".rlroute-" in n for n in os.listdir(work)), os.listdir(work))
+
+    fails("with several specializations and no K", dfly, "rr_route_dfly",
+          r"--block rr_route_dfly: the router has 7 specializations of rr_route_dfly, pick one with NAME:K "
+          r"\(rr_route_dfly:0 = rr_route_dfly\(.*\) x 1; .*; rr_route_dfly:6 = ")
+    fails("K out of range", config, "rr_vc_alloc:1",
+          r"--block rr_vc_alloc:1: the router has 1 specialization of rr_vc_alloc, pick one with NAME:K "
+          r"\(rr_vc_alloc:0 = rr_vc_alloc x 1\)$")
+    fails("unknown module", config, "rr_q_unit",
+          r"--block rr_q_unit: the router has no module rr_q_unit \(its modules: .*rr_vc_alloc")
+    fails("not a module name", config, "rr vc", r"--block rr vc: name an RTL module of the router")
+    fails("K not a number", config, "rr_vc_alloc:-1", r"--block rr_vc_alloc:-1: K in NAME:K must be a whole number")
+    out = os.path.join(work, "route1")
+    p = synth(rlroute, dfly, out, "--block", "rr_route_dfly:1", "--paths", "generic")
+    check("dfly --block rr_route_dfly:1: exits 0", p.returncode == 0, p.stderr.strip())
+    if p.returncode == 0:
+        with open(os.path.join(out, "synth.json")) as f:
+            b = json.load(f)["block"]
+        check("dfly --block rr_route_dfly:1: the second of seven", (b["variant"], b["variants"]) == (1, 7), b)
+
+
 def main():
     mode, rlroute, config, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
     {"example": test_example, "generic": test_generic, "elaborate": test_elaborate, "scaling": test_scaling,
-     "errors": test_errors, "bram": test_bram}[mode](rlroute, config, work)
+     "errors": test_errors, "bram": test_bram, "block": test_block}[mode](rlroute, config, work)
     print(f"{len(FAILS)} failed")
     return 1 if FAILS else 0
 

@@ -3,6 +3,7 @@
 // sums and the top-level block partition.
 #include <gtest/gtest.h>
 
+#include "rlroute/synth/block.hpp"
 #include "rlroute/synth/hierarchy.hpp"
 #include "rlroute/synth/liberty.hpp"
 #include "rlroute/synth/metrics.hpp"
@@ -78,8 +79,17 @@ TEST(SynthTemplates, FillsEveryPlaceholderOrFails) {
             "read x.sv; synth -top top");
   EXPECT_THROW(fill_template("{{A}} {{MISSING}}", {{"A", "1"}}, "t"), SynthError);
   // The shipped templates fill with the keys the flow passes.
-  EXPECT_NO_THROW(render_template(
-      "fpga.ys", {{"CONFIG", "c"}, {"SOURCES", "a.sv"}, {"TOP", "t"}, {"FAMILY", "xcup"}, {"FAMILY_NAME", "n"}}));
+  const std::map<std::string, std::string> common = {
+      {"CONFIG", "c"}, {"SOURCES", "a.sv"}, {"ROUTER", "r"}, {"TOP", "t"}, {"BLOCK", "# the whole router"}};
+  auto with = [&](std::map<std::string, std::string> extra) {
+    extra.insert(common.begin(), common.end());
+    return extra;
+  };
+  EXPECT_NO_THROW(render_template("fpga.ys", with({{"FAMILY", "xcup"}, {"FAMILY_NAME", "n"}})));
+  EXPECT_NO_THROW(render_template("generic.ys", common));
+  EXPECT_NO_THROW(render_template("elaborate.ys", common));
+  EXPECT_NO_THROW(
+      render_template("liberty.ys", with({{"LIBERTY", "l.lib"}, {"CLOCK_PS", "2000"}, {"ABC", "abc"}, {"HILOMAP", ""}})));
 }
 
 TEST(SynthLiberty, ShippedLibraryHasTheCellsTheFlowNeeds) {
@@ -158,6 +168,59 @@ TEST(SynthHierarchy, CountsInstancesAndNamesSpecializations) {
   EXPECT_EQ(h.block_of("i_core.gen_in[1].i_port.gen_vc[0].i_fifo._12_", paths), "rr_port");
   EXPECT_EQ(h.block_of("i_core._7_", paths), "rr_core (own logic)");
   EXPECT_EQ(h.block_of("gen_rc[1].i_route._1_", paths), "rr_route");
+}
+
+TEST(SynthBlock, ParsesNameAndSpecialization) {
+  const BlockRequest plain = parse_block("rr_vc_alloc");
+  EXPECT_EQ(plain.module, "rr_vc_alloc");
+  EXPECT_FALSE(plain.variant.has_value());
+  const BlockRequest picked = parse_block("rr_output_port:12");
+  EXPECT_EQ(picked.module, "rr_output_port");
+  EXPECT_EQ(picked.variant, 12);
+  for (const char* bad : {"", ":1", "1rr", "rr vc", "rr.x", "rr_x:", "rr_x:-1", "rr_x:a", "rr_x:1:2", "rr_x:1234567"}) {
+    EXPECT_THROW(parse_block(bad), SynthError) << bad;
+  }
+}
+
+TEST(SynthBlock, ChoosesASpecializationInHierarchyOrder) {
+  const Hierarchy h = sample_hierarchy();
+  const BlockChoice fifo = choose_block(h, parse_block("rr_fifo"));
+  EXPECT_EQ(fifo.id, "$paramod\\rr_fifo\\DEPTH=8");
+  EXPECT_EQ(fifo.instances, 4);
+  EXPECT_EQ(fifo.variants, 1);
+  const BlockChoice second = choose_block(h, parse_block("rr_port:1"));
+  EXPECT_EQ(second.id, "$paramod$cc\\rr_port");
+  EXPECT_EQ(second.name, "rr_port(HOP=1)");
+  EXPECT_EQ(second.variant, 1);
+  EXPECT_EQ(second.variants, 2);
+  EXPECT_EQ(second.instances, 1);
+  // A module that is not parameterized keeps its name: no rename.
+  const BlockChoice route = choose_block(h, parse_block("rr_route"));
+  EXPECT_EQ(route.instances, 2);
+  EXPECT_EQ(block_yosys_lines(route).find("rename"), std::string::npos);
+  EXPECT_NE(block_yosys_lines(second).find("hierarchy -top $paramod$cc\\rr_port\nrename -top rr_port\n"),
+            std::string::npos);
+}
+
+TEST(SynthBlock, NamesTheChoicesWhenTheRequestDoesNotPickOne) {
+  const Hierarchy h = sample_hierarchy();
+  auto message = [&](const char* text) {
+    try {
+      choose_block(h, parse_block(text));
+    } catch (const BadBlock& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("rr_port"),
+            "--block rr_port: the router has 2 specializations of rr_port, pick one with NAME:K "
+            "(rr_port:0 = rr_port(HOP=0) x 1; rr_port:1 = rr_port(HOP=1) x 1)");
+  EXPECT_EQ(message("rr_port:2"),
+            "--block rr_port:2: the router has 2 specializations of rr_port, pick one with NAME:K "
+            "(rr_port:0 = rr_port(HOP=0) x 1; rr_port:1 = rr_port(HOP=1) x 1)");
+  EXPECT_EQ(message("rr_nope"),
+            "--block rr_nope: the router has no module rr_nope (its modules: rr_route, rr_core, rr_port, rr_fifo, "
+            "rr_alloc, rr_xbar)");  // hierarchy order: the instances by name
 }
 
 TEST(SynthHierarchy, CoreIsTheModuleWithTheMostKindsEvenIfTheTopHasThree) {

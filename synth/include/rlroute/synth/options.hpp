@@ -14,6 +14,7 @@ struct SynthOptions {
   std::string json;                            // optional: also write the JSON report here
   std::string out_dir;                         // empty: out/synth/<config name>
   std::string paths = "generic,liberty,fpga";  // which flows to run
+  std::string block;                           // empty: the whole router; else NAME[:K] (block.hpp)
   bool quiet = false;                          // no progress lines, no table on stdout
 };
 

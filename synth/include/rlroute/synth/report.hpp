@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "rlroute/synth/block.hpp"
 #include "rlroute/synth/hierarchy.hpp"
 #include "rlroute/synth/metrics.hpp"
 #include "rlroute/synth/sta.hpp"
@@ -46,6 +47,7 @@ struct SynthReport {
   std::string config_file;
   std::string description;  // topology, e.g. "4x4 torus, 1 node per router"
   std::string router_top;   // module name of the router top
+  std::optional<BlockChoice> block;  // --block: the one block synthesized instead of the router
   std::string rtl_hash;
   int ports = 0, vcs = 0, buffer_flits = 0, flit_bits = 0;
   double clock_ns = 0;
