@@ -89,6 +89,7 @@ class Flow {
       if (line.empty() || line.rfind("//", 0) == 0) continue;
       sources_ += (sources_.empty() ? "" : " ") + ("design/" + line);
     }
+    read_ = fmt::format("read_verilog -sv {}\nhierarchy -check -top {}", sources_, router_);
   }
 
   void log(const std::string& line) const {
@@ -118,7 +119,7 @@ class Flow {
   }
 
   std::map<std::string, std::string> common() const {
-    return {{"CONFIG", o_.config}, {"SOURCES", sources_}, {"ROUTER", router_}, {"TOP", top_}, {"BLOCK", block_lines_}};
+    return {{"CONFIG", o_.config}, {"SOURCES", sources_}, {"ROUTER", router_}, {"TOP", top_}, {"READ", read_}};
   }
 
   // --block: elaborates the router, chooses the block's specialization and
@@ -130,7 +131,7 @@ class Flow {
     name_modules(router);
     const BlockChoice block = choose_block(router, request);
     top_ = block.module;
-    block_lines_ = block_yosys_lines(block);
+    read_ = "read_rtlil logs/elaborated.il\n" + block_yosys_lines(block);
     log(fmt::format("--block {}: {} (specialization {} of {}, {} instance(s) in the router)", request.module,
                     block.name, block.variant, block.variants, block.instances));
     return block;
@@ -269,8 +270,8 @@ class Flow {
   OutputDirectory& out_;
   std::string router_;  // the router's top module
   std::string top_;     // the top of the synthesized design: the router, or the block
-  std::string block_lines_ = "# the whole router\n";
   std::string sources_;
+  std::string read_;  // the scripts' first lines: read and elaborate the router, or load the block
 };
 
 }  // namespace

@@ -80,7 +80,7 @@ TEST(SynthTemplates, FillsEveryPlaceholderOrFails) {
   EXPECT_THROW(fill_template("{{A}} {{MISSING}}", {{"A", "1"}}, "t"), SynthError);
   // The shipped templates fill with the keys the flow passes.
   const std::map<std::string, std::string> common = {
-      {"CONFIG", "c"}, {"SOURCES", "a.sv"}, {"ROUTER", "r"}, {"TOP", "t"}, {"BLOCK", "# the whole router"}};
+      {"CONFIG", "c"}, {"SOURCES", "a.sv"}, {"ROUTER", "r"}, {"TOP", "t"}, {"READ", "read_verilog -sv a.sv"}};
   auto with = [&](std::map<std::string, std::string> extra) {
     extra.insert(common.begin(), common.end());
     return extra;
