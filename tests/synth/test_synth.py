@@ -376,6 +376,15 @@ def test_block(rlroute, config, work):
             sta = json.load(f)["liberty"]["timing"]
         check("combinational block: a path from an input to an output, timed", sta["fmax_mhz"] > 0, sta)
 
+    # Output bits with one driver (speedup 2: constant lane indices): the
+    # netlist OpenSTA reads has one bit on the left of each assign.
+    s2 = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(config))), "tests", "lint", "routers",
+                      "torus4x4_s2_single.toml")
+    out = os.path.join(work, "sw_alloc_s2")
+    p = synth(rlroute, s2, out, "--block", "rr_sw_alloc", "--paths", "liberty")
+    check("speedup-2 --block rr_sw_alloc (outputs sharing a driver): OpenSTA reads the netlist", p.returncode == 0,
+          p.stderr.strip())
+
     # Several specializations (a dragonfly router's route units differ per port).
     dfly = os.path.join(os.path.dirname(config), "dfly_2_4_2_9_min.toml")
 
