@@ -307,6 +307,7 @@ SynthReport run_synth(const SynthOptions& o) {
   }
   require_program("yosys", "yosys");
 
+  const InterruptGuard interrupts;
   OutputDirectory out(o.out_dir.empty() ? fs::path("out") / "synth" / cfg.name : fs::path(o.out_dir), "-o");
   fs::create_directories(out.work() / "logs");
   SynthReport report;
@@ -333,8 +334,11 @@ SynthReport run_synth(const SynthOptions& o) {
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.write("synth.json", report_json(report).dump(2) + "\n");
     out.write("synth.md", report_markdown(report));
+    throw_if_interrupted();
   } catch (const BadBlock&) {
     throw;  // bad input: nothing is written (the work directory goes with `out`)
+  } catch (const SynthInterrupted&) {
+    throw;  // the same: the user stopped the run
   } catch (...) {
     keep_inputs_and_logs(out);
     out.commit();

@@ -1,5 +1,7 @@
 // Runs the synthesis tools: fork/exec with the output captured in a log file.
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +18,42 @@
 namespace fs = std::filesystem;
 
 namespace rlroute::synth {
+
+namespace {
+
+// Set by the handler; read by run_process and throw_if_interrupted.
+volatile sig_atomic_t g_signal = 0;
+volatile sig_atomic_t g_child = 0;  // process group of the running tool, 0 if none
+
+void on_interrupt(int sig) {
+  g_signal = sig;
+  const pid_t child = g_child;
+  if (child > 0) ::kill(-child, SIGTERM);  // async-signal-safe
+}
+
+}  // namespace
+
+InterruptGuard::InterruptGuard() {
+  g_signal = 0;
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  ::sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &old_int_);
+  ::sigaction(SIGTERM, &sa, &old_term_);
+}
+
+InterruptGuard::~InterruptGuard() {
+  ::sigaction(SIGINT, &old_int_, nullptr);
+  ::sigaction(SIGTERM, &old_term_, nullptr);
+}
+
+void throw_if_interrupted() {
+  if (const int sig = g_signal) {
+    throw SynthInterrupted(fmt::format("interrupted by {} (signal {}): the tool was stopped and the output "
+                                       "directory is left as it was",
+                                       sig == SIGINT ? "SIGINT" : "SIGTERM", sig));
+  }
+}
 
 std::optional<fs::path> find_program(const std::string& name) {
   if (name.find('/') != std::string::npos) {
@@ -39,11 +77,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& 
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
 
+  throw_if_interrupted();
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
   if (pid < 0) throw SynthError(std::string("cannot start ") + argv[0] + ": " + std::strerror(errno));
   if (pid == 0) {
-    // Child: only async-signal-safe calls until exec.
+    // Child: only async-signal-safe calls until exec. A process group of its
+    // own, so that an interrupt stops the tool and its children (ABC) too.
+    ::setpgid(0, 0);
     const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int in = ::open("/dev/null", O_RDONLY);
     if (out < 0 || in < 0 || ::chdir(cwd.c_str()) != 0) ::_exit(127);
@@ -55,10 +96,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& 
     ::execvp(args[0], args.data());
     ::_exit(127);
   }
+  ::setpgid(pid, pid);  // also here: whichever runs first
+  g_child = pid;
+  if (g_signal) ::kill(-pid, SIGTERM);  // an interrupt between the check above and here
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw SynthError(std::string("waiting for ") + argv[0] + ": " + std::strerror(errno));
+    if (errno != EINTR) {
+      g_child = 0;
+      throw SynthError(std::string("waiting for ") + argv[0] + ": " + std::strerror(errno));
+    }
   }
+  g_child = 0;
+  throw_if_interrupted();
   ProcessResult r;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (WIFEXITED(status))

@@ -10,6 +10,8 @@
                                                  block RAM on the FPGA path (and stay LUT-RAM with "async")
   test_synth.py errors  RLROUTE CONFIG WORKDIR   bad --liberty / --clock-ns / --paths / -o: one-line
                                                  message, exit code 1, nothing but logs written
+  test_synth.py interrupt RLROUTE CONFIG WORKDIR SIGTERM / SIGINT while Yosys runs: one line, exit 1, the tool
+                                                 stopped, nothing written, an earlier output untouched
   test_synth.py block   RLROUTE CONFIG WORKDIR   --block: one block on its own (a clocked one on every path, a
                                                  combinational one through OpenSTA), against the same block
                                                  in the whole router; the choice among specializations
@@ -330,6 +332,65 @@ def test_errors(rlroute, config, work):
     check("Yosys failure: no work directory left", not any(".rlroute-" in n for n in os.listdir(os.path.dirname(out))))
 
 
+def interrupt_while_yosys_runs(rlroute, config, out, sig, *extra):
+    """Starts rlroute synth, sends `sig` once Yosys writes its log, returns (process, stderr, work dirs seen)."""
+    import glob
+    import signal
+    import time
+    proc = subprocess.Popen([rlroute, "synth", config, "-o", out, "--quiet", *extra], stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    seen = []
+    while time.time() < deadline and proc.poll() is None:
+        seen = glob.glob(out + ".rlroute-tmp-*/logs/generic.log")
+        if seen:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)  # Yosys (and its ABC) well under way
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    return proc, err, seen
+
+
+def yosys_left_in(path):
+    """Processes whose working directory lies under `path`."""
+    left = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.readlink(f"/proc/{pid}/cwd").startswith(path):
+                    left.append(pid)
+            except OSError:
+                pass
+    return left
+
+
+def test_interrupt(rlroute, config, work):
+    import signal
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    out = os.path.join(work, "out")
+    p, err, seen = interrupt_while_yosys_runs(rlroute, config, out, signal.SIGTERM)
+    check("SIGTERM while Yosys runs: the run had started", bool(seen))
+    check("SIGTERM: exit code 1", p.returncode == 1, p.returncode)
+    check("SIGTERM: one line naming the signal",
+          re.fullmatch(r"rlroute: error: interrupted by SIGTERM \(signal 15\): the tool was stopped and the output "
+                       r"directory is left as it was\n", err) is not None, err)
+    check("SIGTERM: nothing written", not os.path.exists(out) and os.listdir(work) == [], os.listdir(work))
+    check("SIGTERM: no Yosys left running in the work directory", yosys_left_in(out + ".rlroute-tmp") == [])
+
+    # A finished output survives an interrupted run over it.
+    q = synth(rlroute, config, out, "--paths", "generic")
+    check("a first run (generic path) exits 0", q.returncode == 0, q.stderr.strip())
+    before = open(os.path.join(out, "synth.json")).read() if q.returncode == 0 else ""
+    p, err, seen = interrupt_while_yosys_runs(rlroute, config, out, signal.SIGINT, "--paths", "generic")
+    check("SIGINT over an earlier output: exit code 1 and the signal named",
+          p.returncode == 1 and "interrupted by SIGINT (signal 2)" in err, (p.returncode, err))
+    check("SIGINT: the earlier output is as it was",
+          os.path.exists(os.path.join(out, "synth.json")) and open(os.path.join(out, "synth.json")).read() == before)
+    check("SIGINT: no work directory left", not any(".rlroute-" in n for n in os.listdir(work)), os.listdir(work))
+    check("SIGINT: no Yosys left running", yosys_left_in(out + ".rlroute-tmp") == [])
+
+
 def test_block(rlroute, config, work):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
@@ -422,7 +483,7 @@ def main():
     mode, rlroute, config, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
     {"example": test_example, "generic": test_generic, "elaborate": test_elaborate, "scaling": test_scaling,
-     "errors": test_errors, "bram": test_bram, "block": test_block}[mode](rlroute, config, work)
+     "errors": test_errors, "bram": test_bram, "block": test_block, "interrupt": test_interrupt}[mode](rlroute, config, work)
     print(f"{len(FAILS)} failed")
     return 1 if FAILS else 0
 

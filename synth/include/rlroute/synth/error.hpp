@@ -11,4 +11,11 @@ class SynthError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// SIGINT or SIGTERM during a run (InterruptGuard, process.hpp): the running
+// tool was stopped and the output directory is left as it was.
+class SynthInterrupted : public SynthError {
+ public:
+  using SynthError::SynthError;
+};
+
 }  // namespace rlroute::synth
