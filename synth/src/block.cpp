@@ -3,7 +3,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-
 #include <cctype>
 
 #include "rlroute/synth/block.hpp"
@@ -55,7 +54,7 @@ BlockChoice choose_block(const Hierarchy& router, const BlockRequest& request) {
   const std::string asked = request.module + (request.variant ? fmt::format(":{}", *request.variant) : "");
   if (ids.empty()) {
     throw BadBlock(fmt::format("--block {}: the router has no module {} (its modules: {})", asked, request.module,
-                                 fmt::join(modules, ", ")));
+                               fmt::join(modules, ", ")));
   }
   auto describe = [&](std::size_t k) {
     return fmt::format("{}:{} = {} x {}", request.module, k, router.name_of(ids[k]), counts.at(ids[k]));
@@ -64,7 +63,7 @@ BlockChoice choose_block(const Hierarchy& router, const BlockRequest& request) {
     std::string choices;
     for (std::size_t k = 0; k < ids.size(); ++k) choices += (k ? "; " : "") + describe(k);
     throw BadBlock(fmt::format("--block {}: the router has {} specialization{} of {}, pick one with NAME:K ({})",
-                                 asked, ids.size(), ids.size() == 1 ? "" : "s", request.module, choices));
+                               asked, ids.size(), ids.size() == 1 ? "" : "s", request.module, choices));
   }
   BlockChoice c;
   c.module = request.module;

@@ -335,10 +335,8 @@ SynthReport run_synth(const SynthOptions& o) {
     out.write("synth.json", report_json(report).dump(2) + "\n");
     out.write("synth.md", report_markdown(report));
     throw_if_interrupted();
-  } catch (const BadBlock&) {
-    throw;  // bad input: nothing is written (the work directory goes with `out`)
-  } catch (const SynthInterrupted&) {
-    throw;  // the same: the user stopped the run
+  } catch (const SynthNothingKept&) {
+    throw;  // a bad --block, an interrupt: the work directory goes with `out`
   } catch (...) {
     keep_inputs_and_logs(out);
     out.commit();

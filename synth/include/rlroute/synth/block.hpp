@@ -26,15 +26,15 @@ struct BlockChoice {
   std::string id;      // the router's specialization (Yosys: $paramod$<hash>\rr_q_unit)
   std::string name;    // readable name (name_modules), e.g. rr_output_port(HEAD=1)
   int variant = 0;
-  int variants = 1;     // specializations of the module in the router
-  long instances = 0;   // instances of this specialization in the router
+  int variants = 1;    // specializations of the module in the router
+  long instances = 0;  // instances of this specialization in the router
 };
 
 // A --block that names no block of this router (found only once the router
 // is elaborated): bad input, so the output directory is left untouched.
-class BadBlock : public SynthError {
+class BadBlock : public SynthNothingKept {
  public:
-  using SynthError::SynthError;
+  using SynthNothingKept::SynthNothingKept;
 };
 
 // Picks the requested specialization from the elaborated router's hierarchy.

@@ -11,11 +11,18 @@ class SynthError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// SIGINT or SIGTERM during a run (InterruptGuard, process.hpp): the running
-// tool was stopped and the output directory is left as it was.
-class SynthInterrupted : public SynthError {
+// An error after which the output directory is left as it was: the run
+// wrote nothing worth keeping (no logs of a failed tool to read).
+class SynthNothingKept : public SynthError {
  public:
   using SynthError::SynthError;
+};
+
+// SIGINT or SIGTERM during a run (InterruptGuard, process.hpp): the running
+// tool was stopped.
+class SynthInterrupted : public SynthNothingKept {
+ public:
+  using SynthNothingKept::SynthNothingKept;
 };
 
 }  // namespace rlroute::synth
