@@ -45,6 +45,9 @@ module rr_router #(
   parameter bit          CHOOSE = 1'b0,  // HEAD_REG: the decision unit names the port (Q-adaptive)
   parameter bit          HD_LATE = 1'b0, // HEAD_REG: its answer comes a cycle after the presentation
   parameter bit          SPEC = 1'b0,    // speculative switch allocation (router.switch_allocation)
+  // rr_vc_alloc: [o*P*V + r]: input VC r can ever request output VC o (the
+  // generator's walk over the routing relation; all by default)
+  parameter bit [P*V*P*V-1:0] REQ_MAP = {(P*V*P*V){1'b1}},
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned CW = $clog2(B + 1),
@@ -190,7 +193,7 @@ module rr_router #(
     end
   end
 
-  rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CW(CW), .G(G), .SPEC(SPEC)) i_vc_alloc (
+  rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CW(CW), .G(G), .SPEC(SPEC), .REQ_MAP(REQ_MAP)) i_vc_alloc (
     .clk_i, .rst_ni,
     .req_i     (va_req),
     .port_i    (va_port),

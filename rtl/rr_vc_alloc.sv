@@ -26,6 +26,12 @@
 //   goes to one successor, single-flit or not. alloc_n_o counts the
 //   single-flit packets allocated (zero when the one winner has more flits).
 //   With G = 1 the singles ports are unused and every packet holds the VC.
+// Requests the routing relation never makes (REQ_MAP): the generator walks
+//   every path of the relation and passes, per output VC, the input VCs that
+//   can ever request it (gen/src/routing_check.cpp, VcRequestMap). Stage 1
+//   decodes only those ports and VCs, and each stage-2 arbiter has only
+//   those requesters: on a 15-port dragonfly router an output VC has 10-20
+//   possible requesters of 75. The default (all) is the full allocator.
 module rr_vc_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,
@@ -33,6 +39,8 @@ module rr_vc_alloc #(
   parameter int unsigned CW = 4,  // credit counter width
   parameter int unsigned G = 1,   // grants per output VC and cycle (single-flit packets)
   parameter bit          SPEC = 1'b0,  // build gnt_free_o (speculative switch allocation); else it is 0
+  // [o*P*V + r]: input VC r (port*V + vc) can ever request output VC o
+  parameter bit [P*V*P*V-1:0] REQ_MAP = {(P*V*P*V){1'b1}},
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned GW = $clog2(G + 1),  // a count of 0..G packets
@@ -60,6 +68,15 @@ module rr_vc_alloc #(
   output logic [R*GW-1:0]  alloc_n_o    // per output VC: single-flit packets among them (G > 1)
 );
   localparam bit MULTI = G > 1;
+  // Requesters of output VC o before input VC r in REQ_MAP: r's place among
+  // o's requesters (and, for r = R, their number). Yosys 0.23 evaluates it
+  // at elaboration; it takes no `return`.
+  function automatic int unsigned rank_in_row(bit [R*R-1:0] map, int unsigned o, int unsigned r);
+    rank_in_row = 0;
+    for (int unsigned i = 0; i < r; i++) begin
+      if (map[o*R + i]) rank_in_row = rank_in_row + 1;
+    end
+  endfunction
   // Stage 1 (and the releasing VCs) is one always_comb, so that the C++
   // model Verilator makes of it can skip idle work: with SKIP_IDLE it does
   // nothing in a cycle without requests and nothing for an input VC without
@@ -91,14 +108,14 @@ module rr_vc_alloc #(
   always_comb begin
     logic [PW-1:0]   port;
     logic [V-1:0]    eligible, preferred, first;
-    logic [V-1:0]    port_busy, port_releasing, port_prio;
+    logic [V-1:0]    port_busy, port_releasing, port_prio, port_may, may;
     logic [CW-1:0]   port_credits [V];
     logic [CW-1:0]   port_singles [V];
     logic [CW+1:0]   need;
     logic            free;
     // Temporaries start at zero (no latches): each is set before use below.
     port = '0;
-    {eligible, preferred, first, port_busy, port_releasing, port_prio} = '0;
+    {eligible, preferred, first, port_busy, port_releasing, port_prio, port_may, may} = '0;
     for (int unsigned w = 0; w < V; w++) begin
       port_credits[w] = '0;
       port_singles[w] = '0;
@@ -114,7 +131,8 @@ module rr_vc_alloc #(
       for (int unsigned r = 0; r < R; r++) begin
         for (int unsigned q = 0; q < P; q++) begin
           for (int unsigned w = 0; w < V; w++) begin
-            if (rel_i[r] && own_port_i[r*PW+:PW] == PW'(q) && own_vc_i[r*VCW+:VCW] == VCW'(w)) begin
+            if (REQ_MAP[(q*V+w)*R + r] && rel_i[r] && own_port_i[r*PW+:PW] == PW'(q) &&
+                own_vc_i[r*VCW+:VCW] == VCW'(w)) begin
               releasing[q*V+w] = 1'b1;
             end
           end
@@ -126,18 +144,22 @@ module rr_vc_alloc #(
       for (int unsigned r = 0; r < R; r++) begin
         if (!SKIP_IDLE || req_i[r]) begin
           port = port_i[r*PW+:PW];
-          // The requested port's busy and releasing bits, credit counters and
-          // stage-1 priority, selected AND-OR by a decoded port (indexing by
-          // port*V*CW would be a run-time multiply).
+          // The requested port's busy and releasing bits, credit counters,
+          // stage-1 priority and the VCs r may request there, selected AND-OR
+          // by a decoded port (indexing by port*V*CW would be a run-time
+          // multiply); only the ports REQ_MAP allows r are decoded.
           port_busy = '0;
           port_releasing = '0;
           port_prio = '0;
+          port_may = '0;
           for (int unsigned w = 0; w < V; w++) begin
             port_credits[w] = '0;
             port_singles[w] = '0;
           end
           for (int unsigned q = 0; q < P; q++) begin
-            if (port == PW'(q)) begin
+            for (int unsigned w = 0; w < V; w++) may[w] = REQ_MAP[(q*V+w)*R + r];
+            if (|may && port == PW'(q)) begin
+              port_may = may;
               port_busy = port_busy | busy_i[q*V+:V];
               port_releasing = port_releasing | releasing[q*V+:V];
               port_prio = port_prio | prio_q[q];
@@ -152,7 +174,8 @@ module rr_vc_alloc #(
             // per single-flit packet allocated to it and not sent yet.
             need = (CW+2)'(len_i[r*LEN_W+:LEN_W]) + (CW+2)'(port_busy[w]) + (CW+2)'(port_singles[w]);
             free = single[r] ? !port_busy[w] : (!port_busy[w] && port_singles[w] == '0);
-            eligible[w] = req_i[r] && vcs_i[r*V+w] && (free || port_releasing[w]) && ({2'b0, port_credits[w]} >= need);
+            eligible[w] = req_i[r] && vcs_i[r*V+w] && port_may[w] && (free || port_releasing[w]) &&
+                          ({2'b0, port_credits[w]} >= need);
           end
           preferred = eligible & port_prio;
           first = (|preferred) ? (preferred & (~preferred + 1'b1)) : (eligible & (~eligible + 1'b1));
@@ -167,63 +190,78 @@ module rr_vc_alloc #(
   end
 
   for (genvar o = 0; o < R; o++) begin : gen_out
-    logic [R-1:0] reqs, gnts;
-    for (genvar r = 0; r < R; r++) begin : gen_col
-      assign reqs[r] = pick[r][o];
-    end
-    if (!MULTI) begin : gen_one
-      rr_arbiter_rr #(.N(R)) i_arb (
-        .clk_i, .rst_ni,
-        .req_i    (reqs),
-        .advance_i(1'b1),
-        .gnt_o    (gnts)
-      );
+    // The arbiter sees only o's possible requesters (REQ_MAP), N of them, in
+    // input VC order: requester r is bit rank_in_row(REQ_MAP, o, r).
+    localparam int unsigned N = rank_in_row(REQ_MAP, o, R);
+    if (N == 0) begin : gen_never
+      assign gnt_bits[o] = '0;
       assign alloc_n_o[o*GW+:GW] = '0;
-    end else begin : gen_multi
-      // Round-robin over the bidders (mask_q: those at or after the pointer
-      // first); after a single-flit winner on a VC no multi-flit packet
-      // holds, up to G - 1 more single-flit bidders in the same order, the
-      // k-th more only with credits for the singles pending, the winner and
-      // k more. The pointer moves past the last one granted.
-      logic [R-1:0]  mask_q, last;
-      logic [GW-1:0] n;
-      always_comb begin
-        logic [R-1:0]  hi, lo, g;
-        logic [CW+1:0] owed;
-        logic          more;
-        hi = reqs & mask_q;
-        lo = reqs & ~mask_q;
-        g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
-        gnts = g;
-        last = g;
-        more = |(g & single) && !busy_i[o];
-        n = GW'(|(g & single));
-        owed = (CW+2)'(singles_i[o*CW+:CW]) + (CW+2)'(1);
-        hi = hi & single & ~g;
-        lo = lo & single & ~g;
-        for (int unsigned k = 1; k < G; k++) begin
-          g = '0;
-          if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin
-            g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
-          end
-          hi = hi & ~g;
-          lo = lo & ~g;
-          gnts = gnts | g;
-          if (|g) begin
-            last = g;
-            n = n + 1'b1;
-            owed = owed + (CW+2)'(1);
-          end
+    end else begin : gen_some
+      logic [N-1:0] reqs, gnts, single_of;
+      for (genvar r = 0; r < R; r++) begin : gen_col
+        if (REQ_MAP[o*R + r]) begin : gen_may
+          localparam int unsigned K = rank_in_row(REQ_MAP, o, r);
+          assign reqs[K] = pick[r][o];
+          assign single_of[K] = single[r];
+          assign gnt_bits[o][r] = gnts[K];
+        end else begin : gen_not
+          assign gnt_bits[o][r] = 1'b0;
         end
       end
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) mask_q <= '1;
-        else if (|reqs) mask_q <= ~((last - 1'b1) | last);
+      if (!MULTI) begin : gen_one
+        rr_arbiter_rr #(.N(N)) i_arb (
+          .clk_i, .rst_ni,
+          .req_i    (reqs),
+          .advance_i(1'b1),
+          .gnt_o    (gnts)
+        );
+        assign alloc_n_o[o*GW+:GW] = '0;
+        logic unused_single_of;
+        assign unused_single_of = ^single_of;
+      end else begin : gen_multi
+        // Round-robin over the bidders (mask_q: those at or after the pointer
+        // first); after a single-flit winner on a VC no multi-flit packet
+        // holds, up to G - 1 more single-flit bidders in the same order, the
+        // k-th more only with credits for the singles pending, the winner and
+        // k more. The pointer moves past the last one granted.
+        logic [N-1:0]  mask_q, last;
+        logic [GW-1:0] n;
+        always_comb begin
+          logic [N-1:0]  hi, lo, g;
+          logic [CW+1:0] owed;
+          logic          more;
+          hi = reqs & mask_q;
+          lo = reqs & ~mask_q;
+          g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
+          gnts = g;
+          last = g;
+          more = |(g & single_of) && !busy_i[o];
+          n = GW'(|(g & single_of));
+          owed = (CW+2)'(singles_i[o*CW+:CW]) + (CW+2)'(1);
+          hi = hi & single_of & ~g;
+          lo = lo & single_of & ~g;
+          for (int unsigned k = 1; k < G; k++) begin
+            g = '0;
+            if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin
+              g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
+            end
+            hi = hi & ~g;
+            lo = lo & ~g;
+            gnts = gnts | g;
+            if (|g) begin
+              last = g;
+              n = n + 1'b1;
+              owed = owed + (CW+2)'(1);
+            end
+          end
+        end
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) mask_q <= '1;
+          else if (|reqs) mask_q <= ~((last - 1'b1) | last);
+        end
+        assign alloc_n_o[o*GW+:GW] = n;
       end
-      assign alloc_n_o[o*GW+:GW] = n;
     end
-    assign alloc_o[o] = |gnts;
-    assign gnt_bits[o] = gnts;
   end
 
   // Stage-1 pointers: past the first VC (in priority order) allocated on the port.
@@ -246,6 +284,10 @@ module rr_vc_alloc #(
   // gnt_free_o: the packet may leave in this cycle (speculative switch
   // allocation, rr_sw_alloc): its output VC is not handed over from a
   // holder whose tail is still here.
+  for (genvar o = 0; o < R; o++) begin : gen_alloc
+    assign alloc_o[o] = |gnt_bits[o];
+  end
+
   always_comb begin
     gnt_o = '0;
     gnt_free_o = '0;

@@ -258,12 +258,25 @@ EmittedDesign emit_design(const Design& d) {
   return emit_design(d, *relation);
 }
 
+namespace {
+
+EmittedDesign emit_checked_or_not(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests);
+
+}  // namespace
+
 EmittedDesign emit_design(const Design& d, const RoutingRelation& relation) {
-  check_routing(d, relation);
-  return emit_design_unchecked(d, relation);
+  const VcRequestMap requests = check_routing(d, relation);
+  return emit_checked_or_not(d, relation, requests);
 }
 
+// Without the walk there is no request map: the full VC allocator.
 EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& relation) {
+  return emit_checked_or_not(d, relation, VcRequestMap::all(d.ports * d.vcs));
+}
+
+namespace {
+
+EmittedDesign emit_checked_or_not(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests) {
   EmittedDesign e;
   e.router_top = d.module("router");
   e.network_top = d.module("network");
@@ -288,7 +301,7 @@ EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& rela
     order.push_back("rtl/" + block);
   }
   e.files[d.module("pkg") + ".sv"] = emit_package(d);
-  e.files[e.router_top + ".sv"] = emit::router_top(d, relation);
+  e.files[e.router_top + ".sv"] = emit::router_top(d, relation, requests);
   e.files[e.network_top + ".sv"] = emit::network_top(d);
   order.insert(order.begin(), d.module("pkg") + ".sv");
   order.push_back(e.router_top + ".sv");
@@ -345,6 +358,8 @@ EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& rela
   e.files["manifest.json"] = m.dump(2) + "\n";
   return e;
 }
+
+}  // namespace
 
 void write_design(const EmittedDesign& e, const OutputDirectory& out, const fs::path& under) {
   for (const auto& [name, content] : e.files) out.write(under / name, content);

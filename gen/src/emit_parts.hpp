@@ -5,6 +5,7 @@
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/routing.hpp"
+#include "rlroute/gen/vc_request_map.hpp"
 #include "sv_writer.hpp"
 
 namespace rlroute::emit {
@@ -12,8 +13,9 @@ namespace rlroute::emit {
 // First lines of every generated file: what it is and which config made it.
 std::string file_header(const Design& d, const std::string& what);
 // The router top: rr_router core, one route-compute unit per input port and,
-// for UGAL-LE, the contention counters.
-std::string router_top(const Design& d, const RoutingRelation& relation);
+// for UGAL-LE, the contention counters; `requests` is the VC allocator's
+// REQ_MAP.
+std::string router_top(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests);
 // DQN-routing: the inference block's programming port on the router and
 // network tops (every router of the network takes the same writes).
 std::vector<sv::Port> dqn_programming_ports(const std::string& pkg);

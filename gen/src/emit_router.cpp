@@ -290,6 +290,27 @@ std::string head_ports_localparam(const Design& d, const DragonflyRouting& dfly)
                      par ? ", and for PAR the local ports" : "", ports, bits);
 }
 
+// The VC allocator's REQ_MAP as a readable localparam: one row per output VC,
+// the output VC named, its possible requesters as bits and counted.
+std::string vc_request_map_localparam(const Design& d, const VcRequestMap& requests) {
+  const Topology& t = d.topo;
+  const int r_all = requests.size();
+  std::string s =
+      "  // The requests the VC allocator can ever see (rr_vc_alloc REQ_MAP), from\n"
+      "  // the generator's walk over every path of the routing relation: in the\n"
+      "  // row of output VC o (port * V + vc), bit r is set if input VC r can ask\n"
+      "  // for it on some router. The last output VC's row first; in a row, the\n"
+      "  // last input VC first.\n"
+      "  localparam bit [P*V*P*V-1:0] VA_REQ_MAP = {\n";
+  for (int o = r_all - 1; o >= 0; --o) {
+    std::string bits;
+    for (int in = r_all - 1; in >= 0; --in) bits += requests.allows(o, in) ? '1' : '0';
+    s += fmt::format("    {}'b{}{}  // {}.vc{}: {} of {}\n", r_all, bits, o > 0 ? "," : " ",
+                     t.port_name(0, o / d.vcs), o % d.vcs, requests.requesters(o), r_all);
+  }
+  return s + "  };\n\n";
+}
+
 // Q-adaptive's unit's connections: the LFSR seed, the head decisions, the
 // feedback and the table's initial values.
 std::vector<Connection> q_unit_ports(const Design& d) {
@@ -569,7 +590,7 @@ std::vector<sv::Port> dqn_programming_ports(const std::string& pkg) {
           {"input", pkg + "::DQN_PROG_DATA_BITS-1:0", "prog_data_i", "the word, the bias or the shift"}};
 }
 
-std::string router_top(const Design& d, const RoutingRelation& relation) {
+std::string router_top(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests) {
   const Topology& t = d.topo;
   const std::string pkg = d.module("pkg");
   const bool q = traits(d.cfg.algorithm).choice == PathChoice::QTable;
@@ -653,6 +674,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
              : fmt::format("routing.decision = \"{}\"", to_string(d.cfg.decision));
   const std::string every_port = fmt::format("{}'b{}", d.ports, std::string(static_cast<size_t>(d.ports), '1'));
   if (head && !q && !star && !dqn) s += head_ports_localparam(d, dynamic_cast<const DragonflyRouting&>(relation));
+  s += vc_request_map_localparam(d, requests);
   s += sv::instance("rr_router", "i_core",
                     {{"P", "P", ""},
                      {"NUM_NI", pkg + "::NUM_NI", ""},
@@ -664,6 +686,7 @@ std::string router_top(const Design& d, const RoutingRelation& relation) {
                      {"OB", pkg + "::OUTPUT_BUFFER_FLITS", ""},
                      {"REG_READ", pkg + "::BUFFER_REG_READ", ""},
                      {"SPEC", pkg + "::SWITCH_SPECULATIVE", ""},
+                     {"REQ_MAP", "VA_REQ_MAP", ""},
                      {"LEN_LSB", pkg + "::HDR_LEN_LSB", ""},
                      {"LEN_W", pkg + "::HDR_LEN_W", ""},
                      {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <unordered_map>
+#include <utility>
 
 namespace rlroute {
 
@@ -32,12 +33,13 @@ namespace {
 // Walks every path the relation allows, from every source to every
 // destination, one destination at a time (a (channel, route state) already
 // expanded for that destination is not expanded again). Records the first
-// failure and the dependencies between consecutive network channels: only
+// failure, the dependencies between consecutive network channels (only
 // dependencies some packet can really create enter the channel dependency
-// graph.
+// graph) and every VC request a router meets on the way.
 struct Analysis {
   std::optional<std::string> failure;
   std::vector<std::vector<int>> edges;  // channel state -> next channel states (network channels only)
+  VcRequestMap requests;
 };
 
 Analysis analyze(const Design& design, const RoutingRelation& relation) {
@@ -45,7 +47,7 @@ Analysis analyze(const Design& design, const RoutingRelation& relation) {
   const int bound = relation.hop_bound();
   const std::uint32_t escape = relation.escape_vcs();
   const int num_states = t.num_routers() * design.ports * design.vcs;
-  Analysis a;
+  Analysis a{std::nullopt, {}, VcRequestMap(design.ports * design.vcs)};
   a.edges.resize(static_cast<size_t>(num_states));
   std::optional<std::string>& failure = a.failure;
   // Per destination router: longest hop count from (channel, canonical route
@@ -105,6 +107,15 @@ Analysis analyze(const Design& design, const RoutingRelation& relation) {
         if (o.vc_mask == 0) {
           failure = fmt::format("no VC allowed from {} for a packet ({})", t.router_name(s.router), describe(design, rs));
           break;
+        }
+        // An ejection is recorded for every NI port: the walk expands a state
+        // away from the destination router once for all its terminals (see
+        // above), so for most of them it never meets their ejection itself.
+        const bool ejects = t.is_ni_port(o.out_port);
+        for (int port = ejects ? 0 : o.out_port; port <= (ejects ? t.nodes_per_router() - 1 : o.out_port); ++port) {
+          for (int vc = 0; vc < design.vcs; ++vc) {
+            if (o.vc_mask & (1u << vc)) a.requests.allow(port * design.vcs + vc, s.port * design.vcs + s.vc);
+          }
         }
         if (t.is_ni_port(o.out_port)) {
           if (s.router != dst_router || o.out_port != t.local_of_node(dst)) {
@@ -212,8 +223,8 @@ std::optional<std::vector<Channel>> find_escape_cycle(const Design& design, cons
   return escape_cycle(design, relation, analyze(design, relation));
 }
 
-void check_routing(const Design& design, const RoutingRelation& relation) {
-  const Analysis analysis = analyze(design, relation);
+VcRequestMap check_routing(const Design& design, const RoutingRelation& relation) {
+  Analysis analysis = analyze(design, relation);
   if (const std::optional<std::string>& failure = analysis.failure) {
     config_fail(design.cfg, "routing.algorithm", fmt::format("\"{}\"", relation.name()),
                 "routing relation check failed: " + *failure);
@@ -227,6 +238,7 @@ void check_routing(const Design& design, const RoutingRelation& relation) {
                 fmt::format("too few VCs for {} on this {} to be deadlock-free: channel dependency cycle {}",
                             relation.name(), design.topo.describe(), path));
   }
+  return std::move(analysis.requests);
 }
 
 }  // namespace rlroute

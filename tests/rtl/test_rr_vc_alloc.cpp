@@ -2,8 +2,8 @@
 // virtual cut-through, round-robin over a port's VCs in stage 1, hand-over of
 // a releasing output VC to one successor; with G > 1 up to G single-flit
 // packets per output VC and cycle; with SPEC, gnt_free_o: the grants of
-// output VCs no packet holds) against a C++ model, plus model-independent
-// checks.
+// output VCs no packet holds; REQ_MAP: only the requests the routing
+// relation can make) against a C++ model, plus model-independent checks.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -13,6 +13,8 @@
 #include "Vrr_vc_alloc_p4v2g2.h"
 #include "Vrr_vc_alloc_p5v3.h"
 #include "Vrr_vc_alloc_p3v3g3.h"
+#include "Vrr_vc_alloc_p4v2g2m.h"
+#include "Vrr_vc_alloc_p5v2m.h"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each); the struct names appear in the
@@ -34,6 +36,24 @@ struct VaCfg {
   static constexpr unsigned PW = P > 1 ? clog2(P) : 1;
   static constexpr unsigned VCW = V > 1 ? clog2(V) : 1;
   static constexpr unsigned GW = clog2(G + 1);
+  // REQ_MAP: input VC r can request output VC o (all of them by default).
+  static constexpr bool kMapped = false;
+  static constexpr bool may(unsigned /*o*/, unsigned /*r*/) { return true; }
+};
+
+// The REQ_MAP of the *M models (tests/rtl/CMakeLists.txt passes it as a
+// literal; RandomAgainstModel fails if the two differ): output VC 0 has no
+// possible requester, output VC 1 one (input VC 2); else input VC (p, w) may
+// request output VC (q, x) if q != p (no U-turn) and x >= w (VC level never
+// falls).
+template <class Base>
+struct Mapped : Base {
+  static constexpr bool kMapped = true;
+  static constexpr bool may(unsigned o, unsigned r) {
+    if (o == 0) return false;
+    if (o == 1) return r == 2;
+    return o / Base::V != r / Base::V && o % Base::V >= r % Base::V;
+  }
 };
 
 struct P3V2 : VaCfg<Vrr_vc_alloc_p3v2, 3, 2, 3, 4> {};
@@ -41,12 +61,15 @@ struct P5V3 : VaCfg<Vrr_vc_alloc_p5v3, 5, 3, 3, 4, 1, true> {};
 // Up to 2 and 3 single-flit packets per output VC and cycle.
 struct P4V2G2 : VaCfg<Vrr_vc_alloc_p4v2g2, 4, 2, 3, 4, 2, true> {};
 struct P3V3G3 : VaCfg<Vrr_vc_alloc_p3v3g3, 3, 3, 3, 4, 3> {};
+// With a REQ_MAP.
+struct P4V2G2M : Mapped<VaCfg<Vrr_vc_alloc_p4v2g2m, 4, 2, 3, 4, 2, true>> {};
+struct P5V2M : Mapped<VaCfg<Vrr_vc_alloc_p5v2m, 5, 2, 3, 4, 1, true>> {};
 
 }  // namespace cfg
 
 namespace {
 
-using VaCfgs = ::testing::Types<cfg::P3V2, cfg::P5V3, cfg::P4V2G2, cfg::P3V3G3>;
+using VaCfgs = ::testing::Types<cfg::P3V2, cfg::P5V3, cfg::P4V2G2, cfg::P3V3G3, cfg::P4V2G2M, cfg::P5V2M>;
 
 using rtltest::bit;
 using rtltest::Dut;
@@ -89,7 +112,7 @@ class VaModel {
   static bool releasing(const VaIn& in, unsigned o) {
     if (!in.busy[o] || in.handover[o]) return false;
     for (unsigned s = 0; s < R; ++s) {
-      if (in.rel[s] && in.own_port[s] * V + in.own_vc[s] == o) return true;
+      if (Cfg::may(o, s) && in.rel[s] && in.own_port[s] * V + in.own_vc[s] == o) return true;
     }
     return false;
   }
@@ -100,7 +123,7 @@ class VaModel {
     const unsigned o = in.port[r] * V + w;
     const unsigned singles = G > 1 ? in.singles[o] : 0;
     const bool free = single(in, r) ? !in.busy[o] : !in.busy[o] && singles == 0;
-    return in.req[r] && bit(in.vcs[r], w) && (free || releasing(in, o)) &&
+    return in.req[r] && bit(in.vcs[r], w) && Cfg::may(o, r) && (free || releasing(in, o)) &&
            in.credits[o] >= in.len[r] + in.busy[o] + singles;
   }
   // Stage 1: the output VC input r bids for, or -1: the first eligible VC at
@@ -264,6 +287,7 @@ class VcAllocTest : public ::testing::Test {
           << "gnt_free_o of input " << r << ": output VC " << o << " busy " << in.busy[o] << ", cycle " << cyc;
       EXPECT_TRUE(in.req[r]) << "grant to non-requesting input " << r << ", cycle " << cyc;
       EXPECT_TRUE(bit(in.vcs[r], w)) << "input " << r << " granted VC " << w << " outside its mask, cycle " << cyc;
+      EXPECT_TRUE(Cfg::may(o, r)) << "input " << r << " granted output VC " << o << " outside REQ_MAP, cycle " << cyc;
       EXPECT_TRUE(!in.busy[o] || VaModel<Cfg>::releasing(in, o))
           << "input " << r << " granted busy output VC " << o << " that is not releasing, cycle " << cyc;
       EXPECT_TRUE(VaModel<Cfg>::single(in, r) || in.busy[o] || Cfg::G == 1 || in.singles[o] == 0)
@@ -327,6 +351,22 @@ class VcAllocTest : public ::testing::Test {
       in.req[r] = rng.chance(req_pct);
       in.port[r] = hot_port >= 0 && rng.chance(60) ? static_cast<unsigned>(hot_port) : static_cast<unsigned>(rng.range(0, P - 1));
       in.vcs[r] = rng.chance(5) ? 0u : static_cast<unsigned>(rng.range(1, rtltest::mask(V)));
+      if (Cfg::kMapped && rng.chance(85)) {
+        // Mostly requests the map allows, so that grants and contention happen.
+        std::vector<unsigned> ports;
+        for (unsigned q = 0; q < P; ++q) {
+          for (unsigned w = 0; w < V; ++w) {
+            if (Cfg::may(q * V + w, r) && (ports.empty() || ports.back() != q)) ports.push_back(q);
+          }
+        }
+        if (!ports.empty()) {
+          in.port[r] = ports[rng.range(0, ports.size() - 1)];
+          unsigned allowed = 0;
+          for (unsigned w = 0; w < V; ++w) allowed |= Cfg::may(in.port[r] * V + w, r) ? 1u << w : 0u;
+          in.vcs[r] &= allowed;
+          if (in.vcs[r] == 0) in.vcs[r] = allowed;
+        }
+      }
       in.len[r] = static_cast<unsigned>(rng.range(1, rtltest::mask(LEN_W)));
       in.rel[r] = rng.chance(30);
       // Often the port it requests, so that hand-overs happen.
@@ -427,6 +467,7 @@ TYPED_TEST(VcAllocTest, RespectsMaskBusyAndCredits) {
 // tail still to leave; never while it has a successor already or while its
 // holder's tail is not at the front.
 TYPED_TEST(VcAllocTest, AReleasingVcGoesToOneSuccessorWithACreditForTheTail) {
+  if (TypeParam::kMapped) GTEST_SKIP() << "its requests assume every input VC may ask for every output VC";
   constexpr unsigned V = TestFixture::V;
   VaIn in = this->idle();
   for (const unsigned r : {0u, 3u}) {
@@ -466,6 +507,7 @@ TYPED_TEST(VcAllocTest, AReleasingVcGoesToOneSuccessorWithACreditForTheTail) {
 }
 
 TYPED_TEST(VcAllocTest, AllInputsOnOneOutputVcRotate) {
+  if (TypeParam::kMapped) GTEST_SKIP() << "its requests assume every input VC may ask for every output VC";
   constexpr unsigned R = TestFixture::R;
   VaIn in = this->idle();
   for (unsigned r = 0; r < R; ++r) {
@@ -539,6 +581,7 @@ TYPED_TEST(VcAllocTest, RandomAgainstModel) {
 }
 
 TYPED_TEST(VcAllocTest, PersistentEligibleRequesterNotStarved) {
+  if (TypeParam::kMapped) GTEST_SKIP() << "its requests assume every input VC may ask for every output VC";
   constexpr unsigned P = TestFixture::P, V = TestFixture::V, R = TestFixture::R;
   Rng rng(0x57A4 + P);
   for (unsigned target = 0; target < R; target += 1 + (R > 6)) {
@@ -591,6 +634,7 @@ TYPED_TEST(VcAllocTest, PersistentEligibleRequesterNotStarved) {
 // allocated before and not sent); a multi-flit bidder waits until no
 // single-flit packet holds the VC; a busy (releasing) VC goes to one.
 TYPED_TEST(VcAllocTest, SingleFlitPacketsShareAnOutputVc) {
+  if (TypeParam::kMapped) GTEST_SKIP() << "its requests assume every input VC may ask for every output VC";
   constexpr unsigned R = TestFixture::R, G = TestFixture::G;
   if (G == 1) GTEST_SKIP() << "one grant per output VC";
   VaIn in = this->idle();
@@ -643,3 +687,41 @@ TYPED_TEST(VcAllocTest, SingleFlitPacketsShareAnOutputVc) {
 }
 
 }  // namespace
+
+// REQ_MAP: a request the map does not allow is never granted, whatever else
+// happens; one the map allows is, when it is alone.
+TYPED_TEST(VcAllocTest, OnlyRequestsInTheMapAreGranted) {
+  constexpr unsigned P = TestFixture::P, V = TestFixture::V, R = TestFixture::R;
+  if (!TypeParam::kMapped) GTEST_SKIP() << "every request is in the map";
+  unsigned outside = 0, inside = 0;
+  for (unsigned r = 0; r < R; ++r) {
+    for (unsigned q = 0; q < P; ++q) {
+      for (unsigned w = 0; w < V; ++w) {
+        VaIn in = this->idle();
+        in.req[r] = true;
+        in.port[r] = q;
+        in.vcs[r] = 1u << w;
+        in.len[r] = 2;
+        const bool may = TypeParam::may(q * V + w, r);
+        const VaOut out = this->step(in);
+        EXPECT_EQ(bit(out.gnt, r), may) << "input VC " << r << " asking for output VC " << q * V + w;
+        (may ? inside : outside) += 1;
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+  EXPECT_GT(outside, 0u);
+  EXPECT_GT(inside, 0u);
+  // Output VC 1's only possible requester is input VC 2: the others asking
+  // with it do not take it from 2, and alone they get nothing.
+  VaIn in = this->idle();
+  for (unsigned r = 0; r < R; ++r) {
+    in.req[r] = true;
+    in.port[r] = 0;
+    in.vcs[r] = 2;
+    in.len[r] = 2;
+  }
+  EXPECT_EQ(this->step(in).gnt, std::uint64_t{1} << 2);
+  in.req[2] = false;
+  EXPECT_EQ(this->step(in).gnt, 0u);
+}

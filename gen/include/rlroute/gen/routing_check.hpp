@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rlroute/gen/routing.hpp"
+#include "rlroute/gen/vc_request_map.hpp"
 
 namespace rlroute {
 
@@ -29,7 +30,8 @@ std::optional<std::vector<Channel>> find_escape_cycle(const Design& design,
 std::string describe_channel(const Design& design, const Channel& channel);
 
 // Runs both checks; a failure is a ConfigError on routing.algorithm
-// (connectivity) or router.vcs (dependency cycle).
-void check_routing(const Design& design, const RoutingRelation& relation);
+// (connectivity) or router.vcs (dependency cycle). Returns the VC requests
+// the walk over every path met (the VC allocator's REQ_MAP).
+VcRequestMap check_routing(const Design& design, const RoutingRelation& relation);
 
 }  // namespace rlroute
