@@ -223,7 +223,10 @@ module rr_router #(
     for (int unsigned r = 0; r < R; r++) begin
       for (int unsigned q = 0; q < P; q++) begin
         for (int unsigned w = 0; w < V; w++) begin
-          if (va_own_port[r*PW+:PW] == PW'(q) && va_own_vc[r*VCW+:VCW] == VCW'(w)) out_pend[r] = out_handover[q*V+w];
+          // An input VC holds only an output VC it could ask for (REQ_MAP).
+          if (REQ_MAP[(q*V+w)*R + r] && va_own_port[r*PW+:PW] == PW'(q) && va_own_vc[r*VCW+:VCW] == VCW'(w)) begin
+            out_pend[r] = out_handover[q*V+w];
+          end
         end
       end
     end

@@ -114,7 +114,7 @@ bool is_clang(const std::string& cxx) {
     for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) version.append(buf, n);
     ::pclose(pipe);
   }
-  return known[cxx] = version.find("clang version") != std::string::npos;
+  return known[cxx] = model_cache::version_says_clang(version);
 }
 
 // The network top is one large flat model. GCC compiles it several times

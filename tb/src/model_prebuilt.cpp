@@ -235,7 +235,7 @@ std::optional<PrebuiltRuntime> prebuilt_runtime(const PrebuiltRequest& r, const 
     progress(fmt::format("model: building the precompiled header and runtime objects {} (once per compiler, "
                          "Verilator and flags)",
                          shown(dir)));
-    build(r, dir, key, runtime_objects(describe.out), describe.out.find("clang version") != std::string::npos,
+    build(r, dir, key, runtime_objects(describe.out), version_says_clang(describe.out),
           notice);
     auto p = load(dir, key);
     if (!p) throw std::runtime_error(fmt::format("the freshly built {} does not match its manifest", shown(dir)));

@@ -42,6 +42,12 @@ struct PrebuiltRequest {
   std::chrono::milliseconds lock_timeout;
 };
 
+// Whether a compiler's --version text is Clang's (Clang and GCC take
+// different flags and optimisation levels).
+inline bool version_says_clang(const std::string& version_text) {
+  return version_text.find("clang version") != std::string::npos;
+}
+
 // Finds or builds the prebuilt runtime for the request's toolchain and
 // flags. Returns nothing (after one line to `notice` saying why) when it
 // cannot be built: the model then builds without it.
