@@ -214,23 +214,13 @@ module rr_router #(
   );
 
   // Per input VC: the output VC its active packet holds still waits for the
-  // tail of its previous holder (the successor's flits wait for it): its
-  // handover bit, selected by comparing the held VC's port and vc with
-  // constants (a variable shift per input VC would cost the synthesis hours:
-  // rr_vc_alloc's `releasing`).
-  always_comb begin
-    out_pend = '0;
-    for (int unsigned r = 0; r < R; r++) begin
-      for (int unsigned q = 0; q < P; q++) begin
-        for (int unsigned w = 0; w < V; w++) begin
-          // An input VC holds only an output VC it could ask for (REQ_MAP).
-          if (REQ_MAP[(q*V+w)*R + r] && va_own_port[r*PW+:PW] == PW'(q) && va_own_vc[r*VCW+:VCW] == VCW'(w)) begin
-            out_pend[r] = out_handover[q*V+w];
-          end
-        end
-      end
-    end
-  end
+  // tail of its previous holder (the successor's flits wait for it).
+  rr_handover_wait #(.P(P), .V(V), .REQ_MAP(REQ_MAP)) i_handover_wait (
+    .own_port_i(va_own_port),
+    .own_vc_i  (va_own_vc),
+    .handover_i(out_handover),
+    .wait_o    (out_pend)
+  );
 
   if (DEMAND) begin : gen_demand
     logic [P*DW-1:0] dem;
