@@ -260,23 +260,23 @@ EmittedDesign emit_design(const Design& d) {
 
 namespace {
 
-EmittedDesign emit_checked_or_not(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests);
+EmittedDesign emit_with_requests(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests);
 
 }  // namespace
 
 EmittedDesign emit_design(const Design& d, const RoutingRelation& relation) {
   const VcRequestMap requests = check_routing(d, relation);
-  return emit_checked_or_not(d, relation, requests);
+  return emit_with_requests(d, relation, requests);
 }
 
 // Without the walk there is no request map: the full VC allocator.
 EmittedDesign emit_design_unchecked(const Design& d, const RoutingRelation& relation) {
-  return emit_checked_or_not(d, relation, VcRequestMap::all(d.ports * d.vcs));
+  return emit_with_requests(d, relation, VcRequestMap::all(d.ports * d.vcs));
 }
 
 namespace {
 
-EmittedDesign emit_checked_or_not(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests) {
+EmittedDesign emit_with_requests(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests) {
   EmittedDesign e;
   e.router_top = d.module("router");
   e.network_top = d.module("network");

@@ -112,7 +112,9 @@ Analysis analyze(const Design& design, const RoutingRelation& relation) {
         // away from the destination router once for all its terminals (see
         // above), so for most of them it never meets their ejection itself.
         const bool ejects = t.is_ni_port(o.out_port);
-        for (int port = ejects ? 0 : o.out_port; port <= (ejects ? t.nodes_per_router() - 1 : o.out_port); ++port) {
+        const int first_port = ejects ? 0 : o.out_port;
+        const int last_port = ejects ? t.nodes_per_router() - 1 : o.out_port;
+        for (int port = first_port; port <= last_port; ++port) {
           for (int vc = 0; vc < design.vcs; ++vc) {
             if (o.vc_mask & (1u << vc)) a.requests.allow(port * design.vcs + vc, s.port * design.vcs + s.vc);
           }
