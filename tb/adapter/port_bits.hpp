@@ -35,89 +35,135 @@ void set_bit(T& port, int bit, bool value) {
   }
 }
 
-// Bits [lsb, lsb + width) of a port, width <= 64, a word at a time (the
-// harness reads and writes every link of every router every cycle).
+inline std::uint64_t low_mask(int width) {
+  return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+}
+
+// The 64 bits of a port from bit `lsb` on (bits past its end read as 0): on a
+// wide port two or three word loads and shifts.
+template <typename T>
+std::uint64_t window(const T& port, int lsb) {
+  if constexpr (std::is_integral_v<T>) {
+    return lsb >= 64 ? 0 : static_cast<std::uint64_t>(port) >> lsb;
+  } else {
+    constexpr std::size_t kWords = std::extent_v<decltype(T::m_storage)>;
+    const auto i = static_cast<std::size_t>(lsb / 32);
+    const int shift = lsb % 32;
+    std::uint64_t v = port[i];
+    if (i + 1 < kWords) v |= std::uint64_t{port[i + 1]} << 32;
+    if (shift != 0) {
+      v >>= shift;
+      if (i + 2 < kWords) v |= std::uint64_t{port[i + 2]} << (64 - shift);
+    }
+    return v;
+  }
+}
+
+// Bits [lsb, lsb + width) of a port, width <= 64.
 template <typename T>
 std::uint64_t get_field(const T& port, int lsb, int width) {
   if (width == 0) return 0;
-  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  return window(port, lsb) & low_mask(width);
+}
+
+// Writes bits [lsb, lsb + bits) of a port from `src` (bit 0 of src[0] first;
+// src holds at least bits / 64 + 1 words); the port's other bits keep their
+// values. The harness writes every link word this way, a whole word at once.
+template <typename T>
+void set_span(T& port, int lsb, int bits, const std::uint64_t* src) {
+  if (bits == 0) return;
   if constexpr (std::is_integral_v<T>) {
-    return (static_cast<std::uint64_t>(port) >> lsb) & mask;
+    const std::uint64_t mask = low_mask(bits) << lsb;
+    const auto p = static_cast<std::uint64_t>(port);
+    port = static_cast<T>((p & ~mask) | ((src[0] << lsb) & mask));
   } else {
-    const int first = lsb / 32, last = (lsb + width - 1) / 32;
-    std::uint64_t v = 0;
+    const int first = lsb / 32, last = (lsb + bits - 1) / 32;
     for (int w = first; w <= last; ++w) {
-      const std::uint64_t word = port[static_cast<size_t>(w)];
-      const int at = (w - first) * 32 - lsb % 32;  // where the word's bit 0 lands in the field
-      v |= at >= 0 ? word << at : word >> -at;
+      const int at = w * 32 - lsb;  // the source bit that lands on the word's bit 0 (< 0: the field starts inside)
+      std::uint32_t value, mask = ~std::uint32_t{0};
+      if (at < 0) {
+        value = static_cast<std::uint32_t>(src[0] << -at);
+        mask <<= -at;
+      } else {
+        const auto k = static_cast<std::size_t>(at / 64);
+        const int shift = at % 64;
+        std::uint64_t v = src[k] >> shift;
+        if (shift > 32) v |= src[k + 1] << (64 - shift);
+        value = static_cast<std::uint32_t>(v);
+      }
+      const int end = lsb + bits - w * 32;  // bits of the field in this word and below
+      if (end < 32) mask &= (std::uint32_t{1} << end) - 1;
+      auto& word = port[static_cast<size_t>(w)];
+      word = (word & ~mask) | (value & mask);
     }
-    return v & mask;
   }
 }
 
 template <typename T>
 void set_field(T& port, int lsb, int width, std::uint64_t value) {
-  if (width == 0) return;
-  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
-  value &= mask;
-  if constexpr (std::is_integral_v<T>) {
-    const auto p = static_cast<std::uint64_t>(port);
-    port = static_cast<T>((p & ~(mask << lsb)) | (value << lsb));
-  } else {
-    const int first = lsb / 32, last = (lsb + width - 1) / 32;
-    for (int w = first; w <= last; ++w) {
-      const int at = (w - first) * 32 - lsb % 32;
-      const auto m = static_cast<std::uint32_t>(at >= 0 ? mask >> at : mask << -at);
-      const auto v = static_cast<std::uint32_t>(at >= 0 ? value >> at : value << -at);
-      auto& word = port[static_cast<size_t>(w)];
-      word = (word & ~m) | v;
-    }
-  }
+  const std::uint64_t src[2] = {value & low_mask(width), 0};
+  set_span(port, lsb, width, src);
 }
 
 // Link word (LinkLayout) at bit offset `base`.
 template <typename T>
 LinkFlit read_flit(const T& port, int base, const LinkLayout& l) {
   LinkFlit f;
-  f.valid = get_bit(port, base + LinkLayout::kValid);
-  if (!f.valid) return f;
-  f.head = get_bit(port, base + LinkLayout::kHead);
-  f.tail = get_bit(port, base + LinkLayout::kTail);
-  f.vc = static_cast<int>(get_field(port, base + LinkLayout::kVcLsb, l.vc_bits));
+  const std::uint64_t first = window(port, base);  // valid, head, tail, vc, the data's first bits
+  if (!((first >> LinkLayout::kValid) & 1u)) return f;
+  f.valid = true;
+  f.head = (first >> LinkLayout::kHead) & 1u;
+  f.tail = (first >> LinkLayout::kTail) & 1u;
+  f.vc = static_cast<int>((first >> LinkLayout::kVcLsb) & low_mask(l.vc_bits));
   for (int i = 0; i < l.flit_bits; i += 64) {
-    const int w = std::min(64, l.flit_bits - i);
-    f.data.set(i, w, get_field(port, base + l.data_lsb() + i, w));
+    f.data.words[static_cast<std::size_t>(i / 64)] =
+        window(port, base + l.data_lsb() + i) & low_mask(l.flit_bits - i);
   }
   return f;
 }
 
 template <typename T>
 void write_flit(T& port, int base, const LinkLayout& l, const LinkFlit& f) {
-  set_bit(port, base + LinkLayout::kValid, f.valid);
-  set_bit(port, base + LinkLayout::kHead, f.valid && f.head);
-  set_bit(port, base + LinkLayout::kTail, f.valid && f.tail);
-  set_field(port, base + LinkLayout::kVcLsb, l.vc_bits, f.valid ? static_cast<std::uint64_t>(f.vc) : 0);
-  for (int i = 0; i < l.flit_bits; i += 64) {
-    const int w = std::min(64, l.flit_bits - i);
-    set_field(port, base + l.data_lsb() + i, w, f.valid ? f.data.get(i, w) : 0);
+  std::uint64_t word[kMaxFlitBits / 64 + 2] = {};  // the link word, LSB first
+  if (f.valid) {
+    word[0] = (std::uint64_t{1} << LinkLayout::kValid) | (std::uint64_t{f.head} << LinkLayout::kHead) |
+              (std::uint64_t{f.tail} << LinkLayout::kTail) |
+              ((static_cast<std::uint64_t>(f.vc) & low_mask(l.vc_bits)) << LinkLayout::kVcLsb);
+    const int d = l.data_lsb();  // 4 or more, less than 64
+    for (int i = 0; i < l.flit_bits; i += 64) {
+      const std::uint64_t data = f.data.words[static_cast<std::size_t>(i / 64)] & low_mask(l.flit_bits - i);
+      word[i / 64] |= data << d;
+      word[i / 64 + 1] |= data >> (64 - d);
+    }
   }
+  set_span(port, base, l.link_bits(), word);
 }
 
 // Credit word (LinkLayout) at bit offset `base`.
 template <typename T>
 LinkCredit read_credit(const T& port, int base, const LinkLayout& l) {
   LinkCredit c;
-  c.valid = get_bit(port, base + LinkLayout::kCreditValid);
-  if (c.valid) c.vc = static_cast<int>(get_field(port, base + LinkLayout::kCreditVcLsb, l.vc_bits));
+  const std::uint64_t first = window(port, base);
+  c.valid = (first >> LinkLayout::kCreditValid) & 1u;
+  if (c.valid) c.vc = static_cast<int>((first >> LinkLayout::kCreditVcLsb) & low_mask(l.vc_bits));
   if (l.feedback_bits > 0) c.feedback = get_field(port, base + l.feedback_lsb(), l.feedback_bits);
   return c;
 }
 
 template <typename T>
 void write_credit(T& port, int base, const LinkLayout& l, const LinkCredit& c) {
-  set_bit(port, base + LinkLayout::kCreditValid, c.valid);
-  set_field(port, base + LinkLayout::kCreditVcLsb, l.vc_bits, c.valid ? static_cast<std::uint64_t>(c.vc) : 0);
-  if (l.feedback_bits > 0) set_field(port, base + l.feedback_lsb(), l.feedback_bits, c.feedback);
+  const int fb = l.feedback_lsb();  // below 64
+  const std::uint64_t feedback = c.feedback & low_mask(l.feedback_bits);
+  std::uint64_t word[3] = {};
+  if (c.valid) {
+    word[0] = (std::uint64_t{1} << LinkLayout::kCreditValid) |
+              ((static_cast<std::uint64_t>(c.vc) & low_mask(l.vc_bits)) << LinkLayout::kCreditVcLsb);
+  }
+  if (l.feedback_bits > 0) {
+    word[0] |= feedback << fb;
+    word[1] = fb == 0 ? 0 : feedback >> (64 - fb);
+  }
+  set_span(port, base, l.credit_bits(), word);
 }
 
 // DQN-routing: drives a top's programming port (prog_*_i) with `write`, or

@@ -39,6 +39,19 @@ class VerilatedRouter final : public RouterModel {
   LinkCredit credit_out(int port) const override {
     return read_credit(top_->credit_o, port * credit_bits_, layout_);
   }
+  void read_outputs(LinkFlit* flits, LinkCredit* credits) const override {
+    for (int p = 0; p < shape_.ports; ++p) {
+      flits[p] = read_flit(top_->flit_o, p * link_bits_, layout_);
+      credits[p] = read_credit(top_->credit_o, p * credit_bits_, layout_);
+    }
+  }
+  void write_inputs(const LinkFlit* flits, const LinkCredit* credits, const char* drive_flit,
+                    const char* drive_credit) override {
+    for (int p = 0; p < shape_.ports; ++p) {
+      if (drive_flit[p]) set_flit_in(p, flits[p]);
+      if (drive_credit[p]) set_credit_in(p, credits[p]);
+    }
+  }
   std::uint32_t stat_flits(int port) const override {
     return static_cast<std::uint32_t>(get_field(top_->stat_flits_o, port * 32, 32));
   }

@@ -32,6 +32,15 @@ void HarnessFabric::reset() {
     routers_[r]->set_router_id(t.router_id(r));
     routers_[r]->reset();
   }
+  read_all_outputs();
+}
+
+void HarnessFabric::read_outputs(int r) {
+  routers_[r]->read_outputs(&flits_out_[slot(r, 0)], &credits_out_[slot(r, 0)]);
+}
+
+void HarnessFabric::read_all_outputs() {
+  for (int r = 0; r < design_.topo.num_routers(); ++r) read_outputs(r);
 }
 
 void HarnessFabric::program_dqn(const std::vector<ref::DqnWrite>& writes) {
@@ -40,14 +49,15 @@ void HarnessFabric::program_dqn(const std::vector<ref::DqnWrite>& writes) {
     for (auto& router : routers_) router->tick();
   }
   for (auto& router : routers_) router->set_dqn_write(nullptr);
+  read_all_outputs();
 }
 
 LinkFlit HarnessFabric::ni_flit_out(int node) const {
-  return routers_[design_.topo.router_of_node(node)]->flit_out(design_.topo.local_of_node(node));
+  return flits_out_[slot(design_.topo.router_of_node(node), design_.topo.local_of_node(node))];
 }
 
 LinkCredit HarnessFabric::ni_credit_out(int node) const {
-  return routers_[design_.topo.router_of_node(node)]->credit_out(design_.topo.local_of_node(node));
+  return credits_out_[slot(design_.topo.router_of_node(node), design_.topo.local_of_node(node))];
 }
 
 void HarnessFabric::set_ni_flit_in(int node, const LinkFlit& flit) {
@@ -61,9 +71,11 @@ void HarnessFabric::set_ni_credit_in(int node, const LinkCredit& credit) {
   routers_[design_.topo.router_of_node(node)]->set_credit_in(design_.topo.local_of_node(node), credit);
 }
 
-// Reading the routers' outputs and checking them, writing their link inputs
-// and evaluating them touch one router each and run on the team; the rest of
-// the checker and the links run here, in router, port and link order.
+// Checking the routers' outputs, writing their link inputs, evaluating them
+// and reading their new outputs touch one router each and run on the team;
+// the rest of the checker and the links run here, in router, port and link
+// order. The outputs are read right after the clock edge (they are
+// registered), so the NICs read theirs from flits_out_ / credits_out_ too.
 void HarnessFabric::step() {
   const int routers = design_.topo.num_routers();
   const int ports = design_.ports;
@@ -71,16 +83,10 @@ void HarnessFabric::step() {
     for (int p = 0; p < ports; ++p) checker_.router_output(r, p, flits_out_[slot(r, p)]);
     for (int p = 0; p < ports; ++p) checker_.router_credit(r, p, credits_out_[slot(r, p)]);
   };
-  const bool parallel_checks = checker_.parallel_outputs();
   checker_.begin_cycle();
-  team_.for_each(routers, [&](int r) {
-    for (int p = 0; p < ports; ++p) {
-      flits_out_[slot(r, p)] = routers_[r]->flit_out(p);
-      credits_out_[slot(r, p)] = routers_[r]->credit_out(p);
-    }
-    if (parallel_checks) check_outputs(r);
-  });
-  if (!parallel_checks) {
+  if (checker_.parallel_outputs()) {
+    team_.for_each(routers, check_outputs);
+  } else {
     for (int r = 0; r < routers; ++r) check_outputs(r);
   }
   checker_.end_outputs();
@@ -96,14 +102,13 @@ void HarnessFabric::step() {
   const bool agent = has_dqn_agent();
   team_.for_each(routers, [&](int r) {
     RouterModel& router = *routers_[r];
-    for (int p = 0; p < ports; ++p) {
-      if (link_flit_in_[slot(r, p)]) router.set_flit_in(p, flits_in_[slot(r, p)]);
-      if (link_credit_in_[slot(r, p)]) router.set_credit_in(p, credits_in_[slot(r, p)]);
-    }
+    const size_t at = slot(r, 0);
+    router.write_inputs(&flits_in_[at], &credits_in_[at], &link_flit_in_[at], &link_credit_in_[at]);
     if (agent) {
       router.settle();
     } else {
       router.tick();
+      read_outputs(r);
     }
   });
   if (agent) {
@@ -111,7 +116,10 @@ void HarnessFabric::step() {
       routers_[r]->set_dqn_answer(answer(r, routers_[r]->dqn_request()));
       reward(r, routers_[r]->dqn_rewards());
     }
-    team_.for_each(routers, [&](int r) { routers_[r]->tick(); });
+    team_.for_each(routers, [&](int r) {
+      routers_[r]->tick();
+      read_outputs(r);
+    });
   }
 }
 

@@ -154,11 +154,14 @@ class HarnessFabric : public CheckedFabric {
     DelayLine<LinkCredit> credits;  // to_router's credit_o -> from_router's credit_i
   };
   size_t slot(int router, int port) const { return static_cast<size_t>(router * design_.ports + port); }
+  // Router r's outputs (after a clock edge or reset) into flits_out_ / credits_out_.
+  void read_outputs(int r);
+  void read_all_outputs();
 
   std::vector<std::unique_ptr<RouterModel>> routers_;
   std::vector<Link> links_;
-  // Per router port (slot()): this cycle's outputs, and the link words for
-  // its inputs, where a link drives them.
+  // Per router port (slot()): this cycle's outputs (read after the last
+  // clock edge), and the link words for its inputs, where a link drives them.
   std::vector<LinkFlit> flits_out_, flits_in_;
   std::vector<LinkCredit> credits_out_, credits_in_;
   std::vector<char> link_flit_in_, link_credit_in_;

@@ -78,6 +78,13 @@ class RouterModel {
   virtual void set_credit_in(int port, const LinkCredit& credit) = 0;
   virtual LinkFlit flit_out(int port) const = 0;
   virtual LinkCredit credit_out(int port) const = 0;
+  // The harness's per-cycle path, one call per router instead of one per
+  // port and word: every port's outputs into flits[p] and credits[p]; and
+  // the inputs of the ports marked in drive_flit[p] / drive_credit[p] (the
+  // others keep what they had).
+  virtual void read_outputs(LinkFlit* flits, LinkCredit* credits) const = 0;
+  virtual void write_inputs(const LinkFlit* flits, const LinkCredit* credits, const char* drive_flit,
+                            const char* drive_credit) = 0;
   virtual std::uint32_t stat_flits(int port) const = 0;
   virtual std::uint32_t stat_stall(int port) const = 0;
   virtual std::uint32_t cycle() const = 0;
