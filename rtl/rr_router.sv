@@ -269,6 +269,19 @@ module rr_router #(
     .out_o(xb_out)
   );
 
+  // Per output port: a packet in VA or a flit in SA asks for it (the stall
+  // statistic). One pass over the input VCs, each setting its port's bit
+  // (a loop per port over every input VC cost the simulation 5 % of its
+  // instructions on a 4x4 torus; docs/results.md, stop 45).
+  logic [P-1:0] port_wanted;
+  always_comb begin
+    port_wanted = '0;
+    for (int unsigned r = 0; r < R; r++) begin
+      if (va_req[r]) port_wanted = port_wanted | (P'(1) << va_port[r*PW+:PW]);
+      if (sa_req[r]) port_wanted = port_wanted | (P'(1) << sa_port[r*PW+:PW]);
+    end
+  end
+
   for (genvar o = 0; o < P; o++) begin : gen_out
     logic [S*W-1:0]   slot_data;
     logic [S-1:0]     slot_head, slot_tail;
@@ -313,15 +326,6 @@ module rr_router #(
       end
     end
 
-    // A request for this port is pending: a packet in VA or a flit in SA.
-    logic wanted;
-    always_comb begin
-      wanted = 1'b0;
-      for (int unsigned r = 0; r < R; r++) begin
-        if ((va_req[r] && va_port[r*PW+:PW] == PW'(o)) ||
-            (sa_req[r] && sa_port[r*PW+:PW] == PW'(o))) wanted = 1'b1;
-      end
-    end
 
     // The counters add last cycle's events (registered first), so that no
     // 32-bit carry chain hangs off the switch allocator's outputs.
@@ -340,7 +344,7 @@ module rr_router #(
         stall_q   <= '0;
       end else begin
         sent_q    <= n_sent;
-        stalled_q <= !(|sw_valid[o*S+:S]) && wanted;
+        stalled_q <= !(|sw_valid[o*S+:S]) && port_wanted[o];
         flits_q   <= flits_q + 32'(sent_q);
         if (stalled_q) stall_q <= stall_q + 1'b1;
       end

@@ -42,7 +42,7 @@ inline std::uint64_t low_mask(int width) {
 // The 64 bits of a port from bit `lsb` on (bits past its end read as 0): on a
 // wide port two or three word loads and shifts.
 template <typename T>
-std::uint64_t window(const T& port, int lsb) {
+[[gnu::always_inline]] inline std::uint64_t window(const T& port, int lsb) {
   if constexpr (std::is_integral_v<T>) {
     return lsb >= 64 ? 0 : static_cast<std::uint64_t>(port) >> lsb;
   } else {
@@ -70,7 +70,7 @@ std::uint64_t get_field(const T& port, int lsb, int width) {
 // src holds at least bits / 64 + 1 words); the port's other bits keep their
 // values. The harness writes every link word this way, a whole word at once.
 template <typename T>
-void set_span(T& port, int lsb, int bits, const std::uint64_t* src) {
+[[gnu::always_inline]] inline void set_span(T& port, int lsb, int bits, const std::uint64_t* src) {
   if (bits == 0) return;
   if constexpr (std::is_integral_v<T>) {
     const std::uint64_t mask = low_mask(bits) << lsb;
@@ -107,7 +107,7 @@ void set_field(T& port, int lsb, int width, std::uint64_t value) {
 
 // Link word (LinkLayout) at bit offset `base`.
 template <typename T>
-LinkFlit read_flit(const T& port, int base, const LinkLayout& l) {
+[[gnu::always_inline]] inline LinkFlit read_flit(const T& port, int base, const LinkLayout& l) {
   LinkFlit f;
   const std::uint64_t first = window(port, base);  // valid, head, tail, vc, the data's first bits
   if (!((first >> LinkLayout::kValid) & 1u)) return f;
@@ -123,7 +123,7 @@ LinkFlit read_flit(const T& port, int base, const LinkLayout& l) {
 }
 
 template <typename T>
-void write_flit(T& port, int base, const LinkLayout& l, const LinkFlit& f) {
+[[gnu::always_inline]] inline void write_flit(T& port, int base, const LinkLayout& l, const LinkFlit& f) {
   std::uint64_t word[kMaxFlitBits / 64 + 2] = {};  // the link word, LSB first
   if (f.valid) {
     word[0] = (std::uint64_t{1} << LinkLayout::kValid) | (std::uint64_t{f.head} << LinkLayout::kHead) |
@@ -141,7 +141,7 @@ void write_flit(T& port, int base, const LinkLayout& l, const LinkFlit& f) {
 
 // Credit word (LinkLayout) at bit offset `base`.
 template <typename T>
-LinkCredit read_credit(const T& port, int base, const LinkLayout& l) {
+[[gnu::always_inline]] inline LinkCredit read_credit(const T& port, int base, const LinkLayout& l) {
   LinkCredit c;
   const std::uint64_t first = window(port, base);
   c.valid = (first >> LinkLayout::kCreditValid) & 1u;
@@ -151,7 +151,7 @@ LinkCredit read_credit(const T& port, int base, const LinkLayout& l) {
 }
 
 template <typename T>
-void write_credit(T& port, int base, const LinkLayout& l, const LinkCredit& c) {
+[[gnu::always_inline]] inline void write_credit(T& port, int base, const LinkLayout& l, const LinkCredit& c) {
   const int fb = l.feedback_lsb();  // below 64
   const std::uint64_t feedback = c.feedback & low_mask(l.feedback_bits);
   std::uint64_t word[3] = {};

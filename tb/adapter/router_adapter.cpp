@@ -1,5 +1,7 @@
 // RouterModel over the Verilated router top (verilator --prefix Vrouter).
+#include <array>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "Vrouter.h"
@@ -9,15 +11,23 @@
 
 namespace rlroute::adapter {
 
+// The model's link layout and port count, fixed when it is built
+// (tb/src/model_build.cpp passes them): the per-cycle port access below then
+// folds to constant shifts and unrolled loops.
+constexpr LinkLayout kLayout{RLROUTE_LINK_VC_BITS, RLROUTE_LINK_FLIT_BITS, RLROUTE_LINK_FEEDBACK_BITS};
+constexpr int kPorts = RLROUTE_ROUTER_PORTS;
+constexpr int kLinkBits = kLayout.link_bits();
+constexpr int kCreditBits = kLayout.credit_bits();
+
 class VerilatedRouter final : public RouterModel {
  public:
   explicit VerilatedRouter(const ModelShape& shape)
-      : shape_(shape), layout_{shape.vc_bits, shape.flit_bits, shape.feedback_bits}, context_(std::make_unique<VerilatedContext>()),
-        top_(std::make_unique<Vrouter>(context_.get())),
-        flit_in_idle_(static_cast<std::size_t>(shape.ports), 0),
-        credit_in_idle_(static_cast<std::size_t>(shape.ports), 0) {
-    link_bits_ = layout_.link_bits();
-    credit_bits_ = layout_.credit_bits();
+      : shape_(shape), context_(std::make_unique<VerilatedContext>()),
+        top_(std::make_unique<Vrouter>(context_.get())) {
+    if (shape.ports != kPorts || shape.vc_bits != kLayout.vc_bits || shape.flit_bits != kLayout.flit_bits ||
+        shape.feedback_bits != kLayout.feedback_bits) {
+      throw std::logic_error("router model: built for another link layout or port count than the design's");
+    }
   }
   ~VerilatedRouter() override { top_->final(); }
 
@@ -27,27 +37,25 @@ class VerilatedRouter final : public RouterModel {
   // bits) and a few more.
   void set_flit_in(int port, const LinkFlit& f) override {
     if (!update_idle(flit_in_idle_, port, !f.valid)) return;
-    write_flit(top_->flit_i, port * link_bits_, layout_, f);
+    write_flit(top_->flit_i, port * kLinkBits, kLayout, f);
   }
   void set_credit_in(int port, const LinkCredit& c) override {
     if (!update_idle(credit_in_idle_, port, !c.valid && c.feedback == 0)) return;
-    write_credit(top_->credit_i, port * credit_bits_, layout_, c);
+    write_credit(top_->credit_i, port * kCreditBits, kLayout, c);
   }
-  LinkFlit flit_out(int port) const override {
-    return read_flit(top_->flit_o, port * link_bits_, layout_);
-  }
+  LinkFlit flit_out(int port) const override { return read_flit(top_->flit_o, port * kLinkBits, kLayout); }
   LinkCredit credit_out(int port) const override {
-    return read_credit(top_->credit_o, port * credit_bits_, layout_);
+    return read_credit(top_->credit_o, port * kCreditBits, kLayout);
   }
   void read_outputs(LinkFlit* flits, LinkCredit* credits) const override {
-    for (int p = 0; p < shape_.ports; ++p) {
-      flits[p] = read_flit(top_->flit_o, p * link_bits_, layout_);
-      credits[p] = read_credit(top_->credit_o, p * credit_bits_, layout_);
+    for (int p = 0; p < kPorts; ++p) {
+      flits[p] = read_flit(top_->flit_o, p * kLinkBits, kLayout);
+      credits[p] = read_credit(top_->credit_o, p * kCreditBits, kLayout);
     }
   }
   void write_inputs(const LinkFlit* flits, const LinkCredit* credits, const char* drive_flit,
                     const char* drive_credit) override {
-    for (int p = 0; p < shape_.ports; ++p) {
+    for (int p = 0; p < kPorts; ++p) {
       if (drive_flit[p]) set_flit_in(p, flits[p]);
       if (drive_credit[p]) set_credit_in(p, credits[p]);
     }
@@ -85,7 +93,7 @@ class VerilatedRouter final : public RouterModel {
  private:
   // Records whether a port's input word is idle now; false if it was idle
   // already and stays idle (nothing to write).
-  static bool update_idle(std::vector<char>& idle, int port, bool now) {
+  static bool update_idle(std::array<char, kPorts>& idle, int port, bool now) {
     char& was = idle[static_cast<std::size_t>(port)];
     if (now && was) return false;
     was = now;
@@ -93,12 +101,9 @@ class VerilatedRouter final : public RouterModel {
   }
 
   ModelShape shape_;
-  LinkLayout layout_;
-  int link_bits_;
-  int credit_bits_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Vrouter> top_;
-  std::vector<char> flit_in_idle_, credit_in_idle_;  // per port: its input word is all zeros
+  std::array<char, kPorts> flit_in_idle_{}, credit_in_idle_{};  // per port: its input word is all zeros
 };
 
 }  // namespace rlroute::adapter

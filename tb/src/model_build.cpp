@@ -176,6 +176,7 @@ struct BuildRequest {
   fs::path root;  // the cache, for the shared precompiled header and runtime objects
   std::chrono::milliseconds lock_timeout;
   DqnPorts dqn;  // the DQN ports the tops have
+  ModelShape shape;
 };
 
 // Runs Verilator into `dir` (a fresh build directory), then make with the
@@ -193,10 +194,14 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, c
                   fs::path(RLROUTE_GEN_INCLUDE_DIR).string(), fs::path(RLROUTE_REF_INCLUDE_DIR).string());
   // The network adapter reads the routers' ports inside the top by its name;
   // a DQN design's tops have the inference block's programming port.
+  // The router adapter is compiled for its design's link layout and port
+  // count (constants, so that its per-cycle port access folds to fixed shifts).
   const std::string cflags =
-      fmt::format("{} -DRLROUTE_NETWORK_TOP={}{}{}", kind_cflags, r.emitted.network_top,
-                  r.dqn == DqnPorts::Programming ? " -DRLROUTE_DQN_PROG" : "",
-                  r.dqn == DqnPorts::Agent ? " -DRLROUTE_DQN_AGENT" : "");
+      fmt::format("{} -DRLROUTE_NETWORK_TOP={}{}{} -DRLROUTE_LINK_VC_BITS={} -DRLROUTE_LINK_FLIT_BITS={} "
+                  "-DRLROUTE_LINK_FEEDBACK_BITS={} -DRLROUTE_ROUTER_PORTS={}",
+                  kind_cflags, r.emitted.network_top, r.dqn == DqnPorts::Programming ? " -DRLROUTE_DQN_PROG" : "",
+                  r.dqn == DqnPorts::Agent ? " -DRLROUTE_DQN_AGENT" : "", r.shape.vc_bits, r.shape.flit_bits,
+                  r.shape.feedback_bits, r.shape.router_ports);
   const std::string cmd = fmt::format(
       "verilator --cc --exe -O3 --x-assign fast --x-initial fast -Wno-fatal {} "
       "--top-module {} --prefix {} -Mdir {} -F {} {} -CFLAGS {} -LDFLAGS -shared -o {} > {} 2>&1",
@@ -493,7 +498,8 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
                              root, cache.lock_timeout,
                              design.cfg.algorithm != RoutingAlgorithm::Dqn  ? DqnPorts::None
                              : design.cfg.dqn_agent == DqnAgentKind::External ? DqnPorts::Agent
-                                                                           : DqnPorts::Programming};
+                                                                           : DqnPorts::Programming,
+                             model_shape(design, kind)};
   build_entry(request, cache, root, progress, notice);
   lib->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (const auto failure = open_library(*lib, kind)) {

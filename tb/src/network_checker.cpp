@@ -106,8 +106,7 @@ std::string NetworkChecker::describe_flit(const LinkFlit& f) const {
   return fmt::format("{}{}vc{} data {}", f.head ? "head " : "", f.tail ? "tail " : "", f.vc, data);
 }
 
-void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
-  if (!flit.valid) return;
+void NetworkChecker::input_flit(int router, int port, const LinkFlit& flit) {
   InputVc& ivc = input_vc(router, port, flit.vc);
   const int free_slots = design_.buffer_flits - ivc.occupancy;
   if (++ivc.occupancy > design_.buffer_flits) {
@@ -165,7 +164,7 @@ void NetworkChecker::router_input(int router, int port, const LinkFlit& flit) {
   ivc.flits.push_back({key, flit});
 }
 
-void NetworkChecker::router_credit(int router, int port, const LinkCredit& credit) {
+void NetworkChecker::credit_word(int router, int port, const LinkCredit& credit) {
   if (q_mirror_) {
     const std::string wrong = q_mirror_->feedback_sent(router, port, credit.feedback, cycle_);
     if (!wrong.empty()) fail_at(router, wrong);
@@ -254,8 +253,7 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
   return true;
 }
 
-void NetworkChecker::router_output(int router, int port, const LinkFlit& flit) {
-  if (!flit.valid) return;
+void NetworkChecker::output_flit(int router, int port, const LinkFlit& flit) {
   const Topology& t = design_.topo;
   if (!t.is_ni_port(port)) {
     router_phase_[static_cast<std::size_t>(router)].moved = true;

@@ -70,11 +70,19 @@ class NetworkChecker {
   // their router's state, and end_outputs() folds what they found into the
   // network's (counts, waits, the first violation) in router order, so the
   // verdict is the same as in one thread.
+  // (Idle words return here, inline: most ports are idle most cycles, and
+  // the mirrors read every credit word, its feedback field included.)
   void begin_cycle();
-  void router_output(int router, int port, const LinkFlit& flit);
-  void router_credit(int router, int port, const LinkCredit& credit);
+  void router_output(int router, int port, const LinkFlit& flit) {
+    if (flit.valid) output_flit(router, port, flit);
+  }
+  void router_credit(int router, int port, const LinkCredit& credit) {
+    if (credit.valid || q_mirror_ || episodes_) credit_word(router, port, credit);
+  }
   void end_outputs();
-  void router_input(int router, int port, const LinkFlit& flit);
+  void router_input(int router, int port, const LinkFlit& flit) {
+    if (flit.valid) input_flit(router, port, flit);
+  }
   // Whether router_output() and router_credit() of different routers may run
   // at once: not with Q-adaptive's or DQN-routing's mirrors, which are shared.
   bool parallel_outputs() const { return !q_mirror_ && !episodes_; }
@@ -118,6 +126,10 @@ class NetworkChecker {
   std::int64_t switch_wait_bound() const { return switch_wait_bound_; }
 
  private:
+  // The work of router_output(), router_credit() and router_input() on a word that is not idle.
+  void output_flit(int router, int port, const LinkFlit& flit);
+  void credit_word(int router, int port, const LinkCredit& credit);
+  void input_flit(int router, int port, const LinkFlit& flit);
   struct BufferedFlit {
     unsigned key;
     LinkFlit flit;
