@@ -89,8 +89,10 @@ module rr_vc_alloc #(
   // arbitration inline (docs/results.md, stop 41).
 `ifdef VERILATOR
   localparam bit SKIP_IDLE = 1'b1;
+  localparam bit [R*R*KW-1:0] RANKS = rank_table(REQ_MAP);
 `else
   localparam bit SKIP_IDLE = 1'b0;
+  localparam bit [R*R*KW-1:0] RANKS = '0;  // stage 2 is wired (see gen_out)
 `endif
   // Per input VC: its packet has one flit and may share an output VC.
   logic [R-1:0] single;
@@ -100,6 +102,32 @@ module rr_vc_alloc #(
   // pick[r] is one-hot over output VCs (R bits), zero if nothing eligible.
   logic [R-1:0] pick [R];
   logic [R-1:0] gnt_bits [R];  // [output VC][input VC]
+  // Stage 2 under Verilator (SKIP_IDLE): each stage-2 arbiter sees its
+  // possible requesters compacted (REQ_MAP), and gathering their requests
+  // and scattering the grants back bit by bit cost the simulation more than
+  // the arbitration (R x R one-bit assigns, evaluated twice a cycle). There,
+  // stage 1 writes each pick straight into its output VC's compact vector at
+  // the requester's rank (RANKS, a table of rank_in_row), and a grant is
+  // read back at the same place; only the input VCs that picked do any work.
+  // Synthesis reads the wires (the same circuit: sim_guards tests).
+  localparam int unsigned KW = rr_pkg::id_width(R);  // a rank, 0..R-1
+  // [(o*R + r)*KW +: KW]: input VC r's rank among output VC o's possible requesters.
+  function automatic bit [R*R*KW-1:0] rank_table(bit [R*R-1:0] map);
+    int unsigned k;
+    for (int unsigned o = 0; o < R; o++) begin  // every entry is set (no '0: the table can pass 8k bits)
+      k = 0;
+      for (int unsigned r = 0; r < R; r++) begin
+        rank_table[(o*R + r)*KW +: KW] = KW'(k);
+        if (map[o*R + r]) k = k + 1;
+      end
+    end
+  endfunction
+  logic [R-1:0]   creq [R];     // [output VC]: compact requests (SKIP_IDLE)
+  logic [R-1:0]   csingle [R];  // [output VC]: compact single-flit flags of the requests (G > 1)
+  logic [R-1:0]   cgnt [R];     // [output VC]: the arbiter's compact grants
+  logic [R-1:0]   picked;       // per input VC: it picked an output VC in stage 1
+  logic [KW-1:0]  picked_o [R]; // the output VC it picked
+  logic [KW-1:0]  picked_k [R]; // its rank there
   // Per output port: the VCs that have priority in stage 1 (at or after the pointer).
   logic [V-1:0] prio_q [P];
   // Per output VC: busy, but its holder's tail is at the front and it has no successor yet.
@@ -123,7 +151,14 @@ module rr_vc_alloc #(
     {need, free} = '0;
     releasing = '0;
     gnt_vc_o = '0;
-    for (int unsigned r = 0; r < R; r++) pick[r] = '0;
+    picked = '0;
+    for (int unsigned r = 0; r < R; r++) begin
+      pick[r] = '0;
+      creq[r] = '0;
+      csingle[r] = '0;
+      picked_o[r] = '0;
+      picked_k[r] = '0;
+    end
     if (!SKIP_IDLE || |req_i) begin
       // Each releasing input VC decodes the VC it holds (vc w of port q, index
       // q*V + w) by comparisons against constants, not a variable shift: Yosys's
@@ -180,9 +215,20 @@ module rr_vc_alloc #(
           preferred = eligible & port_prio;
           first = (|preferred) ? (preferred & (~preferred + 1'b1)) : (eligible & (~eligible + 1'b1));
           // Place the picked VC at output VC port*V + w (a decoder, not a shifter).
-          for (int unsigned q = 0; q < P; q++) pick[r][q*V+:V] = (port == PW'(q)) ? first : '0;
+          if (!SKIP_IDLE) begin
+            for (int unsigned q = 0; q < P; q++) pick[r][q*V+:V] = (port == PW'(q)) ? first : '0;
+          end
           for (int unsigned w = 0; w < V; w++) begin
-            if (first[w]) gnt_vc_o[r*VCW+:VCW] = VCW'(w);
+            if (first[w]) begin
+              gnt_vc_o[r*VCW+:VCW] = VCW'(w);
+              if (SKIP_IDLE) begin
+                picked[r] = 1'b1;
+                picked_o[r] = KW'(port) * KW'(V) + KW'(w);
+                picked_k[r] = RANKS[(picked_o[r]*R + r)*KW +: KW];
+                creq[picked_o[r]][picked_k[r]] = 1'b1;
+                csingle[picked_o[r]][picked_k[r]] = single[r];
+              end
+            end
           end
         end
       end
@@ -195,18 +241,27 @@ module rr_vc_alloc #(
     localparam int unsigned N = rank_in_row(REQ_MAP, o, R);
     if (N == 0) begin : gen_never
       assign gnt_bits[o] = '0;
+      assign cgnt[o] = '0;
       assign alloc_n_o[o*GW+:GW] = '0;
     end else begin : gen_some
       logic [N-1:0] reqs, gnts, single_of;
-      for (genvar r = 0; r < R; r++) begin : gen_col
-        if (REQ_MAP[o*R + r]) begin : gen_may
-          localparam int unsigned K = rank_in_row(REQ_MAP, o, r);
-          assign reqs[K] = pick[r][o];
-          assign single_of[K] = single[r];
-          assign gnt_bits[o][r] = gnts[K];
-        end else begin : gen_not
-          assign gnt_bits[o][r] = 1'b0;
+      if (SKIP_IDLE) begin : gen_ranked
+        assign reqs = creq[o][N-1:0];
+        assign single_of = csingle[o][N-1:0];
+        assign cgnt[o] = R'(gnts);
+        assign gnt_bits[o] = '0;
+      end else begin : gen_wired
+        for (genvar r = 0; r < R; r++) begin : gen_col
+          if (REQ_MAP[o*R + r]) begin : gen_may
+            localparam int unsigned K = rank_in_row(REQ_MAP, o, r);
+            assign reqs[K] = pick[r][o];
+            assign single_of[K] = single[r];
+            assign gnt_bits[o][r] = gnts[K];
+          end else begin : gen_not
+            assign gnt_bits[o][r] = 1'b0;
+          end
         end
+        assign cgnt[o] = '0;
       end
       if (!MULTI) begin : gen_one
         rr_arbiter_rr #(.N(N)) i_arb (
@@ -276,6 +331,16 @@ module rr_vc_alloc #(
     end
   end
 
+  if (SKIP_IDLE) begin : gen_unused_pick
+    // Stage 2 reads creq here; pick stays zero.
+    logic [R-1:0] unused_rows;
+    for (genvar r = 0; r < R; r++) begin : gen_row
+      assign unused_rows[r] = ^pick[r];
+    end
+    logic unused_pick;
+    assign unused_pick = ^unused_rows;
+  end
+
   if (!MULTI) begin : gen_no_singles
     logic unused_singles;
     assign unused_singles = ^singles_i;
@@ -285,15 +350,25 @@ module rr_vc_alloc #(
   // allocation, rr_sw_alloc): its output VC is not handed over from a
   // holder whose tail is still here.
   for (genvar o = 0; o < R; o++) begin : gen_alloc
-    assign alloc_o[o] = |gnt_bits[o];
+    assign alloc_o[o] = SKIP_IDLE ? |cgnt[o] : |gnt_bits[o];
   end
 
   always_comb begin
     gnt_o = '0;
     gnt_free_o = '0;
-    for (int unsigned o = 0; o < R; o++) begin
-      gnt_o = gnt_o | gnt_bits[o];
-      if (SPEC) gnt_free_o = gnt_free_o | (gnt_bits[o] & {R{!busy_i[o]}});
+    if (SKIP_IDLE) begin
+      // An input VC picked one output VC: its grant is there, at its rank.
+      for (int unsigned r = 0; r < R; r++) begin
+        if (picked[r]) begin
+          gnt_o[r] = cgnt[picked_o[r]][picked_k[r]];
+          if (SPEC) gnt_free_o[r] = gnt_o[r] && !busy_i[picked_o[r]];
+        end
+      end
+    end else begin
+      for (int unsigned o = 0; o < R; o++) begin
+        gnt_o = gnt_o | gnt_bits[o];
+        if (SPEC) gnt_free_o = gnt_free_o | (gnt_bits[o] & {R{!busy_i[o]}});
+      end
     end
   end
 endmodule
