@@ -141,6 +141,7 @@ module rr_vc_alloc #(
     logic [CW-1:0]   port_singles [V];
     logic [CW+1:0]   need;
     logic            free;
+    logic [KW-1:0]   held;  // under Verilator: the output VC a releasing input VC holds
     // Temporaries start at zero (no latches): each is set before use below.
     port = '0;
     {eligible, preferred, first, port_busy, port_releasing, port_prio, port_may, may} = '0;
@@ -149,6 +150,7 @@ module rr_vc_alloc #(
       port_singles[w] = '0;
     end
     {need, free} = '0;
+    held = '0;
     releasing = '0;
     gnt_vc_o = '0;
     picked = '0;
@@ -163,12 +165,25 @@ module rr_vc_alloc #(
       // Each releasing input VC decodes the VC it holds (vc w of port q, index
       // q*V + w) by comparisons against constants, not a variable shift: Yosys's
       // resource sharing pass spends hours on R shifters of R bits (15 ports).
-      for (int unsigned r = 0; r < R; r++) begin
-        for (int unsigned q = 0; q < P; q++) begin
-          for (int unsigned w = 0; w < V; w++) begin
-            if (REQ_MAP[(q*V+w)*R + r] && rel_i[r] && own_port_i[r*PW+:PW] == PW'(q) &&
-                own_vc_i[r*VCW+:VCW] == VCW'(w)) begin
-              releasing[q*V+w] = 1'b1;
+      // Under Verilator only the releasing input VCs decode theirs, by index
+      // (the same bits; R x P x V compares a cycle were most of a dragonfly
+      // router's simulation).
+      if (SKIP_IDLE) begin
+        for (int unsigned r = 0; r < R; r++) begin
+          if (rel_i[r] && {1'b0, own_port_i[r*PW+:PW]} < (PW+1)'(P) &&
+              {1'b0, own_vc_i[r*VCW+:VCW]} < (VCW+1)'(V)) begin
+            held = KW'(own_port_i[r*PW+:PW]) * KW'(V) + KW'(own_vc_i[r*VCW+:VCW]);
+            if (REQ_MAP[held*R + r]) releasing[held] = 1'b1;
+          end
+        end
+      end else begin
+        for (int unsigned r = 0; r < R; r++) begin
+          for (int unsigned q = 0; q < P; q++) begin
+            for (int unsigned w = 0; w < V; w++) begin
+              if (REQ_MAP[(q*V+w)*R + r] && rel_i[r] && own_port_i[r*PW+:PW] == PW'(q) &&
+                  own_vc_i[r*VCW+:VCW] == VCW'(w)) begin
+                releasing[q*V+w] = 1'b1;
+              end
             end
           end
         end
