@@ -6,8 +6,8 @@
 // synthesis hours: rr_vc_alloc's `releasing`), and only among the output
 // VCs the input VC can ever hold (REQ_MAP, as rr_vc_alloc's).
 // With SKIP_IDLE (Verilator) nothing is evaluated in a cycle without a
-// hand-over, when every output is 0 anyway; synthesis reads the RTL without
-// the guard, and tests/lint/sim_guards_equiv.sh proves the two readings
+// hand-over, when every output is 0 anyway, and each input VC reads its held
+// VC's bit by index; synthesis reads the RTL without the guard and the index, and tests/lint/sim_guards_equiv.sh proves the two readings
 // equivalent (docs/architecture.md, "RTL written for simulation speed").
 module rr_handover_wait #(
   parameter int unsigned P = 5,
@@ -28,9 +28,23 @@ module rr_handover_wait #(
 `else
   localparam bit SKIP_IDLE = 1'b0;
 `endif
+  localparam int unsigned OW = rr_pkg::id_width(R);
   always_comb begin
+    logic [OW-1:0] held;  // under Verilator: the output VC input VC r holds
     wait_o = '0;
-    if (!SKIP_IDLE || |handover_i) begin
+    held = '0;
+    if (SKIP_IDLE) begin
+      // Under Verilator the held VC is read by index (the same bits; R x P x V
+      // compares a cycle cost a dragonfly router's simulation much).
+      if (|handover_i) begin
+        for (int unsigned r = 0; r < R; r++) begin
+          if ({1'b0, own_port_i[r*PW+:PW]} < (PW+1)'(P) && {1'b0, own_vc_i[r*VCW+:VCW]} < (VCW+1)'(V)) begin
+            held = OW'(own_port_i[r*PW+:PW]) * OW'(V) + OW'(own_vc_i[r*VCW+:VCW]);
+            if (REQ_MAP[held*R + r]) wait_o[r] = handover_i[held];
+          end
+        end
+      end
+    end else begin
       for (int unsigned r = 0; r < R; r++) begin
         for (int unsigned q = 0; q < P; q++) begin
           for (int unsigned w = 0; w < V; w++) begin
