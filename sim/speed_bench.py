@@ -9,7 +9,8 @@ binaries and thread counts, into a CSV and a bar chart.
         --threads 1,2 --repeat 3
 
 Runs: the 4x4 and 8x8 tori (DOR, uniform random) at loads 0.1, 0.5 and 1.0,
-dfly(2,4,2,9) and dfly(4,8,4,33) (MIN, uniform random, 0.3). `--only NAME`
+dfly(2,4,2,9) and dfly(4,8,4,33) (MIN, uniform random, 0.3), and
+dfly(2,4,2,9) under Q-adaptive (0.5). `--only NAME`
 (repeatable) picks runs by name. Each (run, binary, threads) is repeated
 `--repeat` times and the median kept. A binary's models are built from its
 own source tree (first run of each config); the JSON results of all threads
@@ -37,6 +38,8 @@ RUNS = [
     ("torus8x8 1.0", "examples/torus8x8_dor.toml", ["--load", "1.0", "--cycles", "10000", "--warmup", "1000"]),
     ("dfly(2,4,2,9) MIN 0.3", "examples/dfly_2_4_2_9_min.toml", ["--load", "0.3", "--cycles", "20000",
                                                                  "--warmup", "2000"]),
+    ("dfly(2,4,2,9) Q 0.5", "examples/dfly_2_4_2_9_q_adaptive.toml", ["--load", "0.5", "--cycles", "5000",
+                                                                      "--warmup", "500"]),
     ("dfly(4,8,4,33) MIN 0.3", "sim/configs/dfly_4_8_4_33_000.toml", ["--load", "0.3", "--cycles", "2000",
                                                                       "--warmup", "500"]),
 ]
