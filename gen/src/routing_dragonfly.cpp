@@ -49,32 +49,36 @@ RouteOption DragonflyRouting::hop(int in_port, int in_vc, int out_port, const Ro
 }
 
 int DragonflyRouting::min_port_to_group(int router, int group) const {
-  const std::vector<PortRef> links = topo_.global_links(topo_.group_of(router), group);
-  for (const PortRef& link : links) {
+  const int own = topo_.group_of(router);
+  for (int c = 0; c < topo_.links_per_group_pair(); ++c) {
+    const PortRef link = topo_.global_link(own, group, c);
     if (link.router == router) return link.port;
   }
   const int index = topo_.index_in_group(router);
-  const PortRef& gateway = links[static_cast<size_t>(index % topo_.links_per_group_pair())];
+  const PortRef gateway = topo_.global_link(own, group, index % topo_.links_per_group_pair());
   return topo_.local_port_to(index, topo_.index_in_group(gateway.router));
 }
 
 int DragonflyRouting::min_port_to_router(int router, int target) const {
   const int index = topo_.index_in_group(router);
-  if (topo_.group_of(router) == topo_.group_of(target)) {
+  const int own = topo_.group_of(router), target_group = topo_.group_of(target);
+  if (own == target_group) {
     return topo_.local_port_to(index, topo_.index_in_group(target));
   }
   // Own link first; else a link that lands on the target (one hop less than
   // the default copy); else the default copy (min_port_to_group).
-  const std::vector<PortRef> links = topo_.global_links(topo_.group_of(router), topo_.group_of(target));
-  for (const PortRef& link : links) {
+  const int copies = topo_.links_per_group_pair();
+  for (int c = 0; c < copies; ++c) {
+    const PortRef link = topo_.global_link(own, target_group, c);
     if (link.router == router) return link.port;
   }
-  for (const PortRef& link : links) {
+  for (int c = 0; c < copies; ++c) {
+    const PortRef link = topo_.global_link(own, target_group, c);
     if (topo_.neighbor(link.router, link.port)->router == target) {
       return topo_.local_port_to(index, topo_.index_in_group(link.router));
     }
   }
-  return min_port_to_group(router, topo_.group_of(target));
+  return min_port_to_group(router, target_group);
 }
 
 std::vector<int> DragonflyRouting::intermediates(int from_group, int dst) const {

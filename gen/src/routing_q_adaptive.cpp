@@ -34,8 +34,8 @@ bool QAdaptiveRouting::decision_point(int router, int in_port, const RouteState&
   if (topo_.is_ni_port(in_port)) return s.mode == RouteMode::Minimal;  // (2) the source router
   // (3) the first router of the intermediate group, without a link to the destination group.
   if (s.mode != RouteMode::ToIntermediate || !topo_.is_global_port(in_port)) return false;
-  for (const PortRef& link : topo_.global_links(topo_.group_of(router), dst_group)) {
-    if (link.router == router) return false;
+  for (int c = 0; c < topo_.links_per_group_pair(); ++c) {
+    if (topo_.global_link(topo_.group_of(router), dst_group, c).router == router) return false;
   }
   return true;
 }

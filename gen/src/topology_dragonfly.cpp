@@ -39,12 +39,14 @@ int Topology::global_port_target(int router, int port) const {
   return arrangement_ == GlobalArrangement::Absolute ? (o < group ? o : o + 1) : mod(group - o - 1, g_);
 }
 
+PortRef Topology::global_link(int group, int target, int copy) const {
+  const int n = global_link_number_to(group, target, copy);
+  return {router_in_group(group, n / h_), first_global_port() + n % h_};
+}
+
 std::vector<PortRef> Topology::global_links(int group, int target) const {
   std::vector<PortRef> links;
-  for (int c = 0; c < l_; ++c) {
-    const int n = global_link_number_to(group, target, c);
-    links.push_back({router_in_group(group, n / h_), first_global_port() + n % h_});
-  }
+  for (int c = 0; c < l_; ++c) links.push_back(global_link(group, target, c));
   return links;
 }
 

@@ -15,15 +15,20 @@ HarnessFabric::HarnessFabric(const Design& design, const RoutingRelation& relati
   link_credit_in_.assign(slots, 0);
   for (int r = 0; r < t.num_routers(); ++r) {
     routers_.push_back(factory.new_router());
+    first_link_.push_back(links_.size());
+    // The links feeding router r, by its input port (links are symmetric:
+    // input port p of r is fed by the output port its neighbour on p has
+    // towards r).
     for (int p = 0; p < design.ports; ++p) {
       if (const std::optional<PortRef> far = t.neighbor(r, p)) {
-        links_.push_back(Link{r, p, far->router, far->port, DelayLine<LinkFlit>(t.link_latency(p)),
-                              DelayLine<LinkCredit>(t.credit_latency(p))});
-        link_flit_in_[slot(far->router, far->port)] = 1;
-        link_credit_in_[slot(r, p)] = 1;
+        links_.push_back(Link{far->router, far->port, r, p, DelayLine<LinkFlit>(t.link_latency(far->port)),
+                              DelayLine<LinkCredit>(t.credit_latency(far->port))});
+        link_flit_in_[slot(r, p)] = 1;
+        link_credit_in_[slot(far->router, far->port)] = 1;
       }
     }
   }
+  first_link_.push_back(links_.size());
 }
 
 void HarnessFabric::reset() {
@@ -71,32 +76,42 @@ void HarnessFabric::set_ni_credit_in(int node, const LinkCredit& credit) {
   routers_[design_.topo.router_of_node(node)]->set_credit_in(design_.topo.local_of_node(node), credit);
 }
 
-// Checking the routers' outputs, writing their link inputs, evaluating them
-// and reading their new outputs touch one router each and run on the team;
-// the rest of the checker and the links run here, in router, port and link
-// order. The outputs are read right after the clock edge (they are
-// registered), so the NICs read theirs from flits_out_ / credits_out_ too.
+void HarnessFabric::checked_routers(const std::function<void(int)>& body) {
+  if (checker_.routers_in_parallel()) {
+    team_.for_each(num_routers(), body);
+  } else {
+    for (int r = 0; r < num_routers(); ++r) body(r);
+  }
+}
+
+// Per router, each phase on the team (where the checker allows): check its
+// outputs; move its links (flits in, credits out) and check its inputs;
+// write its inputs, evaluate it and read its new outputs (registered, so
+// read right after the clock edge; the NICs read theirs from flits_out_ /
+// credits_out_ too). The checker folds each phase's findings in router
+// order (end_outputs, end_inputs).
 void HarnessFabric::step() {
-  const int routers = design_.topo.num_routers();
+  const int routers = num_routers();
   const int ports = design_.ports;
-  const auto check_outputs = [&](int r) {
+  checker_.begin_cycle();
+  checked_routers([&](int r) {
     for (int p = 0; p < ports; ++p) checker_.router_output(r, p, flits_out_[slot(r, p)]);
     for (int p = 0; p < ports; ++p) checker_.router_credit(r, p, credits_out_[slot(r, p)]);
-  };
-  checker_.begin_cycle();
-  if (checker_.parallel_outputs()) {
-    team_.for_each(routers, check_outputs);
-  } else {
-    for (int r = 0; r < routers; ++r) check_outputs(r);
-  }
+  });
   checker_.end_outputs();
-  check_ni_inputs();
-  for (Link& l : links_) {
-    const LinkFlit in = l.flits.push(flits_out_[slot(l.from_router, l.from_port)]);
-    flits_in_[slot(l.to_router, l.to_port)] = in;
-    checker_.router_input(l.to_router, l.to_port, in);
-    credits_in_[slot(l.from_router, l.from_port)] = l.credits.push(credits_out_[slot(l.to_router, l.to_port)]);
-  }
+  // A link's words are written only by the router it feeds; the outputs it
+  // reads are not written until the next phase.
+  checked_routers([&](int r) {
+    check_ni_inputs(r);
+    for (size_t i = first_link_[static_cast<size_t>(r)]; i < first_link_[static_cast<size_t>(r) + 1]; ++i) {
+      Link& l = links_[i];
+      const LinkFlit in = l.flits.push(flits_out_[slot(l.from_router, l.from_port)]);
+      flits_in_[slot(r, l.to_port)] = in;
+      checker_.router_input(r, l.to_port, in);
+      credits_in_[slot(l.from_router, l.from_port)] = l.credits.push(credits_out_[slot(r, l.to_port)]);
+    }
+  });
+  checker_.end_inputs();
   // A DQN agent answers between the routers' settling and their clock edge,
   // here, router by router.
   const bool agent = has_dqn_agent();
@@ -152,12 +167,13 @@ void NetworkTopFabric::step() {
     for (int p = 0; p < design_.ports; ++p) checker_.router_credit(r, p, net_->router_credit_out(r, p));
   }
   checker_.end_outputs();
-  check_ni_inputs();
   for (int r = 0; r < t.num_routers(); ++r) {
+    check_ni_inputs(r);
     for (int p = 0; p < design_.ports; ++p) {
       if (t.neighbor(r, p)) checker_.router_input(r, p, net_->router_flit_in(r, p));
     }
   }
+  checker_.end_inputs();
   if (has_dqn_agent()) {
     net_->settle();
     for (int r = 0; r < t.num_routers(); ++r) {

@@ -16,7 +16,7 @@ NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& rela
   port_flits_.assign(ports, 0);
   heads_in_router_.resize(static_cast<std::size_t>(design.topo.num_routers()));
   router_phase_.resize(static_cast<std::size_t>(design.topo.num_routers()));
-  hops_on_link_.resize(ports);
+  heads_on_link_.resize(ports);
   far_input_.assign(ports, -1);
   for (int r = 0; r < design.topo.num_routers(); ++r) {
     for (int p = 0; p < design.ports; ++p) {
@@ -48,7 +48,7 @@ void NetworkChecker::fail_at(int router, const std::string& what) {
   if (first.empty()) first = what;
 }
 
-void NetworkChecker::end_outputs() {
+void NetworkChecker::fold_router_phases() {
   for (RouterPhase& r : router_phase_) {
     moved_ = moved_ || r.moved;
     link_flits_ += r.link_flits;
@@ -110,7 +110,7 @@ void NetworkChecker::input_flit(int router, int port, const LinkFlit& flit) {
   InputVc& ivc = input_vc(router, port, flit.vc);
   const int free_slots = design_.buffer_flits - ivc.occupancy;
   if (++ivc.occupancy > design_.buffer_flits) {
-    fail(fmt::format("credit check: router {} input port {} vc{} received a flit with its {}-flit buffer full "
+    fail_at(router, fmt::format("credit check: router {} input port {} vc{} received a flit with its {}-flit buffer full "
                      "(the sender had no credit for it): {}",
                      router, port, flit.vc, design_.buffer_flits, describe_flit(flit)));
   }
@@ -119,23 +119,25 @@ void NetworkChecker::input_flit(int router, int port, const LinkFlit& flit) {
     const Header h = design_.decode(flit.data);
     key = packet_key(h.src, h.packet_id);
     if (ivc.open_packet >= 0) {
-      fail(fmt::format("router {} input port {} vc{}: head of packet {:#x} arrived before the tail of packet {:#x}",
+      fail_at(router, fmt::format("router {} input port {} vc{}: head of packet {:#x} arrived before the tail of packet {:#x}",
                        router, port, flit.vc, key, ivc.open_packet));
     }
     if (static_cast<int>(h.length) > free_slots && free_slots >= 0) {
-      fail(fmt::format("virtual cut-through check: router {} input port {} vc{}: the head of packet {:#x} ({} flits) "
+      fail_at(router, fmt::format("virtual cut-through check: router {} input port {} vc{}: the head of packet {:#x} ({} flits) "
                        "arrived with {} of {} buffer slots free; the VC was granted with fewer credits than the packet",
                        router, port, flit.vc, key, h.length, free_slots, design_.buffer_flits));
     }
     int hops = 0;  // from a NIC: none yet
+    std::int64_t arrived_upstream = cycle_;  // from a NIC: here, now
     if (!design_.topo.is_ni_port(port)) {
-      RingQueue<int>& on_link = hops_on_link_[static_cast<std::size_t>(router * design_.ports + port)];
+      RingQueue<HeadOnLink>& on_link = heads_on_link_[static_cast<std::size_t>(router * design_.ports + port)];
       if (on_link.empty()) {
-        fail(fmt::format("router {} input port {} vc{}: head of packet {:#x} arrived on a link no head was seen to "
+        fail_at(router, fmt::format("router {} input port {} vc{}: head of packet {:#x} arrived on a link no head was seen to "
                          "leave on",
                          router, port, flit.vc, key));
       } else {
-        hops = on_link.front();
+        hops = on_link.front().hops;
+        arrived_upstream = on_link.front().arrived;
         on_link.pop_front();
       }
     }
@@ -149,12 +151,12 @@ void NetworkChecker::input_flit(int router, int port, const LinkFlit& flit) {
     }
     if (q_mirror_) {
       q_mirror_->head_arrived(router, port, key, design_.topo.node_of_address(h.src),
-                              design_.topo.node_of_address(h.dst), cycle_);
+                              design_.topo.node_of_address(h.dst), cycle_ - arrived_upstream);
     }
     if (episodes_) episodes_->head_arrived(router, port, key, h, cycle_);
     ivc.open_packet = key;
   } else if (ivc.open_packet < 0) {
-    fail(fmt::format("router {} input port {} vc{}: a body flit arrived with no packet open on the VC: {}", router,
+    fail_at(router, fmt::format("router {} input port {} vc{}: a body flit arrived with no packet open on the VC: {}", router,
                      port, flit.vc, describe_flit(flit)));
   } else {
     key = static_cast<unsigned>(ivc.open_packet);
@@ -334,8 +336,8 @@ void NetworkChecker::check_route(int router, int port, const LinkFlit& flit, con
                                   h.hops, hops));
     }
     // Only this router's outputs feed that input port, so no other thread pushes here.
-    hops_on_link_[static_cast<std::size_t>(far_input_[static_cast<std::size_t>(router * design_.ports + port)])]
-        .push_back(hops);
+    heads_on_link_[static_cast<std::size_t>(far_input_[static_cast<std::size_t>(router * design_.ports + port)])]
+        .push_back({hops, in.arrived});
   }
 }
 

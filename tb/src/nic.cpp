@@ -3,9 +3,9 @@
 namespace rlroute {
 
 Nic::Nic(int node, const Design& design, const TrafficPattern* pattern, const NicSettings& settings,
-         std::uint64_t seed, Scoreboard& scoreboard)
+         std::uint64_t seed)
     : node_(node), design_(design), pattern_(pattern), settings_(settings),
-      rng_(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(node) + 1), scoreboard_(scoreboard),
+      rng_(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(node) + 1),
       credits_(static_cast<size_t>(design.vcs), design.buffer_flits),
       reassembly_(static_cast<size_t>(design.vcs)) {}
 
@@ -43,7 +43,7 @@ LinkFlit Nic::inject(std::int64_t cycle) {
         next_id_ = (next_id_ + 1) & 0xffffu;
         next_vc_ = (vc + 1) % design_.vcs;
         queue_.pop_front();
-        scoreboard_.injected(node_, next.dst, sending_->id, next.length, next.created, cycle, next.measured);
+        started_ = Started{next, sending_->id, cycle};
         break;
       }
     }
@@ -94,16 +94,26 @@ LinkCredit Nic::eject(const LinkFlit& flit, std::int64_t cycle) {
   std::vector<FlitData>& packet = reassembly_[flit.vc];
   if (flit.head && !packet.empty()) {
     // A head while a packet is open on this VC: the open one lost its tail.
-    scoreboard_.delivered(node_, packet, cycle);
+    received_.push_back({examine(design_, packet), cycle});
     packet.clear();
   }
   packet.push_back(flit.data);
   if (flit.tail) {
-    scoreboard_.delivered(node_, packet, cycle);
+    received_.push_back({examine(design_, packet), cycle});
     packet.clear();
   }
   pending_credit_ = LinkCredit{true, flit.vc};
   return out;
+}
+
+void Nic::report(Scoreboard& scoreboard) {
+  for (const Received& r : received_) scoreboard.delivered(node_, r.arrival, r.cycle);
+  received_.clear();
+  if (started_) {
+    const Pending& p = started_->packet;
+    scoreboard.injected(node_, p.dst, started_->id, p.length, p.created, started_->cycle, p.measured);
+    started_.reset();
+  }
 }
 
 std::int64_t Nic::drop_queue() {

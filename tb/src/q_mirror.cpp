@@ -18,6 +18,7 @@ QMirror::QMirror(const Design& design)
       columns_(layout_.columns()),
       row_bits_(std::max(1, bits_for(layout_.rows()))),
       tables_(static_cast<size_t>(topo_.num_routers())),
+      in_flight_(static_cast<size_t>(topo_.num_routers())),
       matchings_(static_cast<size_t>(topo_.num_routers() * design.ports)) {
   for (int router = 0; router < topo_.num_routers(); ++router) {
     auto& t = tables_[static_cast<size_t>(router)];
@@ -37,14 +38,18 @@ void QMirror::begin_cycle(std::int64_t cycle) {
   // that left it: the feedback that reached a router's input up to cycle
   // t - 1 - q_decision_cycles is in.
   const std::int64_t last = cycle - 1 - design_.cfg.q_decision_cycles;
+  // The words of one link come from one sender, in its bucket in the order
+  // sent, so every table entry takes its updates in that order.
   auto due = [last](const Update& u) { return u.cycle <= last; };
-  for (const Update& u : in_flight_) {
-    if (!due(u)) continue;
-    std::uint32_t& q = tables_[static_cast<size_t>(u.router)][static_cast<size_t>(u.row * columns_ + u.column)];
-    q = ref::q_update(format_, rates_, q, u.target);
-    ++updates_;
+  for (std::vector<Update>& sent : in_flight_) {
+    for (const Update& u : sent) {
+      if (!due(u)) continue;
+      std::uint32_t& q = tables_[static_cast<size_t>(u.router)][static_cast<size_t>(u.row * columns_ + u.column)];
+      q = ref::q_update(format_, rates_, q, u.target);
+      ++updates_;
+    }
+    std::erase_if(sent, due);
   }
-  std::erase_if(in_flight_, due);
 }
 
 std::uint32_t QMirror::q_y(int router, int row) const {
@@ -54,16 +59,14 @@ std::uint32_t QMirror::q_y(int router, int row) const {
   return *std::min_element(first, first + columns_);
 }
 
-void QMirror::head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t cycle) {
-  const std::int64_t before = arrived_.count(key) ? arrived_[key] : cycle;
-  arrived_[key] = cycle;
+void QMirror::head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t r) {
   if (topo_.is_ni_port(port)) return;
   const int dst_group = topo_.group_of(topo_.router_of_node(dst));
   const bool outside = topo_.group_of(router) != dst_group;
   if (!outside && !topo_.is_global_port(port)) return;  // no feedback into the destination group's local links
   const int up = topo_.neighbor(router, port)->router;
   matchings_[static_cast<size_t>(router * design_.ports + port)].heads.push_back(
-      {key, layout_.row(up, src, dst), cycle - before, outside ? layout_.row(router, src, dst) : -1, true, -1, {}});
+      {key, layout_.row(up, src, dst), r, outside ? layout_.row(router, src, dst) : -1, true, -1, {}});
 }
 
 bool QMirror::match_word(Matching& m, int w) {
@@ -185,13 +188,12 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
         router, port, row, target, cycle, expected.empty() ? " none" : expected);
   }
   const PortRef up = *topo_.neighbor(router, port);
-  in_flight_.push_back(
+  in_flight_[static_cast<size_t>(router)].push_back(
       {cycle + topo_.credit_latency(up.port) - 1, up.router, layout_.column_of_port(up.port), row, target});
   return "";
 }
 
-std::string QMirror::head_left(int router, int port, unsigned key) {
-  if (topo_.is_ni_port(port)) arrived_.erase(key);  // ejected: its id may come back
+std::string QMirror::head_left(int router, int /*port*/, unsigned key) {
   for (int in = 0; in < design_.ports; ++in) {
     Matching& m = matchings_[static_cast<size_t>(router * design_.ports + in)];
     const auto it = std::find_if(m.heads.begin(), m.heads.end(), [key](const Head& h) { return h.here && h.key == key; });

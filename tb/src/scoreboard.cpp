@@ -88,8 +88,47 @@ void Scoreboard::injected(int src, int dst, unsigned packet_id, int length, std:
   }
 }
 
+Arrival examine(const Design& design, const std::vector<FlitData>& flits) {
+  Arrival a;
+  a.header = design.decode(flits.front());
+  a.flits = static_cast<int>(flits.size());
+  const Header& h = a.header;
+  if (flits.size() != h.length) return a;  // Scoreboard::delivered() reports the length
+  std::string& damage = a.content_damage;
+  if (flits.size() == 1) {
+    const Field pf = design.header.payload, cf = design.header.crc;
+    const FlitData expected = single_flit_payload(design, h.src, h.packet_id);
+    for (int i = 0; damage.empty() && i < pf.width; i += 64) {
+      const int width = std::min(64, pf.width - i);
+      if (flits[0].get(pf.lsb + i, width) != expected.get(pf.lsb + i, width)) {
+        damage = "single-flit payload differs from what the source sent";
+      }
+    }
+    const auto crc = static_cast<std::uint32_t>(flits[0].get(cf.lsb, cf.width));
+    if (damage.empty() && crc != single_flit_crc(design, flits[0])) {
+      damage = fmt::format("single-flit CRC {:08x}, CRC of the payload {:08x}", crc, single_flit_crc(design, flits[0]));
+    }
+  } else {
+    const std::vector<FlitData> payload(flits.begin() + 1, flits.end() - 1);
+    for (size_t i = 0; damage.empty() && i < payload.size(); ++i) {
+      if (!(payload[i] == payload_flit(design, h.src, h.packet_id, static_cast<int>(i)))) {
+        damage = fmt::format("payload flit {} differs from what the source sent", i);
+      }
+    }
+    const std::uint32_t crc = static_cast<std::uint32_t>(flits.back().get(0, 32));
+    if (damage.empty() && crc != payload_crc(design, payload)) {
+      damage = fmt::format("footer CRC {:08x}, CRC of the payload {:08x}", crc, payload_crc(design, payload));
+    }
+  }
+  return a;
+}
+
 void Scoreboard::delivered(int node, const std::vector<FlitData>& flits, std::int64_t cycle) {
-  const Header h = design_.decode(flits.front());
+  delivered(node, examine(design_, flits), cycle);
+}
+
+void Scoreboard::delivered(int node, const Arrival& arrival, std::int64_t cycle) {
+  const Header& h = arrival.header;
   const unsigned key = packet_key(h.src, h.packet_id);
   auto it = in_flight_.find(key);
   if (it == in_flight_.end()) {
@@ -106,35 +145,10 @@ void Scoreboard::delivered(int node, const std::vector<FlitData>& flits, std::in
     error(fmt::format("cycle {}: packet {:#x} from node {} for node {} arrived at node {}", cycle, key, r.src, r.dst, node));
   }
   // The first thing wrong with the packet's content, if anything.
-  std::string damage;
-  if (static_cast<int>(flits.size()) != r.length || h.length != static_cast<unsigned>(r.length)) {
-    damage = fmt::format("{} flits with header length {}, sent {} flits", flits.size(), h.length, r.length);
-  } else if (flits.size() == 1) {
-    const Field pf = design_.header.payload, cf = design_.header.crc;
-    const FlitData expected = single_flit_payload(design_, h.src, h.packet_id);
-    for (int i = 0; damage.empty() && i < pf.width; i += 64) {
-      const int width = std::min(64, pf.width - i);
-      if (flits[0].get(pf.lsb + i, width) != expected.get(pf.lsb + i, width)) {
-        damage = "single-flit payload differs from what the source sent";
-      }
-    }
-    const auto crc = static_cast<std::uint32_t>(flits[0].get(cf.lsb, cf.width));
-    if (damage.empty() && crc != single_flit_crc(design_, flits[0])) {
-      damage = fmt::format("single-flit CRC {:08x}, CRC of the payload {:08x}", crc,
-                           single_flit_crc(design_, flits[0]));
-    }
-  } else {
-    const std::vector<FlitData> payload(flits.begin() + 1, flits.end() - 1);
-    for (size_t i = 0; damage.empty() && i < payload.size(); ++i) {
-      if (!(payload[i] == payload_flit(design_, h.src, h.packet_id, static_cast<int>(i)))) {
-        damage = fmt::format("payload flit {} differs from what the source sent", i);
-      }
-    }
-    const std::uint32_t crc = static_cast<std::uint32_t>(flits.back().get(0, 32));
-    if (damage.empty() && crc != payload_crc(design_, payload)) {
-      damage = fmt::format("footer CRC {:08x}, CRC of the payload {:08x}", crc, payload_crc(design_, payload));
-    }
-  }
+  const std::string damage =
+      arrival.flits != r.length || h.length != static_cast<unsigned>(r.length)
+          ? fmt::format("{} flits with header length {}, sent {} flits", arrival.flits, h.length, r.length)
+          : arrival.content_damage;
   if (!damage.empty()) {
     ++corrupted_;
     ok = false;

@@ -246,7 +246,14 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   NicSettings settings{o.load, o.packet_flits_min, o.packet_flits_max, relation.injection_vcs()};
   std::vector<Nic> nics;
   nics.reserve(static_cast<size_t>(t.num_nodes()));
-  for (int n = 0; n < t.num_nodes(); ++n) nics.emplace_back(n, design, pattern.get(), settings, o.seed, scoreboard);
+  for (int n = 0; n < t.num_nodes(); ++n) nics.emplace_back(n, design, pattern.get(), settings, o.seed);
+  // What each node's NIC did in the current cycle (run_nics).
+  struct NodeCycle {
+    bool received = false;  // a flit came out of the router
+    bool sent = false;      // a flit went into it
+    int generated = 0;      // flits of the packet generated, if any
+  };
+  std::vector<NodeCycle> node_cycle(static_cast<size_t>(t.num_nodes()));
 
   auto* network = dynamic_cast<NetworkTopFabric*>(&fabric);
   fabric.reset();
@@ -361,21 +368,33 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
         count_generated(p.src, p.length);
       }
     }
+    // The NICs of each router (on its thread: they touch only their own
+    // state and their router's NI ports), then what they did, node by node.
+    fabric.for_each_router([&](int router) {
+      for (int local = 0; local < t.nodes_per_router(); ++local) {
+        const int n = t.node_at(router, local);
+        Nic& nic = nics[static_cast<size_t>(n)];
+        NodeCycle& did = node_cycle[static_cast<size_t>(n)];
+        const LinkFlit out = fabric.ni_flit_out(n);
+        did.received = out.valid;
+        fabric.set_ni_credit_in(n, nic.eject(out, cycle));
+        nic.credit_from_router(fabric.ni_credit_out(n));
+        did.generated = generating ? nic.generate(cycle, measured_cycle) : 0;
+        const LinkFlit in = nic.inject(cycle);
+        did.sent = in.valid;
+        fabric.set_ni_flit_in(n, in);
+      }
+    });
     bool moved = false;
     for (int n = 0; n < t.num_nodes(); ++n) {
-      Nic& nic = nics[n];
-      const LinkFlit out = fabric.ni_flit_out(n);
-      if (out.valid) {
-        moved = true;
-        if (cycle >= o.warmup && cycle < measure_end) ++accepted_flits;
+      const NodeCycle& did = node_cycle[static_cast<size_t>(n)];
+      nics[static_cast<size_t>(n)].report(scoreboard);
+      if (did.received) {
+        if (measured_cycle) ++accepted_flits;
         ++window_flits;
       }
-      fabric.set_ni_credit_in(n, nic.eject(out, cycle));
-      nic.credit_from_router(fabric.ni_credit_out(n));
-      if (generating) count_generated(n, nic.generate(cycle, measured_cycle));
-      const LinkFlit in = nic.inject(cycle);
-      moved = moved || in.valid;
-      fabric.set_ni_flit_in(n, in);
+      moved = moved || did.received || did.sent;
+      count_generated(n, did.generated);
     }
     fabric.step();
     moved = moved || fabric.moved_inside();

@@ -51,13 +51,13 @@ EmittedDesign broken(const EmittedDesign& good, const std::string& block, const 
   return e;
 }
 
-SimResult run_on(const Bench& b, const EmittedDesign& e, ModelKind kind, const SimOptions& o) {
+SimResult run_on(const Bench& b, const EmittedDesign& e, ModelKind kind, const SimOptions& o, int threads = 1) {
   const ModelFactory factory = load_model(b.design, e, kind);
   if (kind == ModelKind::Network) {
     NetworkTopFabric fabric(b.design, *b.relation, factory);
     return run_simulation(b.design, *b.relation, fabric, o);
   }
-  HarnessFabric fabric(b.design, *b.relation, factory);
+  HarnessFabric fabric(b.design, *b.relation, factory, threads);
   return run_simulation(b.design, *b.relation, fabric, o);
 }
 
@@ -83,6 +83,7 @@ class ForwardingFabric : public Fabric {
   void program_dqn(const std::vector<ref::DqnWrite>& writes) override { inner_.program_dqn(writes); }
   void set_dqn_agent(DqnAgent* agent) override { inner_.set_dqn_agent(agent); }
   void step() override { inner_.step(); }
+  void for_each_router(const std::function<void(int)>& body) override { inner_.for_each_router(body); }
   bool moved_inside() const override { return inner_.moved_inside(); }
   std::string violation() const override { return inner_.violation(); }
   std::string dump_occupied() const override { return inner_.dump_occupied(); }
@@ -226,6 +227,19 @@ TEST_P(BrokenRtl, RouteCheckerFailsOnAMisroutedHop) {
   const SimResult r = run_on(b, e, GetParam(), short_run(0.1));
   EXPECT_EQ(r.failure.rfind("route checker: router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find("the dor relation allows"), std::string::npos) << r.failure;
+}
+
+// The routers' observations run on the thread team; the checker's verdict,
+// the first violation in router order, is the same at every thread count.
+TEST(BrokenRtlThreads, TheFirstViolationIsTheSameAtEveryThreadCount) {
+  Bench b(kRing);
+  const EmittedDesign e =
+      broken(b.emitted, "rr_route_dor.sv", "cls   = (cont && in_class) || wraps;", "cls   = (cont && in_class);");
+  const SimResult one = run_on(b, e, ModelKind::Router, short_run(0.5));
+  ASSERT_EQ(one.failure.rfind("route checker: router ", 0), 0u) << one.failure;
+  for (const int threads : {2, 3}) {
+    EXPECT_EQ(run_on(b, e, ModelKind::Router, short_run(0.5), threads).failure, one.failure) << threads << " threads";
+  }
 }
 
 // The VC allocator grants an output VC on one credit instead of credits for
@@ -398,6 +412,7 @@ TEST(LinkCheck, FailsOnAHeadThatNoRouterSentOnTheLink) {
     for (const auto& [port, f] : outputs) checker.router_output(0, port, f);
     checker.end_outputs();
     for (const auto& [router, port, f] : inputs) checker.router_input(router, port, f);
+    checker.end_inputs();
   };
   cycle({}, {{0, 0, injected}});                                // the NIC injects the head into router 0
   cycle({{out, head}}, {{0, 0, tail}, {1, far->port, head}});  // router 0 sends it over the link
@@ -409,6 +424,38 @@ TEST(LinkCheck, FailsOnAHeadThatNoRouterSentOnTheLink) {
                                              "head was seen to leave on",
                                              far->port, packet_key(h.src, h.packet_id)));
 }
+
+// The checker keeps the first violation of a phase in router order, however
+// the routers' observations were ordered (threads observe routers in any
+// order): heads no router sent arrive at routers 2 and 1 in the same cycle,
+// router 2's seen first, and router 1's is the verdict.
+TEST(LinkCheck, TheFirstViolationOfACycleIsTheFirstInRouterOrder) {
+  Bench b(kRing);
+  const Topology& t = b.design.topo;
+  NetworkChecker checker(b.design, *b.relation);
+  const auto input_from = [&](int from, int to) {  // `to`'s input port on the link from `from`
+    for (int p = 0; p < b.design.ports; ++p) {
+      const std::optional<PortRef> far = t.is_ni_port(p) ? std::nullopt : t.neighbor(from, p);
+      if (far && far->router == to) return far->port;
+    }
+    ADD_FAILURE() << "no link " << from << " -> " << to;
+    return -1;
+  };
+  Header h;
+  h.src = t.address_of(t.node_at(0, 0));
+  h.dst = t.address_of(t.node_at(3, 0));
+  h.length = 2;
+  h.hops = 1;
+  const LinkFlit ghost{true, true, false, 0, b.design.encode(h)};
+  checker.begin_cycle();
+  checker.end_outputs();
+  checker.router_input(2, input_from(1, 2), ghost);
+  checker.router_input(1, input_from(0, 1), ghost);
+  checker.end_inputs();
+  EXPECT_EQ(checker.violation().rfind(fmt::format("router 1 input port {} vc0: head of packet", input_from(0, 1)), 0), 0u)
+      << checker.violation();
+}
+
 // A real routing deadlock: the ring with one VC (no dateline classes),
 // emitted past the generator's deadlock check. The watchdog must call it a
 // deadlock (not saturation) and dump the occupied VCs, on both fabrics.
@@ -574,6 +621,20 @@ TEST(QFeedbackCheck, FailsOnATableThatLearnsWrong) {
   EXPECT_EQ(r.failure.rfind("Q feedback check: router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find("which no head it took in on that port owes"), std::string::npos) << r.failure;
   std::cout << "[ info ] " << r.failure << "\n";
+}
+
+// Q-adaptive's mirror is observed router by router on the thread team too:
+// the same verdict at every thread count.
+TEST(QFeedbackCheck, TheFirstViolationIsTheSameAtEveryThreadCount) {
+  Bench b(kQDragonfly);
+  const EmittedDesign e = broken(b.emitted, "rr_q_update.sv",
+                                 "assign rate = delta[DW-1] ? $signed((RB+2)'(ALPHA)) : $signed((RB+2)'(BETA));",
+                                 "assign rate = delta[DW-1] ? $signed((RB+2)'(BETA)) : $signed((RB+2)'(ALPHA));");
+  const SimResult one = run_on(b, e, ModelKind::Router, short_run(0.5));
+  ASSERT_EQ(one.failure.rfind("Q feedback check: router ", 0), 0u) << one.failure;
+  for (const int threads : {2, 3}) {
+    EXPECT_EQ(run_on(b, e, ModelKind::Router, short_run(0.5), threads).failure, one.failure) << threads << " threads";
+  }
 }
 
 // The target counts one cycle too many.

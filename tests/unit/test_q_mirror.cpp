@@ -42,8 +42,7 @@ class QMirrorTest : public ::testing::Test {
   // Head `key` from src_ to dst_, injected at the upstream router in cycle
   // `at_up` and arriving here on port_ in `at_here`.
   void arrive(unsigned key, std::int64_t at_up, std::int64_t at_here) {
-    mirror_.head_arrived(up_, 0, key, src_, dst_, at_up);
-    mirror_.head_arrived(router_, port_, key, src_, dst_, at_here);
+    mirror_.head_arrived(router_, port_, key, src_, dst_, at_here - at_up);
   }
   std::uint64_t word(std::uint32_t target) const {
     return (std::uint64_t{target} << (1 + row_bits_)) | (std::uint64_t(row_up_) << 1) | 1u;
@@ -79,9 +78,9 @@ class QMirrorTest : public ::testing::Test {
   std::int64_t lower_q_y(std::int64_t now) {
     const QTableLayout layout(design_);
     for (unsigned k = 10; k < 20; ++k, now += 4) {
-      mirror_.head_arrived(up_, 0, k, src_, dst_, now - 2);
-      mirror_.head_arrived(router_, port_, k, src_, dst_, now - 1);
-      mirror_.head_arrived(down_.router, down_.port, k, src_, dst_, now);
+      // Injected at the upstream router at now - 2, here at now - 1, there at now.
+      mirror_.head_arrived(router_, port_, k, src_, dst_, 1);
+      mirror_.head_arrived(down_.router, down_.port, k, src_, dst_, 1);
       const std::uint64_t fb = (std::uint64_t{1u << 4} << (1 + row_bits_)) |
                                (std::uint64_t(layout.row(router_, src_, dst_)) << 1) | 1u;
       EXPECT_EQ(mirror_.feedback_sent(down_.router, down_.port, fb, now + 1), "");

@@ -113,6 +113,9 @@ class Topology {
   // on the `group` side, in increasing order of the group's global link number
   // index * h + k. There are exactly l of them.
   std::vector<PortRef> global_links(int group, int target) const;
+  // The `copy`-th of them (0 <= copy < l), without building the list (the
+  // route checker asks for it for every head).
+  PortRef global_link(int group, int target, int copy) const;
 
  private:
   void build_torus_links();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -36,6 +37,11 @@ class Fabric {
   // at the next edge (nullptr: none).
   virtual void set_dqn_agent(DqnAgent* agent) = 0;
   virtual void step() = 0;
+  // Runs body(r) for every router r, possibly on several threads (the
+  // harness's team, each router always on the same thread); body must touch
+  // only router r's state, its NICs' and their NI ports (ni_flit_out,
+  // set_ni_flit_in, ...). Returns when every router is done.
+  virtual void for_each_router(const std::function<void(int)>& body) = 0;
   // Whether any flit crossed a router-to-router link in the last step.
   virtual bool moved_inside() const = 0;
   // First violation the checkers found (NetworkChecker); empty if none.
@@ -64,7 +70,8 @@ class Fabric {
 // What both fabrics share: the checker that watches every router port.
 class CheckedFabric : public Fabric {
  public:
-  CheckedFabric(const Design& design, const RoutingRelation& relation) : design_(design), checker_(design, relation) {}
+  CheckedFabric(const Design& design, const RoutingRelation& relation)
+      : design_(design), checker_(design, relation), ni_inputs_(static_cast<size_t>(design.topo.num_nodes())) {}
   bool moved_inside() const override { return checker_.moved_inside(); }
   std::string violation() const override { return checker_.violation(); }
   std::string dump_occupied() const override { return checker_.dump_occupied(); }
@@ -93,21 +100,22 @@ class CheckedFabric : public Fabric {
   }
   // The NICs set their flits before the step; the checker sees them after
   // this cycle's credits (which the NICs have already counted).
-  void hold_ni_input(int node, const LinkFlit& flit) {
-    if (flit.valid) ni_inputs_.push_back({node, flit});
-  }
-  void check_ni_inputs() {
-    for (const auto& [node, flit] : ni_inputs_) {
-      checker_.router_input(design_.topo.router_of_node(node), design_.topo.local_of_node(node), flit);
+  void hold_ni_input(int node, const LinkFlit& flit) { ni_inputs_[static_cast<size_t>(node)] = flit; }
+  // Router r's NI inputs to the checker, in port order.
+  void check_ni_inputs(int router) {
+    const Topology& t = design_.topo;
+    for (int local = 0; local < t.nodes_per_router(); ++local) {
+      LinkFlit& flit = ni_inputs_[static_cast<size_t>(t.node_at(router, local))];
+      checker_.router_input(router, local, flit);
+      flit = {};
     }
-    ni_inputs_.clear();
   }
 
   const Design& design_;
   NetworkChecker checker_;
 
  private:
-  std::vector<std::pair<int, LinkFlit>> ni_inputs_;
+  std::vector<LinkFlit> ni_inputs_;  // per node, held by hold_ni_input()
   DqnAgent* agent_ = nullptr;
   DqnAnswer answer_;
 };
@@ -132,9 +140,11 @@ class DelayLine {
 };
 
 // N Verilated routers joined by C++ link models. With threads > 1 the
-// routers' evaluation and port access run on a ThreadTeam (each router always
-// on the same thread); the links, the checker and the DQN agent run on the
-// calling thread in a fixed order, so the results do not depend on `threads`.
+// routers' evaluation and port access, their links and (without Q-adaptive's
+// or DQN-routing's mirrors) the checker's observations run on a ThreadTeam,
+// each router always on the same thread, touching only its own state; what
+// is shared (the checker's verdict and counts, the DQN agent) is done on the
+// calling thread in router order, so the results do not depend on `threads`.
 class HarnessFabric : public CheckedFabric {
  public:
   HarnessFabric(const Design& design, const RoutingRelation& relation, const ModelFactory& factory,
@@ -146,8 +156,11 @@ class HarnessFabric : public CheckedFabric {
   void reset() override;
   void program_dqn(const std::vector<ref::DqnWrite>& writes) override;
   void step() override;
+  void for_each_router(const std::function<void(int)>& body) override { team_.for_each(num_routers(), body); }
 
  private:
+  // A link, moved each cycle by the router it feeds: its flit into that
+  // router, its credit back out to the sender.
   struct Link {
     int from_router, from_port, to_router, to_port;
     DelayLine<LinkFlit> flits;
@@ -158,8 +171,13 @@ class HarnessFabric : public CheckedFabric {
   void read_outputs(int r);
   void read_all_outputs();
 
+  int num_routers() const { return design_.topo.num_routers(); }
+  // Runs body(r) for every router, on the team if the checker allows it.
+  void checked_routers(const std::function<void(int)>& body);
+
   std::vector<std::unique_ptr<RouterModel>> routers_;
-  std::vector<Link> links_;
+  std::vector<Link> links_;           // in order of the router and port they feed
+  std::vector<size_t> first_link_;    // router r's links: links_[first_link_[r] .. first_link_[r + 1])
   // Per router port (slot()): this cycle's outputs (read after the last
   // clock edge), and the link words for its inputs, where a link drives them.
   std::vector<LinkFlit> flits_out_, flits_in_;
@@ -180,6 +198,9 @@ class NetworkTopFabric : public CheckedFabric {
   void reset() override { net_->reset(); }
   void program_dqn(const std::vector<ref::DqnWrite>& writes) override;
   void step() override;
+  void for_each_router(const std::function<void(int)>& body) override {
+    for (int r = 0; r < design_.topo.num_routers(); ++r) body(r);
+  }
   NetworkModel& model() { return *net_; }
 
  private:

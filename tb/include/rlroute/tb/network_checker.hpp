@@ -63,11 +63,13 @@ class NetworkChecker {
   NetworkChecker(const Design& design, const RoutingRelation& relation);
 
   // One cycle's observations, in this order: begin_cycle(); per router its
-  // output flits and then its credits; end_outputs(); then the flits
-  // arriving at router inputs (sampled at the coming edge): from the NICs,
-  // then from the links. The outputs and credits of different routers may
-  // be observed on different threads (parallel_outputs()): they touch only
-  // their router's state, and end_outputs() folds what they found into the
+  // output flits and then its credits; end_outputs(); then per router the
+  // flits arriving at its inputs (sampled at the coming edge): from its NICs,
+  // then from its links; end_inputs(). Different routers' observations may
+  // run on different threads (routers_in_parallel()): each touches only its
+  // router's state (and the hop counts its outputs push towards a
+  // neighbour's input, which that neighbour reads only after end_outputs()),
+  // and end_outputs() / end_inputs() fold what they found into the
   // network's (counts, waits, the first violation) in router order, so the
   // verdict is the same as in one thread.
   // (Idle words return here, inline: most ports are idle most cycles, and
@@ -79,13 +81,15 @@ class NetworkChecker {
   void router_credit(int router, int port, const LinkCredit& credit) {
     if (credit.valid || q_mirror_ || episodes_) credit_word(router, port, credit);
   }
-  void end_outputs();
+  void end_outputs() { fold_router_phases(); }
   void router_input(int router, int port, const LinkFlit& flit) {
     if (flit.valid) input_flit(router, port, flit);
   }
-  // Whether router_output() and router_credit() of different routers may run
-  // at once: not with Q-adaptive's or DQN-routing's mirrors, which are shared.
-  bool parallel_outputs() const { return !q_mirror_ && !episodes_; }
+  void end_inputs() { fold_router_phases(); }
+  // Whether different routers may be observed at once: not with
+  // DQN-routing's episode mirror (a router's word closes an entry of its
+  // upstream router's copy).
+  bool routers_in_parallel() const { return !episodes_; }
 
   const std::string& violation() const { return violation_; }
   // Whether a flit left a router for another router this cycle.
@@ -152,9 +156,9 @@ class NetworkChecker {
     std::int64_t arrived;  // the cycle it was sampled at the input port
     int hops;              // router-to-router hops the checker counted before this router
   };
-  // What one router's outputs and credits found: this cycle's share of the
-  // network's counts and waits and its first violation (end_outputs() folds
-  // them in), and its heads' residence so far.
+  // What one router's observations found: this cycle's share of the
+  // network's counts and waits and its first violation (end_outputs() and
+  // end_inputs() fold them in), and its heads' residence so far.
   struct RouterPhase {
     bool moved = false;
     std::uint64_t link_flits = 0;
@@ -170,8 +174,11 @@ class NetworkChecker {
   };
 
   void fail(const std::string& what);
-  // A violation found by a router's outputs or credits (folded in by end_outputs()).
+  // A violation found by a router's outputs, credits or inputs (folded in by
+  // end_outputs() / end_inputs()).
   void fail_at(int router, const std::string& what);
+  // Folds every router's phase into the network's, in router order.
+  void fold_router_phases();
   std::string starved(int router, int port, int vc, unsigned key, std::int64_t wait) const;
   InputVc& input_vc(int router, int port, int vc);
   OutputVc& output_vc(int router, int port, int vc);
@@ -187,10 +194,17 @@ class NetworkChecker {
   // Per router, the heads that entered it and have not left: a few at a time,
   // so a flat list (no allocation per head once it has grown).
   std::vector<std::vector<std::pair<unsigned, HeadIn>>> heads_in_router_;
-  // Per router input port (router * ports + port) fed by a link: the hop
-  // counts of the heads on their way to it, oldest first (a link keeps
-  // order). Its upstream router's outputs push, its router_input() pops.
-  std::vector<RingQueue<int>> hops_on_link_;
+  // A head on its way over a link: the router-to-router hops the checker
+  // counted up to and including this one, and the cycle it had arrived at
+  // the router it left (Q-adaptive's r is the time from there to here).
+  struct HeadOnLink {
+    int hops;
+    std::int64_t arrived;
+  };
+  // Per router input port (router * ports + port) fed by a link: the heads
+  // on their way to it, oldest first (a link keeps order). Its upstream
+  // router's outputs push, its router_input() pops.
+  std::vector<RingQueue<HeadOnLink>> heads_on_link_;
   std::vector<int> far_input_;  // per output port: the input port (index as above) its link feeds, or -1
   std::vector<RouterPhase> router_phase_;
   std::vector<std::uint64_t> port_flits_;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include "rlroute/gen/design.hpp"
@@ -26,7 +27,7 @@ class Nic {
   // `pattern` null: the NIC sends only what enqueue() gives it (an
   // application model decides; generate() makes nothing).
   Nic(int node, const Design& design, const TrafficPattern* pattern, const NicSettings& settings,
-      std::uint64_t seed, Scoreboard& scoreboard);
+      std::uint64_t seed);
 
   // From now on: destinations from `pattern` (which must outlive the NIC or
   // the next change) at `load` flits/node/cycle (SimOptions::phases).
@@ -42,6 +43,11 @@ class Nic {
   // A flit arriving from the router; returns the credit to send this cycle
   // (for the flit of the previous cycle: the NIC frees a slot after one cycle).
   LinkCredit eject(const LinkFlit& flit, std::int64_t cycle);
+  // What the scoreboard must hear of this cycle, in the order it happened:
+  // the packets received (eject) and the packet started (inject). The NICs
+  // of different routers may run on different threads; their reports go to
+  // the one scoreboard afterwards, node by node.
+  void report(Scoreboard& scoreboard);
   // Drops queued packets that have not started injection; returns how many.
   std::int64_t drop_queue();
   bool idle() const { return queue_.empty() && sending_ == nullptr; }
@@ -65,7 +71,6 @@ class Nic {
   const TrafficPattern* pattern_;
   NicSettings settings_;
   Rng rng_;
-  Scoreboard& scoreboard_;
   std::deque<Pending> queue_;
   std::unique_ptr<Sending> sending_;
   std::vector<int> credits_;
@@ -74,6 +79,18 @@ class Nic {
   std::uint64_t heads_sent_ = 0;
   std::vector<std::vector<FlitData>> reassembly_;  // per VC
   LinkCredit pending_credit_;
+  // Not yet reported (report()).
+  struct Received {
+    Arrival arrival;
+    std::int64_t cycle;
+  };
+  std::vector<Received> received_;
+  struct Started {
+    Pending packet;
+    unsigned id;
+    std::int64_t cycle;
+  };
+  std::optional<Started> started_;
 };
 
 }  // namespace rlroute

@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "rlroute/gen/design.hpp"
@@ -36,10 +35,14 @@ class QMirror {
   explicit QMirror(const Design& design);
 
   // The checker's events, in its order within a cycle (network_checker.hpp);
-  // each returns a violation or "".
+  // each returns a violation or "". The events of different routers may
+  // come from different threads at once: they touch only that router's
+  // state (begin_cycle() applies the feedback, on one thread).
   void begin_cycle(std::int64_t cycle);
   std::string feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle);
-  void head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t cycle);
+  // A head arrived at `router` on `port`, `r` cycles after it arrived at
+  // the router it came from (for a NIC port, r is not used).
+  void head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t r);
   std::string head_left(int router, int port, unsigned key);
 
   // Router `router`'s table, rows x columns, as Q-value codes.
@@ -99,9 +102,8 @@ class QMirror {
   int columns_;
   int row_bits_;
   std::vector<std::vector<std::uint32_t>> tables_;
-  std::vector<Update> in_flight_;
+  std::vector<std::vector<Update>> in_flight_;  // per router, the words it sent, in order
   std::vector<Matching> matchings_;  // [router * ports + input port]
-  std::unordered_map<unsigned, std::int64_t> arrived_;  // packet key -> cycle it arrived at its current router
   std::int64_t updates_ = 0;
 };
 

@@ -38,15 +38,29 @@ struct DeliveredPacket {
   bool minimal() const { return phase == RouteMode::Minimal; }
 };
 
+// A reassembled packet (head, payload..., footer; or one flit that is all of
+// them) as it arrived at a node, examined: everything that can be checked
+// without the record of what was sent, so that it can be done where the
+// packet arrives (on the NIC's thread).
+struct Arrival {
+  Header header;
+  int flits = 0;
+  // The first thing wrong with the content the header describes (payload,
+  // CRC); "" if none, and not looked at when the flit count is not the
+  // header's length (the scoreboard reports that).
+  std::string content_damage;
+};
+Arrival examine(const Design& design, const std::vector<FlitData>& flits);
+
 class Scoreboard {
  public:
   explicit Scoreboard(const Design& design) : design_(design) {}
   void injected(int src, int dst, unsigned packet_id, int length, std::int64_t created, std::int64_t injected,
                 bool measured);
-  // Checks a reassembled packet (head, payload..., footer; or one flit that
-  // is all of them) arriving at `node`.
-  // Returns the key of the delivered packet, or nothing if it was bad.
+  // Checks a packet arriving at `node` against what was sent: examined
+  // here, or already (examine()).
   void delivered(int node, const std::vector<FlitData>& flits, std::int64_t cycle);
+  void delivered(int node, const Arrival& arrival, std::int64_t cycle);
 
   std::int64_t injected_count() const { return injected_; }
   std::int64_t delivered_count() const { return delivered_; }
