@@ -428,6 +428,39 @@ TEST(Network, ResultsAreIdenticalAtEveryThreadCount) {
   EXPECT_GT(r.packets_delivered, 1000);
 }
 
+// The routers' own counters, read from the Verilated routers after a run
+// at saturation: every flit a port counted (into its output buffer, with
+// speedup) is one the checker saw leave on it or a node received, and a
+// cycle counted as stalled is one the port took no flit (so at most the
+// cycles it did not send a full speedup's worth); contention stalls some.
+TEST(Network, RouterCountersAgreeWithTheFlitsTheCheckerSaw) {
+  Bench b(kTorus3x2Speedup2);
+  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Router);
+  HarnessFabric fabric(b.design, *b.relation, factory);
+  const SimResult r = run_simulation(b.design, *b.relation, fabric, run_options(0.9, 100, 2000));
+  ASSERT_TRUE(r.ok()) << r.failure;
+  const Topology& t = b.design.topo;
+  const int ports = b.design.ports;
+  const std::vector<std::uint64_t> left = fabric.link_flits();
+  std::uint64_t ejected = 0, stalled = 0;
+  for (int router = 0; router < t.num_routers(); ++router) {
+    for (int p = 0; p < ports; ++p) {
+      const std::uint32_t flits = fabric.router(router).stat_flits(p);
+      const std::uint32_t stall = fabric.router(router).stat_stall(p);
+      if (t.is_ni_port(p)) {
+        ejected += flits;
+      } else {
+        EXPECT_EQ(flits, left[static_cast<size_t>(router * ports + p)]) << "router " << router << " port " << p;
+      }
+      EXPECT_LE(stall + (flits + b.design.cfg.speedup - 1) / b.design.cfg.speedup, r.cycles)
+          << "router " << router << " port " << p;
+      stalled += stall;
+    }
+  }
+  EXPECT_EQ(ejected, 4 * static_cast<std::uint64_t>(r.packets_delivered));
+  EXPECT_GT(stalled, 0u);
+}
+
 // The harness, recording after every cycle how many flits have crossed its
 // router-to-router links so far, to check the measurement window.
 class LinkRecordingFabric : public HarnessFabric {

@@ -157,6 +157,8 @@ class HarnessFabric : public CheckedFabric {
   void program_dqn(const std::vector<ref::DqnWrite>& writes) override;
   void step() override;
   void for_each_router(const std::function<void(int)>& body) override { team_.for_each(num_routers(), body); }
+  // Router r's model (its statistics ports, for tests).
+  const RouterModel& router(int r) const { return *routers_[static_cast<size_t>(r)]; }
 
  private:
   // A link, moved each cycle by the router it feeds: its flit into that
