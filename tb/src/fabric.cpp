@@ -21,7 +21,7 @@ HarnessFabric::HarnessFabric(const Design& design, const RoutingRelation& relati
     // towards r).
     for (int p = 0; p < design.ports; ++p) {
       if (const std::optional<PortRef> far = t.neighbor(r, p)) {
-        links_.push_back(Link{far->router, far->port, r, p, DelayLine<LinkFlit>(t.link_latency(far->port)),
+        links_.push_back(Link{slot(far->router, far->port), slot(r, p), p, DelayLine<LinkFlit>(t.link_latency(far->port)),
                               DelayLine<LinkCredit>(t.credit_latency(far->port))});
         link_flit_in_[slot(r, p)] = 1;
         link_credit_in_[slot(far->router, far->port)] = 1;
@@ -103,12 +103,12 @@ void HarnessFabric::step() {
   // reads are not written until the next phase.
   checked_routers([&](int r) {
     check_ni_inputs(r);
-    for (size_t i = first_link_[static_cast<size_t>(r)]; i < first_link_[static_cast<size_t>(r) + 1]; ++i) {
-      Link& l = links_[i];
-      const LinkFlit in = l.flits.push(flits_out_[slot(l.from_router, l.from_port)]);
-      flits_in_[slot(r, l.to_port)] = in;
-      checker_.router_input(r, l.to_port, in);
-      credits_in_[slot(l.from_router, l.from_port)] = l.credits.push(credits_out_[slot(r, l.to_port)]);
+    Link* const end = links_.data() + first_link_[static_cast<size_t>(r) + 1];
+    for (Link* l = links_.data() + first_link_[static_cast<size_t>(r)]; l != end; ++l) {
+      const LinkFlit in = l->flits.push(flits_out_[l->from]);
+      flits_in_[l->to] = in;
+      checker_.router_input(r, l->to_port, in);
+      credits_in_[l->from] = l->credits.push(credits_out_[l->to]);
     }
   });
   checker_.end_inputs();

@@ -62,6 +62,15 @@ void NetworkChecker::fold_router_phases() {
   }
 }
 
+// The input side finds only violations.
+void NetworkChecker::end_inputs() {
+  for (RouterPhase& r : router_phase_) {
+    if (r.violation.empty()) continue;
+    fail(r.violation);
+    r.violation.clear();
+  }
+}
+
 NetworkChecker::ResidenceTable NetworkChecker::residence() const {
   ResidenceTable sum{};
   for (const RouterPhase& r : router_phase_) {

@@ -106,7 +106,7 @@ LinkCredit Nic::eject(const LinkFlit& flit, std::int64_t cycle) {
   return out;
 }
 
-void Nic::report(Scoreboard& scoreboard) {
+void Nic::report_events(Scoreboard& scoreboard) {
   for (const Received& r : received_) scoreboard.delivered(node_, r.arrival, r.cycle);
   received_.clear();
   if (started_) {

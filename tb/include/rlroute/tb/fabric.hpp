@@ -164,7 +164,8 @@ class HarnessFabric : public CheckedFabric {
   // A link, moved each cycle by the router it feeds: its flit into that
   // router, its credit back out to the sender.
   struct Link {
-    int from_router, from_port, to_router, to_port;
+    size_t from, to;  // the sender's output port and the receiver's input port (slot())
+    int to_port;
     DelayLine<LinkFlit> flits;
     DelayLine<LinkCredit> credits;  // to_router's credit_o -> from_router's credit_i
   };

@@ -85,7 +85,7 @@ class NetworkChecker {
   void router_input(int router, int port, const LinkFlit& flit) {
     if (flit.valid) input_flit(router, port, flit);
   }
-  void end_inputs() { fold_router_phases(); }
+  void end_inputs();
   // Whether different routers may be observed at once: not with
   // DQN-routing's episode mirror (a router's word closes an entry of its
   // upstream router's copy).

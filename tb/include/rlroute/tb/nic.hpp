@@ -47,7 +47,9 @@ class Nic {
   // the packets received (eject) and the packet started (inject). The NICs
   // of different routers may run on different threads; their reports go to
   // the one scoreboard afterwards, node by node.
-  void report(Scoreboard& scoreboard);
+  void report(Scoreboard& scoreboard) {
+    if (!received_.empty() || started_) report_events(scoreboard);
+  }
   // Drops queued packets that have not started injection; returns how many.
   std::int64_t drop_queue();
   bool idle() const { return queue_.empty() && sending_ == nullptr; }
@@ -79,6 +81,7 @@ class Nic {
   std::uint64_t heads_sent_ = 0;
   std::vector<std::vector<FlitData>> reassembly_;  // per VC
   LinkCredit pending_credit_;
+  void report_events(Scoreboard& scoreboard);
   // Not yet reported (report()).
   struct Received {
     Arrival arrival;
