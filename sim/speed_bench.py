@@ -79,24 +79,28 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     rows = []
     for name, config, args in runs:
-        for label, path in binaries:
-            reference = None
-            for t in ([None] if label in a.no_threads_for else threads):
-                speeds = []
-                for _ in range(a.repeat):
-                    r = run_once(path, config, args, t)
-                    speeds.append(r["router_cycles_per_second"])
-                    same = {k: v for k, v in r.items() if k not in SPEED_KEYS}
-                    if reference is None:
-                        reference = same
-                    elif same != reference:
-                        sys.exit(f"speed_bench.py: {name}, {label}, {t} threads: results differ from the first run")
-                row = {"run": name, "binary": label, "threads": t or 1,
-                       "router_cycles_per_second": round(statistics.median(speeds)),
-                       "runs": " ".join(str(round(s)) for s in speeds)}
-                rows.append(row)
-                print(f"{name:24} {label:8} {row['threads']} threads: {row['router_cycles_per_second']:>9,} "
-                      f"router-cycles/s ({row['runs']})", flush=True)
+        # Every (binary, threads) once per round, the rounds one after the
+        # other: a machine that slows down for a while (other load, memory
+        # reclaim) then weighs on every variant alike, not on one.
+        variants = [(label, path, t) for label, path in binaries
+                    for t in ([None] if label in a.no_threads_for else threads)]
+        speeds = {v: [] for v in variants}
+        reference = {}
+        for _ in range(a.repeat):
+            for label, path, t in variants:
+                r = run_once(path, config, args, t)
+                speeds[(label, path, t)].append(r["router_cycles_per_second"])
+                same = {k: v for k, v in r.items() if k not in SPEED_KEYS}
+                if reference.setdefault(label, same) != same:
+                    sys.exit(f"speed_bench.py: {name}, {label}, {t} threads: results differ from the first run")
+        for label, path, t in variants:
+            got = speeds[(label, path, t)]
+            row = {"run": name, "binary": label, "threads": t or 1,
+                   "router_cycles_per_second": round(statistics.median(got)),
+                   "runs": " ".join(str(round(s)) for s in got)}
+            rows.append(row)
+            print(f"{name:24} {label:8} {row['threads']} threads: {row['router_cycles_per_second']:>9,} "
+                  f"router-cycles/s ({row['runs']})", flush=True)
     with open(os.path.join(a.out, "speed.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
