@@ -612,11 +612,15 @@ TEST(QFeedbackCheck, CleanRunPassesAndUpdatesTheTables) {
 // The update unit learns with beta when the estimate falls and alpha when it
 // rises: the hardware's tables drift from the reference's, and a target
 // built on a wrong Q_y shows it.
+static EmittedDesign learning_with_swapped_rates(const Bench& b) {
+  return broken(b.emitted, "rr_q_update.sv",
+                "assign rate = delta[DW-1] ? $signed((RB+2)'(ALPHA)) : $signed((RB+2)'(BETA));",
+                "assign rate = delta[DW-1] ? $signed((RB+2)'(BETA)) : $signed((RB+2)'(ALPHA));");
+}
+
 TEST(QFeedbackCheck, FailsOnATableThatLearnsWrong) {
   Bench b(kQDragonfly);
-  const EmittedDesign e = broken(b.emitted, "rr_q_update.sv",
-                                 "assign rate = delta[DW-1] ? $signed((RB+2)'(ALPHA)) : $signed((RB+2)'(BETA));",
-                                 "assign rate = delta[DW-1] ? $signed((RB+2)'(BETA)) : $signed((RB+2)'(ALPHA));");
+  const EmittedDesign e = learning_with_swapped_rates(b);
   const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.5));
   EXPECT_EQ(r.failure.rfind("Q feedback check: router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find("which no head it took in on that port owes"), std::string::npos) << r.failure;
@@ -627,9 +631,7 @@ TEST(QFeedbackCheck, FailsOnATableThatLearnsWrong) {
 // the same verdict at every thread count.
 TEST(QFeedbackCheck, TheFirstViolationIsTheSameAtEveryThreadCount) {
   Bench b(kQDragonfly);
-  const EmittedDesign e = broken(b.emitted, "rr_q_update.sv",
-                                 "assign rate = delta[DW-1] ? $signed((RB+2)'(ALPHA)) : $signed((RB+2)'(BETA));",
-                                 "assign rate = delta[DW-1] ? $signed((RB+2)'(BETA)) : $signed((RB+2)'(ALPHA));");
+  const EmittedDesign e = learning_with_swapped_rates(b);
   const SimResult one = run_on(b, e, ModelKind::Router, short_run(0.5));
   ASSERT_EQ(one.failure.rfind("Q feedback check: router ", 0), 0u) << one.failure;
   for (const int threads : {2, 3}) {
