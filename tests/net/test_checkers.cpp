@@ -378,6 +378,35 @@ TEST(CreditCheck, FailsOnAFlitIntoAFullBuffer) {
 }
 
 
+namespace {
+
+// The ring's link from router `from` to router `to`: its output port at
+// `from` and its input port at `to`.
+std::pair<int, int> ring_link(const Bench& b, int from, int to) {
+  for (int p = 0; p < b.design.ports; ++p) {
+    if (b.design.topo.is_ni_port(p)) continue;
+    const std::optional<PortRef> far = b.design.topo.neighbor(from, p);
+    if (far && far->router == to) return {p, far->port};
+  }
+  ADD_FAILURE() << "no link " << from << " -> " << to;
+  return {-1, -1};
+}
+
+// The head of packet `id` (2 flits) from router 0's first node to router
+// `to`'s, as it is after `hops` router-to-router hops.
+LinkFlit ring_head(const Bench& b, int to, unsigned id, unsigned hops) {
+  const Topology& t = b.design.topo;
+  Header h;
+  h.src = t.address_of(t.node_at(0, 0));
+  h.dst = t.address_of(t.node_at(to, 0));
+  h.length = 2;
+  h.packet_id = id;
+  h.hops = hops;
+  return {true, true, false, 0, b.design.encode(h)};
+}
+
+}  // namespace
+
 // A link that delivers a head twice. The checker counts each head's hops
 // along its links, so a head that no router sent is a fault of the links
 // (the C++ delay lines or rr_link), which neither fabric exposes: the
@@ -385,26 +414,10 @@ TEST(CreditCheck, FailsOnAFlitIntoAFullBuffer) {
 // the same link legally.
 TEST(LinkCheck, FailsOnAHeadThatNoRouterSentOnTheLink) {
   Bench b(kRing);
-  const Topology& t = b.design.topo;
   NetworkChecker checker(b.design, *b.relation);
-  std::optional<PortRef> far;  // router 1's input port on the link from router 0
-  int out = 0;
-  for (int p = 0; p < b.design.ports && !far; ++p) {
-    if (t.is_ni_port(p)) continue;
-    far = t.neighbor(0, p);
-    if (far && far->router != 1) far.reset();
-    out = p;
-  }
-  ASSERT_TRUE(far.has_value());
-
-  Header h;
-  h.src = t.address_of(t.node_at(0, 0));
-  h.dst = t.address_of(t.node_at(1, 0));
-  h.length = 2;
-  h.packet_id = 7;
-  const LinkFlit injected{true, true, false, 0, b.design.encode(h)};
-  ++h.hops;  // as router 0 counts the hop
-  const LinkFlit head{true, true, false, 0, b.design.encode(h)};
+  const auto [out, in] = ring_link(b, 0, 1);
+  const LinkFlit injected = ring_head(b, 1, 7, 0);
+  const LinkFlit head = ring_head(b, 1, 7, 1);  // as router 0 counts the hop
   const LinkFlit tail{true, false, true, 0, {}};
   const auto cycle = [&](const std::vector<std::pair<int, LinkFlit>>& outputs,
                          const std::vector<std::tuple<int, int, LinkFlit>>& inputs) {
@@ -414,15 +427,16 @@ TEST(LinkCheck, FailsOnAHeadThatNoRouterSentOnTheLink) {
     for (const auto& [router, port, f] : inputs) checker.router_input(router, port, f);
     checker.end_inputs();
   };
-  cycle({}, {{0, 0, injected}});                                // the NIC injects the head into router 0
-  cycle({{out, head}}, {{0, 0, tail}, {1, far->port, head}});  // router 0 sends it over the link
-  cycle({{out, tail}}, {{1, far->port, tail}});
+  cycle({}, {{0, 0, injected}});                       // the NIC injects the head into router 0
+  cycle({{out, head}}, {{0, 0, tail}, {1, in, head}});  // router 0 sends it over the link
+  cycle({{out, tail}}, {{1, in, tail}});
   ASSERT_EQ(checker.violation(), "") << "the legal crossing";
 
-  cycle({}, {{1, far->port, head}});  // the link delivers the head again
+  cycle({}, {{1, in, head}});  // the link delivers the head again
+  const Header h = b.design.decode(head.data);
   EXPECT_EQ(checker.violation(), fmt::format("router 1 input port {} vc0: head of packet {:#x} arrived on a link no "
                                              "head was seen to leave on",
-                                             far->port, packet_key(h.src, h.packet_id)));
+                                             in, packet_key(h.src, h.packet_id)));
 }
 
 // The checker keeps the first violation of a phase in router order, however
@@ -431,28 +445,14 @@ TEST(LinkCheck, FailsOnAHeadThatNoRouterSentOnTheLink) {
 // router 2's seen first, and router 1's is the verdict.
 TEST(LinkCheck, TheFirstViolationOfACycleIsTheFirstInRouterOrder) {
   Bench b(kRing);
-  const Topology& t = b.design.topo;
   NetworkChecker checker(b.design, *b.relation);
-  const auto input_from = [&](int from, int to) {  // `to`'s input port on the link from `from`
-    for (int p = 0; p < b.design.ports; ++p) {
-      const std::optional<PortRef> far = t.is_ni_port(p) ? std::nullopt : t.neighbor(from, p);
-      if (far && far->router == to) return far->port;
-    }
-    ADD_FAILURE() << "no link " << from << " -> " << to;
-    return -1;
-  };
-  Header h;
-  h.src = t.address_of(t.node_at(0, 0));
-  h.dst = t.address_of(t.node_at(3, 0));
-  h.length = 2;
-  h.hops = 1;
-  const LinkFlit ghost{true, true, false, 0, b.design.encode(h)};
+  const LinkFlit ghost = ring_head(b, 3, 0, 1);
   checker.begin_cycle();
   checker.end_outputs();
-  checker.router_input(2, input_from(1, 2), ghost);
-  checker.router_input(1, input_from(0, 1), ghost);
+  checker.router_input(2, ring_link(b, 1, 2).second, ghost);
+  checker.router_input(1, ring_link(b, 0, 1).second, ghost);
   checker.end_inputs();
-  EXPECT_EQ(checker.violation().rfind(fmt::format("router 1 input port {} vc0: head of packet", input_from(0, 1)), 0), 0u)
+  EXPECT_EQ(checker.violation().rfind(fmt::format("router 1 input port {} vc0: head of packet", ring_link(b, 0, 1).second), 0), 0u)
       << checker.violation();
 }
 
