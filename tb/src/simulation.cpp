@@ -247,7 +247,7 @@ SimResult run_simulation(const Design& design, const RoutingRelation& relation, 
   std::vector<Nic> nics;
   nics.reserve(static_cast<size_t>(t.num_nodes()));
   for (int n = 0; n < t.num_nodes(); ++n) nics.emplace_back(n, design, pattern.get(), settings, o.seed);
-  // What each node's NIC did in the current cycle (run_nics).
+  // What each node's NIC did in the current cycle (the NIC phase of one_cycle).
   struct NodeCycle {
     bool received = false;  // a flit came out of the router
     bool sent = false;      // a flit went into it

@@ -1,6 +1,6 @@
 // Network interface model: Bernoulli packet source with an unbounded queue,
 // virtual cut-through injection with credits, and the ejection side that
-// reassembles packets per VC and hands them to the scoreboard.
+// reassembles packets per VC, examines them and reports them to the scoreboard (report()).
 #pragma once
 
 #include <cstdint>
