@@ -25,6 +25,7 @@
 //   single-flit holders too (singles_i zero) or releasing; a releasing VC
 //   goes to one successor, single-flit or not. alloc_n_o counts the
 //   single-flit packets allocated (zero when the one winner has more flits).
+//   That stage 2 is rr_arbiter_multi, one per output VC.
 //   With G = 1 the singles ports are unused and every packet holds the VC.
 // Requests the routing relation never makes (REQ_MAP): the generator walks
 //   every path of the relation and passes, per output VC, the input VCs that
@@ -289,47 +290,16 @@ module rr_vc_alloc #(
         logic unused_single_of;
         assign unused_single_of = ^single_of;
       end else begin : gen_multi
-        // Round-robin over the bidders (mask_q: those at or after the pointer
-        // first); after a single-flit winner on a VC no multi-flit packet
-        // holds, up to G - 1 more single-flit bidders in the same order, the
-        // k-th more only with credits for the singles pending, the winner and
-        // k more. The pointer moves past the last one granted.
-        logic [N-1:0]  mask_q, last;
-        logic [GW-1:0] n;
-        always_comb begin
-          logic [N-1:0]  hi, lo, g;
-          logic [CW+1:0] owed;
-          logic          more;
-          hi = reqs & mask_q;
-          lo = reqs & ~mask_q;
-          g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
-          gnts = g;
-          last = g;
-          more = |(g & single_of) && !busy_i[o];
-          n = GW'(|(g & single_of));
-          owed = (CW+2)'(singles_i[o*CW+:CW]) + (CW+2)'(1);
-          hi = hi & single_of & ~g;
-          lo = lo & single_of & ~g;
-          for (int unsigned k = 1; k < G; k++) begin
-            g = '0;
-            if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin
-              g = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
-            end
-            hi = hi & ~g;
-            lo = lo & ~g;
-            gnts = gnts | g;
-            if (|g) begin
-              last = g;
-              n = n + 1'b1;
-              owed = owed + (CW+2)'(1);
-            end
-          end
-        end
-        always_ff @(posedge clk_i or negedge rst_ni) begin
-          if (!rst_ni) mask_q <= '1;
-          else if (|reqs) mask_q <= ~((last - 1'b1) | last);
-        end
-        assign alloc_n_o[o*GW+:GW] = n;
+        rr_arbiter_multi #(.N(N), .G(G), .CW(CW)) i_arb (
+          .clk_i, .rst_ni,
+          .req_i    (reqs),
+          .single_i (single_of),
+          .busy_i   (busy_i[o]),
+          .credits_i(credits_i[o*CW+:CW]),
+          .singles_i(singles_i[o*CW+:CW]),
+          .gnt_o    (gnts),
+          .n_o      (alloc_n_o[o*GW+:GW])
+        );
       end
     end
   end

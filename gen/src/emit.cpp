@@ -31,9 +31,9 @@ namespace {
 
 // Hand-written blocks every design uses, in compile order.
 const std::vector<std::string> kBuildingBlocks = {
-    "rr_pkg.sv",        "rr_arbiter_rr.sv", "rr_fifo.sv",      "rr_credit_counter.sv", "rr_input_port.sv",
-    "rr_vc_alloc.sv",   "rr_sw_alloc.sv",  "rr_crossbar.sv",  "rr_output_port.sv",    "rr_demand.sv",
-    "rr_handover_wait.sv", "rr_router.sv",  "rr_link.sv"};
+    "rr_pkg.sv",         "rr_arbiter_rr.sv",    "rr_arbiter_multi.sv", "rr_fifo.sv",     "rr_credit_counter.sv",
+    "rr_input_port.sv",  "rr_vc_alloc.sv",      "rr_sw_alloc.sv",      "rr_crossbar.sv", "rr_output_port.sv",
+    "rr_demand.sv",      "rr_handover_wait.sv", "rr_router.sv",        "rr_link.sv"};
 
 // Route-compute blocks per topology family.
 const std::vector<std::string> kTorusBlocks = {"rr_route_dor.sv"};

@@ -39,13 +39,16 @@ chparams=""
 for p in $params; do chparams+=" -set ${p%%=*} ${p#*=}"; done
 
 # One reading per design, flattened (submodules would clash by name):
-# registers kept, internal names dropped (the guards leave temporaries unset
-# where they skip work; only ports and state count).
+# registers kept, every other internal name dropped, the ports of flattened
+# submodules included (the guards leave temporaries unset where they skip
+# work, and a reading may drive a submodule input differently where the
+# submodule ignores it: only ports and state count).
 elaborate() {  # name, defines, files...
   local name=$1 defines=$2
   shift 2
   yosys -q -p "read_verilog $defines -sv $*; chparam$chparams $top; hierarchy -top $top; proc; flatten;
-               hierarchy -top $top; async2sync; opt_clean -purge; rename $top $name;
+               hierarchy -top $top; rename -hide w:* x:* %d t:\$*dff* %co:+[Q] w:* %i %d;
+               async2sync; opt_clean -purge; rename $top $name;
                write_rtlil $work/$name.il" > "$work/$name.log" 2>&1 ||
     { cat "$work/$name.log"; echo "sim_guards_equiv.sh: Yosys could not read $top ($name)" >&2; exit 1; }
 }
