@@ -307,13 +307,12 @@ TEST(BrokenRtlSpeedup, InterleavingCheckFailsOnAPacketAllocatedOverPendingSingle
   EXPECT_NE(r.failure.find(" interleaved into packet "), std::string::npos) << r.failure;
 }
 
-// The VC allocator grants an output VC to a second single-flit packet in a
-// cycle without a credit for it.
+// The VC allocator (its multi-grant arbiter) grants an output VC to a second
+// single-flit packet in a cycle without a credit for it.
 TEST(BrokenRtlSpeedup, CreditCheckFailsOnASecondSingleFlitGrantWithoutACredit) {
   Bench b(ring_s2());
-  const EmittedDesign e = broken(b.emitted, "rr_vc_alloc.sv",
-                                 "if (more && {2'b0, credits_i[o*CW+:CW]} >= owed + (CW+2)'(1)) begin",
-                                 "if (more) begin");
+  const EmittedDesign e = broken(b.emitted, "rr_arbiter_multi.sv",
+                                 "if (more && {2'b0, credits_i} >= owed + (CW+2)'(1)) begin", "if (more) begin");
   SimOptions o = short_run(1.0);
   o.packet_flits_min = o.packet_flits_max = 1;
   const SimResult r = run_on(b, e, ModelKind::Router, o);
