@@ -1,0 +1,26 @@
+// rlroute 0.1.0 filelist for "dfly_2_4_2_9_q_adaptive"; paths are relative to this file (verilator -F)
+dfly_2_4_2_9_q_adaptive_pkg.sv
+rtl/rr_pkg.sv
+rtl/rr_arbiter_rr.sv
+rtl/rr_arbiter_multi.sv
+rtl/rr_fifo.sv
+rtl/rr_credit_counter.sv
+rtl/rr_input_port.sv
+rtl/rr_vc_alloc.sv
+rtl/rr_sw_alloc.sv
+rtl/rr_crossbar.sv
+rtl/rr_output_port.sv
+rtl/rr_demand.sv
+rtl/rr_handover_wait.sv
+rtl/rr_router.sv
+rtl/rr_link.sv
+rtl/rr_lfsr.sv
+rtl/rr_contention.sv
+rtl/rr_ugal_decide.sv
+rtl/rr_route_dfly.sv
+rtl/rr_q_update.sv
+rtl/rr_q_decide.sv
+rtl/rr_q_table.sv
+rtl/rr_q_unit.sv
+dfly_2_4_2_9_q_adaptive_router.sv
+dfly_2_4_2_9_q_adaptive_network.sv

@@ -1,0 +1,19 @@
+// rlroute 0.1.0 filelist for "torus4x4_dor"; paths are relative to this file (verilator -F)
+torus4x4_dor_pkg.sv
+rtl/rr_pkg.sv
+rtl/rr_arbiter_rr.sv
+rtl/rr_arbiter_multi.sv
+rtl/rr_fifo.sv
+rtl/rr_credit_counter.sv
+rtl/rr_input_port.sv
+rtl/rr_vc_alloc.sv
+rtl/rr_sw_alloc.sv
+rtl/rr_crossbar.sv
+rtl/rr_output_port.sv
+rtl/rr_demand.sv
+rtl/rr_handover_wait.sv
+rtl/rr_router.sv
+rtl/rr_link.sv
+rtl/rr_route_dor.sv
+torus4x4_dor_router.sv
+torus4x4_dor_network.sv

@@ -1,0 +1,24 @@
+// rlroute 0.1.0 filelist for "torus4x4_dqn"; paths are relative to this file (verilator -F)
+torus4x4_dqn_pkg.sv
+rtl/rr_pkg.sv
+rtl/rr_arbiter_rr.sv
+rtl/rr_arbiter_multi.sv
+rtl/rr_fifo.sv
+rtl/rr_credit_counter.sv
+rtl/rr_input_port.sv
+rtl/rr_vc_alloc.sv
+rtl/rr_sw_alloc.sv
+rtl/rr_crossbar.sv
+rtl/rr_output_port.sv
+rtl/rr_demand.sv
+rtl/rr_handover_wait.sv
+rtl/rr_router.sv
+rtl/rr_link.sv
+rtl/rr_route_dor.sv
+rtl/rr_dqn_layer.sv
+rtl/rr_dqn_infer.sv
+rtl/rr_dqn_unit.sv
+rtl/rr_dqn_episodes.sv
+rtl/rr_dqn_episode_unit.sv
+torus4x4_dqn_router.sv
+torus4x4_dqn_network.sv
