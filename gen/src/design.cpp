@@ -29,11 +29,12 @@ std::vector<std::pair<std::string, Field>> HeaderLayout::named() const {
 Design derive_design(const Config& cfg) {
   Design d{.cfg = cfg, .topo = Topology(cfg), .header = {}, .ports = 0, .vcs = cfg.vcs,
            .vc_bits = 0, .port_bits = 0, .link = {},
-           .flit_bits = cfg.flit_bits, .buffer_flits = cfg.buffer_flits};
+           .flit_bits = cfg.flit_bits, .buffer_flits = cfg.buffer_flits, .core = {}};
   d.ports = d.topo.num_ports();
   d.vc_bits = std::max(1, bits_for(d.vcs));
   d.port_bits = std::max(1, bits_for(d.ports));
   d.link = LinkLayout{.vc_bits = d.vc_bits, .flit_bits = d.flit_bits};
+  d.core = derive_router_core(cfg, d.topo);
 
   int next = 0;
   auto take = [&next](int width) {

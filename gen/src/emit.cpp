@@ -10,10 +10,9 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "backend.hpp"
 #include "emit_parts.hpp"
 #include "sv_writer.hpp"
-#include "rlroute/gen/dqn_block.hpp"
-#include "rlroute/gen/dqn_episodes.hpp"
 #include "rlroute/gen/files.hpp"
 #include "rlroute/gen/routing.hpp"
 #include "rlroute/gen/routing_check.hpp"
@@ -34,18 +33,6 @@ const std::vector<std::string> kBuildingBlocks = {
     "rr_pkg.sv",         "rr_arbiter_rr.sv",    "rr_arbiter_multi.sv", "rr_fifo.sv",     "rr_credit_counter.sv",
     "rr_input_port.sv",  "rr_vc_alloc.sv",      "rr_sw_alloc.sv",      "rr_crossbar.sv", "rr_output_port.sv",
     "rr_demand.sv",      "rr_handover_wait.sv", "rr_router.sv",        "rr_link.sv"};
-
-// Route-compute blocks per topology family.
-const std::vector<std::string> kTorusBlocks = {"rr_route_dor.sv"};
-const std::vector<std::string> kDragonflyBlocks = {"rr_lfsr.sv", "rr_contention.sv", "rr_ugal_decide.sv", "rr_route_dfly.sv"};
-// Star-channel's decision at the head of the VC.
-const std::vector<std::string> kStarBlocks = {"rr_star_decide.sv"};
-// DQN-routing's inference block and decisions at the head of the VC.
-const std::vector<std::string> kDqnBlocks = {"rr_dqn_layer.sv", "rr_dqn_infer.sv", "rr_dqn_unit.sv"};
-// ... and its pending-episode table and acks (routing.dqn_episodes > 0).
-const std::vector<std::string> kDqnEpisodeBlocks = {"rr_dqn_episodes.sv", "rr_dqn_episode_unit.sv"};
-// Q-adaptive's table, decision and learning blocks.
-const std::vector<std::string> kQAdaptiveBlocks = {"rr_q_update.sv", "rr_q_decide.sv", "rr_q_table.sv", "rr_q_unit.sv"};
 
 // RTL building blocks are small; a larger file is not one of ours.
 constexpr std::size_t kMaxRtlFileBytes = 1 << 20;
@@ -97,42 +84,8 @@ std::string emit_package(const Design& d) {
     param("LINK_LATENCY", d.cfg.link_latency, "topology.link_latency");
     param("CREDIT_LATENCY", d.cfg.credit_latency, "topology.credit_latency");
   }
-  std::string dqn_sizes;
-  if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
-    const DqnBlock b = dqn_block(d.cfg);
-    param("DQN_HOP_THRESHOLD", d.cfg.dqn_hop_threshold, "routing.dqn_hop_threshold: no DQN hop from this hop count on");
-    param("DQN_LAYERS", b.layers(), "layers of the inference block (routing.dqn_hidden, then the Q-values)");
-    param("DQN_WEIGHT_BITS", b.weight_bits, "routing.dqn_weight_bits");
-    param("DQN_ACTIVATION_BITS", b.activation_bits, "routing.dqn_activation_bits");
-    param("DQN_ACC_BITS", b.accumulator_bits(), "accumulator, bias and Q-value bits");
-    param("DQN_NPAR", b.npar, "routing.dqn_npar: neurons per cycle");
-    param("DQN_IPAR", b.ipar, "routing.dqn_ipar: inputs per cycle");
-    param("DQN_PROG_LAYER_BITS", b.layer_bits(), "programming port: layer select");
-    param("DQN_PROG_ADDR_BITS", b.address_bits(), "programming port: weight word or neuron");
-    param("DQN_PROG_DATA_BITS", b.data_bits(), "programming port: a weight word or a bias");
-    param("DQN_DECISION_CYCLES", b.latency_cycles(), "an inference, start to done");
-    param("DQN_INTERVAL_CYCLES", ref::dqn_interval_cycles(b.zero_network(), b.npar, b.ipar),
-          "between two inferences the block starts");
-    const DqnAgentPort agent = dqn_agent_port(d);
-    param("DQN_AGENT_EXTERNAL", d.cfg.dqn_agent == DqnAgentKind::External, "routing.dqn_agent: the agent port leaves the router");
-    param("DQN_OBS_BITS", agent.obs_values * agent.activation_bits, "agent port: an observation");
-    param("DQN_ACTIONS", agent.actions, "agent port: actions (network ports), mask bits");
-    param("DQN_TAG_BITS", agent.tag_bits, "agent port: a decision's tag (its input VC)");
-    param("DQN_ACTION_BITS", agent.action_bits, "agent port: an action");
-    const DqnEpisodeLayout episodes = dqn_episode_layout(d.cfg);
-    param("DQN_EPISODES", episodes.entries, "routing.dqn_episodes: entries of the pending-episode table");
-    param("DQN_EPISODE_BITS", episodes.index_bits, "an entry's index (header field episode)");
-    param("DQN_STAMP_BITS", episodes.stamp_bits, "an episode's timestamps, cycles modulo 2^DQN_STAMP_BITS");
-    param("DQN_DISTANCE_BITS", episodes.distance_bits, "an episode's distance, hops");
-    param("DQN_ACK_BITS", episodes.ack_bits(), "an ack word {valid, cancel, index, timestamp} on the credit channel");
-    std::string hex;
-    for (int l = 4; l >= 0; --l) hex += fmt::format("{:04x}", l <= b.layers() ? b.sizes[static_cast<size_t>(l)] : 0);
-    dqn_sizes = fmt::format(
-        "  // The inference block's widths, 16 bits each, LSB first: the observation,\n"
-        "  // routing.dqn_hidden, the Q-values (one per network port).\n"
-        "  localparam logic [79:0] DQN_SIZES = 80'h{};\n",
-        hex);
-  }
+  const emit::PackagePart part = emit::backend_emitter(d).package_part(d);
+  params.insert(params.end(), part.params.begin(), part.params.end());
   std::vector<sv::Param> fields;
   for (const auto& [lower, f] : h.named()) {
     std::string name = lower == "length" ? "len" : lower == "packet_id" ? "pkt_id" : lower;
@@ -145,7 +98,7 @@ std::string emit_package(const Design& d) {
   // The constants are for users and tools; a design uses only some of them.
   s += "  /* verilator lint_off UNUSEDPARAM */\n";
   s += sv::localparams(params, "  ");
-  s += dqn_sizes;
+  s += part.text;
   s += "  // Header flit fields: LSB and width.\n";
   s += sv::localparams(fields, "  ");
   s += "  /* verilator lint_on UNUSEDPARAM */\n";
@@ -283,19 +236,7 @@ EmittedDesign emit_with_requests(const Design& d, const RoutingRelation& relatio
   std::vector<std::string> order;
   const fs::path rtl = rtl_source_dir();
   std::vector<std::string> blocks = kBuildingBlocks;
-  for (const std::string& b : d.topo.dragonfly() ? kDragonflyBlocks : kTorusBlocks) blocks.push_back(b);
-  if (d.cfg.algorithm == RoutingAlgorithm::Star) {
-    for (const std::string& b : kStarBlocks) blocks.push_back(b);
-  }
-  if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
-    for (const std::string& b : kDqnBlocks) blocks.push_back(b);
-    if (dqn_episode_layout(d.cfg).enabled()) {
-      for (const std::string& b : kDqnEpisodeBlocks) blocks.push_back(b);
-    }
-  }
-  if (traits(d.cfg.algorithm).choice == PathChoice::QTable) {
-    for (const std::string& b : kQAdaptiveBlocks) blocks.push_back(b);
-  }
+  for (const std::string& b : emit::backend_emitter(d).rtl_blocks(d)) blocks.push_back(b);
   for (const std::string& block : blocks) {
     e.files["rtl/" + block] = read_file(rtl / block);
     order.push_back("rtl/" + block);

@@ -2,6 +2,7 @@
 // link and credit latency), terminal ports at the top level.
 #include <fmt/format.h>
 
+#include "backend.hpp"
 #include "emit_parts.hpp"
 #include "sv_writer.hpp"
 
@@ -34,16 +35,7 @@ std::string router_block(const Design& d, int r, std::vector<std::string>& unuse
                      {"cycle_o", fmt::format("unused_cycle[{}]", r), ""},
                      {"stat_flits_o", fmt::format("unused_stat_flits[{}]", r), ""},
                      {"stat_stall_o", fmt::format("unused_stat_stall[{}]", r), ""}};
-  if (d.cfg.algorithm == RoutingAlgorithm::Dqn && d.cfg.dqn_agent == DqnAgentKind::Block) {
-    for (const sv::Port& port : dqn_programming_ports(d.module("pkg"))) ports.push_back({port.name, "", ""});
-  } else if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
-    // Router r's agent port: slice r of the network top's.
-    for (const DqnPortSignal& sig : dqn_agent_signals(d.module("pkg"))) {
-      ports.push_back({sig.name, sig.width == "1" ? fmt::format("{}[{}]", sig.name, r)
-                                                  : fmt::format("{}[{}*{} +: {}]", sig.name, r, sig.width, sig.width),
-                       ""});
-    }
-  }
+  for (const sv::Connection& c : backend_emitter(d).network_connections(d, r)) ports.push_back(c);
   s += sv::instance(d.module("router"), fmt::format("i_router_{}", r), {}, ports, "  ");
   std::vector<std::vector<std::string>> assigns;
   std::string links;
@@ -103,11 +95,10 @@ std::string network_top(const Design& d) {
                                   {"output", "NODES*LW-1:0", "ni_flit_o", ""},
                                   {"input", "NODES*CRW-1:0", "ni_credit_i", "node n at [n*CRW +: CRW]"},
                                   {"output", "NODES*CRW-1:0", "ni_credit_o", ""}};
-  if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
-    // One programming port for every router's inference block (the same
-    // network everywhere), or every router's agent port side by side.
-    for (const sv::Port& port : dqn_top_ports(d, "ROUTERS")) top_ports.push_back(port);
-  }
+  // The family's ports: DQN-routing's one programming port for every router's
+  // inference block (the same network everywhere), or every router's agent
+  // port side by side.
+  for (const sv::Port& port : backend_emitter(d).top_ports(d, "ROUTERS")) top_ports.push_back(port);
   s += sv::module_header(d.module("network"),
                          {{"NODES", pkg + "::NUM_NODES", ""},
                           {"ROUTERS", pkg + "::NUM_ROUTERS", ""},

@@ -36,4 +36,25 @@ std::string network_top(const Design& d);
 // The rr_pkg constant of an algorithm's RTL code, e.g. "rr_pkg::ALGO_UGAL_LE".
 std::string algorithm_constant(RoutingAlgorithm algorithm);
 
+// The pieces of a router top (emit_router.cpp) that every family's route
+// units connect to: the per-port slices of a route unit, and the
+// head-decision interface of a unit that names the port.
+std::vector<sv::Connection> route_unit_ports();
+std::vector<sv::Connection> head_decision_ports();
+// The VC allocator's REQ_MAP as a readable localparam.
+std::string vc_request_map_localparam(const Design& d, const VcRequestMap& requests);
+
+// rr_route_dor's parameters and connections in a router top (cube/; DQN-routing
+// adds its own), and the radix and torus parameters other torus units take.
+struct DorRouteUnit {
+  std::vector<sv::Param> params, radices;
+  sv::Param torus;
+  std::vector<sv::Connection> ports;
+};
+DorRouteUnit dor_route_unit(const Design& d, const std::string& pkg);
+
+// The dragonfly route units (dragonfly/), which Q-adaptive's backend extends.
+std::string dragonfly_route_units(const Design& d, const RoutingRelation& relation);
+std::vector<std::string> dragonfly_blocks(const Design& d);
+
 }  // namespace rlroute::emit

@@ -1,6 +1,6 @@
 // Block test for rtl/rr_route_dfly.sv (dragonfly route compute: MIN, VALg,
 // VALn, UGAL-g, UGAL-LE, PAR) and its rtl/rr_lfsr.sv, against
-//  - the routing relation (gen/src/routing_dragonfly.cpp): every output
+//  - the routing relation (gen/src/dragonfly/routing_dragonfly.cpp): every output
 //    (port, VC mask, rewritten route state) is one of next_hops();
 //  - a C++ model of the UGAL decision written from docs/routing_dragonfly.md:
 //    q = used credits (occ_i) + waiting demand (dem_i) of the port; minimal iff

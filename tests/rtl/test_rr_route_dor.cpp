@@ -1,13 +1,13 @@
 // Block test for rtl/rr_route_dor.sv (dimension-order route compute of tori and
 // meshes, and with STAR star-channel's), swept exhaustively against its C++
-// twin, the relation DorRouting (gen/src/routing_dor.cpp) or StarRouting
-// (gen/src/routing_star.cpp): for every router, every input port, every input
+// twin, the relation DorRouting (gen/src/cube/routing_dor.cpp) or StarRouting
+// (gen/src/cube/routing_star.cpp): for every router, every input port, every input
 // VC and every destination node, the unit's (out_port_o, out_vcs_o) must be
 // the relation's first option (out_port, vc_mask), dateline classes included,
 // and with STAR (alt_port_o, alt_vcs_o) its second (the next dimension still
 // to correct, on the adaptive VC), decide_o set exactly when there is one.
 // Each parameter set is the config of a real Design (parse_config +
-// derive_design): the unit is driven the way emit_router.cpp instantiates it
+// derive_design): the unit is driven the way cube/emit_cube.cpp instantiates it
 // (coord_i = the router's id, hdr_i = the header flit Design::encode gives),
 // and the parameters the model was Verilated with (read back from the model,
 // see rlroute_verilate(... PUBLIC) in CMakeLists.txt) are checked against it.
@@ -252,7 +252,7 @@ class Bench {
 
  public:
   // The -G values of CMakeLists.txt, as Verilated, are the ones the Design of
-  // the config gives (and the ones emit_router.cpp passes to rr_route_dor).
+  // the config gives (and the ones cube/emit_cube.cpp passes to rr_route_dor).
   void ParametersMatchDesign() {
     EXPECT_EQ(t_.torus(), topo_cfg_.torus);
     EXPECT_EQ(d_.cfg.algorithm, topo_cfg_.star ? RoutingAlgorithm::Star : RoutingAlgorithm::Dor);

@@ -1,4 +1,4 @@
-// gen/src/dqn_block.cpp: the DQN inference block of a design (its shape from
+// gen/src/dqn/dqn_block.cpp: the DQN inference block of a design (its shape from
 // the config, its programming port's widths), the check that a network fits
 // it, the untrained random network and where `rlroute sim` takes its
 // network from.

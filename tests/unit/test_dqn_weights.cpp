@@ -1,4 +1,4 @@
-// gen/src/dqn_weights.cpp: the DQN weights file round-trips bit for bit and
+// gen/src/dqn/dqn_weights.cpp: the DQN weights file round-trips bit for bit and
 // refuses bad input with one line naming the key, the value and the rule.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// gen/src/routing_dor.cpp: the dimension-order routing relation of tori and meshes.
+// gen/src/cube/routing_dor.cpp: the dimension-order routing relation of tori and meshes.
 #include <gtest/gtest.h>
 
 #include <cstdint>

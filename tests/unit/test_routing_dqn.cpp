@@ -1,4 +1,4 @@
-// gen/src/routing_dqn.cpp: DQN-routing's relation (the DQN VC on any network
+// gen/src/dqn/routing_dqn.cpp: DQN-routing's relation (the DQN VC on any network
 // port below the hop threshold, DOR on the escape VCs with Pdor) and the
 // checks that prove it deadlock- and livelock-free. The config does not
 // accept routing.algorithm = "dqn" until its router exists, so the tests

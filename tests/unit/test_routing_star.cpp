@@ -1,4 +1,4 @@
-// gen/src/routing_star.cpp: star-channel routing (DOR escape VCs below one
+// gen/src/cube/routing_star.cpp: star-channel routing (DOR escape VCs below one
 // adaptive minimal VC) and the checks that prove it deadlock-free.
 #include <gtest/gtest.h>
 

@@ -111,8 +111,8 @@ module dfly_2_4_2_9_q_adaptive_router #(
     .HOPS_LSB   (dfly_2_4_2_9_q_adaptive_pkg::HDR_HOPS_LSB),
     .HOPS_W     (dfly_2_4_2_9_q_adaptive_pkg::HDR_HOPS_W),
     .DEMAND     (1'b0),                                       // waiting demand for the UGAL queue (routing.ugal_queue)
-    .HEAD       (1'b1),                                       // Q-adaptive decides at the head of the VC, registered
-    .HEAD_REG   (1'b1),                                       // Q-adaptive decides at the head of the VC, registered
+    .HEAD       (1'b1),                                       // the Q unit decides at the head of the VC, registered
+    .HEAD_REG   (1'b1),                                       // the Q unit decides at the head of the VC, registered
     .HEAD_PORTS (7'b1111111),                                 // every input port: decisions, or Q_y and feedback
     .DOW        (DOW),
     .PATCH      (1'b1),

@@ -4,8 +4,11 @@
 // factory, the emitter and the tests all read this table; rtl/rr_pkg.sv
 // mirrors the RTL codes as named constants (a unit test keeps the two equal).
 //
-// Adding an algorithm: one row here, its relation (routing_*.cpp, chosen by
-// make_routing_relation) and its route unit (rtl/, emitted by emit_router.cpp).
+// Adding an algorithm: one row here and its backend, a folder of gen/src
+// (cube/, dqn/, dragonfly/, q_adaptive/): its relation (chosen by
+// make_routing_relation) and its part of the emitted RTL (gen/src/backend.hpp:
+// route units, decision units, side-bands, blocks); the router core it needs
+// is derived from the row (rlroute/gen/router_core.hpp).
 #pragma once
 
 #include <array>
@@ -35,6 +38,29 @@ enum class PathChoice {
   QTable,         // Q-adaptive: at the source router and the first router of an intermediate group, by the Q-table
 };
 
+// What a decision at the head of the VC does (rr_router's head-decision
+// seam: a decision unit outside the core, asked when the packet requests an
+// output VC; docs/architecture.md, "The router core").
+enum class HeadDecisionKind {
+  None,          // decides at buffer write, or nothing to decide
+  Alternative,   // picks the route unit's minimal route or its alternative (star)
+  Configurable,  // the same, at the point routing.decision names (UGAL, PAR)
+  NamesPort,     // the decision unit names the port (Q-adaptive, DQN-routing)
+};
+
+// The header field a decision at the head of the VC sets when it leaves the
+// minimal route.
+enum class PatchedField {
+  None,   // star: the adaptive VC needs no mark
+  Phase,  // the non-minimal route's phase (UGAL, PAR, Q-adaptive)
+  Pdor,   // DQN-routing's escape to DOR (routing.dqn_fallback = "pdor")
+};
+
+// The generator backend that emits an algorithm's part of a design: its
+// route units, decision units, side-bands and RTL blocks (one folder of
+// gen/src each: cube/, dqn/, dragonfly/, q_adaptive/).
+enum class Backend { Cube, DqnRouting, Dragonfly, QAdaptive };
+
 struct AlgorithmTraits {
   RoutingAlgorithm id;
   std::string_view name;  // routing.algorithm = "<name>"
@@ -51,6 +77,9 @@ struct AlgorithmTraits {
   RouteStateFields route_state;
   PathChoice choice;
   bool contention_counters;  // UGAL-LE: per-port counters of active flows
+  HeadDecisionKind head_decision;
+  PatchedField patched;
+  Backend backend;
   // rr_pkg::ALGO_<RTL name> of the route unit; the name is `name` in upper case.
   unsigned rtl_code;
 
@@ -72,18 +101,18 @@ struct AlgorithmTraits {
 
 // clang-format off
 inline constexpr std::array<AlgorithmTraits, 11> kAlgorithms{{
-//  id                            name          family                      impl  levels hops route state                           path choice                  LE     code
-  {RoutingAlgorithm::Dor,       "dor",        TopologyFamily::Cube,      true,  2,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 0},
-  {RoutingAlgorithm::Star,      "star",       TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 1},
-  {RoutingAlgorithm::Dqn,       "dqn",        TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 2},
-  {RoutingAlgorithm::Min,       "min",        TopologyFamily::Dragonfly, true,  2,    3,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, 3},
-  {RoutingAlgorithm::Valg,      "valg",       TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AlwaysValiant,   false, 4},
-  {RoutingAlgorithm::Valn,      "valn",       TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AlwaysValiant,   false, 5},
-  {RoutingAlgorithm::UgalG,     "ugal_g",     TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AtSource,        false, 6},
-  {RoutingAlgorithm::UgalN,     "ugal_n",     TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        false, 7},
-  {RoutingAlgorithm::UgalLe,    "ugal_le",    TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        true,  8},
-  {RoutingAlgorithm::Par,       "par",        TopologyFamily::Dragonfly, true,  5,    7,   RouteStateFields::IntermediateRouter, PathChoice::AtSourceGroup,   false, 9},
-  {RoutingAlgorithm::QAdaptive, "q_adaptive", TopologyFamily::Dragonfly, true,  5,    5,   RouteStateFields::PhaseOnly,          PathChoice::QTable,          false, 10},
+//  id                            name          family                      impl  levels hops route state                           path choice                  LE     head decision                      patched               backend               code
+  {RoutingAlgorithm::Dor,       "dor",        TopologyFamily::Cube,      true,  2,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::None,          PatchedField::None,  Backend::Cube,        0},
+  {RoutingAlgorithm::Star,      "star",       TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::Alternative,   PatchedField::None,  Backend::Cube,        1},
+  {RoutingAlgorithm::Dqn,       "dqn",        TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::NamesPort,     PatchedField::Pdor,  Backend::DqnRouting,  2},
+  {RoutingAlgorithm::Min,       "min",        TopologyFamily::Dragonfly, true,  2,    3,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::None,          PatchedField::None,  Backend::Dragonfly,   3},
+  {RoutingAlgorithm::Valg,      "valg",       TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AlwaysValiant,   false, HeadDecisionKind::None,          PatchedField::None,  Backend::Dragonfly,   4},
+  {RoutingAlgorithm::Valn,      "valn",       TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AlwaysValiant,   false, HeadDecisionKind::None,          PatchedField::None,  Backend::Dragonfly,   5},
+  {RoutingAlgorithm::UgalG,     "ugal_g",     TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AtSource,        false, HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly,   6},
+  {RoutingAlgorithm::UgalN,     "ugal_n",     TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        false, HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly,   7},
+  {RoutingAlgorithm::UgalLe,    "ugal_le",    TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        true,  HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly,   8},
+  {RoutingAlgorithm::Par,       "par",        TopologyFamily::Dragonfly, true,  5,    7,   RouteStateFields::IntermediateRouter, PathChoice::AtSourceGroup,   false, HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly,   9},
+  {RoutingAlgorithm::QAdaptive, "q_adaptive", TopologyFamily::Dragonfly, true,  5,    5,   RouteStateFields::PhaseOnly,          PathChoice::QTable,          false, HeadDecisionKind::NamesPort,     PatchedField::Phase, Backend::QAdaptive,   10},
 }};
 // clang-format on
 

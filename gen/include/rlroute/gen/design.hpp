@@ -11,6 +11,7 @@
 #include "rlroute/gen/bits.hpp"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/link_layout.hpp"
+#include "rlroute/gen/router_core.hpp"
 #include "rlroute/gen/topology.hpp"
 
 namespace rlroute {
@@ -66,6 +67,7 @@ struct Design {
   LinkLayout link;   // the link and credit words
   int flit_bits;
   int buffer_flits;
+  RouterCore core;   // how rr_router is built for the algorithm
 
   std::string module(const std::string& suffix) const { return cfg.name + "_" + suffix; }
   FlitData encode(const Header& h) const;

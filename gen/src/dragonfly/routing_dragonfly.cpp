@@ -130,11 +130,7 @@ std::vector<RouteOption> DragonflyRouting::valiant(int router, int in_port, int 
   return options;
 }
 
-bool DragonflyRouting::decides_at(int in_port) const {
-  if (!traits(algorithm_).biased()) return false;
-  return topo_.is_ni_port(in_port) ||
-         (traits(algorithm_).choice == PathChoice::AtSourceGroup && topo_.is_local_port(in_port));
-}
+bool DragonflyRouting::decides_at(int in_port) const { return choice_opens_at(traits(algorithm_), topo_, in_port); }
 
 bool DragonflyRouting::decision_open(int router, int in_port, const RouteState& s) const {
   if (!decides_at(in_port) || s.mode != RouteMode::Minimal) return false;

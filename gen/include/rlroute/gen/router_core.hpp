@@ -1,0 +1,47 @@
+// How the shared router core (rtl/rr_router.sv) is built for a design: the
+// head-decision seam and the waiting demand its routing algorithm needs.
+// Derived once with the design, from the algorithm's row of kAlgorithms and
+// the config; the emitter prints it and nothing re-derives it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rlroute/gen/algorithm.hpp"
+#include "rlroute/gen/config.hpp"
+#include "rlroute/gen/topology.hpp"
+
+namespace rlroute {
+
+// Decisions at the head of the VC: the route unit computes at buffer write,
+// and a decision unit outside the core decides when the packet asks for an
+// output VC (rr_input_port).
+struct HeadDecision {
+  bool enabled = false;      // rr_router HEAD
+  bool registered = false;   // HEAD_REG: through a register, the packet asks a cycle later
+  bool names_port = false;   // CHOOSE: the unit names the port (else: minimal or the alternative)
+  bool late = false;         // HD_LATE: the answer a cycle after the presentation
+  PatchedField field = PatchedField::None;  // PATCH_LSB/PATCH_W: the field it would set ...
+  bool patches = false;                     // PATCH: ... and sets, when it leaves the minimal route
+  std::vector<bool> ports;   // HEAD_PORTS: the input ports that get a decision unit
+  bool every_port = false;   // ports are all of them by the algorithm (not by where a choice opens)
+  std::string why;           // what made it so, for the emitted comments
+  std::string unit;          // who decides, for the emitted comments
+
+  // The route unit offers an alternative route and the unit picks one of the two.
+  bool picks_alternative() const { return enabled && !names_port; }
+};
+
+struct RouterCore {
+  bool waiting_demand = false;  // rr_router DEMAND: flits waiting for each output port (rr_demand)
+  HeadDecision head;
+};
+
+RouterCore derive_router_core(const Config& cfg, const Topology& topo);
+
+// Where a dragonfly UGAL or PAR packet's minimal/non-minimal choice can be
+// open: at its source router's NI ports and, for PAR, at the local ports of
+// the next router of the source group.
+bool choice_opens_at(const AlgorithmTraits& algorithm, const Topology& topo, int in_port);
+
+}  // namespace rlroute

@@ -1,0 +1,118 @@
+// The torus and mesh backend: dimension-order routing and star-channel
+// routing, one rr_route_dor per input port and, for star, one rr_star_decide
+// (DQN-routing's backend, dqn/, builds on the same route unit).
+#include <fmt/format.h>
+
+#include "../backend.hpp"
+#include "../emit_parts.hpp"
+
+namespace rlroute::emit {
+
+using sv::Connection;
+using sv::Param;
+
+DorRouteUnit dor_route_unit(const Design& d, const std::string& pkg) {
+  const Topology& t = d.topo;
+  DorRouteUnit u;
+  u.params = {{"P", "P", ""},
+              {"V", "V", ""},
+              {"W", "W", ""},
+              {"NUM_NI", pkg + "::NUM_NI", ""},
+              {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
+              {"CW", pkg + "::COORD_BITS", ""}};
+  for (int dim = 0; dim < 3; ++dim) {
+    u.radices.push_back({fmt::format("K{}", dim), std::to_string(dim < t.num_dims() ? t.radix(dim) : 1),
+                         dim < t.num_dims() ? fmt::format("topology.dims[{}]", dim) : "unused dimension"});
+  }
+  u.torus = {"TORUS", t.torus() ? "1'b1" : "1'b0", fmt::format("topology.kind = \"{}\"", to_string(d.cfg.kind))};
+  u.params.insert(u.params.end(), u.radices.begin(), u.radices.end());
+  u.params.push_back(u.torus);
+  u.params.push_back({"LOCAL_W", pkg + "::LOCAL_BITS", ""});
+  u.params.push_back({"DST_LSB", pkg + "::HDR_DST_LSB", ""});
+  u.params.push_back({"STAR", d.core.head.picks_alternative() ? "1'b1" : "1'b0",
+                      fmt::format("routing.algorithm = \"{}\"", to_string(d.cfg.algorithm))});
+  u.ports = {{"coord_i", "id_i", ""}};
+  for (const Connection& c : route_unit_ports()) u.ports.push_back(c);
+  u.ports.push_back({"alt_port_o", "rc_alt_port[p*PW +: PW]", ""});
+  u.ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
+  u.ports.push_back({"decide_o", "rc_decide[p]", ""});
+  u.ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", "DOR and star leave the header as it is"});
+  return u;
+}
+
+namespace {
+
+std::string dor_units(const Design& d, const std::string& pkg) {
+  const DorRouteUnit route = dor_route_unit(d, pkg);
+  return "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port.\n"
+         "  logic [P*DW-1:0] unused_dem;\n"
+         "  assign unused_dem = dem;\n"
+         "  // DOR decides at buffer write: no head decisions.\n"
+         "  assign rc_operands = '0;\n"
+         "  assign hd_alt = '0;\n"
+         "  assign hd_ready = '1;\n"
+         "  assign hd_choice = '0;\n"
+         "  assign hd_patch = '0;\n"
+         "  logic unused_hd;\n"
+         "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands, hd_fresh};\n"
+         "  logic [P*OW-1:0] unused_occ;\n"
+         "  assign unused_occ = occ;\n"
+         "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
+         sv::instance("rr_route_dor", "i_route", route.params, route.ports, "    ") + "  end\n";
+}
+
+std::string star_units(const Design& d, const std::string& pkg) {
+  const DorRouteUnit route = dor_route_unit(d, pkg);
+  return "  // Star-channel routing (routing.algorithm = \"star\"): VC V-1 adaptive, VCs\n"
+         "  // 0..V-2 the DOR escape; one route unit and one decision unit per input port.\n"
+         "  logic [P*DW-1:0] unused_dem;\n"
+         "  assign unused_dem = dem;\n"
+         "  assign hd_ready = '1;  // the decision unit takes every presentation\n"
+         "  assign hd_choice = '0;\n"
+         "  assign hd_patch = '0;\n"
+         "  logic unused_hd;\n"
+         "  assign unused_hd = ^{hd_valid, hd_fresh};  // the decision unit is combinational\n"
+         "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
+         sv::instance("rr_route_dor", "i_route", route.params, route.ports, "    ") +
+         "    // The packet's length: the decision asks for credits for all of it.\n"
+         "    assign rc_operands[p*DOW +: DOW] = rc_hdr[p*W + " + pkg + "::HDR_LEN_LSB +: " + pkg + "::HDR_LEN_W];\n" +
+         sv::instance("rr_star_decide", "i_decide",
+                      {{"P", "P", ""}, {"V", "V", ""}, {"CW", "CNW", ""}, {"OW", "OW", ""}, {"LEN_W", pkg + "::HDR_LEN_W", ""}},
+                      {{"port_i", "hd_port[p*PW +: PW]", ""},
+                       {"alt_port_i", "hd_alt_port[p*PW +: PW]", ""},
+                       {"len_i", "hd_operands[p*DOW +: DOW]", ""},
+                       {"vc_busy_i", "vc_busy", ""},
+                       {"vc_credits_i", "vc_credits", ""},
+                       {"occ_i", "occ", ""},
+                       {"alt_o", "hd_alt[p]", ""}},
+                      "    ") +
+         "  end\n";
+}
+
+std::string cube_route_units(const Design& d, const RoutingRelation&) {
+  const std::string pkg = d.module("pkg");
+  return d.core.head.enabled ? star_units(d, pkg) : dor_units(d, pkg);
+}
+
+std::vector<std::string> cube_blocks(const Design& d) {
+  std::vector<std::string> blocks{"rr_route_dor.sv"};
+  if (d.core.head.enabled) blocks.push_back("rr_star_decide.sv");  // star's decision at the head of the VC
+  return blocks;
+}
+
+// Star's decision asks for credits for the whole packet: its length.
+std::string cube_operands_width(const Design& d) {
+  return d.core.head.enabled ? d.module("pkg") + "::HDR_LEN_W" : "1";
+}
+
+RouterTopNeeds cube_needs(const Design& d) { return {.vc_state = d.core.head.enabled}; }
+
+}  // namespace
+
+const BackendEmitter& cube_backend() {
+  static const BackendEmitter b{cube_blocks,         no_package_part,  no_top_ports, no_network_connections,
+                                cube_operands_width, cube_route_units, cube_needs};
+  return b;
+}
+
+}  // namespace rlroute::emit

@@ -1,0 +1,244 @@
+// The dragonfly backend (MIN, VALg, VALn, UGAL-L g/n, UGAL-LE, PAR):
+// rr_route_dfly per input port, the UGAL decisions at the head of the VC
+// (rr_ugal_decide) and UGAL-LE's contention counters (rr_contention).
+// Q-adaptive's backend (q_adaptive/) builds on the same route units.
+#include <fmt/format.h>
+
+#include "../backend.hpp"
+#include "../emit_parts.hpp"
+#include "rlroute/gen/pipeline.hpp"
+#include "rlroute/gen/q_table_layout.hpp"
+#include "rlroute/gen/routing_dragonfly.hpp"
+
+namespace rlroute::emit {
+
+using sv::Connection;
+using sv::Param;
+
+namespace {
+
+bool q_adaptive(const Design& d) { return traits(d.cfg.algorithm).backend == Backend::QAdaptive; }
+
+// UGAL-LE's contention factors C_j per destination group (zero otherwise).
+std::string contention_counters(const Design& d, const std::string& pkg) {
+  std::string s = fmt::format(
+      "  // Contention factors C_j per destination group (UGAL-LE only).\n"
+      "  localparam int unsigned CFW = $clog2({pkg}::GROUP_SIZE + 1);\n"
+      "  logic [{pkg}::NUM_GROUPS*CFW-1:0] contention;\n",
+      fmt::arg("pkg", pkg));
+  if (!d.core.waiting_demand) {
+    s += "  logic [P*DW-1:0] unused_dem;  // no waiting demand in the UGAL queue\n"
+         "  assign unused_dem = dem;\n";
+  }
+  if (!traits(d.cfg.algorithm).contention_counters) return s + "  assign contention = '0;\n\n";
+  return s + sv::instance("rr_contention", "i_contention",
+                      {{"P", "P", ""},
+                       {"NUM_NI", pkg + "::NUM_NI", ""},
+                       {"A", pkg + "::GROUP_SIZE", ""},
+                       {"NUM_G", pkg + "::NUM_GROUPS", ""},
+                       {"GB", pkg + "::GROUP_BITS", ""},
+                       {"IB", pkg + "::INDEX_BITS", ""},
+                       {"LW", pkg + "::LINK_BITS", ""},
+                       {"DATA_LSB", "rr_pkg::link_data_lsb(V)", ""},
+                       {"DST_GROUP_LSB", pkg + "::HDR_DST_LSB + " + pkg + "::LOCAL_BITS + " + pkg + "::INDEX_BITS",
+                        "group field of the destination address"},
+                       {"SRC_ROUTER_LSB", pkg + "::HDR_SRC_LSB + " + pkg + "::LOCAL_BITS",
+                        "router field {group, index} of the source address"},
+                       {"LEN_LSB", pkg + "::HDR_LEN_LSB", ""},
+                       {"LEN_W", pkg + "::HDR_LEN_W", ""},
+                       {"WINDOW", std::to_string(d.cfg.contention_window), "routing.contention_window"},
+                       {"THRESHOLD", std::to_string(d.cfg.contention_threshold), "routing.contention_threshold"}},
+                      {{"clk_i", "", ""},
+                       {"rst_ni", "", ""},
+                       {"id_i", "", ""},
+                       {"flit_i", "", ""},
+                       {"contention_o", "contention", ""}},
+                      "  ") +
+         "\n";
+}
+
+std::vector<Connection> route_unit_connections(const Design& d) {
+  std::vector<Connection> ports{{"clk_i", "", ""}, {"rst_ni", "", ""}, {"id_i", "", ""}};
+  for (const Connection& c : route_unit_ports()) ports.push_back(c);
+  ports.insert(ports.begin() + 6, {{"occ_i", "occ", ""},
+                                   {"dem_i", d.core.waiting_demand ? "dem" : "'0",
+                                    fmt::format("routing.ugal_queue = \"{}\"", to_string(d.cfg.ugal_queue))},
+                                   {"contention_i", "contention", ""}});
+  const bool q = q_adaptive(d);
+  ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", ""});
+  ports.push_back({"alt_port_o", "rc_alt_port[p*PW +: PW]", ""});
+  ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
+  ports.push_back({"decide_o", "rc_decide[p]", ""});
+  ports.push_back({"operands_o", "rc_operands[p*DOW +: DOW]", ""});
+  ports.push_back({"now_i", q ? "cycle_o[rr_pkg::Q_STAMP_W-1:0]" : "'0", q ? "" : "Q-adaptive only"});
+  ports.push_back({"q_init_row_i", "q_init_row", ""});
+  ports.push_back({"q_init_value_o", "q_init_value[p*C*QW +: C*QW]", ""});
+  return ports;
+}
+
+// Q-adaptive's table as the route units see it (its initial values come
+// from them); tied off without Q-adaptive.
+std::string q_table_declarations(const Design& d, const std::string& pkg) {
+  const bool q = q_adaptive(d);
+  std::string s = fmt::format(
+      "  // Q-adaptive's table: {} rows, a column per network port, QW-bit values.\n"
+      "  localparam int unsigned C = P - {}::NUM_NI;\n"
+      "  localparam int unsigned Q_ROWS = {};\n"
+      "  localparam int unsigned QW = {};\n"
+      "  logic [rr_pkg::id_width(Q_ROWS)-1:0] q_init_row;\n"
+      "  logic [P*C*QW-1:0] q_init_value;\n"
+      "  logic q_ready;\n"
+      "  logic [C-1:0] q_fb_drop;\n",
+      q ? "its" : "none (not Q-adaptive);", pkg, QTableLayout::rows(d.topo), q ? d.cfg.q_value_bits : 16);
+  if (q) return s;
+  return s + "  assign q_init_row = '0;\n"
+             "  assign q_ready = 1'b0;\n"
+             "  assign q_fb_drop = '0;\n"
+             "  logic unused_q;\n"
+             "  assign unused_q = ^{q_init_value, q_ready, q_fb_drop};\n";
+}
+
+std::string route_unit(const Design& d, const std::string& pkg, int levels) {
+  const AlgorithmTraits& algorithm = traits(d.cfg.algorithm);
+  const bool q = q_adaptive(d);
+  const bool head = d.core.head.picks_alternative();
+  return sv::instance(
+      "rr_route_dfly", "i_route",
+      {{"P", "P", ""},
+       {"V", "V", ""},
+       {"W", "W", ""},
+       {"NUM_NI", pkg + "::NUM_NI", ""},
+       {"A", pkg + "::GROUP_SIZE", ""},
+       {"H", pkg + "::GLOBAL_PORTS", ""},
+       {"NUM_G", pkg + "::NUM_GROUPS", ""},
+       {"L", pkg + "::LINKS_PER_GROUP_PAIR", ""},
+       {"PALMTREE", d.topo.arrangement() == GlobalArrangement::Palmtree ? "1'b1" : "1'b0",
+        fmt::format("topology.arrangement = \"{}\"", to_string(d.topo.arrangement()))},
+       {"GB", pkg + "::GROUP_BITS", ""},
+       {"IB", pkg + "::INDEX_BITS", ""},
+       {"LOCAL_W", pkg + "::LOCAL_BITS", ""},
+       {"DST_LSB", pkg + "::HDR_DST_LSB", ""},
+       {"SRC_LSB", pkg + "::HDR_SRC_LSB", ""},
+       {"PHASE_LSB", pkg + "::HDR_PHASE_LSB", ""},
+       {"INTER_LSB", pkg + "::HDR_INTER_LSB", ""},
+       {"ALGO", algorithm_constant(algorithm.id), fmt::format("routing.algorithm = \"{}\"", algorithm.name)},
+       {"LEVELS", std::to_string(levels), "VC levels of the algorithm"},
+       {"BIAS", std::to_string(d.cfg.ugal_bias), "routing.ugal_bias"},
+       {"RULE_DOUBLE", d.cfg.ugal_rule == UgalRule::DoubleNonminimal ? "1'b1" : "1'b0",
+        fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
+       {"INTRA_VALIANT", d.cfg.intra_group == IntraGroup::Valiant ? "1'b1" : "1'b0",
+        fmt::format("routing.intra_group = \"{}\"", to_string(d.cfg.intra_group))},
+       {"OW", "OW", ""},
+       {"DW", "DW", ""},
+       {"CFW", "CFW", ""},
+       {"PORT", "p", ""},
+       {"SEED", std::to_string(d.cfg.seed & 0xffff), "routing.seed (low 16 bits)"},
+       {"HEAD", head ? "1'b1" : "1'b0", q ? "Q-adaptive: the Q unit decides" : "routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\""},
+       {"STAMP_LSB", q ? pkg + "::HDR_STAMP_LSB" : "0", q ? "" : "Q-adaptive only"},
+       {"QW", "QW", ""},
+       {"QFB", std::to_string(q ? d.cfg.q_fraction_bits : 4), q ? "routing.q_fraction_bits" : ""},
+       {"HOP_LOCAL", std::to_string(hop_latency(d.cfg.local_link_latency, d.cfg.switch_allocation)),
+        "zero-load cycles of a local hop"},
+       {"HOP_GLOBAL", std::to_string(hop_latency(d.cfg.global_link_latency, d.cfg.switch_allocation)),
+        "and of a global hop"}},
+      route_unit_connections(d), "    ");
+}
+
+// The UGAL decision at the head of the VC, at the input ports where a choice
+// can be open (HEAD_PORTS).
+std::string ugal_decision(const Design& d, const std::string& pkg) {
+  const AlgorithmTraits& algorithm = traits(d.cfg.algorithm);
+  const bool waiting = d.core.waiting_demand;
+  std::string s =
+      "    // The UGAL decision at the head of the VC, for the packet the input\n"
+      "    // port presents this cycle (routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\").\n"
+      "    if (HEAD_PORTS[p]) begin : gen_decide\n"
+      "      logic [" + pkg + "::GROUP_BITS-1:0] hd_dst_group;\n"
+      "      logic          hd_le;\n"
+      "      logic [rr_pkg::UGAL_HOPS_W-1:0] hd_min_hops, hd_nonmin_hops;\n"
+      "      assign {hd_dst_group, hd_le, hd_nonmin_hops, hd_min_hops} = hd_operands[p*DOW +: DOW];\n";
+    s += sv::instance("rr_ugal_decide", "i_decide",
+                      {{"P", "P", ""},
+                       {"NUM_G", pkg + "::NUM_GROUPS", ""},
+                       {"GB", pkg + "::GROUP_BITS", ""},
+                       {"CONTENTION", algorithm.contention_counters ? "1'b1" : "1'b0", "UGAL-LE"},
+                       {"BIAS", std::to_string(d.cfg.ugal_bias), "routing.ugal_bias"},
+                       {"RULE_DOUBLE", d.cfg.ugal_rule == UgalRule::DoubleNonminimal ? "1'b1" : "1'b0",
+                        fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
+                       {"OW", "OW", ""},
+                       {"DW", "DW", ""},
+                       {"CFW", "CFW", ""}},
+                      {{"occ_i", "occ", ""},
+                       {"dem_i", waiting ? "dem" : "'0", fmt::format("routing.ugal_queue = \"{}\"", to_string(d.cfg.ugal_queue))},
+                       {"contention_i", "contention", ""},
+                       {"min_port_i", "hd_port[p*PW +: PW]", ""},
+                       {"nonmin_port_i", "hd_alt_port[p*PW +: PW]", ""},
+                       {"min_hops_i", "hd_min_hops", ""},
+                       {"nonmin_hops_i", "hd_nonmin_hops", ""},
+                       {"le_i", "hd_le", ""},
+                       {"dst_group_i", "hd_dst_group", ""},
+                       {"nonmin_o", "hd_alt[p]", ""}},
+                      "      ");
+  return s + "    end else begin : gen_no_decide\n"
+             "      assign hd_alt[p] = 1'b0;  // no choice is ever open at this port\n"
+             "      logic unused_hd_in;\n"
+             "      assign unused_hd_in = ^{hd_port[p*PW +: PW], hd_alt_port[p*PW +: PW], hd_operands[p*DOW +: DOW]};\n"
+             "    end\n";
+}
+
+// The head-decision answers where no unit names a port.
+std::string plain_decision_answers(const Design& d) {
+  if (!d.core.head.enabled) {
+    return "  assign hd_alt = '0;  // decisions at buffer write (or none to take)\n"
+           "  assign hd_ready = '1;\n"
+           "  assign hd_choice = '0;\n"
+           "  assign hd_patch = '0;\n"
+           "  logic unused_hd;\n"
+           "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands, hd_fresh};\n";
+  }
+  return "  assign hd_ready = '1;  // the decision unit takes every presentation\n"
+         "  assign hd_choice = '0;\n"
+         "  assign hd_patch = '0;\n"
+         "  logic unused_hd;\n"
+         "  assign unused_hd = ^{hd_valid, hd_fresh};  // the decision unit is combinational\n";
+}
+
+std::string plain_route_units(const Design& d, const RoutingRelation& relation) {
+  return dragonfly_route_units(d, relation) + plain_decision_answers(d);
+}
+
+std::string dragonfly_operands_width(const Design& d) {
+  return "rr_pkg::ugal_operands_width(" + d.module("pkg") + "::GROUP_BITS)";
+}
+
+RouterTopNeeds dragonfly_needs(const Design&) { return {}; }
+
+}  // namespace
+
+std::string dragonfly_route_units(const Design& d, const RoutingRelation& relation) {
+  const std::string pkg = d.module("pkg");
+  // The emitted units take the VC levels of the dragonfly rules (Q-adaptive's
+  // relation is built on them too).
+  const DragonflyRouting own_rules(d);
+  const auto* given = dynamic_cast<const DragonflyRouting*>(&relation);
+  const int levels = (given ? *given : own_rules).levels();
+  std::string s = contention_counters(d, pkg) + q_table_declarations(d, pkg);
+  s += fmt::format("  // Dragonfly routing (routing.algorithm = \"{}\", {} VC levels), one unit per input port.\n",
+                   traits(d.cfg.algorithm).name, levels);
+  s += "  for (genvar p = 0; p < P; p++) begin : gen_rc\n";
+  s += route_unit(d, pkg, levels);
+  if (d.core.head.picks_alternative()) s += ugal_decision(d, pkg);
+  return s + "  end\n";
+}
+
+std::vector<std::string> dragonfly_blocks(const Design&) {
+  return {"rr_lfsr.sv", "rr_contention.sv", "rr_ugal_decide.sv", "rr_route_dfly.sv"};
+}
+
+const BackendEmitter& dragonfly_backend() {
+  static const BackendEmitter b{dragonfly_blocks,         no_package_part,   no_top_ports, no_network_connections,
+                                dragonfly_operands_width, plain_route_units, dragonfly_needs};
+  return b;
+}
+
+}  // namespace rlroute::emit
