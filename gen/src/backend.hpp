@@ -34,8 +34,9 @@ struct BackendEmitter {
   // Ports of the router top beyond the core's (`multiple` empty), or of the
   // network top (`multiple` = "ROUTERS": every router's side by side).
   std::vector<sv::Port> (*top_ports)(const Design& d, const std::string& multiple);
-  // Router r's connections to those ports in the network top.
-  std::vector<sv::Connection> (*network_connections)(const Design& d, int router);
+  // Router `r`'s connections to those ports in the network top (`r`: the
+  // generate loop's index).
+  std::vector<sv::Connection> (*network_connections)(const Design& d, const std::string& r);
   // rr_router DOW: the width of a head decision's operands (an SV expression).
   std::string (*decision_operands_width)(const Design& d);
   // The route units and decision units of the router top, after the core.
@@ -54,6 +55,6 @@ const BackendEmitter& backend_emitter(const Design& d);
 // Helpers of several backends.
 inline PackagePart no_package_part(const Design&) { return {}; }
 inline std::vector<sv::Port> no_top_ports(const Design&, const std::string&) { return {}; }
-inline std::vector<sv::Connection> no_network_connections(const Design&, int) { return {}; }
+inline std::vector<sv::Connection> no_network_connections(const Design&, const std::string&) { return {}; }
 
 }  // namespace rlroute::emit

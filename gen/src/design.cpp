@@ -1,6 +1,8 @@
 #include "rlroute/gen/design.hpp"
 
 #include <algorithm>
+#include <array>
+#include <type_traits>
 #include <fmt/format.h>
 
 #include "rlroute/gen/dqn_episodes.hpp"
@@ -17,13 +19,58 @@ constexpr int kCrcBits = 32;                  // CRC-32 of the payload
 constexpr int kMinSingleFlitPayloadBits = 8;  // the least payload a single-flit packet may carry
 }  // namespace
 
+namespace {
+
+template <auto Member>
+std::uint64_t read_field(const Header& h) {
+  return static_cast<std::uint64_t>(h.*Member);
+}
+
+template <auto Member>
+void write_field(Header& h, std::uint64_t value) {
+  using T = std::remove_reference_t<decltype(h.*Member)>;
+  h.*Member = static_cast<T>(value);
+}
+
+// Every header field, LSB first: its name, its place in the layout and its
+// value in a Header (none for the CRC and the payload of a single-flit packet,
+// which routers never touch). The layout's names, the encoding and the
+// decoding all go through this list.
+struct HeaderFieldSpec {
+  const char* name;
+  Field HeaderLayout::*place;
+  std::uint64_t (*read)(const Header&);
+  void (*write)(Header&, std::uint64_t);
+};
+
+// clang-format off
+constexpr std::array<HeaderFieldSpec, 17> kHeaderFields{{
+    {"dst",       &HeaderLayout::dst,       read_field<&Header::dst>,       write_field<&Header::dst>},
+    {"src",       &HeaderLayout::src,       read_field<&Header::src>,       write_field<&Header::src>},
+    {"vc_class",  &HeaderLayout::vc_class,  read_field<&Header::vc_class>,  write_field<&Header::vc_class>},
+    {"hops",      &HeaderLayout::hops,      read_field<&Header::hops>,      write_field<&Header::hops>},
+    {"type",      &HeaderLayout::type,      read_field<&Header::type>,      write_field<&Header::type>},
+    {"pdor",      &HeaderLayout::pdor,      read_field<&Header::pdor>,      write_field<&Header::pdor>},
+    {"req_ack",   &HeaderLayout::req_ack,   read_field<&Header::req_ack>,   write_field<&Header::req_ack>},
+    {"mode",      &HeaderLayout::mode,      read_field<&Header::mode>,      write_field<&Header::mode>},
+    {"phase",     &HeaderLayout::phase,     read_field<&Header::phase>,     write_field<&Header::phase>},
+    {"inter",     &HeaderLayout::inter,     read_field<&Header::inter>,     write_field<&Header::inter>},
+    {"stamp",     &HeaderLayout::stamp,     read_field<&Header::stamp>,     write_field<&Header::stamp>},
+    {"episode",   &HeaderLayout::episode,   read_field<&Header::episode>,   write_field<&Header::episode>},
+    {"length",    &HeaderLayout::length,    read_field<&Header::length>,    write_field<&Header::length>},
+    {"packet_id", &HeaderLayout::packet_id, read_field<&Header::packet_id>, write_field<&Header::packet_id>},
+    {"timestamp", &HeaderLayout::timestamp, read_field<&Header::timestamp>, write_field<&Header::timestamp>},
+    {"crc",       &HeaderLayout::crc,       nullptr,                        nullptr},
+    {"payload",   &HeaderLayout::payload,   nullptr,                        nullptr},
+}};
+// clang-format on
+
+}  // namespace
+
 std::vector<std::pair<std::string, Field>> HeaderLayout::named() const {
-  return {{"dst", dst},         {"src", src},       {"vc_class", vc_class}, {"hops", hops},
-          {"type", type},       {"pdor", pdor},     {"req_ack", req_ack},   {"mode", mode},
-          {"phase", phase},     {"inter", inter},   {"stamp", stamp},       {"episode", episode},
-          {"length", length},
-          {"packet_id", packet_id},
-          {"timestamp", timestamp}, {"crc", crc},         {"payload", payload}};
+  std::vector<std::pair<std::string, Field>> fields;
+  for (const HeaderFieldSpec& f : kHeaderFields) fields.emplace_back(f.name, this->*f.place);
+  return fields;
 }
 
 Design derive_design(const Config& cfg) {
@@ -94,42 +141,18 @@ Design derive_design(const Config& cfg) {
 }
 
 FlitData Design::encode(const Header& v) const {
-  FlitData f;
-  f.set(header.dst.lsb, header.dst.width, v.dst);
-  f.set(header.src.lsb, header.src.width, v.src);
-  f.set(header.vc_class.lsb, header.vc_class.width, v.vc_class);
-  f.set(header.hops.lsb, header.hops.width, v.hops);
-  f.set(header.type.lsb, header.type.width, static_cast<unsigned>(v.type));
-  f.set(header.pdor.lsb, header.pdor.width, v.pdor);
-  f.set(header.req_ack.lsb, header.req_ack.width, v.req_ack);
-  f.set(header.mode.lsb, header.mode.width, v.mode);
-  f.set(header.phase.lsb, header.phase.width, v.phase);
-  f.set(header.inter.lsb, header.inter.width, v.inter);
-  f.set(header.stamp.lsb, header.stamp.width, v.stamp);
-  f.set(header.episode.lsb, header.episode.width, v.episode);
-  f.set(header.length.lsb, header.length.width, v.length);
-  f.set(header.packet_id.lsb, header.packet_id.width, v.packet_id);
-  f.set(header.timestamp.lsb, header.timestamp.width, v.timestamp);
-  return f;
+  FlitData flit;
+  for (const HeaderFieldSpec& f : kHeaderFields) {
+    if (f.read) flit.set((header.*f.place).lsb, (header.*f.place).width, f.read(v));
+  }
+  return flit;
 }
 
-Header Design::decode(const FlitData& f) const {
+Header Design::decode(const FlitData& flit) const {
   Header v;
-  v.dst = static_cast<unsigned>(f.get(header.dst.lsb, header.dst.width));
-  v.src = static_cast<unsigned>(f.get(header.src.lsb, header.src.width));
-  v.vc_class = static_cast<unsigned>(f.get(header.vc_class.lsb, header.vc_class.width));
-  v.hops = static_cast<unsigned>(f.get(header.hops.lsb, header.hops.width));
-  v.type = static_cast<PacketType>(f.get(header.type.lsb, header.type.width));
-  v.pdor = f.get(header.pdor.lsb, header.pdor.width) != 0;  // width 0 (not DQN-routing): false
-  v.req_ack = f.get(header.req_ack.lsb, header.req_ack.width) != 0;
-  v.mode = static_cast<unsigned>(f.get(header.mode.lsb, header.mode.width));
-  v.phase = static_cast<unsigned>(f.get(header.phase.lsb, header.phase.width));
-  v.inter = static_cast<unsigned>(f.get(header.inter.lsb, header.inter.width));
-  v.stamp = static_cast<unsigned>(f.get(header.stamp.lsb, header.stamp.width));
-  v.episode = static_cast<unsigned>(f.get(header.episode.lsb, header.episode.width));
-  v.length = static_cast<unsigned>(f.get(header.length.lsb, header.length.width));
-  v.packet_id = static_cast<unsigned>(f.get(header.packet_id.lsb, header.packet_id.width));
-  v.timestamp = f.get(header.timestamp.lsb, header.timestamp.width);
+  for (const HeaderFieldSpec& f : kHeaderFields) {
+    if (f.write) f.write(v, flit.get((header.*f.place).lsb, (header.*f.place).width));
+  }
   return v;
 }
 

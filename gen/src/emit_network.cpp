@@ -1,5 +1,6 @@
-// Emits the network top of a design: every router and every link (with its
-// link and credit latency), terminal ports at the top level.
+// Emits the network top of a design: generate loops over constant tables of
+// what every router port connects to (a node, the far end of a link, or
+// nothing), so its size grows with the tables, not with the network.
 #include <fmt/format.h>
 
 #include "backend.hpp"
@@ -10,83 +11,132 @@ namespace rlroute::emit {
 
 namespace {
 
-// The config keys a port class's latencies come from.
+// Bits of a PORT_MAP entry's fields: the kind, the node or router, the port.
+constexpr int kKindBits = 2;
+constexpr int kIndexBits = 16;  // nodes <= 4096, routers <= 1024 (docs/config.md)
+constexpr int kPortBits = 8;
+
+// The config keys a port's latencies come from.
 std::pair<std::string, std::string> latency_keys(const Topology& t, int port) {
   if (t.is_local_port(port)) return {"topology.local_link_latency", "topology.local_credit_latency"};
   if (t.is_global_port(port)) return {"topology.global_link_latency", "topology.global_credit_latency"};
   return {"topology.link_latency", "topology.credit_latency"};
 }
 
-// "[p*LW +: LW]" of port p.
-std::string slice(int index, const std::string& width) { return fmt::format("[{}*{} +: {}]", index, width, width); }
-
-// One router and what its ports connect to: the NIs, the links that arrive at
-// it (each link is emitted at its receiving end) or nothing (mesh edges).
-std::string router_block(const Design& d, int r, std::vector<std::string>& unused_edges) {
-  const Topology& t = d.topo;
-  std::string s = fmt::format("  // Router {} (id {})\n", t.router_name(r), t.router_id(r));
-  std::vector<sv::Connection> ports{{"clk_i", "", ""},
-                     {"rst_ni", "", ""},
-                     {"id_i", fmt::format("IDW'({})", t.router_id(r)), t.router_name(r)},
-                     {"flit_i", fmt::format("flit_in[{}]", r), ""},
-                     {"flit_o", fmt::format("flit_out[{}]", r), ""},
-                     {"credit_i", fmt::format("credit_in[{}]", r), ""},
-                     {"credit_o", fmt::format("credit_out[{}]", r), ""},
-                     {"cycle_o", fmt::format("unused_cycle[{}]", r), ""},
-                     {"stat_flits_o", fmt::format("unused_stat_flits[{}]", r), ""},
-                     {"stat_stall_o", fmt::format("unused_stat_stall[{}]", r), ""}};
-  for (const sv::Connection& c : backend_emitter(d).network_connections(d, r)) ports.push_back(c);
-  s += sv::instance(d.module("router"), fmt::format("i_router_{}", r), {}, ports, "  ");
-  std::vector<std::vector<std::string>> assigns;
-  std::string links;
-  for (int p = 0; p < d.ports; ++p) {
-    const std::string fin = fmt::format("flit_in[{}]{}", r, slice(p, "LW"));
-    const std::string cin = fmt::format("credit_in[{}]{}", r, slice(p, "CRW"));
-    if (t.is_ni_port(p)) {
-      const int node = t.node_at(r, p);
-      const std::string note = fmt::format("// node {}", node);
-      assigns.push_back({"assign", fin, "=", fmt::format("ni_flit_i{};", slice(node, "LW")), note});
-      assigns.push_back({"assign", fmt::format("ni_flit_o{}", slice(node, "LW")), "=",
-                         fmt::format("flit_out[{}]{};", r, slice(p, "LW")), note});
-      assigns.push_back({"assign", cin, "=", fmt::format("ni_credit_i{};", slice(node, "CRW")), note});
-      assigns.push_back({"assign", fmt::format("ni_credit_o{}", slice(node, "CRW")), "=",
-                         fmt::format("credit_out[{}]{};", r, slice(p, "CRW")), note});
-      continue;
-    }
-    const std::optional<PortRef> far = t.neighbor(r, p);
-    if (!far) {
-      const std::string note = fmt::format("// {} {}: mesh edge, no link", t.router_name(r), t.port_name(r, p));
-      assigns.push_back({"assign", fin, "=", "'0;", note});
-      assigns.push_back({"assign", cin, "=", "'0;", note});
-      unused_edges.push_back(fmt::format("flit_out[{}]{}", r, slice(p, "LW")));
-      unused_edges.push_back(fmt::format("credit_out[{}]{}", r, slice(p, "CRW")));
-      continue;
-    }
-    const auto [link_key, credit_key] = latency_keys(t, p);
-    links += fmt::format("  // {} {} -> {} {}\n", t.router_name(far->router), t.port_name(far->router, far->port),
-                         t.router_name(r), t.port_name(r, p));
-    links += sv::instance("rr_link", fmt::format("i_flit_link_{}_{}", r, p),
-                          {{"WIDTH", "LW", ""}, {"LATENCY", std::to_string(t.link_latency(p)), link_key}},
-                          {{"clk_i", "", ""},
-                           {"rst_ni", "", ""},
-                           {"data_i", fmt::format("flit_out[{}]{}", far->router, slice(far->port, "LW")), ""},
-                           {"data_o", fin, ""}},
-                          "  ");
-    links += sv::instance("rr_link", fmt::format("i_credit_link_{}_{}", r, p),
-                          {{"WIDTH", "CRW", ""}, {"LATENCY", std::to_string(t.credit_latency(p)), credit_key}},
-                          {{"clk_i", "", ""},
-                           {"rst_ni", "", ""},
-                           {"data_i", fmt::format("credit_out[{}]{}", far->router, slice(far->port, "CRW")), ""},
-                           {"data_o", cin, ""}},
-                          "  ");
-  }
-  return s + sv::align(assigns, "  ") + links + "\n";
+// Port p of router r: {PORT_NI, node, 0}, {PORT_LINK, far router, far port}
+// (the link arrives at this port) or {PORT_NONE, 0, 0} (a mesh edge).
+std::string port_entry(const Topology& t, int r, int p) {
+  if (t.is_ni_port(p)) return fmt::format("{{PORT_NI, {}'d{}, {}'d0}}", kIndexBits, t.node_at(r, p), kPortBits);
+  const std::optional<PortRef> far = t.neighbor(r, p);
+  if (!far) return fmt::format("{{PORT_NONE, {}'d0, {}'d0}}", kIndexBits, kPortBits);
+  return fmt::format("{{PORT_LINK, {}'d{}, {}'d{}}}", kIndexBits, far->router, kPortBits, far->port);
 }
+
+// The tables: a row per router, the last router first and in a row the last
+// port first (index 0 in the LSBs).
+std::string port_tables(const Design& d) {
+  const Topology& t = d.topo;
+  std::string s = fmt::format(
+      "  // What port p of router r connects to, entry r*P + p of PORT_MAP: {{kind, node\n"
+      "  // or far router, far port}}; a link is emitted at the port it arrives at. The\n"
+      "  // last router first, in a row the last port first.\n"
+      "  localparam logic [1:0] PORT_NI = 2'd0, PORT_LINK = 2'd1, PORT_NONE = 2'd2;\n"
+      "  localparam int unsigned ENTRY_W = {};\n"
+      "  localparam logic [ROUTERS*P*ENTRY_W-1:0] PORT_MAP = {{\n",
+      kKindBits + kIndexBits + kPortBits);
+  for (int r = t.num_routers() - 1; r >= 0; --r) {
+    std::vector<std::string> entries;
+    for (int p = d.ports - 1; p >= 0; --p) entries.push_back(port_entry(t, r, p));
+    s += fmt::format("    // {}\n    {}{}\n", t.router_name(r), fmt::join(entries, ", "), r > 0 ? "," : "");
+  }
+  s += "  };\n  // Router r's identity (id_i), the last router first.\n"
+       "  localparam logic [ROUTERS*IDW-1:0] ROUTER_ID = {";
+  for (int r = t.num_routers() - 1; r >= 0; --r) {
+    s += fmt::format("{}IDW'({}){}", (t.num_routers() - 1 - r) % 8 == 0 ? "\n    " : " ", t.router_id(r), r > 0 ? "," : "\n");
+  }
+  return s + "  };\n";
+}
+
+// The link and credit latencies of the link arriving at port p (they depend
+// on the port alone), the last port first.
+std::string latency_tables(const Design& d) {
+  const Topology& t = d.topo;
+  std::vector<std::string> flits, credits;
+  std::vector<std::vector<std::string>> keys;
+  for (int p = d.ports - 1; p >= 0; --p) {
+    const bool link = !t.is_ni_port(p);
+    flits.push_back(fmt::format("16'd{}", link ? t.link_latency(p) : 0));
+    credits.push_back(fmt::format("16'd{}", link ? t.credit_latency(p) : 0));
+  }
+  std::string from;
+  for (int p = 0; p < d.ports; ++p) {
+    if (t.is_ni_port(p)) continue;
+    const auto [link_key, credit_key] = latency_keys(t, p);
+    from += fmt::format("  //   port {} ({}): {}, {}\n", p, t.port_name(0, p), link_key, credit_key);
+  }
+  return fmt::format("  // Cycles of the link and of the credit link arriving at port p (NI ports: 0):\n{}"
+                     "  localparam logic [P*16-1:0] LINK_LATENCY = {{{}}};\n"
+                     "  localparam logic [P*16-1:0] CREDIT_LATENCY = {{{}}};\n\n",
+                     from, fmt::join(flits, ", "), fmt::join(credits, ", "));
+}
+
+std::string router_instance(const Design& d) {
+  std::vector<sv::Connection> ports{{"clk_i", "", ""},
+                                    {"rst_ni", "", ""},
+                                    {"id_i", "ROUTER_ID[r*IDW +: IDW]", ""},
+                                    {"flit_i", "flit_in[r]", ""},
+                                    {"flit_o", "flit_out[r]", ""},
+                                    {"credit_i", "credit_in[r]", ""},
+                                    {"credit_o", "credit_out[r]", ""},
+                                    {"cycle_o", "unused_cycle[r]", ""},
+                                    {"stat_flits_o", "unused_stat_flits[r]", ""},
+                                    {"stat_stall_o", "unused_stat_stall[r]", ""}};
+  for (const sv::Connection& c : backend_emitter(d).network_connections(d, "r")) ports.push_back(c);
+  return sv::instance(d.module("router"), "i_router", {}, ports, "    ");
+}
+
+// Port p of router r: the NI, the two links that arrive at it, or nothing.
+const char* kPortBlock =
+    "    for (genvar p = 0; p < P; p++) begin : gen_port\n"
+    "      localparam logic [ENTRY_W-1:0] ENTRY = PORT_MAP[(r*P + p)*ENTRY_W +: ENTRY_W];\n"
+    "      if (ENTRY[ENTRY_W-1 -: 2] == PORT_NI) begin : gen_ni\n"
+    "        localparam int unsigned NODE = {16'd0, ENTRY[PORT_W +: 16]};\n"
+    "        assign flit_in[r][p*LW +: LW] = ni_flit_i[NODE*LW +: LW];\n"
+    "        assign ni_flit_o[NODE*LW +: LW] = flit_out[r][p*LW +: LW];\n"
+    "        assign credit_in[r][p*CRW +: CRW] = ni_credit_i[NODE*CRW +: CRW];\n"
+    "        assign ni_credit_o[NODE*CRW +: CRW] = credit_out[r][p*CRW +: CRW];\n"
+    "      end else if (ENTRY[ENTRY_W-1 -: 2] == PORT_LINK) begin : gen_link\n"
+    "        localparam int unsigned FAR = {16'd0, ENTRY[PORT_W +: 16]};  // the link's other end\n"
+    "        localparam int unsigned FAR_PORT = {24'd0, ENTRY[PORT_W-1:0]};\n"
+    "        rr_link #(\n"
+    "          .WIDTH   (LW),\n"
+    "          .LATENCY ({16'd0, LINK_LATENCY[p*16 +: 16]})\n"
+    "        ) i_flit_link (\n"
+    "          .clk_i,\n"
+    "          .rst_ni,\n"
+    "          .data_i (flit_out[FAR][FAR_PORT*LW +: LW]),\n"
+    "          .data_o (flit_in[r][p*LW +: LW])\n"
+    "        );\n"
+    "        rr_link #(\n"
+    "          .WIDTH   (CRW),\n"
+    "          .LATENCY ({16'd0, CREDIT_LATENCY[p*16 +: 16]})\n"
+    "        ) i_credit_link (\n"
+    "          .clk_i,\n"
+    "          .rst_ni,\n"
+    "          .data_i (credit_out[FAR][FAR_PORT*CRW +: CRW]),\n"
+    "          .data_o (credit_in[r][p*CRW +: CRW])\n"
+    "        );\n"
+    "      end else if (ENTRY[ENTRY_W-1 -: 2] == PORT_NONE) begin : gen_edge  // a mesh edge\n"
+    "        assign flit_in[r][p*LW +: LW] = '0;\n"
+    "        assign credit_in[r][p*CRW +: CRW] = '0;\n"
+    "        logic unused_edge;  // its outputs lead nowhere\n"
+    "        assign unused_edge = ^{flit_out[r][p*LW +: LW], credit_out[r][p*CRW +: CRW]};\n"
+    "      end\n"
+    "    end\n";
 
 }  // namespace
 
 std::string network_top(const Design& d) {
-  const Topology& t = d.topo;
   const std::string pkg = d.module("pkg");
   std::string s = file_header(d, "Network top: every router and every link, NI ports at the top level.");
   std::vector<sv::Port> top_ports{{"input", "", "clk_i", ""},
@@ -105,9 +155,11 @@ std::string network_top(const Design& d) {
                           {"P", pkg + "::NUM_PORTS", ""},
                           {"LW", pkg + "::LINK_BITS", "link word (rr_pkg::LINK_*)"},
                           {"CRW", pkg + "::CREDIT_BITS", "credit word (rr_pkg::CREDIT_*)"},
-                          {"IDW", pkg + "::ROUTER_ID_BITS", ""}},
+                          {"IDW", pkg + "::ROUTER_ID_BITS", ""},
+                          {"PORT_W", std::to_string(kPortBits), "PORT_MAP: bits of a far port"}},
                          top_ports);
-  s += "\n  // The ports of router r, port p at [p*LW +: LW] (flits) and [p*CRW +: CRW] (credits).\n"
+  s += "\n" + port_tables(d) + latency_tables(d);
+  s += "  // The ports of router r, port p at [p*LW +: LW] (flits) and [p*CRW +: CRW] (credits).\n"
        "  // The test bench's checkers read flit_in, flit_out and credit_out (public_flat_rd).\n";
   s += sv::align({{"logic", "[P*LW-1:0]", "flit_in", "[ROUTERS]", "/* verilator public_flat_rd */;"},
                   {"logic", "[P*LW-1:0]", "flit_out", "[ROUTERS]", "/* verilator public_flat_rd */;"},
@@ -117,18 +169,8 @@ std::string network_top(const Design& d) {
                   {"logic", "[P*32-1:0]", "unused_stat_flits", "[ROUTERS];"},
                   {"logic", "[P*32-1:0]", "unused_stat_stall", "[ROUTERS];"}},
                  "  ");
-  s += "\n";
-  std::vector<std::string> unused_edges;
-  for (int r = 0; r < t.num_routers(); ++r) s += router_block(d, r, unused_edges);
-  if (!unused_edges.empty()) {
-    s += "  // Outputs of mesh edge ports lead nowhere.\n  logic unused_edges;\n  assign unused_edges = ^{\n";
-    for (std::size_t i = 0; i < unused_edges.size(); ++i) {
-      s += "    " + unused_edges[i] + (i + 1 < unused_edges.size() ? ",\n" : "\n");
-    }
-    s += "  };\n";
-  }
-  s += "endmodule\n";
-  return s;
+  s += "\n  for (genvar r = 0; r < ROUTERS; r++) begin : gen_router\n" + router_instance(d) + kPortBlock + "  end\n";
+  return s + "endmodule\n";
 }
 
 }  // namespace rlroute::emit

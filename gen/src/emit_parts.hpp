@@ -41,6 +41,14 @@ std::string algorithm_constant(RoutingAlgorithm algorithm);
 // head-decision interface of a unit that names the port.
 std::vector<sv::Connection> route_unit_ports();
 std::vector<sv::Connection> head_decision_ports();
+// The head-decision answers where no unit names a port: every answer tied
+// off (no decisions at the head of the VC), or all but hd_alt, which a
+// combinational unit per port sets (star, UGAL).
+std::string plain_head_answers(const Design& d);
+// The credit words of a family whose side-band (`width` bits per port: Q
+// feedback, DQN acks) rides above the core's {vc, valid}: split into the
+// core's words and the side-band `in`, and joined again from `out`.
+std::string credit_sideband_wiring(const std::string& in, const std::string& out, const std::string& width);
 // The VC allocator's REQ_MAP as a readable localparam.
 std::string vc_request_map_localparam(const Design& d, const VcRequestMap& requests);
 

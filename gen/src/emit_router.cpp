@@ -58,6 +58,30 @@ std::string vc_request_map_localparam(const Design& d, const VcRequestMap& reque
   return s + "  };\n\n";
 }
 
+std::string plain_head_answers(const Design& d) {
+  if (!d.core.head.enabled) {
+    return "  assign hd_alt = '0;  // decisions at buffer write (or none to take)\n"
+           "  assign hd_ready = '1;\n"
+           "  assign hd_choice = '0;\n"
+           "  assign hd_patch = '0;\n"
+           "  logic unused_hd;\n"
+           "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands, hd_fresh};\n";
+  }
+  return "  assign hd_ready = '1;  // the decision unit takes every presentation\n"
+         "  assign hd_choice = '0;\n"
+         "  assign hd_patch = '0;\n"
+         "  logic unused_hd;\n"
+         "  assign unused_hd = ^{hd_valid, hd_fresh};  // the decision unit is combinational\n";
+}
+
+std::string credit_sideband_wiring(const std::string& in, const std::string& out, const std::string& width) {
+  return "  for (genvar p = 0; p < P; p++) begin : gen_credit_words\n"
+         "    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];\n"
+         "    assign " + in + "[p*" + width + " +: " + width + "] = credit_i[p*CRW + CCW +: " + width + "];\n"
+         "    assign credit_o[p*CRW +: CRW] = {" + out + "[p*" + width + " +: " + width + "], core_credit_o[p*CCW +: CCW]};\n"
+         "  end\n";
+}
+
 namespace {
 
 std::vector<sv::Port> router_top_ports(const Design& d) {

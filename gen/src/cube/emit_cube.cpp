@@ -48,13 +48,8 @@ std::string dor_units(const Design& d, const std::string& pkg) {
          "  logic [P*DW-1:0] unused_dem;\n"
          "  assign unused_dem = dem;\n"
          "  // DOR decides at buffer write: no head decisions.\n"
-         "  assign rc_operands = '0;\n"
-         "  assign hd_alt = '0;\n"
-         "  assign hd_ready = '1;\n"
-         "  assign hd_choice = '0;\n"
-         "  assign hd_patch = '0;\n"
-         "  logic unused_hd;\n"
-         "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands, hd_fresh};\n"
+         "  assign rc_operands = '0;\n" +
+         plain_head_answers(d) +
          "  logic [P*OW-1:0] unused_occ;\n"
          "  assign unused_occ = occ;\n"
          "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
@@ -66,12 +61,8 @@ std::string star_units(const Design& d, const std::string& pkg) {
   return "  // Star-channel routing (routing.algorithm = \"star\"): VC V-1 adaptive, VCs\n"
          "  // 0..V-2 the DOR escape; one route unit and one decision unit per input port.\n"
          "  logic [P*DW-1:0] unused_dem;\n"
-         "  assign unused_dem = dem;\n"
-         "  assign hd_ready = '1;  // the decision unit takes every presentation\n"
-         "  assign hd_choice = '0;\n"
-         "  assign hd_patch = '0;\n"
-         "  logic unused_hd;\n"
-         "  assign unused_hd = ^{hd_valid, hd_fresh};  // the decision unit is combinational\n"
+         "  assign unused_dem = dem;\n" +
+         plain_head_answers(d) +
          "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
          sv::instance("rr_route_dor", "i_route", route.params, route.ports, "    ") +
          "    // The packet's length: the decision asks for credits for all of it.\n"

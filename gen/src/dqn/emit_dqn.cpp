@@ -142,12 +142,8 @@ std::string credit_wiring(const Design& d, const std::string& pkg, const std::st
            "  assign rc_entry_idx = '0;\n" + no_rewards;
   }
   return "  // The credit words carry the episodes' ack words above {vc, valid}.\n"
-         "  logic [P*" + aw + "-1:0] ack_in, ack_out;\n"
-         "  for (genvar p = 0; p < P; p++) begin : gen_credit_words\n"
-         "    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];\n"
-         "    assign ack_in[p*" + aw + " +: " + aw + "] = credit_i[p*CRW + CCW +: " + aw + "];\n"
-         "    assign credit_o[p*CRW +: CRW] = {ack_out[p*" + aw + " +: " + aw + "], core_credit_o[p*CCW +: CCW]};\n"
-         "  end\n";
+         "  logic [P*" + aw + "-1:0] ack_in, ack_out;\n" +
+         credit_sideband_wiring("ack_in", "ack_out", aw);
 }
 
 std::string episode_unit(const Design& d, const std::string& pkg, const DorRouteUnit& route,
@@ -269,7 +265,7 @@ PackagePart dqn_package_part(const Design& d) {
 
 // One programming port for every router's inference block (the same network
 // everywhere), or router r's slice of the network top's agent port.
-std::vector<Connection> dqn_network_connections(const Design& d, int r) {
+std::vector<Connection> dqn_network_connections(const Design& d, const std::string& r) {
   std::vector<Connection> ports;
   if (d.cfg.dqn_agent == DqnAgentKind::Block) {
     for (const sv::Port& port : dqn_programming_ports(d.module("pkg"))) ports.push_back({port.name, "", ""});

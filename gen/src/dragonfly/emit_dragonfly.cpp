@@ -186,25 +186,8 @@ std::string ugal_decision(const Design& d, const std::string& pkg) {
              "    end\n";
 }
 
-// The head-decision answers where no unit names a port.
-std::string plain_decision_answers(const Design& d) {
-  if (!d.core.head.enabled) {
-    return "  assign hd_alt = '0;  // decisions at buffer write (or none to take)\n"
-           "  assign hd_ready = '1;\n"
-           "  assign hd_choice = '0;\n"
-           "  assign hd_patch = '0;\n"
-           "  logic unused_hd;\n"
-           "  assign unused_hd = ^{hd_valid, hd_port, hd_alt_port, hd_operands, hd_fresh};\n";
-  }
-  return "  assign hd_ready = '1;  // the decision unit takes every presentation\n"
-         "  assign hd_choice = '0;\n"
-         "  assign hd_patch = '0;\n"
-         "  logic unused_hd;\n"
-         "  assign unused_hd = ^{hd_valid, hd_fresh};  // the decision unit is combinational\n";
-}
-
 std::string plain_route_units(const Design& d, const RoutingRelation& relation) {
-  return dragonfly_route_units(d, relation) + plain_decision_answers(d);
+  return dragonfly_route_units(d, relation) + plain_head_answers(d);
 }
 
 std::string dragonfly_operands_width(const Design& d) {

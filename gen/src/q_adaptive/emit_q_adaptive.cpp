@@ -41,16 +41,10 @@ std::string q_unit(const Design& d) {
   const std::string pkg = d.module("pkg");
   const QCodes codes = q_codes(d.cfg);
   const int read_ports = d.cfg.q_read_ports > 0 ? d.cfg.q_read_ports : d.ports;
-  std::string s =
-      "  // Q-adaptive: the credit words carry the feedback above {vc, valid}.\n"
-      ""
-      "  localparam int unsigned FBW = rr_pkg::q_feedback_width(Q_ROWS, QW);\n"
-      "  logic [P*FBW-1:0] fb_in, fb_out;\n"
-      "  for (genvar p = 0; p < P; p++) begin : gen_credit_words\n"
-      "    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];\n"
-      "    assign fb_in[p*FBW +: FBW] = credit_i[p*CRW + CCW +: FBW];\n"
-      "    assign credit_o[p*CRW +: CRW] = {fb_out[p*FBW +: FBW], core_credit_o[p*CCW +: CCW]};\n"
-      "  end\n\n";
+  std::string s = "  // Q-adaptive: the credit words carry the feedback above {vc, valid}.\n"
+                  "  localparam int unsigned FBW = rr_pkg::q_feedback_width(Q_ROWS, QW);\n"
+                  "  logic [P*FBW-1:0] fb_in, fb_out;\n" +
+                  credit_sideband_wiring("fb_in", "fb_out", "FBW") + "\n";
   s += sv::instance(
       "rr_q_unit", "i_q",
       {{"P", "P", ""},

@@ -139,7 +139,7 @@ module torus4x4_dor_router #(
   assign unused_dem = dem;
   // DOR decides at buffer write: no head decisions.
   assign rc_operands = '0;
-  assign hd_alt = '0;
+  assign hd_alt = '0;  // decisions at buffer write (or none to take)
   assign hd_ready = '1;
   assign hd_choice = '0;
   assign hd_patch = '0;
