@@ -7,18 +7,9 @@
 // more only with credits for the singles pending (singles_i), the winner and
 // k more. The pointer moves past the last one granted. n_o counts the
 // single-flit packets granted (zero when the one winner has more flits).
-//
-// "The first set bit" and "the bits above it" are written two ways, for the
-// same circuit: as x & (~x + 1) and ~((x - 1) | x), a carry chain that the
-// Verilated model computes in a few word operations, and, for synthesis, as
-// OR prefixes of log2(N) levels (first_one, above_first). With N = 55
-// requesters (an NI port's output VC of a 15-port dragonfly router) the
-// three chains in series (the first grant, the second, the pointer) were
-// mapped as ripple chains and set the clock of the 1,056-node routers
-// (docs/results.md). PREFIX chooses the form; by default Verilator reads
-// the chains and synthesis the prefixes. tests/lint/sim_guards_equiv.sh
-// proves the two readings equivalent at the widths tests/CMakeLists.txt
-// lists, and the block test simulates both against its C++ model.
+// PREFIX chooses how "the first set bit" is written: OR prefixes for
+// synthesis, carry chains for Verilator, the same circuit. Why, and the
+// proof: docs/architecture.md, "RTL written for simulation speed".
 module rr_arbiter_multi #(
   parameter int unsigned N = 4,
   parameter int unsigned G = 2,

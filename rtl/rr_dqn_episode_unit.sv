@@ -1,29 +1,15 @@
-// DQN-routing's episodes in a router (002 Algorithms 2 and 3; docs/dqn.md,
-// "DQN-routing around the block"): the pending-episode table
-// (rr_dqn_episodes) and what the router does with it when a head arrives.
-//
-// For the head on input port p's link (rc_valid_i[p]) that requests an ack
-// (header ReqAck):
-// - at its destination (its route ejects it: rc_port_i < NUM_NI) the router
-//   acks it at once: {ack, the header's episode, now} goes upstream on p's
-//   reverse link in the next cycle;
-// - elsewhere it opens an entry {the header's episode (the upstream router's
-//   entry), now, the distance to the destination} and writes the entry's
-//   index into the header's episode field (rc_hdr_o), for the next router;
-//   if the table is full it clears ReqAck instead (no router downstream opens
-//   an entry for the packet) and cancels upstream, again in the next cycle.
-// Those two words wait in a register per input port, which never overflows:
-// a port takes at most one head per cycle, its reverse link carries one word
-// per cycle, and the register's word goes before any parked ack
-// (rr_dqn_episodes imm_i). A head injected here (an NI port) has no upstream:
-// a full table only clears ReqAck, and its entry's ack ends the episode.
-//
-// The ack words ride on the credit channel's feedback field: ack_i from the
-// output ports' credit words, ack_o into the input ports'. rc_entry_o names
-// the entry a head opened, for the DQN unit: its decision marks the entry
-// (decide_i), so that the entry's ack reports a reward on lane q of the
-// output port it arrives on (rew_*_o; 002: reward = distance / latency, the
-// division left to the learner).
+// DQN-routing's episodes in a router (002, Algorithms 2 and 3): the
+// pending-episode table (rr_dqn_episodes) and what the router does with it
+// when a head that requests an ack (ReqAck) arrives on input port p
+// (rc_valid_i[p]): at its destination (rc_port_i < NUM_NI) the router acks
+// it; elsewhere it opens an entry and writes the entry's index into the
+// header's episode field (rc_hdr_o), or, with the table full, clears ReqAck
+// and cancels upstream. Those acks and cancels wait a cycle in a register
+// per input port. The ack words ride on the credit words' feedback field:
+// ack_i from the output ports', ack_o into the input ports'. rc_entry_o
+// names the entry a head opened, for the DQN unit, whose decision marks it
+// (decide_i) so that its ack reports a reward (rew_*_o, a lane per output
+// port). docs/dqn.md, "The episode unit", has the behaviour.
 module rr_dqn_episode_unit #(
   parameter int unsigned P = 5,
   parameter int unsigned NUM_NI = 1,

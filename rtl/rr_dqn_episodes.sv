@@ -1,38 +1,16 @@
-// DQN-routing's pending-episode table of a router (002 Algorithms 2 and 3;
-// docs/dqn.md, "DQN-routing around the block"): an entry per packet with
-// ReqAck that this router routes, from the head's arrival until its ack has
-// gone upstream; in a router inside rr_dqn_episode_unit. Bit-exact
-// reference: ref/src/dqn_episodes.cpp (tests/rtl/test_rr_dqn_episodes.cpp).
-//
-// Per cycle:
-// - Opens: each input port p may open an entry for the head it writes
-//   (open_i[p]) with {the upstream router's entry index (from the header),
-//   the timestamp now, the distance to the destination}. It opens the free
-//   entry it holds in reserve (open_idx_o[p]); a port that holds none
-//   (open_ok_o[p] low: the table was full) is the caller's to cancel.
-// - Reserves: at reset port p holds entry p. Of the ports that hold no entry
-//   at the start of a cycle, two get one at its end: the lowest-numbered
-//   port the lowest free entry that nobody holds, the highest-numbered port
-//   the highest (if they are two ports and two entries). A port that opened
-//   holds none for at least one cycle; with heads at least two flits apart
-//   on a link that costs nothing. Why: the head's open, its index in the
-//   header and the buffer write are on one path from the route unit; the
-//   search for a free entry is not on it but runs from registers to
-//   registers, and it is two independent searches (from either end), not a
-//   chain of one per port (docs/dqn.md).
-// - Decisions: decide_i[p] marks entry decide_idx_i[p] as decided by the
-//   agent (its ack will report a reward).
-// - Acks: the word arriving on output port q's credit channel (ack_i[q])
-//   names an entry of this table; if the entry was decided and the word is
-//   not a cancel, lane q reports {entry, distance, latency = ack timestamp -
-//   open timestamp} (rew_*_o). The ack then waits in its entry (parked) to
-//   go upstream, unless the packet was injected here (receive port an NI
-//   port): then the entry is free at once.
-// - Acks out: on input port p's reverse link (ack_o[p]) goes the word of the
-//   caller's register for that port (imm_*: a cancel of a head that found
-//   the table full, or a destination's ack), else the parked entry with the
-//   lowest index whose receive port is p, as {cancel, its upstream index,
-//   the ack's timestamp}; that entry is free from the next cycle.
+// DQN-routing's pending-episode table of a router (002, Algorithms 2 and 3):
+// an entry per packet with ReqAck that this router routes, from the head's
+// arrival until its ack has gone upstream; in a router inside
+// rr_dqn_episode_unit. Bit-exact reference: ref/src/dqn_episodes.cpp.
+// Per input port p and cycle: open an entry (open_i: the free entry the port
+// holds in reserve, open_idx_o; none, open_ok_o low, is the caller's to
+// cancel), mark one decided (decide_i, decide_idx_i) and send one word
+// upstream (ack_o: the caller's imm_* word first, else the port's lowest
+// parked entry as {cancel, its upstream index, the ack's timestamp}).
+// Per output port q: an ack word (ack_i) for a decided entry reports {entry,
+// distance, latency} on lane q (rew_*_o) and parks in the entry to go
+// upstream, unless the packet was injected here.
+// docs/dqn.md, "The pending-episode table", has the behaviour and the reserves.
 module rr_dqn_episodes #(
   parameter int unsigned P = 5,
   parameter int unsigned NUM_NI = 1,

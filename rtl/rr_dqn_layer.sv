@@ -1,25 +1,14 @@
-// One layer of the DQN inference block (rr_dqn_infer; docs/dqn.md): y =
-// f(round_shift(b + W x, shift)), f = saturate to AB bits and ReLU for a
-// hidden layer (LAST = 0), f = identity for the output layer (LAST = 1: the
-// ACCW-bit Q-values). NPAR neurons x IPAR inputs are multiplied and
-// accumulated per cycle: the weights of one (neuron tile, input tile) pair
-// are one word of the layer's weight memory, read through a register (block
-// RAM on the FPGA path), and the rounding, saturation and ReLU of a finished
-// sum have a cycle of their own, so the layer takes TO x TI + 3 cycles from
-// start_i to done_o (TO = ceil(NO / NPAR), TI = ceil(NI / IPAR)). The bit-exact
-// reference is ref/src/dqn_inference.cpp.
-// Pipelined: the layer latches x_i at start_i and takes the next start as
-// soon as its last tile is issued, TO x TI cycles after the previous start
-// (the input tile travels with its weight word), so a layer of a block
-// started every max TO x TI cycles is never busy when its next start comes;
-// y_o is complete at done_o and holds for at least TI + 1 cycles.
-// Programming port: word prog_addr_i of the weight memory (word a = tile_o x
-// TI + tile_i; lane n x IPAR + i of it, WB bits each, is the weight of neuron
-// tile_o x NPAR + n from input tile_i x IPAR + i; lanes past NO or NI are
-// zero); with prog_kind_i = DQN_PROG_BIAS the bias of neuron prog_addr_i
-// (the low ACCW bits of prog_data_i); with DQN_PROG_SHIFT the layer's
-// rounding shift (the low SHW bits; below ACCW). The shift is programmed, not
-// a parameter, because training chooses it with the weights (docs/dqn.md).
+// One layer of the DQN inference block (rr_dqn_infer): y = f(round_shift(b +
+// W x, shift)), f = saturate to AB bits and ReLU for a hidden layer (LAST =
+// 0), identity for the output layer (LAST = 1: the ACCW-bit Q-values).
+// NPAR neurons x IPAR inputs per cycle; TO x TI + 3 cycles from start_i to
+// done_o (TO = ceil(NO / NPAR), TI = ceil(NI / IPAR)). Pipelined: it latches
+// x_i at start_i and takes the next start TO x TI cycles later; y_o is
+// complete at done_o and holds for at least TI + 1 cycles.
+// Programming port: prog_kind_i selects weight word prog_addr_i (tile_o x TI
+// + tile_i), the bias of neuron prog_addr_i or the rounding shift.
+// Bit-exact reference: ref/src/dqn_inference.cpp. docs/dqn.md, "The block",
+// has the formats, the weight word's lanes and the timing.
 module rr_dqn_layer #(
   parameter int unsigned NI = 13,     // inputs
   parameter int unsigned NO = 32,     // outputs (neurons)

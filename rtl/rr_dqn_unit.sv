@@ -1,50 +1,16 @@
-// DQN-routing's deciding part of a router (002 Algorithm 2; docs/dqn.md): the
-// inference block (rr_dqn_infer) and the decisions of the heads the input
-// ports present at the head of their VCs (rr_input_port, HEAD_REG + CHOOSE).
-//
-// A head whose choice is open (rr_route_dor with DQN: not Pdor, below the hop
-// threshold, not ejecting here) presents {its input VC, whether it opened a
-// pending-episode entry and which (rr_dqn_episode_unit), its length, its
-// destination's coordinates} (hd_operands_i) and DOR's port (hd_port_i).
-// Each input VC has one decision slot. A fresh presentation whose slot is
-// free is refused (hd_ready_o low) and, when the block takes a start this
-// cycle and the round-robin over the input ports picks it, starts a decision
-// in that slot: the observation, of AB-bit values saturated at 2^(AB-1) - 1:
-//   [the router's coordinates, the destination's, the packet's length,
-//    per network port (NUM_NI..P-1) the flits in its input buffer of the DQN
-//    VC (in_occ_i), per network port the flits downstream in the DQN VC of
-//    its output (B - credits)]
-// (13 values on a 2-D torus). The length and the occupancies are shifted
-// right first (LEN_SHIFT, OCC_SHIFT) so that 0..MAX_LEN and 0..B map onto
-// 0..2^(AB-1): with long packets and deep buffers a half-full VC still
-// looks half full (ref::dqn_observation_shift). The block is a pipeline (a start every II
-// cycles, ref::dqn_interval_cycles), so several VCs' decisions are in
-// flight at once; each lands in its slot, and is the answer when the head
-// presents again with the same operands (the head behind it in the VC is
-// presented only after that: rr_input_port). The answer frees the slot:
-// the agent's port (network port NUM_NI + action) if the block's action is
-// valid and that port's DQN VC is free with credits for the whole packet;
-// otherwise DOR's port with the alternative (the escape VCs) and Pdor
-// (hd_alt_o, hd_patch_o), as 002 escapes a packet whose proposed channel
-// cannot take it. A renewal (a head presented again after its decision, not
-// granted meanwhile: hd_fresh_i low) is answered at once with DOR and Pdor,
-// so no packet waits for a DQN VC that another packet took: it is offered
-// the escape VCs (Duato). A head cannot leave its VC before its decision,
-// and a port presents its VCs round-robin, so the head a slot holds an
-// answer for always presents again.
-// The agent port (DESIGN.md section 4): each decision the unit starts is a
-// request {observation, action mask, tag} (agent_req_o ...) and comes back as
-// {tag, action} (agent_done_i ...). With AGENT = 0 the agent is the
-// inference block inside (rr_dqn_infer, one per router; the agent_* outputs
-// show its requests and the inputs are unused); with AGENT = 1 there is no
-// block and the agent is outside (a test-bench agent): it takes a request in
-// every cycle and answers each, in any order, at any later cycle or in the
-// same one. In flight the unit holds at most one decision per input VC.
-// The action mask: on a mesh, the ports that lead out of the network are
-// never proposed. A request also names the head's episode entry
-// (agent_episode_o: {opened, index}), and an answer whose port the packet
-// takes marks that entry decided (decide_o), so that its ack reports a
-// reward (rr_dqn_episode_unit).
+// DQN-routing's deciding part of a router (002, Algorithm 2): the inference
+// block (rr_dqn_infer) and the decisions for the heads the input ports
+// present at the head of their VCs (rr_input_port, HEAD_REG + CHOOSE).
+// A head presents {input VC, its episode entry (rr_dqn_episode_unit),
+// length, destination coordinates} (hd_operands_i) and DOR's port
+// (hd_port_i); the answer is the agent's port, or DOR's port with the escape
+// VCs and Pdor (hd_alt_o, hd_patch_o). One decision slot per input VC.
+// The agent port (DESIGN.md section 4): a request {observation, action mask,
+// tag} per decision started (agent_req_o ...), an answer {tag, action}
+// (agent_done_i ...). AGENT = 0: the agent is the block inside, the agent_*
+// outputs show its requests and the inputs are unused; AGENT = 1: no block,
+// the agent outside answers each request, in any order, in its cycle or later.
+// docs/dqn.md, "The unit" and "The agent port", has the behaviour.
 module rr_dqn_unit #(
   parameter int unsigned P = 5,
   parameter int unsigned NUM_NI = 1,

@@ -1,21 +1,12 @@
 // Synchronous FIFO, first-word fall-through: data_o is the front entry
-// whenever the FIFO is not empty.
-// With READS > 1 it shows the first READS entries (data_o word k = the entry
-// k places behind the front, valid while count_o > k) and pops up to READS
-// per cycle (pop_i is a count): an input VC with internal speedup sends
-// several flits of one packet in a cycle.
-// The storage has no reset so synthesis can map it to RAM. With REG_READ = 0
-// the front is read asynchronously (LUT-RAM on FPGAs, a register file on
-// standard cells). With REG_READ = 1 the storage is read through a register,
-// as block RAM and SRAM macros are: every cycle it reads the entries that will
-// be at the front in the next cycle (those after the popped ones), and an
-// entry written in the same cycle at such an address is forwarded around the
-// memory. The outputs are the same cycle for cycle either way.
-// Popping more than count_o, or pushing when full without popping in the same
-// cycle, is a protocol error: credit-based flow control guarantees neither
-// happens (a credit goes upstream only after the pop), and the test bench
-// checks credits. Push and pop of a full FIFO in one cycle is legal: the pop
-// reads the old front before the write lands.
+// whenever the FIFO is not empty. With READS > 1 it shows the first READS
+// entries (data_o word k = the entry k places behind the front, valid while
+// count_o > k) and pops up to READS per cycle (pop_i is a count).
+// The storage has no reset, so that synthesis can map it to RAM; REG_READ = 1
+// reads it through a register (block RAM), with the same outputs.
+// Popping more than count_o, or pushing when full without popping in the
+// same cycle, is a protocol error; a push and a pop of a full FIFO in one
+// cycle is legal. docs/architecture.md, "rr_fifo", has the details.
 module rr_fifo #(
   parameter int unsigned WIDTH = 8,
   parameter int unsigned DEPTH = 4,

@@ -1,90 +1,17 @@
-// One router input port: a FIFO per virtual channel, a route FIFO per VC and
-// the per-VC packet state (WAITING or ACTIVE).
-//   Route compute happens at buffer write: the head flit on the link input is
-//   sent to the port's route-compute unit (combinational) and its result
-//   {length, allowed output VCs, output port} is pushed into the VC's route
-//   FIFO in the same cycle as the flit enters the flit FIFO (the head is
-//   stored as the route unit rewrote it: non-minimal algorithms record their
-//   intermediate destination in the header). A VC buffer of B
-//   flits holds at most B/MIN_LEN whole packets that have not been allocated
-//   yet (a packet has at least MIN_LEN flits: a head and a footer, or one
-//   flit that is both), so B/MIN_LEN routes suffice.
-//   WAITING: the oldest routed packet asks the VC allocator for one of its
-//            allowed output VCs; it is granted only when that VC is free and
-//            has credits for the whole packet (virtual cut-through).
-//   ACTIVE : every flit asks the switch allocator; the tail returns to WAITING.
-//            Once the tail is at the front of the buffer, the output VC it
-//            holds (va_own_vc_o on port sa_port_o) is releasing (va_rel_o):
-//            the VC allocator may hand it to a successor before the tail has
-//            left. And the next routed packet may already ask for its output
-//            VC; a grant is kept as the next allocation and taken over when
-//            the tail leaves, so the next head can leave in the cycle after
-//            the tail, with no idle cycle between the packets.
-//   A packet granted an output VC whose previous holder's tail has not left
-//   yet (out_pend_i, from the output port) asks for the switch only once it
-//   has (wait_q), so packets never interleave on an output VC and the output
-//   VC carries the successor's head in the cycle after that tail.
-// Decision at the head of the VC (HEAD, routing.decision = "vc_head"): the
-//   route unit also gives an alternative route and marks packets whose choice
-//   between the two is still open (rc_decide_i, with rc_operands_i for the
-//   decision unit). Such a packet decides in the first cycle it asks for an
-//   output VC: the port presents it on hd_* (one VC per cycle, round-robin
-//   over the VCs that need a decision) to the decision unit outside, whose
-//   answer hd_alt_i picks the route of this cycle's request and is kept until
-//   the grant. With HEAD_REG ("vc_head_registered") the decision unit is not
-//   in front of the VC allocator: the oldest unallocated packet of a VC with
-//   an open choice is presented as soon as its route is at the front of the
-//   route FIFO (also while the VC's previous packet still leaves), its answer
-//   is registered, and it is presented again (round-robin) and its decision
-//   renewed until the grant, but only in cycles in which no VC of the port
-//   has a packet never presented; the packet asks with the last registered
-//   decision. A packet asks no earlier than the cycle after its first
-//   decision (at zero load one cycle more per open decision). So that this
-//   cycle is not paid again by every packet of a VC, the packet behind the
-//   oldest one decides ahead (LOOK): once the oldest packet's route is
-//   settled (decided, or no open choice), the VC presents the second route
-//   in its route FIFO instead, registers that answer apart and hands it to
-//   the second packet when the oldest is granted; a VC of single-flit
-//   packets then asks for an output VC every cycle, not every other cycle.
-//   A head that took the alternative leaves with header field
-//   PATCH_LSB..+PATCH_W set to PATCH_VAL (unless PATCH is 0).
-//   The decision unit may refuse a presentation (hd_ready_i low: it had no
-//   room this cycle); the packet then presents again. hd_fresh_o marks the
-//   first accepted presentation of a packet.
-//   With CHOOSE (Q-adaptive; HEAD_REG only) the decision unit names the port
-//   itself (hd_choice_i) and the value the header field takes if it patches
-//   (hd_patch_i); the route's VCs stay those of the hop.
-//   With HD_LATE (HEAD_REG only; routing.q_decision_cycles = 2) the answer
-//   to a presentation comes in the next cycle (the decision unit registers
-//   what it read) and goes to the packet it was for, which a grant in
-//   between may have moved up a place, or is dropped if that packet was
-//   granted meanwhile with its previous decision. While it is on the way
-//   it counts as that packet's decision for what the VC presents next: the
-//   packet behind is presented ahead, and the oldest packet is not renewed
-//   until its answer has landed. The route FIFO is then read three deep,
-//   with a decision register per route read (a slot: the oldest, the second,
-//   the third), so that the third packet is presented while the second one's
-//   answer is on its way: a VC of single-flit packets asks every cycle.
-// With internal speedup S the port has S lanes to the crossbar and a VC
-// offers the switch up to S flits of its active packet per cycle (sa_cnt_o:
-// the flits at the front of its buffer, up to and including a tail); the
-// switch allocator grants each VC a prefix of them (sa_gnt_i, a count) and
-// says which flit each lane carries (lane_*_i), so up to S flits, of one VC
-// or of several, leave per cycle.
-// Speculative switch allocation (SPEC, router.switch_allocation =
-// "speculative"): a VC whose oldest packet asks for an output VC and holds
-// none (not ACTIVE) asks for the switch in the same cycle too (sa_spec_o
-// marks the request; rr_sw_alloc ranks it below the others), with the
-// requested port and the flits at its front. Its flits leave in that cycle
-// if both are granted and the output VC was free (the router drops the
-// switch grant otherwise), carrying the output VC the VC allocator names
-// (va_vc_i) and this cycle's decision; if the tail leaves too (a packet of
-// up to S flits), the VC stays WAITING.
-// occ_o: the flits in each VC's buffer (rr_fifo's count).
-// A credit for the VC goes upstream (registered) for every flit popped; the
-// link carries one credit per cycle, so with S > 1 credits of a cycle with
-// several pops wait in a counter per VC and go out one per cycle, round-robin
-// over the VCs (at most one flit arrives per cycle, so they keep up).
+// One router input port: a flit FIFO and a route FIFO per virtual channel,
+// and per VC the state of its oldest packet: WAITING for an output VC, or
+// ACTIVE, its flits asking for the switch.
+// Route compute happens at buffer write: rc_* is a combinational round trip
+// through the port's route unit, whose result enters the route FIFO in the
+// cycle the head enters the flit FIFO, as the unit rewrote it (rc_hdr_i).
+// Per VC one VC-allocation request (va_*) and one switch request for up to
+// S flits (sa_*; lane_*_i name each crossbar lane's flit); a credit goes
+// upstream for every flit popped (credit_o, registered).
+// HEAD: a decision unit outside (hd_*) chooses between the route and an
+// alternative when the packet asks for its output VC (HEAD_REG: through a
+// register; CHOOSE: the unit names the port; HD_LATE: its answer comes a
+// cycle later). SPEC: speculative switch requests (sa_spec_o).
+// docs/architecture.md, "rr_input_port", has the behaviour and the timing.
 module rr_input_port #(
   parameter int unsigned P = 5,        // router ports (width of out-port ids)
   parameter int unsigned V = 2,        // virtual channels

@@ -1,22 +1,14 @@
 // One router output port: the credit counter and the allocated flag of every
-// downstream VC, and the output register that drives the link.
-// A head flit leaving on a network port (not an NI port) has its hop count
-// incremented here.
-// With internal speedup S > 1 the switch delivers up to S flits per cycle
-// (slots 0..S-1, in order; several may be of one VC) and the port keeps them in an output
-// buffer of OB flits that drains one flit per cycle onto the link, oldest
-// first; a flit that finds the buffer empty goes straight to the output
-// register, so zero-load latency does not change with S. room_o tells the
-// switch allocator how many flits the port takes this cycle. Credits are
-// consumed as flits enter the port (the VC allocator reserved them for the
-// whole packet), so a flit in the output buffer already holds its
-// downstream slot.
-// With MULTI_GRANT (speedup with single-flit packets, rr_vc_alloc G > 1) a
-// single-flit packet does not hold its output VC: the VC counts the
-// single-flit packets allocated to it and not yet entered (singles_o; the VC
-// allocator gives them credits and keeps multi-flit packets off the VC until
-// the count is zero), and busy_o/handover_o track the multi-flit holder and
-// its one successor as before, the successor possibly a single-flit packet.
+// downstream VC, and the output register that drives the link. A head flit
+// leaving on a network port (COUNT_HOP) has its hop count incremented here.
+// With internal speedup S > 1 up to S flits enter per cycle (slots 0..S-1,
+// in order) into an output buffer of OB flits that drains one per cycle onto
+// the link and is bypassed when empty; room_o tells the switch allocator how
+// many the port takes. Credits are consumed as flits enter the port.
+// MULTI_GRANT (speedup with single-flit packets): a single-flit packet does
+// not hold its output VC; singles_o counts those allocated and not yet
+// entered, and busy_o/handover_o track the multi-flit holder and its one
+// successor. docs/architecture.md, "Internal speedup", has the behaviour.
 module rr_output_port #(
   parameter int unsigned V = 2,
   parameter int unsigned B = 8,           // downstream buffer depth per VC

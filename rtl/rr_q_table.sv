@@ -1,21 +1,14 @@
-// Q-adaptive's table (000 section 4; docs/q_adaptive.md): ROWS rows x C
-// columns of W-bit Q-values, one column per network port of the router,
-// learning online from the feedback that comes back with the credits.
-//
+// Q-adaptive's table (000, section 4): ROWS rows x C columns of W-bit
+// Q-values, one column per network port of the router, learning online from
+// the feedback that comes back with the credits.
 // Banked by column: bank c holds column c and takes the feedback of output
-// port c (at most one credit word, so one feedback, per port and cycle), so
-// the updates of one cycle never collide: each bank does one
-// read-modify-write per cycle through its own update unit (rr_q_update).
-// Decisions read whole rows: RP read ports, each reading the same row of
-// every bank. Reads are asynchronous (LUT RAM on the FPGA path, flip-flops
-// and multiplexers on the standard-cell path) so the reading decision can
-// register its answer in the same cycle; a read sees the table as it was at
-// the start of the cycle, before this cycle's updates.
-//
-// After reset the table writes its initial values, one row per cycle in all
-// banks (init_row_o, with the values on init_value_i from the caller, which
-// knows the router's place in the network); ready_o rises after ROWS cycles.
-// Feedback that arrives before then is dropped (fb_drop_o counts it).
+// port c, one read-modify-write per cycle through its rr_q_update. RP row
+// read ports read the same row of every bank, asynchronously; a read sees
+// the table as it was at the start of the cycle.
+// After reset the table writes its initial values, one row per cycle
+// (init_row_o, the values on init_value_i); ready_o rises after ROWS cycles,
+// and feedback that arrives before is dropped (fb_drop_o).
+// docs/q_adaptive.md, "The hardware" and "The table's memory", has why.
 module rr_q_table #(
   parameter int unsigned ROWS = 16,
   parameter int unsigned C = 4,       // columns = banks (the router's network ports)

@@ -1,32 +1,16 @@
-// Q-adaptive's learning and deciding part of a router (000 section 4;
-// docs/q_adaptive.md): the router's Q-table (rr_q_table), RP decision units
-// (rr_q_decide) behind its RP read ports, and the feedback in both
-// directions.
-//
-// Decisions. Each input port presents at most one head per cycle (hd_*; the
-// operands its route unit prepared, rr_pkg::q_operands_width). A head that
-// needs its row takes a read port: input port p competes for read port
-// p mod RP with the others mapped to it (round-robin), and a head that finds
-// its read port taken is not accepted (hd_ready_o low) and presents again.
-// A head that needs no row (in its destination group, come by a global link,
-// so only feedback is due) is always accepted. Until the table holds its
-// initial values (ready_o, ROWS cycles after reset) no head is. The answer: the port to take
-// (hd_choice_o), and for a source router's non-minimal choice the header
-// phase it leaves with (hd_alt_o, hd_patch_o): "to intermediate" through a
-// global port into a third group, "from intermediate" otherwise. The
-// epsilon draw and the random ports come from two LFSRs per read port.
-// With DC = 2 (routing.q_decision_cycles) the decision takes two cycles: the
-// read port's arbitration and the row read in the cycle of the
-// presentation (hd_ready_o answers it then), the row and the head's operands
-// into registers, and the decision and its answer (hd_choice_o, hd_alt_o,
-// hd_patch_o) in the next cycle, for the input port to register
-// (rr_input_port's HD_LATE). The feedback word leaves a cycle later too.
-//
-// Feedback. The first accepted decision of a head that came in on a network
-// port sends {row upstream, target = r + Q_y} back with the next credit word
-// of that input port (fb_o, registered like the credit): Q_y is the row's
-// minimum here, 0 in the destination group. Feedback arriving with the
-// credits of output port o (fb_i) updates column o - NUM_NI.
+// Q-adaptive's learning and deciding part of a router (000, section 4): the
+// router's Q-table (rr_q_table), RP decision units (rr_q_decide) behind its
+// RP read ports, and the feedback in both directions.
+// Decisions: each input port presents at most one head per cycle (hd_*, with
+// the operands its route unit prepared, rr_pkg::q_operands_width); input
+// port p reads on read port p mod RP. A head not accepted (hd_ready_o low:
+// its read port taken, or the table not ready_o yet) presents again. The
+// answer: the port (hd_choice_o) and, for a source router's non-minimal
+// choice, the header phase it leaves with (hd_alt_o, hd_patch_o). DC = 2
+// (routing.q_decision_cycles): the answer comes a cycle after the presentation.
+// Feedback: fb_o goes upstream with the input port's next credit word; fb_i,
+// with the credits of output port o, updates column o - NUM_NI.
+// docs/q_adaptive.md, "The router" and "Two-cycle decisions".
 module rr_q_unit #(
   parameter int unsigned P = 7,
   parameter int unsigned NUM_NI = 2,

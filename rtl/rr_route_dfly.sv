@@ -1,44 +1,17 @@
-// Dragonfly route compute: MIN, VALg, VALn, UGAL-L (g and n), UGAL-LE and PAR
-// for dfly(p, a, h, g) with l = a*h/(g-1) global links per group pair. The same
-// rules, written once in C++ (gen/src/routing_dragonfly.cpp), are what the
-// generator checks for deadlock freedom and what the test bench checks every
-// hop against; docs/routing_dragonfly.md explains each algorithm.
-//
-// Ports: NUM_NI terminal ports, then A-1 local ports (local port j of the
-// router at index i leads to index j < i ? j : j + 1), then H global ports.
-// Router identity id_i = {group, index}; node address = {group, index, terminal}.
-// Global links (see gen/src/topology_dragonfly.cpp): group G's link end
-// n = index*H + k goes to "other group" o = n mod (G-1) as copy n div (G-1);
-// absolute: o -> o < G ? o : o + 1; palmtree: o -> (G - o - 1) mod NUM_G.
-//
-// Minimal route to a router in another group: the router's own global link to
-// that group if it has one, else the local hop to the router owning a link that
-// lands on the destination router, else to the owner of copy (index mod L).
-// Non-minimal (Valiant) packets carry their intermediate in the header (phase,
-// inter); the source router picks it with the LFSR. PAR writes the candidate
-// into the header of a packet it routes minimally too, and the next router of
-// the source group re-evaluates against that same candidate. A packet whose
-// destination is in its own group routes minimally unless INTRA_VALIANT.
-// UGAL queue of a port: occ_i (used credits) + dem_i (flits of the packets
-// waiting in this router's input VCs for the port; zero when the config says
-// routing.ugal_queue = "credits").
-// VC levels: +1 after a global hop and for local after local.
-// Decision point (HEAD): 0 = the UGAL comparison is made here, at buffer write
-// (rr_ugal_decide inside); 1 = at the head of the VC: out_* is the minimal
-// outcome, alt_* the non-minimal one, decide_o marks a packet whose choice is
-// still open, and operands_o carries what rr_ugal_decide needs besides the
-// queues; the header is written with the candidate in `inter` and the input
-// port sets `phase` = 1 as the head leaves if the alternative was taken.
-// Q-adaptive (ALGO_Q_ADAPTIVE; docs/q_adaptive.md): out_* is the minimal
-// route and the VC level is the hops taken so far; every head that needs
-// the router's Q-table (its row for a decision or for Q_y) or owes feedback
-// upstream leaves its choice open (decide_o), and operands_o carries what
-// the router's Q unit (rr_q_unit) needs (rr_pkg::q_operands_width). The
-// header's `stamp` becomes this cycle (now_i); the packet's phase becomes
-// "from intermediate" at the first router of an intermediate group. The
-// unit also gives the table's initial values for a row (q_init_*): the
-// zero-load time to the destination group through each column's port, as
-// QTableLayout::initial_cycles (gen/src/q_table_layout.cpp).
+// Dragonfly route compute: MIN, VALg, VALn, UGAL-L (g and n), UGAL-LE, PAR
+// and Q-adaptive's minimal route for dfly(p, a, h, g) with l = a*h/(g-1)
+// global links per group pair. The same rules, written once in C++
+// (gen/src/dragonfly/routing_dragonfly.cpp), are what the generator checks
+// for deadlock freedom and what the test bench checks every hop against.
+// Ports, id_i = {group, index} and node addresses: docs/topology_dragonfly.md.
+// Non-minimal packets carry their intermediate in the header (phase, inter).
+// UGAL queue of a port: occ_i + dem_i. HEAD = 0: the UGAL decision is made
+// here (rr_ugal_decide inside); HEAD = 1: out_* is the minimal route, alt_*
+// the non-minimal one, decide_o marks an open choice and operands_o carries
+// rr_ugal_decide's other inputs. Q-adaptive: decide_o marks a head for the
+// Q unit and operands_o carries its operands; q_init_* the table's initial
+// values. docs/routing_dragonfly.md ("Common machinery", "Decision point")
+// and docs/q_adaptive.md ("The router") have the rules.
 module rr_route_dfly #(
   parameter int unsigned P = 7,
   parameter int unsigned V = 4,

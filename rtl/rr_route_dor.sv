@@ -1,34 +1,18 @@
-// Dimension-order route compute for k-ary n-cube torus and mesh (n = 1..3).
-// The same rule, written once in C++ (gen/src/routing_dor.cpp), is what the
-// generator checks for deadlock freedom and what the test bench checks every
-// hop against.
-//   - Correct dimension 0 first, then 1, then 2; eject when all coordinates match.
-//   - Torus: take the shorter way round; a tie (k even, distance k/2) goes +.
-//     Dateline VC classes, class c = the VCs v with v % 2 == c: a packet whose
-//     path in a dimension takes the wrap link (k-1 -> 0 going +, 0 -> k-1
-//     going -) uses class 0 before that hop and class 1 from it on; a packet
-//     whose path in the dimension never wraps may use every VC, but stays in
-//     class 1 once it has entered it (class 1 is sticky within a dimension).
-//   - Mesh: any VC (DOR on a mesh has an acyclic channel dependency graph).
-// With STAR (routing.algorithm = "star", gen/src/routing_star.cpp) VC V-1 is
-// the adaptive VC and DOR runs on VCs 0..V-2 (the escape VCs; their classes
-// are the parities among them, and an arrival on the adaptive VC counts as
-// class 0): the DOR hop (out_port_o) may take its escape VCs or the adaptive
-// VC, and the next dimension still to correct after DOR's is the alternative
-// (alt_port_o, the adaptive VC only; decide_o). rr_star_decide chooses
-// between the two at the head of the VC. Without STAR, decide_o is 0.
-// With DQN (routing.algorithm = "dqn", gen/src/routing_dqn.cpp; docs/dqn.md)
-// VC V-1 is the DQN VC and DOR runs on VCs 0..V-2 as for STAR. A packet not
-// flagged Pdor whose hop count (header) is below THR leaves the choice open
-// (decide_o): the route is the DQN VC (out_vcs_o; out_port_o is DOR's port,
-// which the DQN unit replaces with the agent's choice) and the alternative
-// is the DOR hop on the escape VCs (alt_port_o, alt_vcs_o), which the router
-// takes, setting Pdor, when the agent's channel cannot take the packet. A
-// packet already Pdor, or at the threshold, takes the DOR hop on the escape
-// VCs, and hdr_o sets its Pdor flag.
-// Port numbering: NUM_NI NI ports, then for every dimension d the + side
-// (NUM_NI + 2d) and the - side (NUM_NI + 2d + 1).
-// Address of a node: {coord[n-1], ..., coord[0], local NI index}.
+// Dimension-order route compute for k-ary n-cube torus and mesh (n = 1..3):
+// dimension 0 first, then 1, then 2; eject when all coordinates match; on a
+// torus the shorter way round, with dateline VC classes. The same rule,
+// written once in C++ (gen/src/cube/routing_dor.cpp), is what the generator
+// checks for deadlock freedom and what the test bench checks every hop against.
+// STAR (star-channel): VC V-1 is the adaptive VC and DOR runs on VCs 0..V-2;
+// the next dimension to correct after DOR's is the alternative (alt_*), and
+// decide_o leaves the choice to rr_star_decide. DQN (DQN-routing): VC V-1 is
+// the DQN VC; below the hop threshold THR and not Pdor, decide_o opens the
+// choice between the DQN VC and the DOR hop on the escape VCs (alt_*); else
+// hdr_o sets Pdor. Without either, decide_o is 0.
+// Ports: NUM_NI NI ports, then per dimension d the + side (NUM_NI + 2d) and
+// the - side (NUM_NI + 2d + 1). Address: {coord[n-1], ..., coord[0], NI index}.
+// docs/architecture.md, "Routing: dimension-order with dateline VCs";
+// docs/routing_star.md, "In rlroute"; docs/dqn.md, "The route unit".
 module rr_route_dor #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,

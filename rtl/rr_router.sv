@@ -1,24 +1,15 @@
-// Input-queued virtual cut-through router core (DESIGN.md section 4).
-// Pipeline of a head flit at zero load, one stage per cycle:
-//   buffer write + route compute -> VC allocation -> switch allocation and
-//   traversal into the output register.
+// Input-queued virtual cut-through router core (DESIGN.md section 4): P
+// ports, the NUM_NI NI ports first; an rr_input_port per input port, the VC
+// and switch allocators, the crossbar and an rr_output_port per output port.
+// At zero load a head flit spends a cycle in each stage: buffer write and
+// route compute, VC allocation, switch allocation and traversal into the
+// output register (SPEC: both allocations in one cycle).
 // Route compute sits outside the core (rc_* ports) so that one core serves
-// every topology and routing algorithm; the generated router top wires one
-// route-compute unit per input port, fed by the head flit on the link input.
-// With HEAD (routing.decision = "vc_head" or "vc_head_registered") the route
-// unit leaves a choice open between two routes, and a decision unit per input
-// port (outside, on the hd_* ports) makes it when the packet asks for an
-// output VC (rr_input_port; HEAD_REG: through a register, the packet asks in
-// the next cycle). The waiting demand then comes from a register (last
-// cycle's requests): in front of the VC allocator the decision it feeds
-// chooses this cycle's requests, and both forms see the same demand.
-// With CHOOSE (Q-adaptive) the decision unit names the port (hd_choice_i)
-// and may refuse a presentation (hd_ready_i; rr_input_port).
-// With SPEC (router.switch_allocation = "speculative") a head asks for the
-// switch in the cycle it asks for its output VC, below every request of a
-// packet that holds its VC (rr_sw_alloc), and leaves in that cycle if it
-// wins both and its output VC was free (rr_vc_alloc gnt_free_o): a head then
-// spends one cycle less in the router.
+// every topology and routing algorithm: the generated router top wires one
+// route unit per input port. With HEAD a decision unit per input port, also
+// outside (hd_*), chooses between two routes at the head of the VC.
+// docs/architecture.md, "Router microarchitecture (rtl/)" and its
+// subsections, has the blocks, the pipeline and the options.
 module rr_router #(
   parameter int unsigned P = 5,          // ports: NUM_NI NI ports first, then network ports
   parameter int unsigned NUM_NI = 1,

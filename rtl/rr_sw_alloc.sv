@@ -1,34 +1,16 @@
-// Separable input-first switch allocator with internal speedup S.
-// Each input port has S lanes to the crossbar and each output port S slots,
-// so up to S flits leave an input port and up to S enter an output port per
-// cycle; the flits of one lane-cycle may come from one VC (a VC with several
-// flits of its packet at the front sends them together, as if the router ran
-// S times faster than the links) or from several.
-// Stage 1 (per input port): round-robin over the requesting VCs. The first
-//   VC in round-robin order (the primary) takes lanes 0.. for as many flits
-//   as it can send (cnt_i, 1..S); the next VCs in round-robin order take the
-//   remaining lanes the same way. Lane m carries flit lane_idx_o[m] (0 = the
-//   front) of VC lane_vc_o[m].
-// Stage 2 (per output port): round-robin over the input ports whose lanes
-//   want that output; up to room_i lanes are granted, lanes of one input port
-//   in lane order, each into its own output slot, so a VC always sends a
-//   prefix of the flits it offered and they enter the output in order.
-// An input port's pointer advances past its primary only when the primary
-// won, so a VC that loses at the output keeps its turn. With S = 1 a lane is
-// the port and an output grants one port: the plain separable allocator.
-// Speculation (SPEC, router.switch_allocation = "speculative"): a packet that
-// asks for its output VC asks for the switch in the same cycle (spec_i), in
-// a class below every other request: in stage 1 an input port's speculative
-// VCs take lanes only if none of its other VCs requests, in stage 2 an
-// output grants speculative lanes only if no other lane asks for it (a
-// class select in front of each stage; ranking the classes lane by lane
-// made the speedup-2 allocator 1.9 ns slower, docs/results.md). So a
-// speculation never takes the switch from a packet that holds its output
-// VC. ok_i (late in the cycle: from the VC allocator) says which
-// speculations won their output VC; the grants of the others are dropped
-// from every output (gnt_o, lane_valid_o, out_valid_o) and their slots stay
-// empty. The pointers move as if every grant stood, so that they do not wait
-// for the VC allocator.
+// Separable input-first switch allocator with internal speedup S: each input
+// port has S lanes to the crossbar and each output port S slots.
+// Stage 1 (per input port): round-robin over the requesting VCs, each taking
+// the next lanes for the flits it offers (cnt_i); lane m carries flit
+// lane_idx_o[m] (0 = the front) of VC lane_vc_o[m]. Stage 2 (per output
+// port): round-robin over the input ports, up to room_i lanes, one per slot
+// (out_valid_o, out_sel_o). A VC is granted a prefix of its flits (gnt_o).
+// With S = 1 it is the plain separable allocator.
+// SPEC: speculative requests (spec_i) rank below every other one; ok_i, late
+// in the cycle, says which won their output VC, and the grants of the others
+// are dropped from every output.
+// docs/architecture.md, "Internal speedup" and "Speculative switch
+// allocation", has the behaviour and why.
 module rr_sw_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,

@@ -1,38 +1,17 @@
-// Separable input-first VC allocator for virtual cut-through.
-// Stage 1 (per input VC): among the output VCs the routing relation allows on
-//   the requested port, keep those that are free and hold credits for the whole
-//   packet, and pick one round-robin: the first at or after the port's
-//   pointer, which moves past the VC the port last handed out (so successive
-//   packets on a port spread over its VCs instead of all trying the lowest).
-// Stage 2 (per output VC): a round-robin arbiter over all input VCs that
-//   picked it. Each input VC picks one output VC, so it gets at most one grant.
-// Hand-over (no idle cycle on an output VC between packets): an output VC
-//   whose holder's tail is at the front of the holder's buffer (rel_i, with
-//   the held VC on own_port_i/own_vc_i) is releasing, and counts as free for
-//   every requester, the holder's own next packet included, with one credit
-//   set aside for the tail still to leave; it gets one successor (handover_i:
-//   the output port marks a VC allocated while busy until that tail leaves),
-//   and the successor's flits wait for the tail (rr_input_port, out_pend_i).
-// Several single-flit packets per output VC (G > 1: internal speedup with
-//   single-flit packets, router.speedup > 1 and min_packet_flits = 1): a
-//   single-flit packet cannot interleave with another single-flit packet, so
-//   an output VC that no multi-flit packet holds (busy_i low) takes up to G
-//   of them in one cycle, and more in later cycles while earlier ones have
-//   not left yet (singles_i counts them per output VC; each still owes a
-//   credit). Stage 2 then grants, after the round-robin winner, up to G - 1
-//   more single-flit bidders in round-robin order, the k-th only with
-//   credits for all of them. A multi-flit packet still needs the VC free of
-//   single-flit holders too (singles_i zero) or releasing; a releasing VC
-//   goes to one successor, single-flit or not. alloc_n_o counts the
-//   single-flit packets allocated (zero when the one winner has more flits).
-//   That stage 2 is rr_arbiter_multi, one per output VC.
-//   With G = 1 the singles ports are unused and every packet holds the VC.
-// Requests the routing relation never makes (REQ_MAP): the generator walks
-//   every path of the relation and passes, per output VC, the input VCs that
-//   can ever request it (gen/src/routing_check.cpp, VcRequestMap). Stage 1
-//   decodes only those ports and VCs, and each stage-2 arbiter has only
-//   those requesters: on a 15-port dragonfly router an output VC has 10-20
-//   possible requesters of 75. The default (all) is the full allocator.
+// Separable input-first VC allocator for virtual cut-through. Stage 1 (per
+// input VC): among the output VCs the route allows on the requested port,
+// those that are free, or releasing (rel_i: the holder's tail is at the
+// front), and have credits for the whole packet; one is picked round-robin
+// from the port's pointer. Stage 2 (per output VC): a round-robin arbiter
+// over the input VCs that picked it; an input VC picks one output VC, so it
+// wins at most one.
+// G > 1 (internal speedup with single-flit packets): an output VC that no
+// multi-flit packet holds takes up to G single-flit packets per cycle
+// (rr_arbiter_multi; alloc_n_o is zero when the one winner has more flits).
+// With G = 1 the singles ports are unused and every packet holds the VC.
+// REQ_MAP: only the requests the routing relation can make are built; the
+// default (all) is the full allocator. docs/architecture.md, "Pipeline and
+// zero-load latency" and "Internal speedup", has the behaviour and why.
 module rr_vc_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,

@@ -1,6 +1,6 @@
 // Block test for rtl/rr_input_port.sv (a FIFO per VC, a route FIFO per VC and
 // the WAITING/ACTIVE state of each VC) against a cycle-level C++ model of what
-// its header comment promises:
+// its header comment and docs/architecture.md ("rr_input_port") promise:
 //  - a flit on the link enters its VC's buffer; a head flit is stored as the
 //    route unit rewrote it (rc_hdr_i), and its route {length (from the arriving
 //    header), allowed VCs, out port} is captured in the same cycle;

@@ -1,6 +1,7 @@
 // Block test for rtl/rr_q_unit.sv (Q-adaptive's table, read ports, decision
 // units, LFSRs and feedback in both directions) against a cycle-level C++
-// model of what its header comment promises, built on the bit-exact
+// model of what its header comment and docs/q_adaptive.md ("The router")
+// promise, built on the bit-exact
 // references (rlroute::ref::q_update, q_decide, q_argmin, q_target):
 //  - reset, then ROWS cycles of initialisation (init_row_o counts the rows,
 //    init_value_i is taken), then ready_o; until then no head is accepted and
