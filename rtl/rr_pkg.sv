@@ -5,7 +5,7 @@
 // The algorithm codes mirror the rows of the C++ table kAlgorithms
 // (gen/include/rlroute/gen/algorithm.hpp); a unit test reads this file and checks
 // that the two agree. The link layout is described once in C++ by LinkLayout
-// (gen/include/rlroute/gen/design.hpp), which the test bench's adapters read.
+// (gen/include/rlroute/gen/link_layout.hpp), which the test bench's adapters read.
 //
 // Dialect (../shared/DESIGN.md section 3): localparams and functions only, used
 // as rr_pkg::NAME; no import, no types in ports.
