@@ -90,23 +90,24 @@ class Parser {
   // Pass 1: every section and key is known; record where each one is.
   void check_structure() {
     std::vector<Problem> problems;
+    const std::vector<std::string_view> sections = config_sections();
     std::vector<std::string> section_names;
-    for (const SectionSpec& s : kSections) section_names.push_back(fmt::format("[{}]", s.name));
+    for (const std::string_view s : sections) section_names.push_back(fmt::format("[{}]", s));
     const std::string valid_sections = fmt::format("{}", fmt::join(section_names, ", "));
 
     for (const auto& [key, node] : root_) {
       const std::string name(key.str());
-      const SectionSpec* section = find_section(name);
+      const bool known = std::find(sections.begin(), sections.end(), name) != sections.end();
       const toml::table* table = node.as_table();
       const toml::source_position pos = start_of(key, node);
       cfg_.locations[name] = location(cfg_.path, pos);
 
-      if (section == nullptr && table != nullptr) {
+      if (!known && table != nullptr) {
         problems.push_back({pos, message(cfg_.locations[name], fmt::format("[{}]", key_text(name)), "",
                                          "unknown section; valid sections are: " + valid_sections)});
         continue;
       }
-      if (section == nullptr) {
+      if (!known) {
         problems.push_back(
             {pos, message(cfg_.locations[name], key_text(name), render(node),
                           "unknown key; keys belong in one of the sections " + valid_sections)});
@@ -117,14 +118,15 @@ class Parser {
                                          fmt::format("must be a table (the [{}] section)", name))});
         continue;
       }
+      const std::vector<std::string_view> keys = section_keys(name);
       for (const auto& [sub_key, sub_node] : *table) {
         const std::string dotted = fmt::format("{}.{}", name, sub_key.str());
         const toml::source_position sub_pos = start_of(sub_key, sub_node);
         cfg_.locations[dotted] = location(cfg_.path, sub_pos);
-        if (std::find(section->keys.begin(), section->keys.end(), sub_key.str()) == section->keys.end()) {
+        if (std::find(keys.begin(), keys.end(), sub_key.str()) == keys.end()) {
           problems.push_back({sub_pos, message(cfg_.locations[dotted], key_text(dotted), render(sub_node),
                                                fmt::format("unknown key; valid keys in [{}] are: {}", name,
-                                                           fmt::join(section->keys, ", ")))});
+                                                           fmt::join(keys, ", ")))});
         }
       }
     }
@@ -195,9 +197,7 @@ class Parser {
     }
     cfg_.dims.assign(radices.begin(), radices.end());
 
-    for (const std::string_view key : kDragonflyOnlyKeys) {
-      if (const auto f = field("topology", key)) f->fail("only valid for kind = \"dragonfly\"");
-    }
+    reject_other_family("topology");
     if (const auto f = field("topology", "link_latency")) cfg_.link_latency = f->int_in(1, 64);
     if (const auto f = field("topology", "credit_latency")) cfg_.credit_latency = f->int_in(1, 64);
   }
@@ -232,17 +232,7 @@ class Parser {
     }
     cfg_.nodes_per_router = cfg_.p;
 
-    // Torus and mesh keys, with what a dragonfly uses instead.
-    const std::array<std::pair<std::string_view, std::string_view>, 3> torus_keys{{
-        {"dims", "topology.p, topology.a, topology.h and topology.g"},
-        {"link_latency", "topology.local_link_latency and topology.global_link_latency"},
-        {"credit_latency", "topology.local_credit_latency and topology.global_credit_latency"},
-    }};
-    for (const auto& [key, instead] : torus_keys) {
-      if (const auto f = field("topology", key)) {
-        f->fail(fmt::format("not valid for kind = \"dragonfly\"; use {}", instead));
-      }
-    }
+    reject_other_family("topology");
 
     if (const auto f = field("topology", "arrangement")) {
       cfg_.arrangement = kArrangements[f->one_of(names_of(kArrangements))].first;
@@ -254,6 +244,20 @@ class Parser {
     }
     if (const auto f = field("topology", "global_credit_latency")) {
       cfg_.global_credit_latency = f->int_in(1, 256);
+    }
+  }
+
+  // A written key of `section` that belongs to the other topology family (the
+  // first in the schema's order): a dragonfly key with a torus or mesh, or a
+  // torus and mesh key with a dragonfly, which names what to use instead.
+  void reject_other_family(std::string_view section) const {
+    for (const ConfigKey& key : config_keys()) {
+      if (key.section != section || key_applies(key, cfg_.kind)) continue;
+      if (const auto f = field(section, key.name)) {
+        f->fail(cfg_.kind == TopologyKind::Dragonfly
+                    ? fmt::format("not valid for kind = \"dragonfly\"; use {}", key.instead)
+                    : std::string("only valid for kind = \"dragonfly\""));
+      }
     }
   }
 
@@ -285,10 +289,8 @@ class Parser {
                               "router.min_packet_flits = 1)",
                               cfg_.min_packet_flits));
     }
-    if (const auto f = field("router", "nodes_per_router")) {
-      if (cfg_.kind == TopologyKind::Dragonfly) f->fail("not valid for kind = \"dragonfly\"; use topology.p");
-      cfg_.nodes_per_router = f->int_in(1, 8);
-    }
+    reject_other_family("router");
+    if (const auto f = field("router", "nodes_per_router")) cfg_.nodes_per_router = f->int_in(1, 8);
 
     // Internal speedup: the switch moves up to `speedup` flits per output port
     // per cycle into an output buffer that drains onto the link.

@@ -1,13 +1,16 @@
-// The config's schema: its sections and keys, the rule for design names, and
-// the spellings of the topology enums (the routing algorithms' spellings are
-// their rows in rlroute/gen/algorithm.hpp). The rules on values are in config.cpp.
+// The config's schema: its sections and keys (the table is in
+// config_schema.cpp), the rule for design names, and the spellings of the
+// enums (the routing algorithms' spellings are their rows in
+// rlroute/gen/algorithm.hpp). The rules on values are in config.cpp.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "rlroute/gen/config.hpp"
 
@@ -84,77 +87,55 @@ constexpr std::array<const char*, N> names_of(const std::array<Spelling<Enum>, N
   return names;
 }
 
-constexpr std::array<std::string_view, 1> kDesignKeys{"name"};
-// dims, link_latency, credit_latency: torus and mesh; the rest after them:
-// dragonfly dfly(p, a, h, g) (DESIGN.md section 7).
-constexpr std::array<std::string_view, 13> kTopologyKeys{
-    "kind",
-    "dims",
-    "link_latency",
-    "credit_latency",
-    "p",
-    "a",
-    "h",
-    "g",
-    "arrangement",
-    "local_link_latency",
-    "global_link_latency",
-    "local_credit_latency",
-    "global_credit_latency",
-};
-constexpr std::array<std::string_view, 9> kDragonflyOnlyKeys{
-    "p",
-    "a",
-    "h",
-    "g",
-    "arrangement",
-    "local_link_latency",
-    "global_link_latency",
-    "local_credit_latency",
-    "global_credit_latency",
-};
-constexpr std::array<std::string_view, 10> kRouterKeys{
-    "vcs", "buffer_flits", "flit_bits", "min_packet_flits", "max_packet_flits", "nodes_per_router", "speedup",
-    "output_buffer_flits", "buffer_read", "switch_allocation",
-};
-constexpr std::array<std::string_view, 29> kRoutingKeys{
-    "algorithm", "seed",       "ugal_bias",  "contention_window", "contention_threshold",
-    "intra_group", "ugal_rule", "ugal_queue", "decision",
-    // q_adaptive
-    "alpha", "beta", "epsilon", "q_thld1", "q_thld2", "q_value_bits", "q_fraction_bits", "q_read_ports",
-    "q_decision_cycles",
-    // dqn
-    "dqn_hop_threshold", "dqn_hidden", "dqn_weight_bits", "dqn_activation_bits", "dqn_npar", "dqn_ipar",
-    "dqn_weights", "dqn_agent", "dqn_fallback", "dqn_episodes", "dqn_ack_ratio",
-};
-constexpr std::array<std::string_view, 12> kSimKeys{
-    "pattern", "load",  "packet_flits", "packet_flits_min", "packet_flits_max", "cycles",
-    "warmup",  "drain", "seed",         "hotspot_fraction", "hotspot_node",     "threads",
+// Which topology family's configs may set a key; a key of the other family is
+// an error (one that names what to use instead, for a torus or mesh key).
+enum class KeyFamily { Any, TorusMesh, Dragonfly };
+
+// A key's default as docs/config.md shows it: the value a default-constructed
+// Config holds (its member initialisers are the default's one home), or a
+// rule in words ("required", "twice the diameter").
+struct KeyDefault {
+  constexpr KeyDefault(const char* rule) : rule(rule) {}
+  constexpr KeyDefault(std::string (*value)(const Config&)) : value(value) {}
+  std::string text(const Config& cfg) const { return value != nullptr ? value(cfg) : std::string(rule); }
+
+  std::string_view rule;
+  std::string (*value)(const Config&) = nullptr;  // the value in cfg, as the doc writes it
 };
 
-struct SectionSpec {
+// One config key: the schema that the unknown-key and other-family checks and
+// docs/config.md's key tables (config_key_tables_markdown) come from. The
+// rules on values are in config.cpp.
+struct ConfigKey {
+  std::string_view section;
   std::string_view name;
-  std::span<const std::string_view> keys;
+  KeyFamily family;
+  std::string_view type;  // type, default, range and meaning as docs/config.md shows them
+  KeyDefault default_value;
+  std::string_view range;
+  std::string_view meaning;  // kInRowAbove: documented in one row with the key above
+  std::string_view instead = {};  // torus and mesh keys: what a dragonfly config uses instead
 };
 
-constexpr std::array<SectionSpec, 5> kSections{{
-    {"design", kDesignKeys},
-    {"topology", kTopologyKeys},
-    {"router", kRouterKeys},
-    {"routing", kRoutingKeys},
-    {"sim", kSimKeys},
-}};
+inline constexpr std::string_view kInRowAbove{};
+
+// Every key, section by section in the order the checks run (design,
+// topology, router, routing, sim); the keys of a section in the order the
+// unknown-key error lists them.
+std::span<const ConfigKey> config_keys();
+// The sections, in that order.
+std::vector<std::string_view> config_sections();
+// The keys of a section, in that order (none for an unknown section).
+std::vector<std::string_view> section_keys(std::string_view section);
+
+inline bool key_applies(const ConfigKey& key, TopologyKind kind) {
+  return key.family == KeyFamily::Any || (key.family == KeyFamily::Dragonfly) == (kind == TopologyKind::Dragonfly);
+}
 
 constexpr std::size_t kMaxNameLength = 41;
 constexpr const char* kNameRule =
     "must be a string matching ^[A-Za-z][A-Za-z0-9_]{0,40}$ "
     "(it becomes a SystemVerilog identifier prefix)";
-
-inline const SectionSpec* find_section(std::string_view name) {
-  const auto* it =
-      std::find_if(kSections.begin(), kSections.end(), [&](const SectionSpec& s) { return s.name == name; });
-  return it == kSections.end() ? nullptr : &*it;
-}
 
 // Names of modules in rtl/ start with this prefix; a design name must not
 // make its modules (NAME_router, NAME_pkg, ...) collide with them.

@@ -222,6 +222,10 @@ Config load_config(const std::string& path);
 // Same, from a string (for tests); `path` is only used in messages.
 Config parse_config(const std::string& toml_text, const std::string& path);
 
+// The key tables of docs/config.md (Key | Type | Default | Range | Meaning),
+// each between its marker comments, from the schema of gen/src/config_schema.cpp.
+std::string config_key_tables_markdown();
+
 // Throws ConfigError "where: key = value: rule".
 [[noreturn]] void config_fail(const Config& cfg, const std::string& dotted_key,
                               const std::string& value, const std::string& rule);
