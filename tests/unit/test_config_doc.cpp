@@ -73,6 +73,44 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+// What differs between the file's tables and the generated ones: one message
+// per table (a missing table, its first differing line, a table the schema
+// does not make).
+std::vector<std::string> table_differences(const std::vector<std::string>& doc, const std::string& path) {
+  const std::vector<std::string> generated = lines_of(config_key_tables_markdown());
+  const std::vector<Block> want = blocks_of(generated, "config_key_tables_markdown()");
+  const std::vector<Block> have = blocks_of(doc, path);
+  std::vector<std::string> differences;
+  for (const Block& table : want) {
+    const Block* block = find_block(have, table.name);
+    if (block == nullptr) {
+      differences.push_back(path + " has no table \"" + table.name + "\": put its markers (" + std::string(kBegin) +
+                            table.name + std::string(kBeginEnd) + ", " + std::string(kEnd) +
+                            ") where it belongs, then refresh: " + kRefreshCommand);
+      continue;
+    }
+    for (std::size_t i = 0;; ++i) {
+      const bool generated_ends = table.first + i == table.last, file_ends = block->first + i == block->last;
+      if (generated_ends && file_ends) break;
+      const std::string expected = generated_ends ? "(the table ends)" : generated[table.first + i];
+      const std::string found = file_ends ? "(the table ends)" : doc[block->first + i];
+      if (expected != found) {
+        differences.push_back(path + ", table \"" + table.name + "\" differs from the schema at line " +
+                              std::to_string(block->first + i + 1) + ":\n  file:      " + found +
+                              "\n  generated: " + expected + "\nrefresh it: " + kRefreshCommand);
+        break;
+      }
+    }
+  }
+  for (const Block& block : have) {
+    if (find_block(want, block.name) == nullptr) {
+      differences.push_back(path + ", line " + std::to_string(block.first) + ": table \"" + block.name +
+                            "\" is not generated (config_key_tables_markdown() has no such table)");
+    }
+  }
+  return differences;
+}
+
 // With RLROUTE_REFRESH_DOCS set, the tables of the file are rewritten first
 // (a table the file has no markers for is still reported: where it goes is
 // the prose's choice).
@@ -81,7 +119,7 @@ TEST(ConfigDoc, KeyTablesAreGeneratedFromTheSchema) {
   const std::vector<std::string> generated = lines_of(config_key_tables_markdown());
   const std::vector<Block> want = blocks_of(generated, "config_key_tables_markdown()");
   std::vector<std::string> doc = lines_of(read_text(path));
-  std::vector<Block> have = blocks_of(doc, path);
+  const std::vector<Block> have = blocks_of(doc, path);
   ASSERT_FALSE(want.empty());
 
   if (const char* refresh = std::getenv("RLROUTE_REFRESH_DOCS"); refresh != nullptr && *refresh != '\0') {
@@ -97,35 +135,40 @@ TEST(ConfigDoc, KeyTablesAreGeneratedFromTheSchema) {
     std::ofstream out(path);
     for (const std::string& line : doc) out << line << '\n';
     ASSERT_TRUE(out) << "cannot write " << path;
-    have = blocks_of(doc, path);
   }
 
-  for (const Block& table : want) {
-    const Block* block = find_block(have, table.name);
-    if (block == nullptr) {
-      ADD_FAILURE() << path << " has no table \"" << table.name << "\": put its markers (" << kBegin << table.name
-                    << kBeginEnd << ", " << kEnd << ") where it belongs, then refresh: " << kRefreshCommand;
-      continue;
+  for (const std::string& difference : table_differences(doc, path)) ADD_FAILURE() << difference;
+}
+
+// The check breaks on purpose: a row edited, a row missing, a table the
+// schema does not make, each in a copy of the file, is reported by name.
+TEST(ConfigDoc, AStaleTableIsReportedByNameAndLine) {
+  const std::vector<std::string> doc = lines_of(read_text(RLROUTE_CONFIG_DOC));
+  ASSERT_TRUE(table_differences(doc, "doc").empty());
+  auto row = [&doc](std::string_view key) {
+    for (std::size_t i = 0; i < doc.size(); ++i) {
+      if (doc[i].starts_with("| `" + std::string(key) + "` |")) return i;
     }
-    for (std::size_t i = 0;; ++i) {
-      const bool generated_ends = table.first + i == table.last, file_ends = block->first + i == block->last;
-      if (generated_ends && file_ends) break;
-      const std::string expected = generated_ends ? "(the table ends)" : generated[table.first + i];
-      const std::string found = file_ends ? "(the table ends)" : doc[block->first + i];
-      if (expected != found) {
-        ADD_FAILURE() << path << ", table \"" << table.name << "\" differs from the schema at line "
-                      << block->first + i + 1 << ":\n  file:      " << found << "\n  generated: " << expected
-                      << "\nrefresh it: " << kRefreshCommand;
-        break;
-      }
-    }
-  }
-  for (const Block& block : have) {
-    if (find_block(want, block.name) == nullptr) {
-      ADD_FAILURE() << path << ", line " << block.first << ": table \"" << block.name
-                    << "\" is not generated (config_key_tables_markdown() has no such table)";
-    }
-  }
+    ADD_FAILURE() << "no row for " << key;
+    return std::size_t{0};
+  };
+  std::vector<std::string> edited = doc;
+  edited[row("vcs")] = "| `vcs` | integer | 3 | 1..16 | Virtual channels per port. |";
+  std::vector<std::string> found = table_differences(edited, "doc");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].find("table \"[router] keys\" differs from the schema at line " + std::to_string(row("vcs") + 1)),
+            std::string::npos)
+      << found[0];
+  std::vector<std::string> missing = doc;
+  missing.erase(missing.begin() + static_cast<std::ptrdiff_t>(row("epsilon")));
+  found = table_differences(missing, "doc");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].find("table \"[routing] keys\""), std::string::npos) << found[0];
+  std::vector<std::string> extra = doc;
+  extra.insert(extra.end(), {std::string(kBegin) + "[nowhere] keys" + std::string(kBeginEnd), std::string(kEnd)});
+  found = table_differences(extra, "doc");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].find("\"[nowhere] keys\" is not generated"), std::string::npos) << found[0];
 }
 
 // The default a table shows for a value (not a rule in words) is the value a
