@@ -7,10 +7,9 @@
 // Per VC one VC-allocation request (va_*) and one switch request for up to
 // S flits (sa_*; lane_*_i name each crossbar lane's flit); a credit goes
 // upstream for every flit popped (credit_o, registered).
-// HEAD: a decision unit outside (hd_*) chooses between the route and an
-// alternative when the packet asks for its output VC (HEAD_REG: through a
-// register; CHOOSE: the unit names the port; HD_LATE: its answer comes a
-// cycle later). SPEC: speculative switch requests (sa_spec_o).
+// DECIDE: a decision unit outside (hd_*, through rr_head_decision) chooses
+// between the route and an alternative when the packet asks for its output
+// VC. SPEC: speculative switch requests (sa_spec_o).
 // docs/architecture.md, "rr_input_port", has the behaviour and the timing.
 module rr_input_port #(
   parameter int unsigned P = 5,        // router ports (width of out-port ids)
@@ -22,22 +21,21 @@ module rr_input_port #(
   parameter bit          REG_READ = 1'b0,  // VC buffers read through a register (block RAM; router.buffer_read)
   parameter int unsigned LEN_LSB = 0,  // packet-length field in the header flit
   parameter int unsigned LEN_W = 3,
-  parameter bit          HEAD = 1'b0,     // decision at the head of the VC (see above)
-  parameter bit          HEAD_REG = 1'b0, // HEAD: the decision goes through a register first
-  parameter int unsigned DOW = 1,         // width of the decision operands
-  parameter bit          PATCH = 1'b1,    // HEAD: the alternative route sets a header field (star: none)
-  parameter int unsigned PATCH_LSB = 0,   // header field the alternative route sets
-  parameter int unsigned PATCH_W = 1,
-  parameter int unsigned PATCH_VAL = 1,
-  parameter bit          CHOOSE = 1'b0,   // HEAD_REG: the decision unit names the port (see above)
-  parameter bit          HD_LATE = 1'b0,  // HEAD_REG: the answer comes a cycle after the presentation
   parameter bit          SPEC = 1'b0,     // speculative switch allocation (see above)
+  // The decision at the head of the VC (rr_head_decision has the contract)
+  parameter bit          DECIDE = 1'b0,         // a decision unit serves this port
+  parameter int unsigned DECIDE_CYCLES = 1,     // 0, 1 or 2: rr_head_decision CYCLES
+  parameter bit          ANSWER_PORT = 1'b0,    // the answer names the port
+  parameter int unsigned DOW = 1,               // width of the decision operands
+  parameter int unsigned FIELD_LSB = 0,         // the header field an alternative sets ...
+  parameter int unsigned FIELD_W = 0,           // ... (0: none) to the answer's value
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned IW = rr_pkg::id_width(S),  // a flit index behind the front, 0..S-1
   localparam int unsigned RW = $clog2(S + 1),        // a count of 0..S flits
   localparam int unsigned LW = rr_pkg::link_width(V, W),  // link flit (rr_pkg::LINK_*)
-  localparam int unsigned CRW = rr_pkg::credit_width(V)     // credit (rr_pkg::CREDIT_*)
+  localparam int unsigned CRW = rr_pkg::credit_width(V),    // credit (rr_pkg::CREDIT_*)
+  localparam int unsigned FW = (FIELD_W > 0) ? FIELD_W : 1   // the answer's field value
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -52,20 +50,20 @@ module rr_input_port #(
   input  logic [PW-1:0]    rc_out_port_i,
   input  logic [V-1:0]     rc_out_vcs_i,
   input  logic [W-1:0]     rc_hdr_i,      // the head flit as the route unit rewrote it
-  input  logic [PW-1:0]    rc_alt_port_i, // HEAD: the alternative route
+  input  logic [PW-1:0]    rc_alt_port_i, // DECIDE: the alternative route
   input  logic [V-1:0]     rc_alt_vcs_i,
-  input  logic             rc_decide_i,   // HEAD: the choice between the two is open
+  input  logic             rc_decide_i,   // DECIDE: the choice between the two is open
   input  logic [DOW-1:0]   rc_operands_i,
-  // HEAD: the packet that decides this cycle and the decision unit's answer
+  // DECIDE: the packet that decides this cycle and the decision unit's answer
   output logic             hd_valid_o,
   output logic [PW-1:0]    hd_port_o,
   output logic [PW-1:0]    hd_alt_port_o,
   output logic [DOW-1:0]   hd_operands_o,
-  input  logic             hd_alt_i,      // take the alternative (CHOOSE: patch the header)
+  input  logic             hd_alt_i,      // take the alternative (ANSWER_PORT: patch the header)
   input  logic             hd_ready_i,    // the decision unit accepted this cycle's presentation
   output logic             hd_fresh_o,    // the presented packet has not been accepted before
-  input  logic [PW-1:0]    hd_choice_i,   // CHOOSE: the port to take
-  input  logic [PATCH_W-1:0] hd_patch_i,  // CHOOSE: the header field's value if it patches
+  input  logic [PW-1:0]    hd_choice_i,   // ANSWER_PORT: the port to take
+  input  logic [FW-1:0]    hd_patch_i,    // ANSWER_PORT: the header field's value if it patches
   // VC allocation, one request per VC
   output logic [V-1:0]     va_req_o,
   output logic [V*PW-1:0]  va_port_o,
@@ -95,16 +93,16 @@ module rr_input_port #(
   output logic [V*$clog2(B+1)-1:0] occ_o
 );
   localparam int unsigned RD = (B / MIN_LEN > 0) ? B / MIN_LEN : 1;  // routes per VC
-  localparam bit          LOOK = HEAD && HEAD_REG && RD >= 2;           // the second route decides ahead
-  // Routes read per VC, each with its own decision register (a slot): the
-  // oldest, the one behind it (LOOK) and, with HD_LATE, a third one, which
-  // is presented while the second one's answer is on its way.
-  localparam int unsigned RR = !LOOK ? 1 : (HD_LATE && RD >= 3) ? 3 : 2;
+  localparam bit          LOOK = DECIDE && DECIDE_CYCLES != 0 && RD >= 2;  // the second route decides ahead
+  // Routes read per VC, each with its own decision slot: the oldest, the
+  // one behind it (LOOK) and, when the answer comes a cycle late, a third
+  // one, which is presented while the second one's answer is on its way.
+  localparam int unsigned RR = !LOOK ? 1 : (DECIDE_CYCLES == 2 && RD >= 3) ? 3 : 2;
   localparam int unsigned RPW = $clog2(RR + 1);                         // routes popped (0..RR)
-  localparam int unsigned SW = rr_pkg::id_width(RR);                   // a slot index
-  // A route: {len, vcs, port}, with HEAD {operands, decide, alt_vcs, alt_port, len, vcs, port}.
+  localparam int unsigned RCW = $clog2(RD + 1);                         // a count of routes
+  // A route: {len, vcs, port}, with DECIDE {operands, decide, alt_vcs, alt_port, len, vcs, port}.
   localparam int unsigned BRW = LEN_W + V + PW;
-  localparam int unsigned RTW = HEAD ? BRW + PW + V + 1 + DOW : BRW;
+  localparam int unsigned RTW = DECIDE ? BRW + PW + V + 1 + DOW : BRW;
 
   logic           in_valid, in_head, in_tail;
   logic [VCW-1:0] in_vc;
@@ -120,7 +118,7 @@ module rr_input_port #(
   assign rc_in_vc_o = in_vc;
 
   logic [RTW-1:0] route_in;
-  if (HEAD) begin : gen_route_alt
+  if (DECIDE) begin : gen_route_alt
     assign route_in = {rc_operands_i, rc_decide_i, rc_alt_vcs_i, rc_alt_port_i,
                        in_data[LEN_LSB+:LEN_W], rc_out_vcs_i, rc_out_port_i};
   end else begin : gen_route
@@ -140,28 +138,18 @@ module rr_input_port #(
   logic [W+1:0]   front    [V][S];  // the first S flits of each buffer, {tail, head, data}
   logic [RW-1:0]  npop     [V];     // flits popped this cycle
   logic [RTW-1:0] route    [V];     // the route of the oldest unallocated packet
-  logic [RTW-1:0] pres_route [V];   // HEAD: the route the VC presents to the decision unit
   logic [V-1:0]   empty, push, pop, route_empty, route_push;
-  // Head decisions: a VC wants a decision (wants) and presents one this
-  // cycle (hd_pick): the route in slot pres_slot, fresh if that packet has
-  // no decision yet, registered or on its way. The oldest packet has decided
-  // (decided_q, alt_q), and the alternative applies to the active and the
-  // next packet's head (act_alt_q, next_alt_q).
-  logic [V-1:0]   eligible, wants, hd_pick, hd_take, take_alt, fresh;
-  logic [V-1:0]   decided_q, alt_q, act_alt_q, next_alt_q;
-  logic [SW-1:0]  pres_slot [V];
-  logic [PW-1:0]  req_port [V];  // the route this cycle's request asks for
-  // CHOOSE: the decided port and patch value of the oldest packet; the patch
-  // value of the active and next packets.
-  logic [PW-1:0]      choice_q [V];
-  logic [PATCH_W-1:0] patch_q [V];
-  logic [PATCH_W-1:0] act_patch_q [V];
-  logic [PATCH_W-1:0] next_patch_q [V];
-  assign hd_take = hd_pick & {V{hd_ready_i}};
-  if (HEAD && !CHOOSE) begin : gen_not_chosen
-    logic unused_chosen;
-    assign unused_chosen = ^{hd_choice_i, hd_patch_i};
-  end
+  logic [V-1:0]   eligible;         // the oldest packet may ask for an output VC
+  logic [V*RR*RTW-1:0] routes_all;  // every VC's routes read, for the decision
+  logic [V*RCW-1:0]    counts_all;
+  // The oldest packet's request (req_port), whether it takes the alternative
+  // (take_alt) and the value the field takes then (field); the alternative
+  // applies to the active and the next packet's head (act_*, next_*).
+  logic [PW-1:0]  req_port [V];
+  logic [V-1:0]   take_alt, act_alt_q, next_alt_q;
+  logic [FW-1:0]  field [V];
+  logic [FW-1:0]  act_field_q [V];
+  logic [FW-1:0]  next_field_q [V];
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
     logic [$clog2(B+1)-1:0]  count;
@@ -227,149 +215,14 @@ module rr_input_port #(
     end
 
     assign eligible[v] = !route_empty[v] && (!active_q[v] || (tail_at_front && !next_q[v]));
-    if (HEAD) begin : gen_head
-      // The decision slots of the routes read (slot 0: the oldest), packed
-      // slot by slot: decided, the alternative and, with CHOOSE, the port and
-      // the header field's value.
-      logic [RR-1:0]         dec_q, salt_q;
-      logic [RR*PW-1:0]      schoice_q;
-      logic [RR*PATCH_W-1:0] spatch_q;
-      // The answer that arrives this cycle (ans_now) and the slot it is for
-      // (ans_slot); without HD_LATE, this cycle's presentation's. HD_LATE:
-      // an answer on its way counts as that slot's decision for what the VC
-      // presents (late), so the VC presents the packet behind it meanwhile
-      // and no packet is fresh twice.
-      logic          ans_now;
-      logic [SW-1:0] ans_slot;
-      logic [RR-1:0] late;
-      if (HD_LATE) begin : gen_late
-        logic          pend_q;
-        logic [SW-1:0] pend_slot_q;
-        always_ff @(posedge clk_i or negedge rst_ni) begin
-          if (!rst_ni) begin
-            pend_q      <= 1'b0;
-            pend_slot_q <= '0;
-          end else begin
-            // A grant this cycle moves the presented packet up a slot, or takes it.
-            pend_q      <= hd_take[v] && (pres_slot[v] != '0 || !va_gnt_i[v]);
-            pend_slot_q <= pres_slot[v] - SW'(va_gnt_i[v]);
-          end
-        end
-        assign ans_now  = pend_q;
-        assign ans_slot = pend_slot_q;
-        for (genvar k = 0; k < RR; k++) begin : gen_late_slot
-          assign late[k] = pend_q && pend_slot_q == SW'(k);
-        end
-      end else begin : gen_now
-        assign ans_now  = hd_take[v];
-        assign ans_slot = pres_slot[v];
-        assign late     = '0;
-      end
-      // Per slot: its packet's choice is open, it owes no presentation (no
-      // open choice, decided, or the answer on its way), and this cycle's
-      // answer lands in it (a grant moves every slot up by one).
-      logic [RR-1:0] open, settled, land;
-      for (genvar k = 0; k < RR; k++) begin : gen_slot
-        assign open[k]    = 32'(route_count) > k && routes[k*RTW+BRW+PW+V];
-        assign settled[k] = !open[k] || dec_q[k] || late[k];
-        assign land[k]    = ans_now && 32'(ans_slot) == k + 32'(va_gnt_i[v]);
-      end
-      assign decided_q[v] = dec_q[0];
-      assign alt_q[v]     = salt_q[0];
-      assign choice_q[v]  = schoice_q[0+:PW];
-      assign patch_q[v]   = spatch_q[0+:PATCH_W];
-      if (HEAD_REG) begin : gen_registered
-        // The first slot that owes a presentation; if none, the oldest
-        // packet renews its decision.
-        always_comb begin
-          pres_slot[v] = '0;
-          for (int k = RR - 1; k >= 0; k--) begin
-            if (!settled[k]) pres_slot[v] = SW'(k);
-          end
-        end
-        // Renew the oldest packet's decision only while no answer for it
-        // is on its way (HD_LATE: that renewal would bring nothing newer).
-        assign wants[v]    = (open[0] && !late[0]) || !(&settled);
-        assign fresh[v]    = !(&settled);
-        assign take_alt[v] = decided_q[v] && alt_q[v];
-        assign va_req_o[v] = eligible[v] && (!open[0] || decided_q[v]);
-      end else begin : gen_in_front
-        assign pres_slot[v] = '0;
-        assign wants[v]     = eligible[v] && open[0] && !decided_q[v];
-        assign fresh[v]     = 1'b1;
-        assign take_alt[v]  = decided_q[v] ? alt_q[v] : (hd_take[v] && hd_alt_i);
-        assign va_req_o[v]  = eligible[v] && (!open[0] || decided_q[v] || hd_take[v]);
-        logic unused_settled;
-        assign unused_settled = ^settled;
-      end
-      always_comb begin
-        pres_route[v] = routes[0+:RTW];
-        for (int unsigned k = 1; k < RR; k++) begin
-          if (pres_slot[v] == SW'(k)) pres_route[v] = routes[k*RTW+:RTW];
-        end
-      end
-      if (CHOOSE) begin : gen_chosen
-        assign req_port[v] = decided_q[v] ? choice_q[v] : route[v][0+:PW];
-      end else begin : gen_alt
-        assign req_port[v] = take_alt[v] ? route[v][BRW+:PW] : route[v][0+:PW];
-      end
-      assign va_vcs_o[v*V+:V] = take_alt[v] ? route[v][BRW+PW+:V] : route[v][PW+:V];
-      // A grant pops the oldest route: every slot takes over the one behind
-      // it (with this cycle's answer if it lands there).
-      logic [RR-1:0] dec_up, salt_up;
-      assign dec_up  = va_gnt_i[v] ? dec_q >> 1 : dec_q;
-      assign salt_up = va_gnt_i[v] ? salt_q >> 1 : salt_q;
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          dec_q  <= '0;
-          salt_q <= '0;
-        end else begin
-          for (int unsigned k = 0; k < RR; k++) begin
-            dec_q[k]  <= dec_up[k] || land[k];
-            salt_q[k] <= land[k] ? hd_alt_i : salt_up[k];
-          end
-        end
-      end
-      if (CHOOSE) begin : gen_choice
-        // The chosen port and patch value follow dec_q.
-        logic [RR*PW-1:0]      schoice_up;
-        logic [RR*PATCH_W-1:0] spatch_up;
-        assign schoice_up = va_gnt_i[v] ? schoice_q >> PW : schoice_q;
-        assign spatch_up  = va_gnt_i[v] ? spatch_q >> PATCH_W : spatch_q;
-        always_ff @(posedge clk_i or negedge rst_ni) begin
-          if (!rst_ni) begin
-            schoice_q <= '0;
-            spatch_q  <= '0;
-          end else begin
-            for (int unsigned k = 0; k < RR; k++) begin
-              schoice_q[k*PW+:PW]          <= land[k] ? hd_choice_i : schoice_up[k*PW+:PW];
-              spatch_q[k*PATCH_W+:PATCH_W] <= land[k] ? hd_patch_i : spatch_up[k*PATCH_W+:PATCH_W];
-            end
-          end
-        end
-      end else begin : gen_no_choice
-        assign schoice_q = '0;
-        assign spatch_q  = {RR{PATCH_W'(PATCH_VAL)}};
-        logic unused_choice;
-        assign unused_choice = ^{schoice_q, spatch_q, choice_q[v], patch_q[v]};
-      end
-    end else begin : gen_no_head
-      assign wants[v]      = 1'b0;
-      assign fresh[v]      = 1'b0;
-      assign pres_slot[v]  = '0;
-      assign pres_route[v] = route[v];
-      assign take_alt[v]   = 1'b0;
-      assign va_req_o[v]   = eligible[v];
-      assign req_port[v]   = route[v][0+:PW];
+    assign routes_all[v*RR*RTW+:RR*RTW] = routes;
+    assign counts_all[v*RCW+:RCW]       = route_count;
+    if (!DECIDE) begin : gen_no_decision
+      assign va_req_o[v]      = eligible[v];
+      assign req_port[v]      = route[v][0+:PW];
       assign va_vcs_o[v*V+:V] = route[v][PW+:V];
-      assign decided_q[v]  = 1'b0;
-      assign alt_q[v]      = 1'b0;
-      assign choice_q[v]   = '0;
-      assign patch_q[v]    = PATCH_W'(PATCH_VAL);
-      logic unused_choice;
-      assign unused_choice = ^{choice_q[v], patch_q[v], decided_q[v], alt_q[v], pres_slot[v]};
-      logic unused_count;
-      assign unused_count = ^{route_count, routes};
+      assign take_alt[v]      = 1'b0;
+      assign field[v]         = FW'(1);
     end
     assign va_rel_o[v]              = active_q[v] && tail_at_front;
     assign va_own_port_o[v*PW+:PW]  = port_q[v];
@@ -423,75 +276,66 @@ module rr_input_port #(
         wait_q[v] <= 1'b0;  // the previous holder's tail has left
       end
     end
-    if (HEAD && CHOOSE) begin : gen_act_patch
-      // The patch value travels with act_alt_q / next_alt_q.
+    if (DECIDE) begin : gen_act_field
+      // The field value travels with act_alt_q / next_alt_q.
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-          act_patch_q[v]  <= '0;
-          next_patch_q[v] <= '0;
+          act_field_q[v]  <= FW'(1);
+          next_field_q[v] <= FW'(1);
         end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
-          if (va_gnt_i[v]) act_patch_q[v] <= patch_q[v];
+          if (va_gnt_i[v]) act_field_q[v] <= field[v];
         end else if (va_gnt_i[v]) begin
-          next_patch_q[v] <= patch_q[v];
+          next_field_q[v] <= field[v];
         end else if (tail_out) begin
-          act_patch_q[v] <= next_patch_q[v];
+          act_field_q[v] <= next_field_q[v];
         end
       end
-    end else begin : gen_const_patch
-      assign act_patch_q[v]  = PATCH_W'(PATCH_VAL);
-      assign next_patch_q[v] = PATCH_W'(PATCH_VAL);
-      logic unused_next_patch;
-      assign unused_next_patch = ^next_patch_q[v];
+    end else begin : gen_no_field
+      assign act_field_q[v]  = FW'(1);
+      assign next_field_q[v] = FW'(1);
+      logic unused_field;
+      assign unused_field = ^next_field_q[v];
     end
   end
 
-  // Head decisions: one VC per cycle presents its open choice. A packet
-  // never presented goes before a renewal (HEAD_REG): a renewal only
-  // refreshes a decision its packet already has, while a packet never
-  // presented cannot ask for its output VC at all.
-  if (HEAD) begin : gen_hd
-    logic [V-1:0] wants_fresh, hd_req;
-    assign wants_fresh = wants & fresh;
-    assign hd_req      = (|wants_fresh) ? wants_fresh : wants;
-    rr_arbiter_rr #(.N(V)) i_hd_arb (
+  if (DECIDE) begin : gen_decision
+    logic [V*PW-1:0] req_ports;
+    logic [V*FW-1:0] fields;
+    rr_head_decision #(
+      .P(P), .V(V), .LEN_W(LEN_W), .DOW(DOW), .DEPTH(RD), .SLOTS(RR), .CYCLES(DECIDE_CYCLES),
+      .ANSWER_PORT(ANSWER_PORT), .FIELD_W(FW)
+    ) i_decision (
       .clk_i, .rst_ni,
-      .req_i    (hd_req),
-      .advance_i(1'b1),
-      .gnt_o    (hd_pick)
+      .routes_i     (routes_all),
+      .count_i      (counts_all),
+      .eligible_i   (eligible),
+      .va_gnt_i,
+      .hd_valid_o, .hd_port_o, .hd_alt_port_o, .hd_operands_o, .hd_fresh_o,
+      .hd_ready_i, .hd_alt_i, .hd_choice_i, .hd_patch_i,
+      .req_o        (va_req_o),
+      .req_port_o   (req_ports),
+      .req_vcs_o    (va_vcs_o),
+      .alt_o        (take_alt),
+      .field_o      (fields)
     );
-    always_comb begin
-      hd_port_o     = '0;
-      hd_alt_port_o = '0;
-      hd_operands_o = '0;
-      hd_fresh_o    = 1'b0;
-      for (int unsigned v = 0; v < V; v++) begin
-        if (hd_pick[v]) begin
-          hd_fresh_o    = fresh[v];
-          hd_port_o     = hd_port_o | pres_route[v][0+:PW];
-          hd_alt_port_o = hd_alt_port_o | pres_route[v][BRW+:PW];
-          hd_operands_o = hd_operands_o | pres_route[v][BRW+PW+V+1+:DOW];
-        end
-      end
+    for (genvar v = 0; v < V; v++) begin : gen_req
+      assign req_port[v] = req_ports[v*PW+:PW];
+      assign field[v]    = fields[v*FW+:FW];
     end
   end else begin : gen_no_hd
-    assign hd_pick       = '0;
+    assign hd_valid_o    = 1'b0;
     assign hd_port_o     = '0;
     assign hd_alt_port_o = '0;
     assign hd_operands_o = '0;
     assign hd_fresh_o    = 1'b0;
     logic unused_hd;
-    assign unused_hd = ^{wants, fresh, hd_take};
-    for (genvar v = 0; v < V; v++) begin : gen_unused_route
-      logic unused_route;
-      assign unused_route = ^pres_route[v];
-    end
+    assign unused_hd = ^{routes_all, counts_all};
   end
-  assign hd_valid_o = |hd_pick;
 
   // The head as it leaves: the alternative route's header field set.
-  function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt, input logic [PATCH_W-1:0] val);
+  function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt, input logic [FW-1:0] val);
     leaving = f[W-1:0];
-    if (HEAD && PATCH && f[W] && alt) leaving[PATCH_LSB+:PATCH_W] = val;
+    if (DECIDE && FIELD_W > 0 && f[W] && alt) leaving[FIELD_LSB+:FW] = val;
   endfunction
 
   // Crossbar inputs: per lane, the flit the switch allocator granted it.
@@ -505,10 +349,10 @@ module rr_input_port #(
         for (int unsigned k = 0; k < S; k++) begin
           if (lane_valid_i[m] && lane_vc_i[m*VCW+:VCW] == VCW'(v) && lane_idx_i[m*IW+:IW] == IW'(k)) begin
             if (SPEC && !active_q[v]) begin  // a speculation that won: this cycle's grant
-              xb_data_o[m*W+:W]   = leaving(front[v][k], take_alt[v], patch_q[v]);
+              xb_data_o[m*W+:W]   = leaving(front[v][k], take_alt[v], field[v]);
               xb_vc_o[m*VCW+:VCW] = va_vc_i[v*VCW+:VCW];
             end else begin
-              xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v], act_patch_q[v]);
+              xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v], act_field_q[v]);
               xb_vc_o[m*VCW+:VCW] = out_vc_q[v];
             end
             xb_head_o[m]        = front[v][k][W];

@@ -6,8 +6,9 @@
 // output register (SPEC: both allocations in one cycle).
 // Route compute sits outside the core (rc_* ports) so that one core serves
 // every topology and routing algorithm: the generated router top wires one
-// route unit per input port. With HEAD a decision unit per input port, also
-// outside (hd_*), chooses between two routes at the head of the VC.
+// route unit per input port. At the DECIDE_PORTS a decision unit, also
+// outside (hd_*), chooses between two routes at the head of the VC; its
+// contract is rr_head_decision's (DECIDE_CYCLES, ANSWER_PORT, DOW, FIELD_*).
 // docs/architecture.md, "Router microarchitecture (rtl/)" and its
 // subsections, has the blocks, the pipeline and the options.
 module rr_router #(
@@ -25,16 +26,13 @@ module rr_router #(
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
   parameter bit          DEMAND = 1'b0,  // build rr_demand (dem_o); else dem_o = 0
-  parameter bit          HEAD = 1'b0,    // decisions at the head of the VC (rr_input_port)
-  parameter bit          HEAD_REG = 1'b0,  // HEAD: through a register (routing.decision = "vc_head_registered")
-  parameter logic [P-1:0] HEAD_PORTS = '1,  // HEAD: the input ports at which a choice can be open
-  parameter int unsigned DOW = 1,        // decision operand width
-  parameter bit          PATCH = 1'b1,   // HEAD: the alternative route sets a header field (star: none)
-  parameter int unsigned PATCH_LSB = 0,  // header field the alternative route sets, and its value
-  parameter int unsigned PATCH_W = 1,
-  parameter int unsigned PATCH_VAL = 1,
-  parameter bit          CHOOSE = 1'b0,  // HEAD_REG: the decision unit names the port (Q-adaptive)
-  parameter bit          HD_LATE = 1'b0, // HEAD_REG: its answer comes a cycle after the presentation
+  // The decision at the head of the VC (rr_head_decision has the contract)
+  parameter logic [P-1:0] DECIDE_PORTS = '0,  // the input ports a decision unit serves
+  parameter int unsigned DECIDE_CYCLES = 1,   // 0, 1 or 2: rr_head_decision CYCLES
+  parameter bit          ANSWER_PORT = 1'b0,  // the answer names the port
+  parameter int unsigned DOW = 1,             // width of the decision operands
+  parameter int unsigned FIELD_LSB = 0,       // the header field an alternative sets ...
+  parameter int unsigned FIELD_W = 0,         // ... (0: none) to the answer's value
   parameter bit          SPEC = 1'b0,    // speculative switch allocation (router.switch_allocation)
   // rr_vc_alloc: [o*P*V + r]: input VC r can ever request output VC o (the
   // generator's walk over the routing relation; all by default)
@@ -46,7 +44,8 @@ module rr_router #(
   localparam int unsigned CRW = rr_pkg::credit_width(V),
   localparam int unsigned OW = $clog2(V * B + 1),
   localparam int unsigned DW = rr_pkg::demand_width(P, V, LEN_W),
-  localparam int unsigned R = P * V
+  localparam int unsigned R = P * V,
+  localparam int unsigned FW = (FIELD_W > 0) ? FIELD_W : 1
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -61,11 +60,11 @@ module rr_router #(
   input  logic [P*PW-1:0]   rc_out_port_i,
   input  logic [P*V-1:0]    rc_out_vcs_i,
   input  logic [P*W-1:0]    rc_hdr_i,
-  input  logic [P*PW-1:0]   rc_alt_port_i,   // HEAD: the alternative route and the open choice
+  input  logic [P*PW-1:0]   rc_alt_port_i,   // DECIDE_PORTS: the alternative route and the open choice
   input  logic [P*V-1:0]    rc_alt_vcs_i,
   input  logic [P-1:0]      rc_decide_i,
   input  logic [P*DOW-1:0]  rc_operands_i,
-  // HEAD: per input port, the packet deciding this cycle and the decision
+  // DECIDE_PORTS: per input port, the packet deciding this cycle and the decision
   output logic [P-1:0]      hd_valid_o,
   output logic [P*PW-1:0]   hd_port_o,
   output logic [P*PW-1:0]   hd_alt_port_o,
@@ -73,8 +72,8 @@ module rr_router #(
   input  logic [P-1:0]      hd_alt_i,
   input  logic [P-1:0]      hd_ready_i,      // the decision unit accepted the port's presentation
   output logic [P-1:0]      hd_fresh_o,      // the presented packet's first accepted decision
-  input  logic [P*PW-1:0]   hd_choice_i,     // CHOOSE: the port to take
-  input  logic [P*PATCH_W-1:0] hd_patch_i,   // CHOOSE: the header field's value if it patches
+  input  logic [P*PW-1:0]   hd_choice_i,     // ANSWER_PORT: the port to take
+  input  logic [P*FW-1:0]   hd_patch_i,      // ANSWER_PORT: the header field's value if it patches
   // per output port: credits in use over all its VCs (downstream occupancy),
   // for adaptive route units
   output logic [P*OW-1:0]   occ_o,
@@ -129,9 +128,8 @@ module rr_router #(
     logic [S*VCW-1:0] lane_vc;
     rr_input_port #(
       .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W),
-      .HEAD(HEAD && HEAD_PORTS[p]), .HEAD_REG(HEAD_REG), .DOW(DOW),
-      .PATCH(PATCH), .PATCH_LSB(PATCH_LSB), .PATCH_W(PATCH_W), .PATCH_VAL(PATCH_VAL), .CHOOSE(CHOOSE),
-      .HD_LATE(HD_LATE), .SPEC(SPEC)
+      .SPEC(SPEC), .DECIDE(DECIDE_PORTS[p]), .DECIDE_CYCLES(DECIDE_CYCLES), .ANSWER_PORT(ANSWER_PORT),
+      .DOW(DOW), .FIELD_LSB(FIELD_LSB), .FIELD_W(FIELD_W)
     ) i_input (
       .clk_i, .rst_ni,
       .flit_i       (flit_i[p*LW+:LW]),
@@ -154,7 +152,7 @@ module rr_router #(
       .hd_ready_i   (hd_ready_i[p]),
       .hd_fresh_o   (hd_fresh_o[p]),
       .hd_choice_i  (hd_choice_i[p*PW+:PW]),
-      .hd_patch_i   (hd_patch_i[p*PATCH_W+:PATCH_W]),
+      .hd_patch_i   (hd_patch_i[p*FW+:FW]),
       .va_req_o     (va_req[p*V+:V]),
       .va_port_o    (va_port[p*V*PW+:V*PW]),
       .va_vcs_o     (va_vcs[p*V*V+:V*V]),
@@ -221,7 +219,7 @@ module rr_router #(
       .va_len_i (va_len),
       .dem_o    (dem)
     );
-    if (HEAD) begin : gen_dem_q
+    if (DECIDE_PORTS != '0) begin : gen_dem_q  // decided at the head: the queues of the last cycle
       logic [P*DW-1:0] dem_q;
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) dem_q <= '0;

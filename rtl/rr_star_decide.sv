@@ -5,7 +5,7 @@
 // credits for the whole packet (virtual cut-through) and its port is less
 // occupied downstream than the DOR port (occ_i: credits in use over all of
 // a port's VCs); else, and on a tie, the DOR hop. The packet renews the
-// decision until it is granted (rr_input_port, HEAD_REG), so a packet whose
+// decision until it is granted (rr_head_decision, CYCLES = 1), so a packet whose
 // alternative stays taken falls back to the DOR hop and its escape VCs:
 // the escape sub-network is always offered (Duato), never waited out.
 // Combinational; one per input port.

@@ -104,7 +104,8 @@ std::vector<sv::Port> router_top_ports(const Design& d) {
 
 std::vector<Param> router_top_params(const Design& d) {
   const std::string pkg = d.module("pkg");
-  const bool pdor = d.core.head.field == PatchedField::Pdor;
+  const HeadDecision& head = d.core.head;
+  const bool pdor = head.field == PatchedField::Pdor;
   return {{"P", pkg + "::NUM_PORTS", ""},
           {"V", pkg + "::NUM_VCS", ""},
           {"W", pkg + "::FLIT_BITS", ""},
@@ -117,7 +118,10 @@ std::vector<Param> router_top_params(const Design& d) {
           {"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"},
           {"DOW", backend_emitter(d).decision_operands_width(d), "width of the operands of a decision at the head of the VC"},
           {"CNW", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of an output VC's credit count"},
-          {"PTW", pdor ? "1" : "2", pdor ? "the header field a decision patches: Pdor" : "the header field a decision patches: the phase"}};
+          {"FW", !head.patches ? "1" : pkg + (pdor ? "::HDR_PDOR_W" : "::HDR_PHASE_W"),
+           !head.patches ? "a decision's header field value (none is set)"
+           : pdor        ? "the header field a decision sets: Pdor"
+                         : "the header field a decision sets: the phase"}};
 }
 
 std::string core_signals(const RouterTopNeeds& needs) {
@@ -134,7 +138,7 @@ std::string core_signals(const RouterTopNeeds& needs) {
                              {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"},
                              {"logic", "[P-1:0]", "hd_ready, hd_fresh;"},
                              {"logic", "[P*PW-1:0]", "hd_choice;"},
-                             {"logic", "[P*PTW-1:0]", "hd_patch;"},
+                             {"logic", "[P*FW-1:0]", "hd_patch;"},
                              {"logic", "[P*V-1:0]", "vc_busy;"},
                              {"logic", "[P*V*CNW-1:0]", "vc_credits, in_occ;"}},
                             "  ");
@@ -158,39 +162,39 @@ std::string head_ports_localparam(const Design& d) {
   for (auto p = head.ports.rbegin(); p != head.ports.rend(); ++p) bits += *p ? '1' : '0';
   return fmt::format("  // Input ports at which the minimal/non-minimal choice can be open (the\n"
                      "  // NI ports{}): only these get the decision hardware.\n"
-                     "  localparam logic [P-1:0] HEAD_PORTS = {}'b{};\n\n",
+                     "  localparam logic [P-1:0] DECIDE_PORTS = {}'b{};\n\n",
                      traits(d.cfg.algorithm).choice == PathChoice::AtSourceGroup ? ", and for PAR the local ports" : "",
                      head.ports.size(), bits);
 }
 
-// rr_router's head-decision parameters: the seam a decision unit plugs into.
+// rr_router's head-decision parameters: the contract of the decision unit
+// plugged into the core (rr_head_decision). Defaults are left out.
 std::vector<Param> head_decision_params(const Design& d) {
   const std::string pkg = d.module("pkg");
   const HeadDecision& head = d.core.head;
-  const bool on = head.enabled;
+  std::vector<Param> params;
+  if (d.core.waiting_demand) params.push_back({"DEMAND", "1'b1", "waiting demand for the UGAL queue (routing.ugal_queue)"});
+  params.push_back({"DOW", "DOW", ""});
+  if (!head.enabled) return params;
   const bool names_phase = head.names_port && head.field == PatchedField::Phase;
-  const std::string every_port = fmt::format("{}'b{}", d.ports, std::string(static_cast<size_t>(d.ports), '1'));
-  return {{"DEMAND", d.core.waiting_demand ? "1'b1" : "1'b0", "waiting demand for the UGAL queue (routing.ugal_queue)"},
-          {"HEAD", on ? "1'b1" : "1'b0", on ? head.why : "decisions at buffer write (or none to take)"},
-          {"HEAD_REG", on && head.registered ? "1'b1" : "1'b0", on ? head.why : ""},
-          // A sized literal: Yosys 0.23 reads '1 in a parameter override as 1.
-          {"HEAD_PORTS", head.every_port ? every_port : on ? "HEAD_PORTS" : "'0",
-           names_phase ? "every input port: decisions, or Q_y and feedback" : head.every_port ? "every input port" : ""},
-          {"DOW", "DOW", ""},
-          {"PATCH", on && !head.patches ? "1'b0" : "1'b1",
-           !on || head.patches ? ""
-           : head.field == PatchedField::Pdor ? "routing.dqn_fallback = \"hop\": the escape to DOR leaves Pdor as it is"
-                                              : "star's alternative leaves the header as it is"},
-          {"PATCH_LSB", head.field == PatchedField::Pdor ? pkg + "::HDR_PDOR_LSB" : on ? pkg + "::HDR_PHASE_LSB" : "0",
-           names_phase                          ? "a non-minimal choice at the source sets the phase"
-           : head.field == PatchedField::Pdor   ? (head.patches ? "the escape to DOR sets Pdor" : "")
-           : on                                 ? "the alternative route enters phase 1 (to intermediate)"
-                                                : ""},
-          {"PATCH_W", "PTW", ""},
-          {"PATCH_VAL", "1", ""},
-          {"CHOOSE", head.names_port ? "1'b1" : "1'b0", head.names_port ? head.unit + " names the port" : ""},
-          {"HD_LATE", head.late ? "1'b1" : "1'b0",
-           names_phase ? "its answer a cycle after the presentation (routing.q_decision_cycles)" : ""}};
+  // A sized literal: Yosys 0.23 reads '1 in a parameter override as 1.
+  params.push_back({"DECIDE_PORTS",
+                    head.every_port ? fmt::format("{}'b{}", d.ports, std::string(static_cast<size_t>(d.ports), '1'))
+                                    : "DECIDE_PORTS",
+                    names_phase ? "every input port: decisions, or Q_y and feedback"
+                    : head.every_port ? "every input port" : ""});
+  params.push_back({"DECIDE_CYCLES", std::to_string(head.cycles()),
+                    head.late ? "the answer a cycle after the presentation (routing.q_decision_cycles)" : head.why});
+  if (head.names_port) params.push_back({"ANSWER_PORT", "1'b1", head.unit + " names the port"});
+  if (head.patches) {
+    const bool pdor = head.field == PatchedField::Pdor;
+    params.push_back({"FIELD_LSB", pkg + (pdor ? "::HDR_PDOR_LSB" : "::HDR_PHASE_LSB"),
+                      names_phase ? "a non-minimal choice at the source sets the phase"
+                      : pdor      ? "the escape to DOR sets Pdor"
+                                  : "the alternative route enters phase 1 (to intermediate)"});
+    params.push_back({"FIELD_W", "FW", ""});
+  }
+  return params;
 }
 
 std::string core_instance(const Design& d, const RouterTopNeeds& needs) {

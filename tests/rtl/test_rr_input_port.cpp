@@ -24,12 +24,12 @@
 //    the VCs that owe one (this cycle's pops included);
 //  - occ_o gives each VC's buffered flits in every cycle;
 //  - reset (asynchronous, active low) clears every VC and the credit;
-//  - with HEAD (decisions at the head of the VC): a route may leave the choice
+//  - with DECIDE (decisions at the head of the VC): a route may leave the choice
 //    open between its route and an alternative; such a packet asks for a VC
 //    only in a cycle in which the port presents it on hd_* (one VC per cycle,
 //    round-robin over the VCs that may ask and have not decided) or after it
 //    decided; the decision unit's answer (hd_alt_i) picks the route of the
-//    request and is kept until the grant; with HEAD_REG the oldest route of a
+//    request and is kept until the grant; with REGISTERED the oldest route of a
 //    VC with an open choice is presented whenever its route is at the front
 //    (eligible or not, decided or not: round-robin), the answer is registered
 //    and renewed until the grant (a VC that owes a first presentation goes
@@ -39,14 +39,14 @@
 //    second route is presented instead, its answer registered apart and taken
 //    over by the second packet when the oldest is granted (a grant and a
 //    decision ahead in one cycle: the new answer); a head that took the
-//    alternative leaves with header field PATCH_LSB..+PATCH_W = PATCH_VAL;
+//    alternative leaves with header field FIELD_LSB..+FIELD_W = kAltFieldValue;
 //    the decision unit may refuse a presentation (hd_ready_i low): nothing
 //    is decided, and the packet presents again; hd_fresh_o marks a packet
 //    presented before any accepted decision;
-//  - with CHOOSE (Q-adaptive) the answer names the port (hd_choice_i) and the
+//  - with ANSWER_PORT (Q-adaptive) the answer names the port (hd_choice_i) and the
 //    patch value (hd_patch_i), kept like the alternative until the grant; the
 //    request asks for that port with the route's VCs (alt VCs if it patches);
-//  - with HD_LATE the answer to a presentation comes in the next cycle and
+//  - with LATE the answer to a presentation comes in the next cycle and
 //    goes to the packet presented (one place up if a grant came in between),
 //    or nowhere if that packet was granted in between; while it is on the
 //    way it counts as that packet's decision for what the VC presents (ahead,
@@ -120,19 +120,19 @@ struct P4V2B6M1HR {  // single-flit packets, decisions at the head through a reg
   using Model = Vrr_input_port_p4v2b6m1hr;
   using Root = Vrr_input_port_p4v2b6m1hr___024root;
 };
-struct P7V3B5H {  // decisions at the head of the VC (HEAD = 1)
+struct P7V3B5H {  // decisions at the head of the VC (DECIDE = 1)
   using Model = Vrr_input_port_p7v3b5h;
   using Root = Vrr_input_port_p7v3b5h___024root;
 };
-struct P7V3B5HR {  // the same, through a register (HEAD_REG = 1)
+struct P7V3B5HR {  // the same, through a register (REGISTERED = 1)
   using Model = Vrr_input_port_p7v3b5hr;
   using Root = Vrr_input_port_p7v3b5hr___024root;
 };
-struct P4V2B6M1HRC {  // single-flit packets, registered decisions that name the port (CHOOSE = 1)
+struct P4V2B6M1HRC {  // single-flit packets, registered decisions that name the port (ANSWER_PORT = 1)
   using Model = Vrr_input_port_p4v2b6m1hrc;
   using Root = Vrr_input_port_p4v2b6m1hrc___024root;
 };
-struct P4V2B6M1HRCL {  // the same with the answer a cycle after the presentation (HD_LATE = 1)
+struct P4V2B6M1HRCL {  // the same with the answer a cycle after the presentation (LATE = 1)
   using Model = Vrr_input_port_p4v2b6m1hrcl;
   using Root = Vrr_input_port_p4v2b6m1hrcl___024root;
 };
@@ -199,13 +199,13 @@ struct Inputs {
   unsigned rc_port = 0;  // route unit's answer (read for a head flit only)
   std::uint32_t rc_vcs = 0;
   std::uint64_t rc_hdr = 0;
-  unsigned rc_alt_port = 0;  // HEAD: the alternative route, the open choice, its operands
+  unsigned rc_alt_port = 0;  // DECIDE: the alternative route, the open choice, its operands
   std::uint32_t rc_alt_vcs = 0;
   bool rc_decide = false;
   unsigned rc_operands = 0;
-  bool hd_alt = false;  // HEAD: the decision unit's answer this cycle
-  bool hd_ready = true;  // HEAD: it accepts this cycle's presentation
-  unsigned hd_choice = 0;  // CHOOSE: the port it names, and the patch value
+  bool hd_alt = false;  // DECIDE: the decision unit's answer this cycle
+  bool hd_ready = true;  // DECIDE: it accepts this cycle's presentation
+  unsigned hd_choice = 0;  // ANSWER_PORT: the port it names, and the patch value
   unsigned hd_patch = 0;
   std::uint32_t va_gnt = 0;
   std::vector<unsigned> va_vc;  // per VC
@@ -224,7 +224,7 @@ struct Route {
   unsigned len = 0;
   std::uint32_t vcs = 0;
   unsigned port = 0;
-  unsigned alt_port = 0;  // HEAD only
+  unsigned alt_port = 0;  // DECIDE only
   std::uint32_t alt_vcs = 0;
   bool decide = false;
   unsigned operands = 0;
@@ -232,7 +232,7 @@ struct Route {
 
 struct Decision {
   bool decided = false, alt = false;
-  unsigned choice = 0, patch = 0;  // CHOOSE: the port and the header field's value
+  unsigned choice = 0, patch = 0;  // ANSWER_PORT: the port and the header field's value
 };
 
 struct VcModel {
@@ -244,13 +244,13 @@ struct VcModel {
   bool wait = false;  // granted, and no cycle without the previous holder's tail
                       // seen yet
   unsigned next_port = 0, next_vc = 0;
-  // HEAD: the decisions of the routes read, one slot each: the oldest route
-  // (slot 0), with HEAD_REG the second one (taken ahead), with HD_LATE also
+  // DECIDE: the decisions of the routes read, one slot each: the oldest route
+  // (slot 0), with REGISTERED the second one (taken ahead), with LATE also
   // the third.
   std::array<Decision, 3> slots{};
   bool active_alt = false,
-       next_alt = false;  // HEAD: the alternative applies to the head
-  unsigned active_patch = 0, next_patch = 0;  // CHOOSE: its header field's value
+       next_alt = false;  // DECIDE: the alternative applies to the head
+  unsigned active_patch = 0, next_patch = 0;  // ANSWER_PORT: its header field's value
 };
 
 // What a cycle did (for the directed tests and the coverage counters).
@@ -282,17 +282,18 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned LW = 3 + VCW + W;  // {data, vc, tail, head, valid}
   static constexpr unsigned MIN_LEN = Root::rr_input_port__DOT__MIN_LEN;
   static constexpr unsigned kRoutes = B / MIN_LEN;  // packets of >= MIN_LEN flits
-  static constexpr bool HEAD = Root::rr_input_port__DOT__HEAD;
-  static constexpr bool HEAD_REG = Root::rr_input_port__DOT__HEAD_REG;
+  static constexpr bool DECIDE = Root::rr_input_port__DOT__DECIDE;
+  static constexpr unsigned DECIDE_CYCLES = Root::rr_input_port__DOT__DECIDE_CYCLES;
+  static constexpr bool REGISTERED = DECIDE_CYCLES != 0;  // the packet asks with a registered answer
+  static constexpr bool LATE = DECIDE_CYCLES == 2;        // the answer a cycle after the presentation
   static constexpr unsigned DOW = Root::rr_input_port__DOT__DOW;
-  static constexpr unsigned PATCH_LSB = Root::rr_input_port__DOT__PATCH_LSB;
-  static constexpr unsigned PATCH_W = Root::rr_input_port__DOT__PATCH_W;
-  static constexpr unsigned PATCH_VAL = Root::rr_input_port__DOT__PATCH_VAL;
-  static constexpr bool CHOOSE = Root::rr_input_port__DOT__CHOOSE;
-  static constexpr bool HD_LATE = Root::rr_input_port__DOT__HD_LATE;
+  static constexpr unsigned FIELD_LSB = Root::rr_input_port__DOT__FIELD_LSB;
+  static constexpr unsigned FIELD_W = Root::rr_input_port__DOT__FIELD_W;
+  static constexpr unsigned kAltFieldValue = 1;  // the alternative's field value, unless the answer names it
+  static constexpr bool ANSWER_PORT = Root::rr_input_port__DOT__ANSWER_PORT;
   static constexpr bool SPEC = Root::rr_input_port__DOT__SPEC;
-  // HEAD: routes read per VC, each with a decision slot (the port's RR).
-  static constexpr unsigned kSlots = !(HEAD_REG && kRoutes >= 2) ? 1 : (HD_LATE && kRoutes >= 3) ? 3 : 2;
+  // DECIDE: routes read per VC, each with a decision slot (the port's RR).
+  static constexpr unsigned kSlots = !(REGISTERED && kRoutes >= 2) ? 1 : (LATE && kRoutes >= 3) ? 3 : 2;
   static constexpr unsigned S = Root::rr_input_port__DOT__S;
   static constexpr unsigned IW = S > 1 ? std::bit_width(S - 1) : 1;
   static constexpr unsigned RW = std::bit_width(S);
@@ -368,13 +369,13 @@ class InputPortTest : public ::testing::Test {
     in.hd_alt = rng_.chance(50);
     in.hd_ready = next_ready_;
     in.hd_choice = static_cast<unsigned>(rng_.bits(PW));
-    in.hd_patch = static_cast<unsigned>(rng_.bits(PATCH_W));
+    in.hd_patch = static_cast<unsigned>(rng_.bits(FIELD_W));
     in.va_vc.resize(V);
     for (unsigned &x : in.va_vc) x = static_cast<unsigned>(rng_.bits(VCW));
     return in;
   }
 
-  // HEAD: VC v's next flit (the head of the packet start_packet queued) with
+  // DECIDE: VC v's next flit (the head of the packet start_packet queued) with
   // an open choice between port 1 and the alternative port 5 (P - 1 if less), operands
   // 3 + v, and the header field of the patch cleared so that the patch shows.
   Inputs head_with_open_choice(unsigned v) {
@@ -384,11 +385,11 @@ class InputPortTest : public ::testing::Test {
     in.rc_port = 1;
     in.rc_alt_port = std::min(5u, P - 1);
     in.rc_operands = 3 + v;
-    rtltest::set_field(in.rc_hdr, PATCH_LSB, PATCH_W, 0);
+    rtltest::set_field(in.rc_hdr, FIELD_LSB, FIELD_W, 0);
     return in;
   }
 
-  // HEAD: `packets` single-flit packets with open choices, back to back on
+  // DECIDE: `packets` single-flit packets with open choices, back to back on
   // VC 0, every request granted at once, answers that differ from cycle to
   // cycle (the model checks each request's route and port): the cycles in
   // which VC 0 asked for an output VC.
@@ -418,7 +419,7 @@ class InputPortTest : public ::testing::Test {
     return asks;
   }
 
-  // HEAD: grants VCs 0 and 1 (output VCs 2 and 0) and returns that cycle's
+  // DECIDE: grants VCs 0 and 1 (output VCs 2 and 0) and returns that cycle's
   // events; then VC 0's head leaves and must carry the patch (VC 0 took the
   // alternative).
   Events grant_both_then_patched_head() {
@@ -431,7 +432,7 @@ class InputPortTest : public ::testing::Test {
     in.sa_gnt = gnt_one(0);
     step(in, &ev);
     EXPECT_TRUE(ev.xb.head);
-    EXPECT_EQ(field(ev.xb.data, PATCH_LSB, PATCH_W), PATCH_VAL) << "the alternative's header field";
+    EXPECT_EQ(field(ev.xb.data, FIELD_LSB, FIELD_W), kAltFieldValue) << "the alternative's header field";
     return granted;
   }
 
@@ -460,7 +461,7 @@ class InputPortTest : public ::testing::Test {
     in.rc_hdr = in.flit.data ^ rewrite;
     in.rc_alt_port = static_cast<unsigned>(rng_.range(0, P - 1));
     in.rc_alt_vcs = static_cast<std::uint32_t>(rng_.range(1, mask(V)));
-    in.rc_decide = HEAD && rng_.chance(60);
+    in.rc_decide = DECIDE && rng_.chance(60);
     in.rc_operands = static_cast<unsigned>(rng_.bits(DOW));
   }
 
@@ -490,16 +491,16 @@ class InputPortTest : public ::testing::Test {
     const bool tail_at_front = !m.flits.empty() && m.flits.front().tail;
     return !m.routes.empty() && (!m.active || (tail_at_front && !m.next));
   }
-  // HD_LATE: an answer on its way for slot k of VC v.
+  // LATE: an answer on its way for slot k of VC v.
   bool late(unsigned v, unsigned k) const { return late_pend_[v] && late_slot_[v] == k; }
-  // HEAD: slot k of VC v holds a route with an open choice, and that route
+  // DECIDE: slot k of VC v holds a route with an open choice, and that route
   // owes no presentation (no open choice, decided, or its answer on the way).
   bool open(unsigned v, unsigned k) const {
     const VcModel &m = vcs_[v];
     return k < kSlots && m.routes.size() > k && m.routes[k].decide;
   }
   bool settled(unsigned v, unsigned k) const { return !open(v, k) || vcs_[v].slots[k].decided || late(v, k); }
-  // The slot VC v presents: the first that owes a presentation (HEAD_REG;
+  // The slot VC v presents: the first that owes a presentation (REGISTERED;
   // in front of the allocator only the oldest), else the oldest, which
   // renews its decision; fresh if it owes one.
   unsigned presented_slot(unsigned v) const {
@@ -508,18 +509,18 @@ class InputPortTest : public ::testing::Test {
     }
     return 0;
   }
-  bool fresh(unsigned v) const { return !HEAD_REG || !settled(v, presented_slot(v)); }
-  // HEAD_REG: VC v presents a route behind the oldest one (decides ahead).
+  bool fresh(unsigned v) const { return !REGISTERED || !settled(v, presented_slot(v)); }
+  // REGISTERED: VC v presents a route behind the oldest one (decides ahead).
   bool ahead(unsigned v) const { return presented_slot(v) > 0; }
   // The route VC v presents to the decision unit.
   const Route &presented(unsigned v) const { return vcs_[v].routes[presented_slot(v)]; }
-  // HEAD: the VCs with an open choice that may ask, and the one presented
+  // DECIDE: the VCs with an open choice that may ask, and the one presented
   // this cycle (round-robin from the pointer; -1 if none).
   std::uint32_t head_wants() const {
     std::uint32_t r = 0;
     for (unsigned v = 0; v < V; ++v) {
       const VcModel &m = vcs_[v];
-      const bool want = HEAD_REG ? (open(v, 0) && !late(v, 0)) || !settled(v, presented_slot(v))
+      const bool want = REGISTERED ? (open(v, 0) && !late(v, 0)) || !settled(v, presented_slot(v))
                                  : eligible(v) && m.routes.front().decide && !m.slots[0].decided;
       r |= static_cast<std::uint32_t>(want) << v;
     }
@@ -537,18 +538,18 @@ class InputPortTest : public ::testing::Test {
     const std::uint32_t masked = wants & hd_mask_;
     return std::countr_zero(masked != 0 ? masked : wants);
   }
-  // The port VC v's request asks for: with CHOOSE the one decided (the
+  // The port VC v's request asks for: with ANSWER_PORT the one decided (the
   // route's before a decision), else the alternative's if `alt`.
   unsigned request_port(unsigned v, bool alt) const {
     const VcModel &m = vcs_[v];
     const Route &r = m.routes.front();
-    if (CHOOSE) return m.slots[0].decided ? m.slots[0].choice : r.port;
+    if (ANSWER_PORT) return m.slots[0].decided ? m.slots[0].choice : r.port;
     return alt ? r.alt_port : r.port;
   }
   // The route a VC's request asks for: the alternative if decided so.
   bool takes_alt(unsigned v, const Inputs &in) const {
     const VcModel &m = vcs_[v];
-    if (HEAD_REG) return m.slots[0].decided && m.slots[0].alt;
+    if (REGISTERED) return m.slots[0].decided && m.slots[0].alt;
     return m.slots[0].decided ? m.slots[0].alt : (head_pick() == static_cast<int>(v) && in.hd_alt && in.hd_ready);
   }
   std::uint32_t va_requests() const {
@@ -557,7 +558,7 @@ class InputPortTest : public ::testing::Test {
     for (unsigned v = 0; v < V; ++v) {
       const bool open = !vcs_[v].routes.empty() && vcs_[v].routes.front().decide && !vcs_[v].slots[0].decided;
       r |= static_cast<std::uint32_t>(eligible(v) &&
-                                      (!open || (!HEAD_REG && pick == static_cast<int>(v) && next_ready_)))
+                                      (!open || (!REGISTERED && pick == static_cast<int>(v) && next_ready_)))
            << v;
     }
     return r;
@@ -687,7 +688,7 @@ class InputPortTest : public ::testing::Test {
       ASSERT_EQ(dut_->rc_hdr_o, in.flit.data) << at;
       ASSERT_EQ(dut_->rc_in_vc_o, in.flit.vc) << at;
     }
-    // HEAD: the open choice presented to the decision unit, and the route
+    // DECIDE: the open choice presented to the decision unit, and the route
     // each VC's request asks for.
     const int pick = head_pick();
     std::vector<bool> alt_now(V);
@@ -748,7 +749,7 @@ class InputPortTest : public ::testing::Test {
       Stored f = vcs_[v].flits[k];
       const bool alt = speculating(v) ? alt_now[v] : vcs_[v].active_alt;
       const unsigned patch = speculating(v) ? vcs_[v].slots[0].patch : vcs_[v].active_patch;
-      if (f.head && alt) rtltest::set_field(f.data, PATCH_LSB, PATCH_W, CHOOSE ? patch : PATCH_VAL);
+      if (f.head && alt) rtltest::set_field(f.data, FIELD_LSB, FIELD_W, ANSWER_PORT ? patch : kAltFieldValue);
       return f;
     };
     const auto out_vc = [&](unsigned v) { return speculating(v) ? in.va_vc[v] : vcs_[v].out_vc; };
@@ -790,14 +791,14 @@ class InputPortTest : public ::testing::Test {
     }
 
     // The presentation taken this cycle (and its slot), and the answer that
-    // arrives this cycle (HD_LATE: last cycle's presentation's) and its slot.
+    // arrives this cycle (LATE: last cycle's presentation's) and its slot.
     std::vector<bool> take_now(V), ans_now(V);
     std::vector<unsigned> take_slot(V), ans_slot(V);
     for (unsigned v = 0; v < V; ++v) {
       take_now[v] = pick == static_cast<int>(v) && in.hd_ready;
       take_slot[v] = presented_slot(v);
-      ans_now[v] = HD_LATE ? late_pend_[v] : take_now[v];
-      ans_slot[v] = HD_LATE ? late_slot_[v] : take_slot[v];
+      ans_now[v] = LATE ? late_pend_[v] : take_now[v];
+      ans_slot[v] = LATE ? late_slot_[v] : take_slot[v];
     }
     dut_.tick();
 
@@ -853,13 +854,13 @@ class InputPortTest : public ::testing::Test {
       }
       if (granted) m.routes.pop_front();
       for (unsigned k = 0; k < npop; ++k) m.flits.pop_front();
-      // HD_LATE: this cycle's presentation is answered next cycle, for the
+      // LATE: this cycle's presentation is answered next cycle, for the
       // packet it was, wherever a grant moved it (none if it was granted).
-      late_pend_[v] = HD_LATE && take_now[v] && (take_slot[v] > 0 || !granted);
+      late_pend_[v] = LATE && take_now[v] && (take_slot[v] > 0 || !granted);
       late_slot_[v] = late_pend_[v] ? take_slot[v] - (granted ? 1 : 0) : 0;
-      late_moved_ += HD_LATE && take_now[v] && take_slot[v] > 0 && granted;
-      late_dropped_ += HD_LATE && take_now[v] && take_slot[v] == 0 && granted;
-      late_third_ += HD_LATE && take_now[v] && take_slot[v] == 2;
+      late_moved_ += LATE && take_now[v] && take_slot[v] > 0 && granted;
+      late_dropped_ += LATE && take_now[v] && take_slot[v] == 0 && granted;
+      late_third_ += LATE && take_now[v] && take_slot[v] == 2;
     }
     if (in.flit.valid) {
       VcModel &m = vcs_[in.flit.vc];
@@ -867,7 +868,7 @@ class InputPortTest : public ::testing::Test {
       m.flits.push_back({in.flit.head ? in.rc_hdr : in.flit.data, in.flit.head, in.flit.tail});
       if (in.flit.head) {
         m.routes.push_back({static_cast<unsigned>(field(in.flit.data, LEN_LSB, LEN_W)), in.rc_vcs, in.rc_port,
-                            in.rc_alt_port, in.rc_alt_vcs, HEAD && in.rc_decide, in.rc_operands});
+                            in.rc_alt_port, in.rc_alt_vcs, DECIDE && in.rc_decide, in.rc_operands});
       }
     }
     if (S == 1) {
@@ -1032,17 +1033,17 @@ class InputPortTest : public ::testing::Test {
   std::vector<VcModel> vcs_ = std::vector<VcModel>(V);
   bool credit_valid_ = false;
   unsigned credit_vc_ = 0;
-  std::uint32_t hd_mask_ = 0;                  // HEAD: the decision arbiter's priority mask
-  bool next_ready_ = true;                     // HEAD: idle() lets the decision unit accept
+  std::uint32_t hd_mask_ = 0;                  // DECIDE: the decision arbiter's priority mask
+  bool next_ready_ = true;                     // DECIDE: idle() lets the decision unit accept
   unsigned pend_percent_ = 0;                  // eager(): cycles in which out_pend_i is set
   std::vector<unsigned> up_credits_;           // the upstream router's credits per VC
   std::vector<std::deque<LinkFlit>> pending_;  // flits queued upstream per VC
   std::vector<unsigned> owed_;                 // S > 1: credits owed per VC
   std::uint32_t cr_mask_ = 0;                  // S > 1: the credit arbiter's priority mask
-  std::vector<bool> late_pend_;                 // HD_LATE: an answer due next cycle,
+  std::vector<bool> late_pend_;                 // LATE: an answer due next cycle,
   std::vector<unsigned> late_slot_;             // for this slot
-  unsigned late_moved_ = 0, late_dropped_ = 0;  // HD_LATE: answers whose packet moved up, or was granted
-  unsigned late_third_ = 0;                     // HD_LATE: presentations of the third route
+  unsigned late_moved_ = 0, late_dropped_ = 0;  // LATE: answers whose packet moved up, or was granted
+  unsigned late_third_ = 0;                     // LATE: presentations of the third route
 };
 
 // Every parameter set; those with more than one VC.
@@ -1107,7 +1108,7 @@ TYPED_TEST(InputPortTest, OnePacketCycleByCycle) {
   this->send_next(in, vc);
   in.rc_port = P - 1;
   in.rc_vcs = static_cast<std::uint32_t>(mask(V));
-  in.rc_decide = false;  // HEAD: no open choice (InputPortHeadTest has those)
+  in.rc_decide = false;  // DECIDE: no open choice (InputPortHeadTest has those)
   in.rc_hdr = ~sent[0].data & mask(TestFixture::W);
   rtltest::set_field(in.rc_hdr, TestFixture::LEN_LSB, TestFixture::LEN_W, len);
   const std::uint64_t rewritten = in.rc_hdr;
@@ -1205,7 +1206,7 @@ TYPED_TEST(InputPortTest, BackToBackPacketsOnOneVc) {
     if (before.active && !before.routes.empty()) {
       ++queued_while_active;
       // Through a register, an open choice asks only once decided.
-      const bool undecided = TestFixture::HEAD_REG && before.routes.front().decide && !before.slots[0].decided;
+      const bool undecided = TestFixture::REGISTERED && before.routes.front().decide && !before.slots[0].decided;
       EXPECT_EQ(requests, tail_at_front && !before.next && !undecided)
           << "the next packet asks for its VC exactly while the active tail is "
              "at the front, cycle "
@@ -1387,7 +1388,7 @@ TYPED_TEST(InputPortSpeedupTest, TwoFlitsOfOneVcPerCycle) {
   EXPECT_EQ(this->up_credits_[vc], T::B);
 }
 
-// HEAD: two VCs with open choices that may ask in the same cycle are
+// DECIDE: two VCs with open choices that may ask in the same cycle are
 // presented one after the other (the second asks for no VC until its turn);
 // a decision is kept while the grant is refused, and the head of a packet
 // that took the alternative leaves with the patched header field.
@@ -1421,7 +1422,7 @@ TEST_F(InputPortHeadTest, OneDecisionPerCycleKeptUntilTheGrant) {
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
-// HEAD_REG: the answer is registered in the cycle the packet is presented;
+// REGISTERED: the answer is registered in the cycle the packet is presented;
 // the packet asks in the next cycle, with the route it decided, and two open
 // choices still decide one per cycle.
 class InputPortRegisteredHeadTest : public InputPortTest<cfg::P7V3B5HR> {};
@@ -1452,7 +1453,7 @@ TEST_F(InputPortRegisteredHeadTest, DecisionRegisteredThenAskedInTheNextCycle) {
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
-// HEAD_REG with single-flit packets: the packet behind the oldest decides
+// REGISTERED with single-flit packets: the packet behind the oldest decides
 // ahead, so a VC whose packets all have open choices asks for an output VC
 // in every cycle once the first decision is registered (without deciding
 // ahead it asked every other cycle: half the link's rate), and each packet
@@ -1469,12 +1470,12 @@ TEST_F(InputPortSingleFlitHeadTest, BackToBackOpenChoicesAskEveryCycle) {
   ASSERT_NO_FATAL_FAILURE(this->drain());
 }
 
-// HD_LATE (Q-adaptive with routing.q_decision_cycles = 2): the answer comes
+// LATE (Q-adaptive with routing.q_decision_cycles = 2): the answer comes
 // a cycle after the presentation, so the first packet asks a cycle later
-// than with HD_LATE = 0; while the oldest packet's answer is on the way the
+// than with LATE = 0; while the oldest packet's answer is on the way the
 // VC presents the packet behind it, and while that one's is on the way, the
 // third (the route FIFO is read three deep). So a VC of single-flit packets
-// with open choices asks for an output VC in every cycle, as with HD_LATE = 0,
+// with open choices asks for an output VC in every cycle, as with LATE = 0,
 // each packet with its own answer (docs/q_adaptive.md, "Two-cycle
 // decisions").
 class InputPortLateAnswerTest : public InputPortTest<cfg::P4V2B6M1HRCL> {};
@@ -1510,7 +1511,7 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
     for (unsigned v = 0; v < T::V; ++v) waited_decided += this->vcs_[v].slots[0].decided && !((in.va_gnt >> v) & 1u);
     const int pick = this->head_pick();
     decided_ahead += pick >= 0 && this->ahead(static_cast<unsigned>(pick));
-    if (T::HEAD_REG && pick >= 0) {
+    if (T::REGISTERED && pick >= 0) {
       // Round-robin alone would have presented a renewal here.
       const std::uint32_t wants = this->head_wants();
       const std::uint32_t masked = wants & this->hd_mask_;
@@ -1523,7 +1524,7 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
     Events ev;
     ASSERT_NO_FATAL_FAILURE(this->step(in, &ev)) << "cycle " << c;
     if (in.sa_gnt != 0 && ev.xb_first.head) {
-      (field(ev.xb.data, T::PATCH_LSB, T::PATCH_W) != 0 ? alt_heads : plain_heads)++;
+      (field(ev.xb.data, T::FIELD_LSB, T::FIELD_W) != 0 ? alt_heads : plain_heads)++;
     }
   }
   this->next_ready_ = true;
@@ -1532,13 +1533,13 @@ TYPED_TEST(InputPortRandomHeadTest, RandomDecisionsCoverBothRoutes) {
   std::cout << "[ info ] heads with the alternative's field " << alt_heads << ", others " << plain_heads
             << ", cycles a decided packet waited " << waited_decided << ", decisions taken ahead " << decided_ahead
             << "\n";
-  if (T::HEAD_REG) {
+  if (T::REGISTERED) {
     EXPECT_GT(decided_ahead, 40u);  // 61 with 2-flit routes in a 5-flit buffer, 1542 with single-flit packets
     std::cout << "[ info ] packets presented before a renewal that round-robin would have picked " << fresh_first
               << ", renewals held while the answer was on its way " << held_renewals << "\n";
     EXPECT_GT(fresh_first, 20u);
   }
-  if (T::HD_LATE) {
+  if (T::LATE) {
     EXPECT_GT(held_renewals, 20u);
     std::cout << "[ info ] late answers whose packet moved up " << this->late_moved_ << ", dropped "
               << this->late_dropped_ << ", third routes presented " << this->late_third_ << "\n";

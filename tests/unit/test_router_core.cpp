@@ -56,8 +56,10 @@ TEST(RouterCore, UgalDecidesWhereRoutingDecisionSaysAndOnlyWhereAChoiceOpens) {
   for (int p = 0; p < registered.ports; ++p) EXPECT_EQ(h.ports[static_cast<size_t>(p)], relation.decides_at(p)) << p;
   EXPECT_TRUE(h.ports[0]);                                                    // the NI ports
   EXPECT_FALSE(h.ports[static_cast<size_t>(registered.topo.first_local_port())]);  // not the local ones
+  EXPECT_EQ(h.cycles(), 1);
   c.decision = DecisionPoint::VcHead;
   EXPECT_FALSE(derive_design(c).core.head.registered);
+  EXPECT_EQ(derive_design(c).core.head.cycles(), 0);  // the answer counts for the same cycle's request
   c.decision = DecisionPoint::BufferWrite;
   EXPECT_FALSE(derive_design(c).core.head.enabled);
   c.ugal_queue = UgalQueue::Credits;
@@ -78,6 +80,8 @@ TEST(RouterCore, QAdaptiveNamesThePortAndAnswersLateWithTwoCycleDecisions) {
   EXPECT_EQ(d.core.head.ports, every(d.ports));
   EXPECT_FALSE(d.core.head.late);
   EXPECT_FALSE(d.core.waiting_demand);  // the Q-table, not the queues
+  EXPECT_EQ(d.core.head.cycles(), 1);
   c.q_decision_cycles = 2;
   EXPECT_TRUE(derive_design(c).core.head.late);
+  EXPECT_EQ(derive_design(c).core.head.cycles(), 2);
 }

@@ -145,14 +145,14 @@ std::string route_unit(const Design& d, const std::string& pkg, int levels) {
 }
 
 // The UGAL decision at the head of the VC, at the input ports where a choice
-// can be open (HEAD_PORTS).
+// can be open (DECIDE_PORTS).
 std::string ugal_decision(const Design& d, const std::string& pkg) {
   const AlgorithmTraits& algorithm = traits(d.cfg.algorithm);
   const bool waiting = d.core.waiting_demand;
   std::string s =
       "    // The UGAL decision at the head of the VC, for the packet the input\n"
       "    // port presents this cycle (routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\").\n"
-      "    if (HEAD_PORTS[p]) begin : gen_decide\n"
+      "    if (DECIDE_PORTS[p]) begin : gen_decide\n"
       "      logic [" + pkg + "::GROUP_BITS-1:0] hd_dst_group;\n"
       "      logic          hd_le;\n"
       "      logic [rr_pkg::UGAL_HOPS_W-1:0] hd_min_hops, hd_nonmin_hops;\n"

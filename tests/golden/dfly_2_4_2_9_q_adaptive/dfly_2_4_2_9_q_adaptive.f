@@ -5,6 +5,7 @@ rtl/rr_arbiter_rr.sv
 rtl/rr_arbiter_multi.sv
 rtl/rr_fifo.sv
 rtl/rr_credit_counter.sv
+rtl/rr_head_decision.sv
 rtl/rr_input_port.sv
 rtl/rr_vc_alloc.sv
 rtl/rr_sw_alloc.sv

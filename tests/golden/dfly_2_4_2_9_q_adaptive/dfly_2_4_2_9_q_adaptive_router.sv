@@ -16,7 +16,7 @@ module dfly_2_4_2_9_q_adaptive_router #(
   localparam int unsigned DW  = rr_pkg::demand_width(P, V, dfly_2_4_2_9_q_adaptive_pkg::HDR_LEN_W),                                               // width of a waiting-demand count
   localparam int unsigned DOW = rr_pkg::q_operands_width(P - dfly_2_4_2_9_q_adaptive_pkg::NUM_NI, 16, dfly_2_4_2_9_q_adaptive_pkg::GLOBAL_PORTS), // width of the operands of a decision at the head of the VC
   localparam int unsigned CNW = $clog2(dfly_2_4_2_9_q_adaptive_pkg::BUFFER_FLITS + 1),                                                            // width of an output VC's credit count
-  localparam int unsigned PTW = 2                                                                                                                 // the header field a decision patches: the phase
+  localparam int unsigned FW  = dfly_2_4_2_9_q_adaptive_pkg::HDR_PHASE_W                                                                          // the header field a decision sets: the phase
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -43,7 +43,7 @@ module dfly_2_4_2_9_q_adaptive_router #(
   logic [P*DOW-1:0]   rc_operands, hd_operands;
   logic [P-1:0]       hd_ready, hd_fresh;
   logic [P*PW-1:0]    hd_choice;
-  logic [P*PTW-1:0]   hd_patch;
+  logic [P*FW-1:0]    hd_patch;
   logic [P*V-1:0]     vc_busy;
   logic [P*V*CNW-1:0] vc_credits, in_occ;
   localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}
@@ -95,32 +95,27 @@ module dfly_2_4_2_9_q_adaptive_router #(
   };
 
   rr_router #(
-    .P          (P),
-    .NUM_NI     (dfly_2_4_2_9_q_adaptive_pkg::NUM_NI),
-    .V          (V),
-    .B          (dfly_2_4_2_9_q_adaptive_pkg::BUFFER_FLITS),
-    .W          (W),
-    .MIN_LEN    (dfly_2_4_2_9_q_adaptive_pkg::MIN_PACKET_FLITS),
-    .S          (dfly_2_4_2_9_q_adaptive_pkg::SPEEDUP),
-    .OB         (dfly_2_4_2_9_q_adaptive_pkg::OUTPUT_BUFFER_FLITS),
-    .REG_READ   (dfly_2_4_2_9_q_adaptive_pkg::BUFFER_REG_READ),
-    .SPEC       (dfly_2_4_2_9_q_adaptive_pkg::SWITCH_SPECULATIVE),
-    .REQ_MAP    (VA_REQ_MAP),
-    .LEN_LSB    (dfly_2_4_2_9_q_adaptive_pkg::HDR_LEN_LSB),
-    .LEN_W      (dfly_2_4_2_9_q_adaptive_pkg::HDR_LEN_W),
-    .HOPS_LSB   (dfly_2_4_2_9_q_adaptive_pkg::HDR_HOPS_LSB),
-    .HOPS_W     (dfly_2_4_2_9_q_adaptive_pkg::HDR_HOPS_W),
-    .DEMAND     (1'b0),                                       // waiting demand for the UGAL queue (routing.ugal_queue)
-    .HEAD       (1'b1),                                       // the Q unit decides at the head of the VC, registered
-    .HEAD_REG   (1'b1),                                       // the Q unit decides at the head of the VC, registered
-    .HEAD_PORTS (7'b1111111),                                 // every input port: decisions, or Q_y and feedback
-    .DOW        (DOW),
-    .PATCH      (1'b1),
-    .PATCH_LSB  (dfly_2_4_2_9_q_adaptive_pkg::HDR_PHASE_LSB), // a non-minimal choice at the source sets the phase
-    .PATCH_W    (PTW),
-    .PATCH_VAL  (1),
-    .CHOOSE     (1'b1),                                       // the Q unit names the port
-    .HD_LATE    (1'b0)                                        // its answer a cycle after the presentation (routing.q_decision_cycles)
+    .P             (P),
+    .NUM_NI        (dfly_2_4_2_9_q_adaptive_pkg::NUM_NI),
+    .V             (V),
+    .B             (dfly_2_4_2_9_q_adaptive_pkg::BUFFER_FLITS),
+    .W             (W),
+    .MIN_LEN       (dfly_2_4_2_9_q_adaptive_pkg::MIN_PACKET_FLITS),
+    .S             (dfly_2_4_2_9_q_adaptive_pkg::SPEEDUP),
+    .OB            (dfly_2_4_2_9_q_adaptive_pkg::OUTPUT_BUFFER_FLITS),
+    .REG_READ      (dfly_2_4_2_9_q_adaptive_pkg::BUFFER_REG_READ),
+    .SPEC          (dfly_2_4_2_9_q_adaptive_pkg::SWITCH_SPECULATIVE),
+    .REQ_MAP       (VA_REQ_MAP),
+    .LEN_LSB       (dfly_2_4_2_9_q_adaptive_pkg::HDR_LEN_LSB),
+    .LEN_W         (dfly_2_4_2_9_q_adaptive_pkg::HDR_LEN_W),
+    .HOPS_LSB      (dfly_2_4_2_9_q_adaptive_pkg::HDR_HOPS_LSB),
+    .HOPS_W        (dfly_2_4_2_9_q_adaptive_pkg::HDR_HOPS_W),
+    .DOW           (DOW),
+    .DECIDE_PORTS  (7'b1111111),                                 // every input port: decisions, or Q_y and feedback
+    .DECIDE_CYCLES (1),                                          // the Q unit decides at the head of the VC, registered
+    .ANSWER_PORT   (1'b1),                                       // the Q unit names the port
+    .FIELD_LSB     (dfly_2_4_2_9_q_adaptive_pkg::HDR_PHASE_LSB), // a non-minimal choice at the source sets the phase
+    .FIELD_W       (FW)
   ) i_core (
     .clk_i,
     .rst_ni,

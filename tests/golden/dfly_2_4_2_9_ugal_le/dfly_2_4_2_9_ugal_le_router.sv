@@ -16,7 +16,7 @@ module dfly_2_4_2_9_ugal_le_router #(
   localparam int unsigned DW  = rr_pkg::demand_width(P, V, dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_W),   // width of a waiting-demand count
   localparam int unsigned DOW = rr_pkg::ugal_operands_width(dfly_2_4_2_9_ugal_le_pkg::GROUP_BITS), // width of the operands of a decision at the head of the VC
   localparam int unsigned CNW = $clog2(dfly_2_4_2_9_ugal_le_pkg::BUFFER_FLITS + 1),                // width of an output VC's credit count
-  localparam int unsigned PTW = 2                                                                  // the header field a decision patches: the phase
+  localparam int unsigned FW  = dfly_2_4_2_9_ugal_le_pkg::HDR_PHASE_W                              // the header field a decision sets: the phase
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -43,7 +43,7 @@ module dfly_2_4_2_9_ugal_le_router #(
   logic [P*DOW-1:0]   rc_operands, hd_operands;
   logic [P-1:0]       hd_ready, hd_fresh;
   logic [P*PW-1:0]    hd_choice;
-  logic [P*PTW-1:0]   hd_patch;
+  logic [P*FW-1:0]    hd_patch;
   logic [P*V-1:0]     vc_busy;
   logic [P*V*CNW-1:0] vc_credits, in_occ;
   logic unused_rc_valid;  // the heads on the links: DQN-routing's episodes only
@@ -51,7 +51,7 @@ module dfly_2_4_2_9_ugal_le_router #(
 
   // Input ports at which the minimal/non-minimal choice can be open (the
   // NI ports): only these get the decision hardware.
-  localparam logic [P-1:0] HEAD_PORTS = 7'b0000011;
+  localparam logic [P-1:0] DECIDE_PORTS = 7'b0000011;
 
   // The requests the VC allocator can ever see (rr_vc_alloc REQ_MAP), from
   // the generator's walk over every path of the routing relation: in the
@@ -90,32 +90,27 @@ module dfly_2_4_2_9_ugal_le_router #(
   };
 
   rr_router #(
-    .P          (P),
-    .NUM_NI     (dfly_2_4_2_9_ugal_le_pkg::NUM_NI),
-    .V          (V),
-    .B          (dfly_2_4_2_9_ugal_le_pkg::BUFFER_FLITS),
-    .W          (W),
-    .MIN_LEN    (dfly_2_4_2_9_ugal_le_pkg::MIN_PACKET_FLITS),
-    .S          (dfly_2_4_2_9_ugal_le_pkg::SPEEDUP),
-    .OB         (dfly_2_4_2_9_ugal_le_pkg::OUTPUT_BUFFER_FLITS),
-    .REG_READ   (dfly_2_4_2_9_ugal_le_pkg::BUFFER_REG_READ),
-    .SPEC       (dfly_2_4_2_9_ugal_le_pkg::SWITCH_SPECULATIVE),
-    .REQ_MAP    (VA_REQ_MAP),
-    .LEN_LSB    (dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_LSB),
-    .LEN_W      (dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_W),
-    .HOPS_LSB   (dfly_2_4_2_9_ugal_le_pkg::HDR_HOPS_LSB),
-    .HOPS_W     (dfly_2_4_2_9_ugal_le_pkg::HDR_HOPS_W),
-    .DEMAND     (1'b1),                                    // waiting demand for the UGAL queue (routing.ugal_queue)
-    .HEAD       (1'b1),                                    // routing.decision = "vc_head_registered"
-    .HEAD_REG   (1'b1),                                    // routing.decision = "vc_head_registered"
-    .HEAD_PORTS (HEAD_PORTS),
-    .DOW        (DOW),
-    .PATCH      (1'b1),
-    .PATCH_LSB  (dfly_2_4_2_9_ugal_le_pkg::HDR_PHASE_LSB), // the alternative route enters phase 1 (to intermediate)
-    .PATCH_W    (PTW),
-    .PATCH_VAL  (1),
-    .CHOOSE     (1'b0),
-    .HD_LATE    (1'b0)
+    .P             (P),
+    .NUM_NI        (dfly_2_4_2_9_ugal_le_pkg::NUM_NI),
+    .V             (V),
+    .B             (dfly_2_4_2_9_ugal_le_pkg::BUFFER_FLITS),
+    .W             (W),
+    .MIN_LEN       (dfly_2_4_2_9_ugal_le_pkg::MIN_PACKET_FLITS),
+    .S             (dfly_2_4_2_9_ugal_le_pkg::SPEEDUP),
+    .OB            (dfly_2_4_2_9_ugal_le_pkg::OUTPUT_BUFFER_FLITS),
+    .REG_READ      (dfly_2_4_2_9_ugal_le_pkg::BUFFER_REG_READ),
+    .SPEC          (dfly_2_4_2_9_ugal_le_pkg::SWITCH_SPECULATIVE),
+    .REQ_MAP       (VA_REQ_MAP),
+    .LEN_LSB       (dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_LSB),
+    .LEN_W         (dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_W),
+    .HOPS_LSB      (dfly_2_4_2_9_ugal_le_pkg::HDR_HOPS_LSB),
+    .HOPS_W        (dfly_2_4_2_9_ugal_le_pkg::HDR_HOPS_W),
+    .DEMAND        (1'b1),                                    // waiting demand for the UGAL queue (routing.ugal_queue)
+    .DOW           (DOW),
+    .DECIDE_PORTS  (DECIDE_PORTS),
+    .DECIDE_CYCLES (1),                                       // routing.decision = "vc_head_registered"
+    .FIELD_LSB     (dfly_2_4_2_9_ugal_le_pkg::HDR_PHASE_LSB), // the alternative route enters phase 1 (to intermediate)
+    .FIELD_W       (FW)
   ) i_core (
     .clk_i,
     .rst_ni,
@@ -253,7 +248,7 @@ module dfly_2_4_2_9_ugal_le_router #(
     );
     // The UGAL decision at the head of the VC, for the packet the input
     // port presents this cycle (routing.decision = "vc_head_registered").
-    if (HEAD_PORTS[p]) begin : gen_decide
+    if (DECIDE_PORTS[p]) begin : gen_decide
       logic [dfly_2_4_2_9_ugal_le_pkg::GROUP_BITS-1:0] hd_dst_group;
       logic          hd_le;
       logic [rr_pkg::UGAL_HOPS_W-1:0] hd_min_hops, hd_nonmin_hops;

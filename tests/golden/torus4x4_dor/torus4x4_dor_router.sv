@@ -16,7 +16,7 @@ module torus4x4_dor_router #(
   localparam int unsigned DW  = rr_pkg::demand_width(P, V, torus4x4_dor_pkg::HDR_LEN_W), // width of a waiting-demand count
   localparam int unsigned DOW = 1,                                                       // width of the operands of a decision at the head of the VC
   localparam int unsigned CNW = $clog2(torus4x4_dor_pkg::BUFFER_FLITS + 1),              // width of an output VC's credit count
-  localparam int unsigned PTW = 2                                                        // the header field a decision patches: the phase
+  localparam int unsigned FW  = 1                                                        // a decision's header field value (none is set)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -43,7 +43,7 @@ module torus4x4_dor_router #(
   logic [P*DOW-1:0]   rc_operands, hd_operands;
   logic [P-1:0]       hd_ready, hd_fresh;
   logic [P*PW-1:0]    hd_choice;
-  logic [P*PTW-1:0]   hd_patch;
+  logic [P*FW-1:0]    hd_patch;
   logic [P*V-1:0]     vc_busy;
   logic [P*V*CNW-1:0] vc_credits, in_occ;
   logic unused_rc_valid;  // the heads on the links: DQN-routing's episodes only
@@ -68,32 +68,22 @@ module torus4x4_dor_router #(
   };
 
   rr_router #(
-    .P          (P),
-    .NUM_NI     (torus4x4_dor_pkg::NUM_NI),
-    .V          (V),
-    .B          (torus4x4_dor_pkg::BUFFER_FLITS),
-    .W          (W),
-    .MIN_LEN    (torus4x4_dor_pkg::MIN_PACKET_FLITS),
-    .S          (torus4x4_dor_pkg::SPEEDUP),
-    .OB         (torus4x4_dor_pkg::OUTPUT_BUFFER_FLITS),
-    .REG_READ   (torus4x4_dor_pkg::BUFFER_REG_READ),
-    .SPEC       (torus4x4_dor_pkg::SWITCH_SPECULATIVE),
-    .REQ_MAP    (VA_REQ_MAP),
-    .LEN_LSB    (torus4x4_dor_pkg::HDR_LEN_LSB),
-    .LEN_W      (torus4x4_dor_pkg::HDR_LEN_W),
-    .HOPS_LSB   (torus4x4_dor_pkg::HDR_HOPS_LSB),
-    .HOPS_W     (torus4x4_dor_pkg::HDR_HOPS_W),
-    .DEMAND     (1'b0), // waiting demand for the UGAL queue (routing.ugal_queue)
-    .HEAD       (1'b0), // decisions at buffer write (or none to take)
-    .HEAD_REG   (1'b0),
-    .HEAD_PORTS ('0),
-    .DOW        (DOW),
-    .PATCH      (1'b1),
-    .PATCH_LSB  (0),
-    .PATCH_W    (PTW),
-    .PATCH_VAL  (1),
-    .CHOOSE     (1'b0),
-    .HD_LATE    (1'b0)
+    .P        (P),
+    .NUM_NI   (torus4x4_dor_pkg::NUM_NI),
+    .V        (V),
+    .B        (torus4x4_dor_pkg::BUFFER_FLITS),
+    .W        (W),
+    .MIN_LEN  (torus4x4_dor_pkg::MIN_PACKET_FLITS),
+    .S        (torus4x4_dor_pkg::SPEEDUP),
+    .OB       (torus4x4_dor_pkg::OUTPUT_BUFFER_FLITS),
+    .REG_READ (torus4x4_dor_pkg::BUFFER_REG_READ),
+    .SPEC     (torus4x4_dor_pkg::SWITCH_SPECULATIVE),
+    .REQ_MAP  (VA_REQ_MAP),
+    .LEN_LSB  (torus4x4_dor_pkg::HDR_LEN_LSB),
+    .LEN_W    (torus4x4_dor_pkg::HDR_LEN_W),
+    .HOPS_LSB (torus4x4_dor_pkg::HDR_HOPS_LSB),
+    .HOPS_W   (torus4x4_dor_pkg::HDR_HOPS_W),
+    .DOW      (DOW)
   ) i_core (
     .clk_i,
     .rst_ni,

@@ -16,7 +16,7 @@ module torus4x4_dqn_router #(
   localparam int unsigned DW  = rr_pkg::demand_width(P, V, torus4x4_dqn_pkg::HDR_LEN_W),                                                                                // width of a waiting-demand count
   localparam int unsigned DOW = VCW + 1 + torus4x4_dqn_pkg::DQN_EPISODE_BITS + torus4x4_dqn_pkg::NUM_DIMS * torus4x4_dqn_pkg::COORD_BITS + torus4x4_dqn_pkg::HDR_LEN_W, // width of the operands of a decision at the head of the VC
   localparam int unsigned CNW = $clog2(torus4x4_dqn_pkg::BUFFER_FLITS + 1),                                                                                             // width of an output VC's credit count
-  localparam int unsigned PTW = 1                                                                                                                                       // the header field a decision patches: Pdor
+  localparam int unsigned FW  = torus4x4_dqn_pkg::HDR_PDOR_W                                                                                                            // the header field a decision sets: Pdor
 ) (
   input  logic                                             clk_i,
   input  logic                                             rst_ni,
@@ -48,7 +48,7 @@ module torus4x4_dqn_router #(
   logic [P*DOW-1:0]   rc_operands, hd_operands;
   logic [P-1:0]       hd_ready, hd_fresh;
   logic [P*PW-1:0]    hd_choice;
-  logic [P*PTW-1:0]   hd_patch;
+  logic [P*FW-1:0]    hd_patch;
   logic [P*V-1:0]     vc_busy;
   logic [P*V*CNW-1:0] vc_credits, in_occ;
   localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}
@@ -78,32 +78,27 @@ module torus4x4_dqn_router #(
   };
 
   rr_router #(
-    .P          (P),
-    .NUM_NI     (torus4x4_dqn_pkg::NUM_NI),
-    .V          (V),
-    .B          (torus4x4_dqn_pkg::BUFFER_FLITS),
-    .W          (W),
-    .MIN_LEN    (torus4x4_dqn_pkg::MIN_PACKET_FLITS),
-    .S          (torus4x4_dqn_pkg::SPEEDUP),
-    .OB         (torus4x4_dqn_pkg::OUTPUT_BUFFER_FLITS),
-    .REG_READ   (torus4x4_dqn_pkg::BUFFER_REG_READ),
-    .SPEC       (torus4x4_dqn_pkg::SWITCH_SPECULATIVE),
-    .REQ_MAP    (VA_REQ_MAP),
-    .LEN_LSB    (torus4x4_dqn_pkg::HDR_LEN_LSB),
-    .LEN_W      (torus4x4_dqn_pkg::HDR_LEN_W),
-    .HOPS_LSB   (torus4x4_dqn_pkg::HDR_HOPS_LSB),
-    .HOPS_W     (torus4x4_dqn_pkg::HDR_HOPS_W),
-    .DEMAND     (1'b0),                           // waiting demand for the UGAL queue (routing.ugal_queue)
-    .HEAD       (1'b1),                           // the DQN unit decides at the head of the VC, registered
-    .HEAD_REG   (1'b1),                           // the DQN unit decides at the head of the VC, registered
-    .HEAD_PORTS (5'b11111),                       // every input port
-    .DOW        (DOW),
-    .PATCH      (1'b1),
-    .PATCH_LSB  (torus4x4_dqn_pkg::HDR_PDOR_LSB), // the escape to DOR sets Pdor
-    .PATCH_W    (PTW),
-    .PATCH_VAL  (1),
-    .CHOOSE     (1'b1),                           // the DQN unit names the port
-    .HD_LATE    (1'b0)
+    .P             (P),
+    .NUM_NI        (torus4x4_dqn_pkg::NUM_NI),
+    .V             (V),
+    .B             (torus4x4_dqn_pkg::BUFFER_FLITS),
+    .W             (W),
+    .MIN_LEN       (torus4x4_dqn_pkg::MIN_PACKET_FLITS),
+    .S             (torus4x4_dqn_pkg::SPEEDUP),
+    .OB            (torus4x4_dqn_pkg::OUTPUT_BUFFER_FLITS),
+    .REG_READ      (torus4x4_dqn_pkg::BUFFER_REG_READ),
+    .SPEC          (torus4x4_dqn_pkg::SWITCH_SPECULATIVE),
+    .REQ_MAP       (VA_REQ_MAP),
+    .LEN_LSB       (torus4x4_dqn_pkg::HDR_LEN_LSB),
+    .LEN_W         (torus4x4_dqn_pkg::HDR_LEN_W),
+    .HOPS_LSB      (torus4x4_dqn_pkg::HDR_HOPS_LSB),
+    .HOPS_W        (torus4x4_dqn_pkg::HDR_HOPS_W),
+    .DOW           (DOW),
+    .DECIDE_PORTS  (5'b11111),                       // every input port
+    .DECIDE_CYCLES (1),                              // the DQN unit decides at the head of the VC, registered
+    .ANSWER_PORT   (1'b1),                           // the DQN unit names the port
+    .FIELD_LSB     (torus4x4_dqn_pkg::HDR_PDOR_LSB), // the escape to DOR sets Pdor
+    .FIELD_W       (FW)
   ) i_core (
     .clk_i,
     .rst_ni,

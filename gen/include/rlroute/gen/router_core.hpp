@@ -16,20 +16,23 @@ namespace rlroute {
 // Decisions at the head of the VC: the route unit computes at buffer write,
 // and a decision unit outside the core decides when the packet asks for an
 // output VC (rr_input_port).
+// rr_router's DECIDE_* parameters state it (rtl/rr_head_decision.sv).
 struct HeadDecision {
-  bool enabled = false;      // rr_router HEAD
-  bool registered = false;   // HEAD_REG: through a register, the packet asks a cycle later
-  bool names_port = false;   // CHOOSE: the unit names the port (else: minimal or the alternative)
-  bool late = false;         // HD_LATE: the answer a cycle after the presentation
-  PatchedField field = PatchedField::None;  // PATCH_LSB/PATCH_W: the field it would set ...
-  bool patches = false;                     // PATCH: ... and sets, when it leaves the minimal route
-  std::vector<bool> ports;   // HEAD_PORTS: the input ports that get a decision unit
+  bool enabled = false;      // some input port has a decision unit
+  bool registered = false;   // through a register, the packet asks a cycle later
+  bool names_port = false;   // ANSWER_PORT: the unit names the port (else: minimal or the alternative)
+  bool late = false;         // the answer a cycle after the presentation (registered too)
+  PatchedField field = PatchedField::None;  // FIELD_LSB/FIELD_W: the field it would set ...
+  bool patches = false;                     // ... and sets, when it leaves the minimal route
+  std::vector<bool> ports;   // DECIDE_PORTS: the input ports that get a decision unit
   bool every_port = false;   // ports are all of them by the algorithm (not by where a choice opens)
   std::string why;           // what made it so, for the emitted comments
   std::string unit;          // who decides, for the emitted comments
 
   // The route unit offers an alternative route and the unit picks one of the two.
   bool picks_alternative() const { return enabled && !names_port; }
+  // DECIDE_CYCLES: 0 the answer counts for this cycle's request, 1 registered, 2 late.
+  int cycles() const { return !registered ? 0 : late ? 2 : 1; }
 };
 
 struct RouterCore {
