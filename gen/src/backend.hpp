@@ -19,12 +19,17 @@ struct PackagePart {
   std::string text;               // after them (wide constants)
 };
 
-// The core's outputs a family's units read, and the credit words' side-band.
+// The core's ports a family's units use, and the credit words' side-band;
+// the router top declares and connects only these (the others are tied off
+// or left open at the core).
 struct RouterTopNeeds {
-  bool credit_sideband = false;  // above the core's {vc, valid}: feedback, acks
-  bool vc_state = false;         // the output VCs' allocation and credits
-  bool input_occupancy = false;  // the input VCs' flits
-  bool arriving_heads = false;   // the heads on the links (rc_valid)
+  bool credit_sideband = false;   // above the core's {vc, valid}: feedback, acks
+  bool decision = false;          // the head-decision interface (rc_alt_*, rc_decide, rc_operands, hd_*)
+  bool output_occupancy = false;  // per output port, the credits in use (occ)
+  bool waiting_demand = false;    // per output port, the flits waiting for it (dem)
+  bool vc_state = false;          // the output VCs' allocation and credits
+  bool input_occupancy = false;   // the input VCs' flits
+  bool arriving_heads = false;    // the heads on the links (rc_valid)
 };
 
 struct BackendEmitter {

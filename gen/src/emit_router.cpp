@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "emit_parts.hpp"
@@ -102,53 +103,66 @@ std::vector<sv::Port> router_top_ports(const Design& d) {
   return ports;
 }
 
-std::vector<Param> router_top_params(const Design& d) {
+std::vector<Param> router_top_params(const Design& d, const RouterTopNeeds& needs) {
   const std::string pkg = d.module("pkg");
   const HeadDecision& head = d.core.head;
   const bool pdor = head.field == PatchedField::Pdor;
-  return {{"P", pkg + "::NUM_PORTS", ""},
-          {"V", pkg + "::NUM_VCS", ""},
-          {"W", pkg + "::FLIT_BITS", ""},
-          {"PW", pkg + "::PORT_BITS", ""},
-          {"VCW", pkg + "::VC_BITS", ""},
-          {"LW", pkg + "::LINK_BITS", "link word (rr_pkg::LINK_*)"},
-          {"CRW", pkg + "::CREDIT_BITS", "credit word (rr_pkg::CREDIT_*)"},
-          {"IDW", pkg + "::ROUTER_ID_BITS", ""},
-          {"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"},
-          {"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"},
-          {"DOW", backend_emitter(d).decision_operands_width(d), "width of the operands of a decision at the head of the VC"},
-          {"CNW", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of an output VC's credit count"},
-          {"FW", !head.patches ? "1" : pkg + (pdor ? "::HDR_PDOR_W" : "::HDR_PHASE_W"),
-           !head.patches ? "a decision's header field value (none is set)"
-           : pdor        ? "the header field a decision sets: Pdor"
-                         : "the header field a decision sets: the phase"}};
+  std::vector<Param> params{{"P", pkg + "::NUM_PORTS", ""},
+                            {"V", pkg + "::NUM_VCS", ""},
+                            {"W", pkg + "::FLIT_BITS", ""},
+                            {"PW", pkg + "::PORT_BITS", ""},
+                            {"VCW", pkg + "::VC_BITS", ""},
+                            {"LW", pkg + "::LINK_BITS", "link word (rr_pkg::LINK_*)"},
+                            {"CRW", pkg + "::CREDIT_BITS", "credit word (rr_pkg::CREDIT_*)"},
+                            {"IDW", pkg + "::ROUTER_ID_BITS", ""}};
+  if (needs.output_occupancy) {
+    params.push_back({"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"});
+  }
+  if (needs.waiting_demand) {
+    params.push_back({"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"});
+  }
+  if (needs.decision) {
+    params.push_back({"DOW", backend_emitter(d).decision_operands_width(d),
+                      "width of the operands of a decision at the head of the VC"});
+    params.push_back({"FW", !head.patches ? "1" : pkg + (pdor ? "::HDR_PDOR_W" : "::HDR_PHASE_W"),
+                      !head.patches ? "a decision's header field value (none is set)"
+                      : pdor        ? "the header field a decision sets: Pdor"
+                                    : "the header field a decision sets: the phase"});
+  }
+  if (needs.vc_state || needs.input_occupancy) {
+    params.push_back({"CNW", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of a VC's credit or flit count"});
+  }
+  return params;
 }
 
 std::string core_signals(const RouterTopNeeds& needs) {
-  std::string s = sv::align({{"logic", "[P-1:0]", "rc_valid;"},
-                             {"logic", "[P*W-1:0]", "rc_hdr, rc_hdr_new;"},
-                             {"logic", "[P*VCW-1:0]", "rc_in_vc;"},
-                             {"logic", "[P*PW-1:0]", "rc_out_port;"},
-                             {"logic", "[P*V-1:0]", "rc_out_vcs;"},
-                             {"logic", "[P*OW-1:0]", "occ;"},
-                             {"logic", "[P*DW-1:0]", "dem;"},
-                             {"logic", "[P*PW-1:0]", "rc_alt_port, hd_port, hd_alt_port;"},
-                             {"logic", "[P*V-1:0]", "rc_alt_vcs;"},
-                             {"logic", "[P-1:0]", "rc_decide, hd_valid, hd_alt;"},
-                             {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"},
-                             {"logic", "[P-1:0]", "hd_ready, hd_fresh;"},
-                             {"logic", "[P*PW-1:0]", "hd_choice;"},
-                             {"logic", "[P*FW-1:0]", "hd_patch;"},
-                             {"logic", "[P*V-1:0]", "vc_busy;"},
-                             {"logic", "[P*V*CNW-1:0]", "vc_credits, in_occ;"}},
-                            "  ");
+  std::vector<std::vector<std::string>> rows;
+  if (needs.arriving_heads) rows.push_back({"logic", "[P-1:0]", "rc_valid;"});
+  rows.push_back({"logic", "[P*W-1:0]", "rc_hdr, rc_hdr_new;"});
+  rows.push_back({"logic", "[P*VCW-1:0]", "rc_in_vc;"});
+  rows.push_back({"logic", "[P*PW-1:0]", "rc_out_port;"});
+  rows.push_back({"logic", "[P*V-1:0]", "rc_out_vcs;"});
+  if (needs.output_occupancy) rows.push_back({"logic", "[P*OW-1:0]", "occ;"});
+  if (needs.waiting_demand) rows.push_back({"logic", "[P*DW-1:0]", "dem;"});
+  if (needs.decision) {
+    for (std::vector<std::string> row : std::vector<std::vector<std::string>>{
+             {"logic", "[P*PW-1:0]", "rc_alt_port, hd_port, hd_alt_port;"},
+             {"logic", "[P*V-1:0]", "rc_alt_vcs;"},
+             {"logic", "[P-1:0]", "rc_decide, hd_valid, hd_alt;"},
+             {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"},
+             {"logic", "[P-1:0]", "hd_ready, hd_fresh;"},
+             {"logic", "[P*PW-1:0]", "hd_choice;"},
+             {"logic", "[P*FW-1:0]", "hd_patch;"}}) {
+      rows.push_back(row);
+    }
+  }
+  if (needs.vc_state) rows.push_back({"logic", "[P*V-1:0]", "vc_busy;"});
+  if (needs.vc_state) rows.push_back({"logic", "[P*V*CNW-1:0]", needs.input_occupancy ? "vc_credits, in_occ;" : "vc_credits;"});
+  else if (needs.input_occupancy) rows.push_back({"logic", "[P*V*CNW-1:0]", "in_occ;"});
+  std::string s = sv::align(rows, "  ");
   if (needs.credit_sideband) {
     s += "  localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
          "  logic [P*CCW-1:0] core_credit_i, core_credit_o;  // without the feedback\n";
-  }
-  if (!needs.arriving_heads) {
-    s += "  logic unused_rc_valid;  // the heads on the links: DQN-routing's episodes only\n"
-         "  assign unused_rc_valid = ^rc_valid;\n";
   }
   return s + "\n";
 }
@@ -172,9 +186,7 @@ std::string head_ports_localparam(const Design& d) {
 std::vector<Param> head_decision_params(const Design& d) {
   const std::string pkg = d.module("pkg");
   const HeadDecision& head = d.core.head;
-  std::vector<Param> params;
-  if (d.core.waiting_demand) params.push_back({"DEMAND", "1'b1", "waiting demand for the UGAL queue (routing.ugal_queue)"});
-  params.push_back({"DOW", "DOW", ""});
+  std::vector<Param> params{{"DOW", "DOW", ""}};
   if (!head.enabled) return params;
   const bool names_phase = head.names_port && head.field == PatchedField::Phase;
   // A sized literal: Yosys 0.23 reads '1 in a parameter override as 1.
@@ -214,38 +226,40 @@ std::string core_instance(const Design& d, const RouterTopNeeds& needs) {
                             {"LEN_W", pkg + "::HDR_LEN_W", ""},
                             {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},
                             {"HOPS_W", pkg + "::HDR_HOPS_W", ""}};
-  for (const Param& p : head_decision_params(d)) params.push_back(p);
+  if (d.core.waiting_demand) params.push_back({"DEMAND", "1'b1", "waiting demand for the UGAL queue (routing.ugal_queue)"});
+  if (needs.decision) {
+    for (const Param& p : head_decision_params(d)) params.push_back(p);
+  }
   const std::string credit_i = needs.credit_sideband ? "core_credit_i" : "";
   const std::string credit_o = needs.credit_sideband ? "core_credit_o" : "";
   std::vector<Connection> conns{{"clk_i", "", ""}, {"rst_ni", "", ""}, {"flit_i", "", ""}, {"flit_o", "", ""},
                                 {"credit_i", credit_i, ""}, {"credit_o", credit_o, ""}};
-  for (const char* name : {"rc_valid_o", "rc_hdr_o", "rc_in_vc_o", "rc_out_port_i", "rc_out_vcs_i"}) {
-    const std::string n(name);
-    conns.push_back({n, n.substr(0, n.size() - 2), ""});
-  }
+  // A port the family does not use: an input tied to zero, an output open.
+  auto connect = [&conns](const std::string& port, bool used) {
+    const std::string signal = port.substr(0, port.size() - 2);
+    const bool input = port.ends_with("_i");
+    conns.push_back({port, used ? signal : input ? "'0" : sv::kUnconnected, ""});
+  };
+  connect("rc_valid_o", needs.arriving_heads);
+  for (const char* name : {"rc_hdr_o", "rc_in_vc_o", "rc_out_port_i", "rc_out_vcs_i"}) connect(name, true);
   conns.push_back({"rc_hdr_i", "rc_hdr_new", ""});
   for (const char* name : {"rc_alt_port_i", "rc_alt_vcs_i", "rc_decide_i", "rc_operands_i", "hd_valid_o", "hd_port_o",
                            "hd_alt_port_o", "hd_operands_o", "hd_alt_i", "hd_ready_i", "hd_fresh_o", "hd_choice_i",
-                           "hd_patch_i", "occ_o", "dem_o", "vc_busy_o", "vc_credits_o", "in_occ_o"}) {
-    const std::string n(name);
-    conns.push_back({n, n.substr(0, n.size() - 2), ""});
+                           "hd_patch_i"}) {
+    connect(name, needs.decision);
   }
+  connect("occ_o", needs.output_occupancy);
+  connect("dem_o", needs.waiting_demand);
+  connect("vc_busy_o", needs.vc_state);
+  connect("vc_credits_o", needs.vc_state);
+  connect("in_occ_o", needs.input_occupancy);
   for (const char* name : {"cycle_o", "stat_flits_o", "stat_stall_o"}) conns.push_back({name, "", ""});
-  return sv::instance("rr_router", "i_core", params, conns, "  ");
-}
-
-// Sinks of the core's outputs that the family's units do not read.
-std::string unread_core_outputs(const RouterTopNeeds& needs) {
-  std::string s;
-  if (!needs.vc_state) {
-    s += "  logic unused_vc_state;  // the output VCs' state: star's and DQN-routing's decisions only\n"
-         "  assign unused_vc_state = ^{vc_busy, vc_credits};\n";
-  }
-  if (!needs.input_occupancy) {
-    s += "  logic unused_in_occ;  // the input VCs' occupancy: DQN-routing's observation only\n"
-         "  assign unused_in_occ = ^in_occ;\n";
-  }
-  return s;
+  const bool open = std::any_of(conns.begin(), conns.end(), [](const Connection& c) { return c.expression == sv::kUnconnected; });
+  const std::string core = sv::instance("rr_router", "i_core", params, conns, "  ");
+  if (!open) return core;
+  return "  // The core's outputs this algorithm does not read are left open.\n"
+         "  /* verilator lint_off PINCONNECTEMPTY */\n" +
+         core + "  /* verilator lint_on PINCONNECTEMPTY */\n";
 }
 
 }  // namespace
@@ -254,9 +268,9 @@ std::string router_top(const Design& d, const RoutingRelation& relation, const V
   const BackendEmitter& backend = backend_emitter(d);
   const RouterTopNeeds needs = backend.needs(d);
   std::string s = file_header(d, "Router top: the rr_router core with one route-compute unit per input port.");
-  s += sv::module_header(d.module("router"), router_top_params(d), router_top_ports(d));
+  s += sv::module_header(d.module("router"), router_top_params(d, needs), router_top_ports(d));
   s += "\n" + core_signals(needs) + head_ports_localparam(d) + vc_request_map_localparam(d, requests);
-  s += core_instance(d, needs) + "\n" + unread_core_outputs(needs);
+  s += core_instance(d, needs) + "\n";
   s += backend.route_units(d, relation);
   return s + "endmodule\n";
 }

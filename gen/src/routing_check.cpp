@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
 #include <unordered_map>
 #include <utility>
 
@@ -42,125 +41,165 @@ struct Analysis {
   VcRequestMap requests;
 };
 
-Analysis analyze(const Design& design, const RoutingRelation& relation) {
-  const Topology& t = design.topo;
-  const int bound = relation.hop_bound();
-  const std::uint32_t escape = relation.escape_vcs();
-  const int num_states = t.num_routers() * design.ports * design.vcs;
-  Analysis a{std::nullopt, {}, VcRequestMap(design.ports * design.vcs)};
-  a.edges.resize(static_cast<size_t>(num_states));
-  std::optional<std::string>& failure = a.failure;
-  // Per destination router: longest hop count from (channel, canonical route
-  // state); -1 while the state is on the current path (a loop). Routes differ
-  // between the terminals of one destination router only in the ejection
-  // port, so the key holds the terminal only for states at that router: the
-  // rest of the walk is shared by the router's terminals (their ejection port
-  // is then checked on the walks that reach the destination router afresh;
-  // tests/unit/test_dragonfly.cpp walks every pair in full).
-  std::unordered_map<std::uint64_t, int> hops;
-  const std::uint64_t routers = static_cast<std::uint64_t>(t.num_routers()) + 1;
-  const std::uint64_t nodes = static_cast<std::uint64_t>(t.num_nodes());
-  const std::uint64_t hop_values = static_cast<std::uint64_t>(bound) + 2;  // 0..bound+1: a hop past the bound fails
-  auto key_of = [&](int idx, const RouteState& c) {
-    std::uint64_t k = (static_cast<std::uint64_t>(idx) * routers + static_cast<std::uint64_t>(c.inter + 1)) * 3 +
-                      static_cast<std::uint64_t>(c.mode);
-    k = (k * 2 + (c.pdor ? 1 : 0)) * hop_values + static_cast<std::uint64_t>(std::min(c.hops, bound + 1));
-    return k * nodes + static_cast<std::uint64_t>(c.src);
-  };
-  const std::uint64_t terminals = static_cast<std::uint64_t>(t.nodes_per_router()) + 1;
+class PathWalk {
+ public:
+  PathWalk(const Design& design, const RoutingRelation& relation)
+      : design_(design),
+        t_(design.topo),
+        relation_(relation),
+        bound_(relation.hop_bound()),
+        escape_(relation.escape_vcs()),
+        a_{std::nullopt, {}, VcRequestMap(design.ports * design.vcs)},
+        routers_(static_cast<std::uint64_t>(t_.num_routers()) + 1),
+        nodes_(static_cast<std::uint64_t>(t_.num_nodes())),
+        hop_values_(static_cast<std::uint64_t>(bound_) + 2),  // 0..bound+1: a hop past the bound fails
+        terminals_(static_cast<std::uint64_t>(t_.nodes_per_router()) + 1) {
+    a_.edges.resize(static_cast<size_t>(t_.num_routers() * design.ports * design.vcs));
+  }
 
-  for (int dst = 0; dst < t.num_nodes() && !failure; ++dst) {
-    const int dst_router = t.router_of_node(dst);
-    if (t.local_of_node(dst) == 0) hops.clear();
+  Analysis run() {
+    for (int dst = 0; dst < t_.num_nodes() && !a_.failure; ++dst) walk_to(dst);
+    return std::move(a_);
+  }
 
-    std::function<int(const State&, const RouteState&)> visit = [&](const State& s, const RouteState& rs) -> int {
-      const int idx = state_index(design, s);
-      const std::uint64_t at_dst =
-          s.router == dst_router ? static_cast<std::uint64_t>(t.local_of_node(dst)) + 1 : 0;
-      const std::uint64_t key = key_of(idx, relation.canonical(rs)) * terminals + at_dst;
-      if (const auto it = hops.find(key); it != hops.end()) {
-        if (it->second < 0) {
-          failure = fmt::format("packets ({}) can loop forever through {} port {} vc{}", describe(design, rs),
-                                t.router_name(s.router), t.port_name(s.router, s.port), s.vc);
-          return 0;
-        }
-        return it->second;
-      }
-      hops[key] = -1;
-      const std::vector<RouteOption> options = relation.next_hops(s.router, s.port, s.vc, rs);
-      int longest = 0;
-      if (options.empty()) {
-        failure = fmt::format("no route from {} for a packet ({})", t.router_name(s.router), describe(design, rs));
-      }
-      // Duato: the escape sub-relation must be connected, so every packet,
-      // wherever the adaptive VCs took it, is offered an escape VC onward.
-      const bool offers_escape = std::any_of(options.begin(), options.end(), [&](const RouteOption& o) {
-        return t.is_ni_port(o.out_port) || (o.vc_mask & escape) != 0;
-      });
-      if (!failure && !offers_escape) {
-        failure = fmt::format("no escape VC offered at {} port {} vc{} for a packet ({}): the escape sub-relation "
-                              "is not connected",
-                              t.router_name(s.router), t.port_name(s.router, s.port), s.vc, describe(design, rs));
-      }
-      for (const RouteOption& o : options) {
-        if (failure) break;
-        if (o.vc_mask == 0) {
-          failure = fmt::format("no VC allowed from {} for a packet ({})", t.router_name(s.router), describe(design, rs));
-          break;
-        }
-        // An ejection is recorded for every NI port: the walk expands a state
-        // away from the destination router once for all its terminals (see
-        // above), so for most of them it never meets their ejection itself.
-        const bool ejects = t.is_ni_port(o.out_port);
-        const int first_port = ejects ? 0 : o.out_port;
-        const int last_port = ejects ? t.nodes_per_router() - 1 : o.out_port;
-        for (int port = first_port; port <= last_port; ++port) {
-          for (int vc = 0; vc < design.vcs; ++vc) {
-            if (o.vc_mask & (1u << vc)) a.requests.allow(port * design.vcs + vc, s.port * design.vcs + s.vc);
-          }
-        }
-        if (t.is_ni_port(o.out_port)) {
-          if (s.router != dst_router || o.out_port != t.local_of_node(dst)) {
-            failure = fmt::format("packet ({}) ejected at {} port {}", describe(design, rs),
-                                  t.router_name(s.router), t.port_name(s.router, o.out_port));
-          }
-          continue;
-        }
-        const std::optional<PortRef> next = t.neighbor(s.router, o.out_port);
-        if (!next) {
-          failure = fmt::format("packet ({}) sent out of unconnected port {} of {}", describe(design, rs),
-                                t.port_name(s.router, o.out_port), t.router_name(s.router));
-          break;
-        }
-        for (int vc = 0; vc < design.vcs && !failure; ++vc) {
-          if (!(o.vc_mask & (1u << vc))) continue;
-          const State n{next->router, next->port, vc};
-          if (!t.is_ni_port(s.port)) a.edges[static_cast<size_t>(idx)].push_back(state_index(design, n));
-          longest = std::max(longest, 1 + visit(n, o.next));
-        }
-      }
-      hops[key] = longest;
-      return longest;
-    };
-
-    for (int src = 0; src < t.num_nodes() && !failure; ++src) {
-      for (int vc = 0; vc < design.vcs && !failure; ++vc) {
-        if (!(relation.injection_vcs() & (1u << vc))) continue;
-        const int h = visit({t.router_of_node(src), t.local_of_node(src), vc}, RouteState{dst, src, -1, RouteMode::Minimal});
-        if (!failure && h > bound) {
-          failure = fmt::format("a packet from node {} to node {} can take {} hops, more than the bound {}",
-                                src, dst, h, bound);
+ private:
+  // Every source's packets to `dst`, on every injection VC.
+  void walk_to(int dst) {
+    dst_ = dst;
+    dst_router_ = t_.router_of_node(dst);
+    if (t_.local_of_node(dst) == 0) hops_.clear();
+    for (int src = 0; src < t_.num_nodes() && !a_.failure; ++src) {
+      for (int vc = 0; vc < design_.vcs && !a_.failure; ++vc) {
+        if (!(relation_.injection_vcs() & (1u << vc))) continue;
+        const int h = visit({t_.router_of_node(src), t_.local_of_node(src), vc}, RouteState{dst, src, -1, RouteMode::Minimal});
+        if (!a_.failure && h > bound_) {
+          a_.failure = fmt::format("a packet from node {} to node {} can take {} hops, more than the bound {}", src, dst,
+                                   h, bound_);
         }
       }
     }
     // Keep the edge lists small as destinations accumulate.
-    for (std::vector<int>& e : a.edges) {
+    for (std::vector<int>& e : a_.edges) {
       std::sort(e.begin(), e.end());
       e.erase(std::unique(e.begin(), e.end()), e.end());
     }
   }
-  return a;
-}
+
+  // The memo key of a (channel, canonical route state): routes differ between
+  // the terminals of one destination router only in the ejection port, so the
+  // key holds the terminal only for states at that router; the rest of the
+  // walk is shared by the router's terminals (their ejection port is then
+  // checked on the walks that reach the destination router afresh;
+  // tests/unit/test_dragonfly.cpp walks every pair in full).
+  std::uint64_t key_of(int idx, const State& s, const RouteState& rs) const {
+    const RouteState c = relation_.canonical(rs);
+    std::uint64_t k = (static_cast<std::uint64_t>(idx) * routers_ + static_cast<std::uint64_t>(c.inter + 1)) * 3 +
+                      static_cast<std::uint64_t>(c.mode);
+    k = (k * 2 + (c.pdor ? 1 : 0)) * hop_values_ + static_cast<std::uint64_t>(std::min(c.hops, bound_ + 1));
+    k = k * nodes_ + static_cast<std::uint64_t>(c.src);
+    const std::uint64_t at_dst = s.router == dst_router_ ? static_cast<std::uint64_t>(t_.local_of_node(dst_)) + 1 : 0;
+    return k * terminals_ + at_dst;
+  }
+
+  // The longest hop count from state `s` with route state `rs` to the
+  // destination; -1 in the memo while the state is on the current path (a loop).
+  int visit(const State& s, const RouteState& rs) {
+    const int idx = state_index(design_, s);
+    const std::uint64_t key = key_of(idx, s, rs);
+    if (const auto it = hops_.find(key); it != hops_.end()) {
+      if (it->second < 0) {
+        a_.failure = fmt::format("packets ({}) can loop forever through {} port {} vc{}", describe(design_, rs),
+                                 t_.router_name(s.router), t_.port_name(s.router, s.port), s.vc);
+        return 0;
+      }
+      return it->second;
+    }
+    hops_[key] = -1;
+    const std::vector<RouteOption> options = relation_.next_hops(s.router, s.port, s.vc, rs);
+    check_options(s, rs, options);
+    int longest = 0;
+    for (const RouteOption& o : options) {
+      if (a_.failure) break;
+      longest = std::max(longest, follow(s, idx, rs, o));
+    }
+    hops_[key] = longest;
+    return longest;
+  }
+
+  // A state offers a route, and (Duato) an escape VC onward: the escape
+  // sub-relation must be connected, so every packet, wherever the adaptive
+  // VCs took it, is offered an escape VC.
+  void check_options(const State& s, const RouteState& rs, const std::vector<RouteOption>& options) {
+    if (options.empty()) {
+      a_.failure = fmt::format("no route from {} for a packet ({})", t_.router_name(s.router), describe(design_, rs));
+    }
+    const bool offers_escape = std::any_of(options.begin(), options.end(), [&](const RouteOption& o) {
+      return t_.is_ni_port(o.out_port) || (o.vc_mask & escape_) != 0;
+    });
+    if (!a_.failure && !offers_escape) {
+      a_.failure = fmt::format("no escape VC offered at {} port {} vc{} for a packet ({}): the escape sub-relation "
+                               "is not connected",
+                               t_.router_name(s.router), t_.port_name(s.router, s.port), s.vc, describe(design_, rs));
+    }
+  }
+
+  // One option of state `s`: its VC requests, the ejection or the hops on;
+  // returns the longest hop count through it (0 for an ejection or a failure).
+  int follow(const State& s, int idx, const RouteState& rs, const RouteOption& o) {
+    if (o.vc_mask == 0) {
+      a_.failure = fmt::format("no VC allowed from {} for a packet ({})", t_.router_name(s.router), describe(design_, rs));
+      return 0;
+    }
+    record_requests(s, o);
+    if (t_.is_ni_port(o.out_port)) {
+      if (s.router != dst_router_ || o.out_port != t_.local_of_node(dst_)) {
+        a_.failure = fmt::format("packet ({}) ejected at {} port {}", describe(design_, rs), t_.router_name(s.router),
+                                 t_.port_name(s.router, o.out_port));
+      }
+      return 0;
+    }
+    const std::optional<PortRef> next = t_.neighbor(s.router, o.out_port);
+    if (!next) {
+      a_.failure = fmt::format("packet ({}) sent out of unconnected port {} of {}", describe(design_, rs),
+                               t_.port_name(s.router, o.out_port), t_.router_name(s.router));
+      return 0;
+    }
+    int longest = 0;
+    for (int vc = 0; vc < design_.vcs && !a_.failure; ++vc) {
+      if (!(o.vc_mask & (1u << vc))) continue;
+      const State n{next->router, next->port, vc};
+      if (!t_.is_ni_port(s.port)) a_.edges[static_cast<size_t>(idx)].push_back(state_index(design_, n));
+      longest = std::max(longest, 1 + visit(n, o.next));
+    }
+    return longest;
+  }
+
+  // An ejection is recorded for every NI port: the walk expands a state away
+  // from the destination router once for all its terminals (see key_of), so
+  // for most of them it never meets their ejection itself.
+  void record_requests(const State& s, const RouteOption& o) {
+    const bool ejects = t_.is_ni_port(o.out_port);
+    const int first_port = ejects ? 0 : o.out_port;
+    const int last_port = ejects ? t_.nodes_per_router() - 1 : o.out_port;
+    for (int port = first_port; port <= last_port; ++port) {
+      for (int vc = 0; vc < design_.vcs; ++vc) {
+        if (o.vc_mask & (1u << vc)) a_.requests.allow(port * design_.vcs + vc, s.port * design_.vcs + s.vc);
+      }
+    }
+  }
+
+  const Design& design_;
+  const Topology& t_;
+  const RoutingRelation& relation_;
+  const int bound_;
+  const std::uint32_t escape_;
+  Analysis a_;
+  std::unordered_map<std::uint64_t, int> hops_;  // per destination router (see key_of)
+  const std::uint64_t routers_, nodes_, hop_values_, terminals_;
+  int dst_ = 0, dst_router_ = 0;
+};
+
+Analysis analyze(const Design& design, const RoutingRelation& relation) { return PathWalk(design, relation).run(); }
 
 // The network channel a state's input port is fed by: the neighbour's output.
 Channel channel_into(const Design& design, int state) {

@@ -104,8 +104,9 @@ std::string instance(const std::string& module, const std::string& name, const s
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> comments;
   for (const Connection& c : connections) {
-    cells.push_back(c.expression.empty() ? std::vector<std::string>{"." + c.port}
-                                         : std::vector<std::string>{"." + c.port, "(" + c.expression + ")"});
+    cells.push_back(c.expression.empty()          ? std::vector<std::string>{"." + c.port}
+                    : c.expression == kUnconnected ? std::vector<std::string>{"." + c.port, kUnconnected}
+                                                   : std::vector<std::string>{"." + c.port, "(" + c.expression + ")"});
     comments.push_back(c.comment);
   }
   out += items(cells, comments, inner) + indent + ");\n";

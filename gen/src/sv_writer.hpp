@@ -26,12 +26,13 @@ struct Port {
 };
 
 // A connection of an instance: .port (expression); an empty expression
-// connects by name (.clk_i).
+// connects by name (.clk_i), kUnconnected leaves an output open (.x_o ()).
 struct Connection {
   std::string port;
   std::string expression;
   std::string comment;
 };
+inline const std::string kUnconnected = "()";
 
 // Rows of cells joined with one space, every column padded to its widest
 // cell; the last cell of a row is not padded. Each row starts with `indent`

@@ -33,9 +33,10 @@ DorRouteUnit dor_route_unit(const Design& d, const std::string& pkg) {
                       fmt::format("routing.algorithm = \"{}\"", to_string(d.cfg.algorithm))});
   u.ports = {{"coord_i", "id_i", ""}};
   for (const Connection& c : route_unit_ports()) u.ports.push_back(c);
-  u.ports.push_back({"alt_port_o", "rc_alt_port[p*PW +: PW]", ""});
-  u.ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
-  u.ports.push_back({"decide_o", "rc_decide[p]", ""});
+  const bool alternative = d.core.head.enabled;  // star's, DQN-routing's
+  u.ports.push_back({"alt_port_o", alternative ? "rc_alt_port[p*PW +: PW]" : sv::kUnconnected, ""});
+  u.ports.push_back({"alt_vcs_o", alternative ? "rc_alt_vcs[p*V +: V]" : sv::kUnconnected, ""});
+  u.ports.push_back({"decide_o", alternative ? "rc_decide[p]" : sv::kUnconnected, ""});
   u.ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", "DOR and star leave the header as it is"});
   return u;
 }
@@ -44,24 +45,18 @@ namespace {
 
 std::string dor_units(const Design& d, const std::string& pkg) {
   const DorRouteUnit route = dor_route_unit(d, pkg);
-  return "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port.\n"
-         "  logic [P*DW-1:0] unused_dem;\n"
-         "  assign unused_dem = dem;\n"
-         "  // DOR decides at buffer write: no head decisions.\n"
-         "  assign rc_operands = '0;\n" +
-         plain_head_answers(d) +
-         "  logic [P*OW-1:0] unused_occ;\n"
-         "  assign unused_occ = occ;\n"
+  return "  // Dimension-order routing (routing.algorithm = \"dor\"), one unit per input port;\n"
+         "  // no alternative route to offer (star's outputs).\n"
+         "  /* verilator lint_off PINCONNECTEMPTY */\n"
          "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
-         sv::instance("rr_route_dor", "i_route", route.params, route.ports, "    ") + "  end\n";
+         sv::instance("rr_route_dor", "i_route", route.params, route.ports, "    ") + "  end\n"
+         "  /* verilator lint_on PINCONNECTEMPTY */\n";
 }
 
 std::string star_units(const Design& d, const std::string& pkg) {
   const DorRouteUnit route = dor_route_unit(d, pkg);
   return "  // Star-channel routing (routing.algorithm = \"star\"): VC V-1 adaptive, VCs\n"
-         "  // 0..V-2 the DOR escape; one route unit and one decision unit per input port.\n"
-         "  logic [P*DW-1:0] unused_dem;\n"
-         "  assign unused_dem = dem;\n" +
+         "  // 0..V-2 the DOR escape; one route unit and one decision unit per input port.\n" +
          plain_head_answers(d) +
          "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
          sv::instance("rr_route_dor", "i_route", route.params, route.ports, "    ") +
@@ -96,7 +91,10 @@ std::string cube_operands_width(const Design& d) {
   return d.core.head.enabled ? d.module("pkg") + "::HDR_LEN_W" : "1";
 }
 
-RouterTopNeeds cube_needs(const Design& d) { return {.vc_state = d.core.head.enabled}; }
+RouterTopNeeds cube_needs(const Design& d) {
+  const bool star = d.core.head.enabled;
+  return {.decision = star, .output_occupancy = star, .vc_state = star};
+}
 
 }  // namespace
 

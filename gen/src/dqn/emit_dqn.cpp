@@ -185,14 +185,10 @@ std::string dqn_route_units(const Design& d, const RoutingRelation&) {
   const std::string ew = pkg + "::DQN_EPISODE_BITS";
   const DorRouteUnit route = dqn_route_unit(d, pkg);
   const AgentWiring agent = agent_wiring(d, pkg);
-  return "  logic [P*DW-1:0] unused_dem;\n"
-         "  assign unused_dem = dem;\n"
-         "  // DQN-routing (routing.algorithm = \"dqn\"): VC V-1 the DQN VC, VCs 0..V-2 the\n"
+  return "  // DQN-routing (routing.algorithm = \"dqn\"): VC V-1 the DQN VC, VCs 0..V-2 the\n"
          "  // DOR escape; one route unit per input port, one episode unit (the pending-\n"
          "  // episode table and the acks, when routing.dqn_episodes > 0) and one DQN unit\n"
          "  // (the inference block and the decisions at the head of the VC) per router.\n"
-         "  logic [P*OW-1:0] unused_occ;\n"
-         "  assign unused_occ = occ;\n"
          "  logic unused_hd;\n"
          "  logic [P*V-1:0] unused_dqn_busy;\n"
          "  assign unused_hd = ^hd_alt_port;  // the alternative is DOR's port, the one presented\n"
@@ -288,7 +284,7 @@ std::string dqn_operands_width(const Design& d) {
 }
 
 RouterTopNeeds dqn_needs(const Design&) {
-  return {.credit_sideband = true, .vc_state = true, .input_occupancy = true, .arriving_heads = true};
+  return {.credit_sideband = true, .decision = true, .vc_state = true, .input_occupancy = true, .arriving_heads = true};
 }
 
 }  // namespace

@@ -194,7 +194,9 @@ std::string dragonfly_operands_width(const Design& d) {
   return "rr_pkg::ugal_operands_width(" + d.module("pkg") + "::GROUP_BITS)";
 }
 
-RouterTopNeeds dragonfly_needs(const Design&) { return {}; }
+RouterTopNeeds dragonfly_needs(const Design&) {
+  return {.decision = true, .output_occupancy = true, .waiting_demand = true};
+}
 
 }  // namespace
 

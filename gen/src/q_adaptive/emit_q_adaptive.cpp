@@ -85,7 +85,9 @@ std::string q_operands_width(const Design& d) {
                      QTableLayout::rows(d.topo));
 }
 
-RouterTopNeeds q_needs(const Design&) { return {.credit_sideband = true}; }
+RouterTopNeeds q_needs(const Design&) {
+  return {.credit_sideband = true, .decision = true, .output_occupancy = true, .waiting_demand = true};
+}
 
 }  // namespace
 

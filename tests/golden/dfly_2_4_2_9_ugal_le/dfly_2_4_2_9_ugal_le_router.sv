@@ -15,7 +15,6 @@ module dfly_2_4_2_9_ugal_le_router #(
   localparam int unsigned OW  = $clog2(V * dfly_2_4_2_9_ugal_le_pkg::BUFFER_FLITS + 1),            // width of an occupancy count
   localparam int unsigned DW  = rr_pkg::demand_width(P, V, dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_W),   // width of a waiting-demand count
   localparam int unsigned DOW = rr_pkg::ugal_operands_width(dfly_2_4_2_9_ugal_le_pkg::GROUP_BITS), // width of the operands of a decision at the head of the VC
-  localparam int unsigned CNW = $clog2(dfly_2_4_2_9_ugal_le_pkg::BUFFER_FLITS + 1),                // width of an output VC's credit count
   localparam int unsigned FW  = dfly_2_4_2_9_ugal_le_pkg::HDR_PHASE_W                              // the header field a decision sets: the phase
 ) (
   input  logic             clk_i,
@@ -30,24 +29,19 @@ module dfly_2_4_2_9_ugal_le_router #(
   output logic [P*32-1:0]  stat_stall_o  // per output port: cycles stalled
 );
 
-  logic [P-1:0]       rc_valid;
-  logic [P*W-1:0]     rc_hdr, rc_hdr_new;
-  logic [P*VCW-1:0]   rc_in_vc;
-  logic [P*PW-1:0]    rc_out_port;
-  logic [P*V-1:0]     rc_out_vcs;
-  logic [P*OW-1:0]    occ;
-  logic [P*DW-1:0]    dem;
-  logic [P*PW-1:0]    rc_alt_port, hd_port, hd_alt_port;
-  logic [P*V-1:0]     rc_alt_vcs;
-  logic [P-1:0]       rc_decide, hd_valid, hd_alt;
-  logic [P*DOW-1:0]   rc_operands, hd_operands;
-  logic [P-1:0]       hd_ready, hd_fresh;
-  logic [P*PW-1:0]    hd_choice;
-  logic [P*FW-1:0]    hd_patch;
-  logic [P*V-1:0]     vc_busy;
-  logic [P*V*CNW-1:0] vc_credits, in_occ;
-  logic unused_rc_valid;  // the heads on the links: DQN-routing's episodes only
-  assign unused_rc_valid = ^rc_valid;
+  logic [P*W-1:0]   rc_hdr, rc_hdr_new;
+  logic [P*VCW-1:0] rc_in_vc;
+  logic [P*PW-1:0]  rc_out_port;
+  logic [P*V-1:0]   rc_out_vcs;
+  logic [P*OW-1:0]  occ;
+  logic [P*DW-1:0]  dem;
+  logic [P*PW-1:0]  rc_alt_port, hd_port, hd_alt_port;
+  logic [P*V-1:0]   rc_alt_vcs;
+  logic [P-1:0]     rc_decide, hd_valid, hd_alt;
+  logic [P*DOW-1:0] rc_operands, hd_operands;
+  logic [P-1:0]     hd_ready, hd_fresh;
+  logic [P*PW-1:0]  hd_choice;
+  logic [P*FW-1:0]  hd_patch;
 
   // Input ports at which the minimal/non-minimal choice can be open (the
   // NI ports): only these get the decision hardware.
@@ -89,6 +83,8 @@ module dfly_2_4_2_9_ugal_le_router #(
     28'b0111011111111111111100010001   // ni0.vc0: 20 of 28
   };
 
+  // The core's outputs this algorithm does not read are left open.
+  /* verilator lint_off PINCONNECTEMPTY */
   rr_router #(
     .P             (P),
     .NUM_NI        (dfly_2_4_2_9_ugal_le_pkg::NUM_NI),
@@ -118,7 +114,7 @@ module dfly_2_4_2_9_ugal_le_router #(
     .flit_o,
     .credit_i,
     .credit_o,
-    .rc_valid_o    (rc_valid),
+    .rc_valid_o    (),
     .rc_hdr_o      (rc_hdr),
     .rc_in_vc_o    (rc_in_vc),
     .rc_out_port_i (rc_out_port),
@@ -139,18 +135,15 @@ module dfly_2_4_2_9_ugal_le_router #(
     .hd_patch_i    (hd_patch),
     .occ_o         (occ),
     .dem_o         (dem),
-    .vc_busy_o     (vc_busy),
-    .vc_credits_o  (vc_credits),
-    .in_occ_o      (in_occ),
+    .vc_busy_o     (),
+    .vc_credits_o  (),
+    .in_occ_o      (),
     .cycle_o,
     .stat_flits_o,
     .stat_stall_o
   );
+  /* verilator lint_on PINCONNECTEMPTY */
 
-  logic unused_vc_state;  // the output VCs' state: star's and DQN-routing's decisions only
-  assign unused_vc_state = ^{vc_busy, vc_credits};
-  logic unused_in_occ;  // the input VCs' occupancy: DQN-routing's observation only
-  assign unused_in_occ = ^in_occ;
   // Contention factors C_j per destination group (UGAL-LE only).
   localparam int unsigned CFW = $clog2(dfly_2_4_2_9_ugal_le_pkg::GROUP_SIZE + 1);
   logic [dfly_2_4_2_9_ugal_le_pkg::NUM_GROUPS*CFW-1:0] contention;

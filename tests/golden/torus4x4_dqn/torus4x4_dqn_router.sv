@@ -12,11 +12,9 @@ module torus4x4_dqn_router #(
   localparam int unsigned LW  = torus4x4_dqn_pkg::LINK_BITS,                                                                                                            // link word (rr_pkg::LINK_*)
   localparam int unsigned CRW = torus4x4_dqn_pkg::CREDIT_BITS,                                                                                                          // credit word (rr_pkg::CREDIT_*)
   localparam int unsigned IDW = torus4x4_dqn_pkg::ROUTER_ID_BITS,
-  localparam int unsigned OW  = $clog2(V * torus4x4_dqn_pkg::BUFFER_FLITS + 1),                                                                                         // width of an occupancy count
-  localparam int unsigned DW  = rr_pkg::demand_width(P, V, torus4x4_dqn_pkg::HDR_LEN_W),                                                                                // width of a waiting-demand count
   localparam int unsigned DOW = VCW + 1 + torus4x4_dqn_pkg::DQN_EPISODE_BITS + torus4x4_dqn_pkg::NUM_DIMS * torus4x4_dqn_pkg::COORD_BITS + torus4x4_dqn_pkg::HDR_LEN_W, // width of the operands of a decision at the head of the VC
-  localparam int unsigned CNW = $clog2(torus4x4_dqn_pkg::BUFFER_FLITS + 1),                                                                                             // width of an output VC's credit count
-  localparam int unsigned FW  = torus4x4_dqn_pkg::HDR_PDOR_W                                                                                                            // the header field a decision sets: Pdor
+  localparam int unsigned FW  = torus4x4_dqn_pkg::HDR_PDOR_W,                                                                                                           // the header field a decision sets: Pdor
+  localparam int unsigned CNW = $clog2(torus4x4_dqn_pkg::BUFFER_FLITS + 1)                                                                                              // width of a VC's credit or flit count
 ) (
   input  logic                                             clk_i,
   input  logic                                             rst_ni,
@@ -40,8 +38,6 @@ module torus4x4_dqn_router #(
   logic [P*VCW-1:0]   rc_in_vc;
   logic [P*PW-1:0]    rc_out_port;
   logic [P*V-1:0]     rc_out_vcs;
-  logic [P*OW-1:0]    occ;
-  logic [P*DW-1:0]    dem;
   logic [P*PW-1:0]    rc_alt_port, hd_port, hd_alt_port;
   logic [P*V-1:0]     rc_alt_vcs;
   logic [P-1:0]       rc_decide, hd_valid, hd_alt;
@@ -77,6 +73,8 @@ module torus4x4_dqn_router #(
     15'b111111111111111   // ni0.vc0: 15 of 15
   };
 
+  // The core's outputs this algorithm does not read are left open.
+  /* verilator lint_off PINCONNECTEMPTY */
   rr_router #(
     .P             (P),
     .NUM_NI        (torus4x4_dqn_pkg::NUM_NI),
@@ -125,8 +123,8 @@ module torus4x4_dqn_router #(
     .hd_fresh_o    (hd_fresh),
     .hd_choice_i   (hd_choice),
     .hd_patch_i    (hd_patch),
-    .occ_o         (occ),
-    .dem_o         (dem),
+    .occ_o         (),
+    .dem_o         (),
     .vc_busy_o     (vc_busy),
     .vc_credits_o  (vc_credits),
     .in_occ_o      (in_occ),
@@ -134,15 +132,12 @@ module torus4x4_dqn_router #(
     .stat_flits_o,
     .stat_stall_o
   );
+  /* verilator lint_on PINCONNECTEMPTY */
 
-  logic [P*DW-1:0] unused_dem;
-  assign unused_dem = dem;
   // DQN-routing (routing.algorithm = "dqn"): VC V-1 the DQN VC, VCs 0..V-2 the
   // DOR escape; one route unit per input port, one episode unit (the pending-
   // episode table and the acks, when routing.dqn_episodes > 0) and one DQN unit
   // (the inference block and the decisions at the head of the VC) per router.
-  logic [P*OW-1:0] unused_occ;
-  assign unused_occ = occ;
   logic unused_hd;
   logic [P*V-1:0] unused_dqn_busy;
   assign unused_hd = ^hd_alt_port;  // the alternative is DOR's port, the one presented
