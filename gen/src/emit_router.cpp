@@ -174,11 +174,10 @@ std::string head_ports_localparam(const Design& d) {
   if (!head.enabled || head.every_port) return "";
   std::string bits;
   for (auto p = head.ports.rbegin(); p != head.ports.rend(); ++p) bits += *p ? '1' : '0';
-  return fmt::format("  // Input ports at which the minimal/non-minimal choice can be open (the\n"
-                     "  // NI ports{}): only these get the decision hardware.\n"
+  return fmt::format("  // Input ports at which the minimal/non-minimal choice can be open\n"
+                     "  // ({}): only these get the decision hardware.\n"
                      "  localparam logic [P-1:0] DECIDE_PORTS = {}'b{};\n\n",
-                     traits(d.cfg.algorithm).choice == PathChoice::AtSourceGroup ? ", and for PAR the local ports" : "",
-                     head.ports.size(), bits);
+                     head.ports_where, head.ports.size(), bits);
 }
 
 // rr_router's head-decision parameters: the contract of the decision unit

@@ -40,6 +40,9 @@ HeadDecision derive_head_decision(const Config& cfg, const Topology& topo) {
   // routing.dqn_fallback = "hop": the escape to DOR leaves Pdor as it is.
   h.patches = h.field != PatchedField::None && !(h.field == PatchedField::Pdor && cfg.dqn_fallback == DqnFallback::Hop);
   for (int p = 0; p < topo.num_ports(); ++p) h.ports.push_back(h.every_port || choice_opens_at(algorithm, topo, p));
+  if (!h.every_port) {
+    h.ports_where = algorithm.choice == PathChoice::AtSourceGroup ? "the NI ports, and for PAR the local ports" : "the NI ports";
+  }
   return h;
 }
 

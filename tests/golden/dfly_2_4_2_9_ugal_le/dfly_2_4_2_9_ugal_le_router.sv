@@ -43,8 +43,8 @@ module dfly_2_4_2_9_ugal_le_router #(
   logic [P*PW-1:0]  hd_choice;
   logic [P*FW-1:0]  hd_patch;
 
-  // Input ports at which the minimal/non-minimal choice can be open (the
-  // NI ports): only these get the decision hardware.
+  // Input ports at which the minimal/non-minimal choice can be open
+  // (the NI ports): only these get the decision hardware.
   localparam logic [P-1:0] DECIDE_PORTS = 7'b0000011;
 
   // The requests the VC allocator can ever see (rr_vc_alloc REQ_MAP), from

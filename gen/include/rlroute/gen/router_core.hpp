@@ -26,6 +26,7 @@ struct HeadDecision {
   bool patches = false;                     // ... and sets, when it leaves the minimal route
   std::vector<bool> ports;   // DECIDE_PORTS: the input ports that get a decision unit
   bool every_port = false;   // ports are all of them by the algorithm (not by where a choice opens)
+  std::string ports_where;   // else where a choice opens, for the emitted comments
   std::string why;           // what made it so, for the emitted comments
   std::string unit;          // who decides, for the emitted comments
 
