@@ -84,7 +84,7 @@ package rr_pkg;
   // taken modulo 2^Q_STAMP_W.
   localparam int unsigned Q_STAMP_W = 16;
 
-  // What a Q-adaptive head carries from its route unit (rr_route_dfly) to the
+  // What a Q-adaptive head carries from its route unit (rr_route_q_adaptive) to the
   // router's Q unit (rr_q_unit) through its route FIFO, LSB first:
   //   min_col[id_width(C)]  the minimal port's table column
   //   role[2]               Q_ROLE_*

@@ -61,8 +61,10 @@ struct DorRouteUnit {
 };
 DorRouteUnit dor_route_unit(const Design& d, const std::string& pkg);
 
-// The dragonfly route units (dragonfly/), which Q-adaptive's backend extends.
-std::string dragonfly_route_units(const Design& d, const RoutingRelation& relation);
-std::vector<std::string> dragonfly_blocks(const Design& d);
+// What the dragonfly route units (dragonfly/: rr_route_dfly; q_adaptive/:
+// rr_route_q_adaptive) share: the topology and header parameters, and the
+// blocks of their path arithmetic and VC levels.
+std::vector<sv::Param> dragonfly_topology_params(const Design& d, const std::string& pkg);
+std::vector<std::string> dragonfly_path_blocks();
 
 }  // namespace rlroute::emit

@@ -6,7 +6,7 @@
 module tb_route_dfly_head #(
   parameter int unsigned P = 7,
   parameter int unsigned V = 4,
-  parameter int unsigned W = 64,
+  parameter int unsigned FLIT_W = 64,
   parameter int unsigned NUM_NI = 2,
   parameter int unsigned A = 4,
   parameter int unsigned H = 2,
@@ -20,7 +20,12 @@ module tb_route_dfly_head #(
   parameter int unsigned SRC_LSB = 0,
   parameter int unsigned PHASE_LSB = 0,
   parameter int unsigned INTER_LSB = 0,
-  parameter int unsigned ALGO = rr_pkg::ALGO_UGAL_G,
+  parameter bit          ROUTE_STATE = 1'b1,
+  parameter bit          ALWAYS_VALIANT = 1'b0,
+  parameter bit          GROUP_INTERMEDIATE = 1'b1,
+  parameter bit          ADAPTIVE = 1'b1,
+  parameter bit          CONTENTION = 1'b0,
+  parameter bit          REDIVERT = 1'b0,
   parameter int unsigned LEVELS = 2,
   parameter int          BIAS = 0,
   parameter bit          RULE_DOUBLE = 1'b0,
@@ -39,7 +44,7 @@ module tb_route_dfly_head #(
   input  logic                 clk_i,
   input  logic                 rst_ni,
   input  logic [IDW-1:0]       id_i,
-  input  logic [W-1:0]         hdr_i,
+  input  logic [FLIT_W-1:0]         hdr_i,
   input  logic [PW-1:0]        in_port_i,
   input  logic [VCW-1:0]       in_vc_i,
   input  logic [P*OW-1:0]      occ_i,
@@ -47,20 +52,21 @@ module tb_route_dfly_head #(
   input  logic [NUM_G*CFW-1:0] contention_i,
   output logic [PW-1:0]        out_port_o,
   output logic [V-1:0]         out_vcs_o,
-  output logic [W-1:0]         hdr_o,
+  output logic [FLIT_W-1:0]         hdr_o,
   output logic                 decide_o  // the head decided (the choice was open)
 );
   logic [PW-1:0]  min_port, alt_port;
   logic [V-1:0]   min_vcs, alt_vcs;
-  logic [W-1:0]   hdr;
+  logic [FLIT_W-1:0]   hdr;
   logic [DOW-1:0] operands;
   logic           nonmin;
-  logic [(P-NUM_NI)*16-1:0] unused_q_init;
 
   rr_route_dfly #(
-    .P(P), .V(V), .W(W), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE),
+    .P(P), .V(V), .FLIT_W(FLIT_W), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE),
     .GB(GB), .IB(IB), .LOCAL_W(LOCAL_W), .DST_LSB(DST_LSB), .SRC_LSB(SRC_LSB), .PHASE_LSB(PHASE_LSB),
-    .INTER_LSB(INTER_LSB), .ALGO(ALGO), .LEVELS(LEVELS), .BIAS(BIAS), .RULE_DOUBLE(RULE_DOUBLE),
+    .INTER_LSB(INTER_LSB), .ROUTE_STATE(ROUTE_STATE), .ALWAYS_VALIANT(ALWAYS_VALIANT),
+    .GROUP_INTERMEDIATE(GROUP_INTERMEDIATE), .ADAPTIVE(ADAPTIVE), .CONTENTION(CONTENTION), .REDIVERT(REDIVERT),
+    .LEVELS(LEVELS), .BIAS(BIAS), .RULE_DOUBLE(RULE_DOUBLE),
     .INTRA_VALIANT(INTRA_VALIANT), .OW(OW), .DW(DW), .CFW(CFW), .PORT(PORT), .SEED(SEED), .HEAD(1'b1)
   ) i_route (
     .clk_i, .rst_ni, .id_i, .hdr_i, .in_port_i, .in_vc_i, .occ_i, .dem_i, .contention_i,
@@ -70,10 +76,7 @@ module tb_route_dfly_head #(
     .alt_port_o(alt_port),
     .alt_vcs_o (alt_vcs),
     .decide_o,
-    .operands_o(operands),
-    .now_i         ('0),  // Q-adaptive only
-    .q_init_row_i  ('0),
-    .q_init_value_o(unused_q_init)
+    .operands_o(operands)
   );
 
   logic [GB-1:0] dst_group;
@@ -82,7 +85,7 @@ module tb_route_dfly_head #(
   assign {dst_group, le, nonmin_hops, min_hops} = operands;
 
   rr_ugal_decide #(
-    .P(P), .NUM_G(NUM_G), .GB(GB), .CONTENTION(ALGO == rr_pkg::ALGO_UGAL_LE), .BIAS(BIAS),
+    .P(P), .NUM_G(NUM_G), .GB(GB), .CONTENTION(CONTENTION), .BIAS(BIAS),
     .RULE_DOUBLE(RULE_DOUBLE), .OW(OW), .DW(DW), .CFW(CFW)
   ) i_decide (
     .occ_i, .dem_i, .contention_i,

@@ -1,5 +1,6 @@
 // Block test for rtl/rr_route_dfly.sv (dragonfly route compute: MIN, VALg,
-// VALn, UGAL-g, UGAL-LE, PAR) and its rtl/rr_lfsr.sv, against
+// VALn, UGAL-g, UGAL-LE, PAR; the algorithm as its traits, compared with the
+// generator's) with rtl/rr_lfsr.sv, rr_dfly_path.sv, rr_vc_levels.sv, against
 //  - the routing relation (gen/src/dragonfly/routing_dragonfly.cpp): every output
 //    (port, VC mask, rewritten route state) is one of next_hops();
 //  - a C++ model of the UGAL decision written from docs/routing_dragonfly.md:
@@ -37,24 +38,43 @@
 #include <fmt/format.h>
 
 #include "Vrr_route_dfly_a9_min.h"
+#include "Vrr_route_dfly_a9_min___024root.h"
 #include "Vrr_route_dfly_a9_par.h"
+#include "Vrr_route_dfly_a9_par___024root.h"
 #include "Vrr_route_dfly_a9_ugal_n_dbl.h"
+#include "Vrr_route_dfly_a9_ugal_n_dbl___024root.h"
 #include "Vrr_route_dfly_p5_par_intra.h"
+#include "Vrr_route_dfly_p5_par_intra___024root.h"
 #include "Vrr_route_dfly_p5_valg_intra.h"
+#include "Vrr_route_dfly_p5_valg_intra___024root.h"
 #include "Vrr_route_dfly_a9_ugal_g.h"
+#include "Vrr_route_dfly_a9_ugal_g___024root.h"
 #include "Vrr_route_dfly_a9_ugal_le.h"
+#include "Vrr_route_dfly_a9_ugal_le___024root.h"
 #include "Vrr_route_dfly_a9_valg.h"
+#include "Vrr_route_dfly_a9_valg___024root.h"
 #include "Vrr_route_dfly_a9_valn.h"
+#include "Vrr_route_dfly_a9_valn___024root.h"
 #include "Vrr_route_dfly_p5_min.h"
+#include "Vrr_route_dfly_p5_min___024root.h"
 #include "Vrr_route_dfly_p5_par.h"
+#include "Vrr_route_dfly_p5_par___024root.h"
 #include "Vrr_route_dfly_p5_ugal_g.h"
+#include "Vrr_route_dfly_p5_ugal_g___024root.h"
 #include "Vrr_route_dfly_p5_ugal_le.h"
+#include "Vrr_route_dfly_p5_ugal_le___024root.h"
 #include "Vrr_route_dfly_p5_valg.h"
+#include "Vrr_route_dfly_p5_valg___024root.h"
 #include "Vrr_route_dfly_p5_valn.h"
+#include "Vrr_route_dfly_p5_valn___024root.h"
 #include "Vrr_route_dfly_a9_ugal_le_head.h"
+#include "Vrr_route_dfly_a9_ugal_le_head___024root.h"
 #include "Vrr_route_dfly_a9_ugal_n_dbl_head.h"
+#include "Vrr_route_dfly_a9_ugal_n_dbl_head___024root.h"
 #include "Vrr_route_dfly_p5_par_head.h"
+#include "Vrr_route_dfly_p5_par_head___024root.h"
 #include "Vrr_route_dfly_p5_ugal_g_head.h"
+#include "Vrr_route_dfly_p5_ugal_g_head___024root.h"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/routing.hpp"
@@ -65,8 +85,9 @@
 // Parameter sets (one Verilated model each, -G values of CMakeLists.txt).
 namespace cfg {
 
-// The rr_pkg::ALGO_* codes the models are Verilated with, from the algorithm
-// table (rtl/rr_pkg.sv mirrors it; tests/unit/test_algorithm.cpp checks that).
+// The algorithm each model is Verilated for (its traits, -G values of
+// CMakeLists.txt, are read back from the model and compared with the
+// generator's dragonfly_route_traits() of this row).
 enum Algo : unsigned {
   kMin = rlroute::traits(rlroute::RoutingAlgorithm::Min).rtl_code,
   kValg = rlroute::traits(rlroute::RoutingAlgorithm::Valg).rtl_code,
@@ -90,6 +111,14 @@ struct Palm5 {
   static constexpr unsigned DST_LSB = 0, SRC_LSB = 6, PHASE_LSB = 25, INTER_LSB = 27;
 };
 
+// The traits a model was Verilated with, read from its parameters.
+#define RR_BUILT_TRAITS(model, top)                                                          \
+  static constexpr rlroute::DragonflyRouteTraits kBuilt {                                     \
+    model##___024root::top##__DOT__ROUTE_STATE != 0, model##___024root::top##__DOT__ALWAYS_VALIANT != 0, \
+        model##___024root::top##__DOT__GROUP_INTERMEDIATE != 0, model##___024root::top##__DOT__ADAPTIVE != 0, \
+        model##___024root::top##__DOT__CONTENTION != 0, model##___024root::top##__DOT__REDIVERT != 0     \
+  }
+
 template <class M, class T, unsigned ALGO_, unsigned V_, int BIAS_ = 0, unsigned PORT_ = 0, unsigned SEED_ = 1,
           bool RULE_DOUBLE_ = false, bool INTRA_VALIANT_ = false>
 struct DflyCfg : T {
@@ -101,27 +130,65 @@ struct DflyCfg : T {
   static constexpr unsigned INTER_LSB = ALGO == kMin ? T::PHASE_LSB : T::INTER_LSB;  // MIN: no phase/inter
 };
 
-struct A9Min : DflyCfg<Vrr_route_dfly_a9_min, Abs9, kMin, 2> {};
-struct A9Valg : DflyCfg<Vrr_route_dfly_a9_valg, Abs9, kValg, 3, 0, 3, 44257> {};
-struct A9Valn : DflyCfg<Vrr_route_dfly_a9_valn, Abs9, kValn, 4> {};
-struct A9UgalG : DflyCfg<Vrr_route_dfly_a9_ugal_g, Abs9, kUgalG, 3, 0> {};
-struct A9UgalLe : DflyCfg<Vrr_route_dfly_a9_ugal_le, Abs9, kUgalLe, 4, 0, 5, 7> {};
-struct A9Par : DflyCfg<Vrr_route_dfly_a9_par, Abs9, kPar, 5, -6> {};
-struct P5Min : DflyCfg<Vrr_route_dfly_p5_min, Palm5, kMin, 2> {};
-struct P5Valg : DflyCfg<Vrr_route_dfly_p5_valg, Palm5, kValg, 3> {};
-struct P5Valn : DflyCfg<Vrr_route_dfly_p5_valn, Palm5, kValn, 4, 0, 6, 4660> {};
-struct P5UgalG : DflyCfg<Vrr_route_dfly_p5_ugal_g, Palm5, kUgalG, 3, 7> {};
-struct P5UgalLe : DflyCfg<Vrr_route_dfly_p5_ugal_le, Palm5, kUgalLe, 4, -4> {};
-struct P5Par : DflyCfg<Vrr_route_dfly_p5_par, Palm5, kPar, 5, 5, 2, 65535> {};
+struct A9Min : DflyCfg<Vrr_route_dfly_a9_min, Abs9, kMin, 2> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_a9_min, rr_route_dfly);
+};
+struct A9Valg : DflyCfg<Vrr_route_dfly_a9_valg, Abs9, kValg, 3, 0, 3, 44257> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_a9_valg, rr_route_dfly);
+};
+struct A9Valn : DflyCfg<Vrr_route_dfly_a9_valn, Abs9, kValn, 4> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_a9_valn, rr_route_dfly);
+};
+struct A9UgalG : DflyCfg<Vrr_route_dfly_a9_ugal_g, Abs9, kUgalG, 3, 0> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_a9_ugal_g, rr_route_dfly);
+};
+struct A9UgalLe : DflyCfg<Vrr_route_dfly_a9_ugal_le, Abs9, kUgalLe, 4, 0, 5, 7> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_a9_ugal_le, rr_route_dfly);
+};
+struct A9Par : DflyCfg<Vrr_route_dfly_a9_par, Abs9, kPar, 5, -6> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_a9_par, rr_route_dfly);
+};
+struct P5Min : DflyCfg<Vrr_route_dfly_p5_min, Palm5, kMin, 2> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_min, rr_route_dfly);
+};
+struct P5Valg : DflyCfg<Vrr_route_dfly_p5_valg, Palm5, kValg, 3> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_valg, rr_route_dfly);
+};
+struct P5Valn : DflyCfg<Vrr_route_dfly_p5_valn, Palm5, kValn, 4, 0, 6, 4660> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_valn, rr_route_dfly);
+};
+struct P5UgalG : DflyCfg<Vrr_route_dfly_p5_ugal_g, Palm5, kUgalG, 3, 7> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_ugal_g, rr_route_dfly);
+};
+struct P5UgalLe : DflyCfg<Vrr_route_dfly_p5_ugal_le, Palm5, kUgalLe, 4, -4> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_ugal_le, rr_route_dfly);
+};
+struct P5Par : DflyCfg<Vrr_route_dfly_p5_par, Palm5, kPar, 5, 5, 2, 65535> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_par, rr_route_dfly);
+};
 // The options: the SST/Merlin rule, and same-group pairs through an intermediate group.
-struct A9UgalNDbl : DflyCfg<Vrr_route_dfly_a9_ugal_n_dbl, Abs9, kUgalN, 4, 3, 1, 99, true> {};
-struct P5ValgIntra : DflyCfg<Vrr_route_dfly_p5_valg_intra, Palm5, kValg, 3, 0, 0, 1, false, true> {};
-struct P5ParIntra : DflyCfg<Vrr_route_dfly_p5_par_intra, Palm5, kPar, 5, -3, 4, 321, true, true> {};
+struct A9UgalNDbl : DflyCfg<Vrr_route_dfly_a9_ugal_n_dbl, Abs9, kUgalN, 4, 3, 1, 99, true> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_a9_ugal_n_dbl, rr_route_dfly);
+};
+struct P5ValgIntra : DflyCfg<Vrr_route_dfly_p5_valg_intra, Palm5, kValg, 3, 0, 0, 1, false, true> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_valg_intra, rr_route_dfly);
+};
+struct P5ParIntra : DflyCfg<Vrr_route_dfly_p5_par_intra, Palm5, kPar, 5, -3, 4, 321, true, true> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_par_intra, rr_route_dfly);
+};
 // Decisions at the head of the VC.
-struct A9UgalLeHead : DflyCfg<Vrr_route_dfly_a9_ugal_le_head, Abs9, kUgalLe, 4, 0, 5, 7> {};
-struct P5ParHead : DflyCfg<Vrr_route_dfly_p5_par_head, Palm5, kPar, 5, 5, 2, 65535> {};
-struct A9UgalNDblHead : DflyCfg<Vrr_route_dfly_a9_ugal_n_dbl_head, Abs9, kUgalN, 4, 3, 1, 99, true> {};
-struct P5UgalGHead : DflyCfg<Vrr_route_dfly_p5_ugal_g_head, Palm5, kUgalG, 3, 7> {};
+struct A9UgalLeHead : DflyCfg<Vrr_route_dfly_a9_ugal_le_head, Abs9, kUgalLe, 4, 0, 5, 7> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_a9_ugal_le_head, tb_route_dfly_head);
+};
+struct P5ParHead : DflyCfg<Vrr_route_dfly_p5_par_head, Palm5, kPar, 5, 5, 2, 65535> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_par_head, tb_route_dfly_head);
+};
+struct A9UgalNDblHead : DflyCfg<Vrr_route_dfly_a9_ugal_n_dbl_head, Abs9, kUgalN, 4, 3, 1, 99, true> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_a9_ugal_n_dbl_head, tb_route_dfly_head);
+};
+struct P5UgalGHead : DflyCfg<Vrr_route_dfly_p5_ugal_g_head, Palm5, kUgalG, 3, 7> {
+  RR_BUILT_TRAITS(Vrr_route_dfly_p5_ugal_g_head, tb_route_dfly_head);
+};
 
 }  // namespace cfg
 
@@ -143,6 +210,7 @@ struct Params {
   int BIAS;
   bool PALMTREE, RULE_DOUBLE, INTRA_VALIANT;
   unsigned DST_LSB, SRC_LSB, PHASE_LSB, INTER_LSB;
+  DragonflyRouteTraits built;  // the traits parameters of the model
 };
 
 // The config the model's parameters come from.
@@ -561,6 +629,14 @@ class Bench {
     EXPECT_EQ(d.header.src.width, t.address_bits());
     EXPECT_EQ(d.header.phase.lsb, static_cast<int>(prm_.PHASE_LSB));
     EXPECT_EQ(d.header.inter.lsb, static_cast<int>(prm_.INTER_LSB));
+    // The algorithm's traits: the generator's, from its row of kAlgorithms.
+    const DragonflyRouteTraits want = dragonfly_route_traits(traits(d.cfg.algorithm));
+    EXPECT_EQ(prm_.built.route_state, want.route_state);
+    EXPECT_EQ(prm_.built.always_valiant, want.always_valiant);
+    EXPECT_EQ(prm_.built.group_intermediate, want.group_intermediate);
+    EXPECT_EQ(prm_.built.adaptive, want.adaptive);
+    EXPECT_EQ(prm_.built.contention, want.contention);
+    EXPECT_EQ(prm_.built.redivert, want.redivert);
     if (prm_.ALGO != cfg::kMin) {
       EXPECT_EQ(d.header.phase.width, 2);
       EXPECT_EQ(d.header.inter.width, static_cast<int>(prm_.GB + prm_.IB));
@@ -898,7 +974,7 @@ constexpr Params params() {
           Cfg::GB,       Cfg::IB,        Cfg::LOCAL_W, Cfg::W,           Cfg::OW,            Cfg::DW,
           Cfg::CFW,      Cfg::ALGO,      Cfg::V,       Cfg::PORT,        Cfg::SEED,          Cfg::BIAS,
           Cfg::PALMTREE, Cfg::RULE_DOUBLE, Cfg::INTRA_VALIANT, Cfg::DST_LSB, Cfg::SRC_LSB, Cfg::PHASE_LSB,
-          Cfg::INTER_LSB};
+          Cfg::INTER_LSB, Cfg::kBuilt};
 }
 
 template <class Cfg>

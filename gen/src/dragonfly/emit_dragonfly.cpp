@@ -1,13 +1,13 @@
 // The dragonfly backend (MIN, VALg, VALn, UGAL-L g/n, UGAL-LE, PAR):
-// rr_route_dfly per input port, the UGAL decisions at the head of the VC
-// (rr_ugal_decide) and UGAL-LE's contention counters (rr_contention).
-// Q-adaptive's backend (q_adaptive/) builds on the same route units.
+// rr_route_dfly per input port, with the algorithm's traits as parameters
+// (dragonfly_route_traits of its row), the UGAL decisions at the head of the
+// VC (rr_ugal_decide) and UGAL-LE's contention counters (rr_contention).
+// Q-adaptive's backend (q_adaptive/) shares the topology parameters and the
+// path blocks (rr_dfly_path, rr_vc_levels).
 #include <fmt/format.h>
 
 #include "../backend.hpp"
 #include "../emit_parts.hpp"
-#include "rlroute/gen/pipeline.hpp"
-#include "rlroute/gen/q_table_layout.hpp"
 #include "rlroute/gen/routing_dragonfly.hpp"
 
 namespace rlroute::emit {
@@ -16,8 +16,6 @@ using sv::Connection;
 using sv::Param;
 
 namespace {
-
-bool q_adaptive(const Design& d) { return traits(d.cfg.algorithm).backend == Backend::QAdaptive; }
 
 // UGAL-LE's contention factors C_j per destination group (zero otherwise).
 std::string contention_counters(const Design& d, const std::string& pkg) {
@@ -64,84 +62,45 @@ std::vector<Connection> route_unit_connections(const Design& d) {
                                    {"dem_i", d.core.waiting_demand ? "dem" : "'0",
                                     fmt::format("routing.ugal_queue = \"{}\"", to_string(d.cfg.ugal_queue))},
                                    {"contention_i", "contention", ""}});
-  const bool q = q_adaptive(d);
   ports.push_back({"hdr_o", "rc_hdr_new[p*W +: W]", ""});
   ports.push_back({"alt_port_o", "rc_alt_port[p*PW +: PW]", ""});
   ports.push_back({"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""});
   ports.push_back({"decide_o", "rc_decide[p]", ""});
   ports.push_back({"operands_o", "rc_operands[p*DOW +: DOW]", ""});
-  ports.push_back({"now_i", q ? "cycle_o[rr_pkg::Q_STAMP_W-1:0]" : "'0", q ? "" : "Q-adaptive only"});
-  ports.push_back({"q_init_row_i", "q_init_row", ""});
-  ports.push_back({"q_init_value_o", "q_init_value[p*C*QW +: C*QW]", ""});
   return ports;
 }
 
-// Q-adaptive's table as the route units see it (its initial values come
-// from them); tied off without Q-adaptive.
-std::string q_table_declarations(const Design& d, const std::string& pkg) {
-  const bool q = q_adaptive(d);
-  std::string s = fmt::format(
-      "  // Q-adaptive's table: {} rows, a column per network port, QW-bit values.\n"
-      "  localparam int unsigned C = P - {}::NUM_NI;\n"
-      "  localparam int unsigned Q_ROWS = {};\n"
-      "  localparam int unsigned QW = {};\n"
-      "  logic [rr_pkg::id_width(Q_ROWS)-1:0] q_init_row;\n"
-      "  logic [P*C*QW-1:0] q_init_value;\n"
-      "  logic q_ready;\n"
-      "  logic [C-1:0] q_fb_drop;\n",
-      q ? "its" : "none (not Q-adaptive);", pkg, QTableLayout::rows(d.topo), q ? d.cfg.q_value_bits : 16);
-  if (q) return s;
-  return s + "  assign q_init_row = '0;\n"
-             "  assign q_ready = 1'b0;\n"
-             "  assign q_fb_drop = '0;\n"
-             "  logic unused_q;\n"
-             "  assign unused_q = ^{q_init_value, q_ready, q_fb_drop};\n";
-}
+const char* bit(bool b) { return b ? "1'b1" : "1'b0"; }
 
-std::string route_unit(const Design& d, const std::string& pkg, int levels) {
+std::string route_unit(const Design& d, const std::string& pkg) {
   const AlgorithmTraits& algorithm = traits(d.cfg.algorithm);
-  const bool q = q_adaptive(d);
-  const bool head = d.core.head.picks_alternative();
-  return sv::instance(
-      "rr_route_dfly", "i_route",
-      {{"P", "P", ""},
-       {"V", "V", ""},
-       {"W", "W", ""},
-       {"NUM_NI", pkg + "::NUM_NI", ""},
-       {"A", pkg + "::GROUP_SIZE", ""},
-       {"H", pkg + "::GLOBAL_PORTS", ""},
-       {"NUM_G", pkg + "::NUM_GROUPS", ""},
-       {"L", pkg + "::LINKS_PER_GROUP_PAIR", ""},
-       {"PALMTREE", d.topo.arrangement() == GlobalArrangement::Palmtree ? "1'b1" : "1'b0",
-        fmt::format("topology.arrangement = \"{}\"", to_string(d.topo.arrangement()))},
-       {"GB", pkg + "::GROUP_BITS", ""},
-       {"IB", pkg + "::INDEX_BITS", ""},
-       {"LOCAL_W", pkg + "::LOCAL_BITS", ""},
-       {"DST_LSB", pkg + "::HDR_DST_LSB", ""},
-       {"SRC_LSB", pkg + "::HDR_SRC_LSB", ""},
-       {"PHASE_LSB", pkg + "::HDR_PHASE_LSB", ""},
-       {"INTER_LSB", pkg + "::HDR_INTER_LSB", ""},
-       {"ALGO", algorithm_constant(algorithm.id), fmt::format("routing.algorithm = \"{}\"", algorithm.name)},
-       {"LEVELS", std::to_string(levels), "VC levels of the algorithm"},
-       {"BIAS", std::to_string(d.cfg.ugal_bias), "routing.ugal_bias"},
-       {"RULE_DOUBLE", d.cfg.ugal_rule == UgalRule::DoubleNonminimal ? "1'b1" : "1'b0",
-        fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
-       {"INTRA_VALIANT", d.cfg.intra_group == IntraGroup::Valiant ? "1'b1" : "1'b0",
-        fmt::format("routing.intra_group = \"{}\"", to_string(d.cfg.intra_group))},
-       {"OW", "OW", ""},
-       {"DW", "DW", ""},
-       {"CFW", "CFW", ""},
-       {"PORT", "p", ""},
-       {"SEED", std::to_string(d.cfg.seed & 0xffff), "routing.seed (low 16 bits)"},
-       {"HEAD", head ? "1'b1" : "1'b0", q ? "Q-adaptive: the Q unit decides" : "routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\""},
-       {"STAMP_LSB", q ? pkg + "::HDR_STAMP_LSB" : "0", q ? "" : "Q-adaptive only"},
-       {"QW", "QW", ""},
-       {"QFB", std::to_string(q ? d.cfg.q_fraction_bits : 4), q ? "routing.q_fraction_bits" : ""},
-       {"HOP_LOCAL", std::to_string(hop_latency(d.cfg.local_link_latency, d.cfg.switch_allocation)),
-        "zero-load cycles of a local hop"},
-       {"HOP_GLOBAL", std::to_string(hop_latency(d.cfg.global_link_latency, d.cfg.switch_allocation)),
-        "and of a global hop"}},
-      route_unit_connections(d), "    ");
+  const DragonflyRouteTraits t = dragonfly_route_traits(algorithm);
+  const std::string row = fmt::format("routing.algorithm = \"{}\"", algorithm.name);
+  std::vector<Param> params = dragonfly_topology_params(d, pkg);
+  for (const Param& p : std::vector<Param>{
+           {"INTER_LSB", pkg + "::HDR_INTER_LSB", ""},
+           {"ROUTE_STATE", bit(t.route_state), row + ": its traits (kAlgorithms)"},
+           {"ALWAYS_VALIANT", bit(t.always_valiant), ""},
+           {"GROUP_INTERMEDIATE", bit(t.group_intermediate), ""},
+           {"ADAPTIVE", bit(t.adaptive), ""},
+           {"CONTENTION", bit(t.contention), ""},
+           {"REDIVERT", bit(t.redivert), ""},
+           {"LEVELS", std::to_string(algorithm.vc_levels), "VC levels of the algorithm"},
+           {"BIAS", std::to_string(d.cfg.ugal_bias), "routing.ugal_bias"},
+           {"RULE_DOUBLE", bit(d.cfg.ugal_rule == UgalRule::DoubleNonminimal),
+            fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
+           {"INTRA_VALIANT", bit(d.cfg.intra_group == IntraGroup::Valiant),
+            fmt::format("routing.intra_group = \"{}\"", to_string(d.cfg.intra_group))},
+           {"OW", "OW", ""},
+           {"DW", "DW", ""},
+           {"CFW", "CFW", ""},
+           {"PORT", "p", ""},
+           {"SEED", std::to_string(d.cfg.seed & 0xffff), "routing.seed (low 16 bits)"},
+           {"HEAD", bit(d.core.head.picks_alternative()),
+            "routing.decision = \"" + std::string(to_string(d.cfg.decision)) + "\""}}) {
+    params.push_back(p);
+  }
+  return sv::instance("rr_route_dfly", "i_route", params, route_unit_connections(d), "    ");
 }
 
 // The UGAL decision at the head of the VC, at the input ports where a choice
@@ -186,8 +145,15 @@ std::string ugal_decision(const Design& d, const std::string& pkg) {
              "    end\n";
 }
 
-std::string plain_route_units(const Design& d, const RoutingRelation& relation) {
-  return dragonfly_route_units(d, relation) + plain_head_answers(d);
+std::string plain_route_units(const Design& d, const RoutingRelation&) {
+  const std::string pkg = d.module("pkg");
+  std::string s = contention_counters(d, pkg);
+  s += fmt::format("  // Dragonfly routing (routing.algorithm = \"{}\", {} VC levels), one unit per input port.\n",
+                   traits(d.cfg.algorithm).name, traits(d.cfg.algorithm).vc_levels);
+  s += "  for (genvar p = 0; p < P; p++) begin : gen_rc\n";
+  s += route_unit(d, pkg);
+  if (d.core.head.picks_alternative()) s += ugal_decision(d, pkg);
+  return s + "  end\n" + plain_head_answers(d);
 }
 
 std::string dragonfly_operands_width(const Design& d) {
@@ -198,27 +164,34 @@ RouterTopNeeds dragonfly_needs(const Design&) {
   return {.decision = true, .output_occupancy = true, .waiting_demand = true};
 }
 
+std::vector<std::string> dragonfly_blocks(const Design&) {
+  std::vector<std::string> blocks = dragonfly_path_blocks();
+  for (const char* b : {"rr_lfsr.sv", "rr_contention.sv", "rr_ugal_decide.sv", "rr_route_dfly.sv"}) blocks.push_back(b);
+  return blocks;
+}
+
 }  // namespace
 
-std::string dragonfly_route_units(const Design& d, const RoutingRelation& relation) {
-  const std::string pkg = d.module("pkg");
-  // The emitted units take the VC levels of the dragonfly rules (Q-adaptive's
-  // relation is built on them too).
-  const DragonflyRouting own_rules(d);
-  const auto* given = dynamic_cast<const DragonflyRouting*>(&relation);
-  const int levels = (given ? *given : own_rules).levels();
-  std::string s = contention_counters(d, pkg) + q_table_declarations(d, pkg);
-  s += fmt::format("  // Dragonfly routing (routing.algorithm = \"{}\", {} VC levels), one unit per input port.\n",
-                   traits(d.cfg.algorithm).name, levels);
-  s += "  for (genvar p = 0; p < P; p++) begin : gen_rc\n";
-  s += route_unit(d, pkg, levels);
-  if (d.core.head.picks_alternative()) s += ugal_decision(d, pkg);
-  return s + "  end\n";
+std::vector<Param> dragonfly_topology_params(const Design& d, const std::string& pkg) {
+  return {{"P", "P", ""},
+          {"V", "V", ""},
+          {"FLIT_W", "W", ""},
+          {"NUM_NI", pkg + "::NUM_NI", ""},
+          {"A", pkg + "::GROUP_SIZE", ""},
+          {"H", pkg + "::GLOBAL_PORTS", ""},
+          {"NUM_G", pkg + "::NUM_GROUPS", ""},
+          {"L", pkg + "::LINKS_PER_GROUP_PAIR", ""},
+          {"PALMTREE", bit(d.topo.arrangement() == GlobalArrangement::Palmtree),
+           fmt::format("topology.arrangement = \"{}\"", to_string(d.topo.arrangement()))},
+          {"GB", pkg + "::GROUP_BITS", ""},
+          {"IB", pkg + "::INDEX_BITS", ""},
+          {"LOCAL_W", pkg + "::LOCAL_BITS", ""},
+          {"DST_LSB", pkg + "::HDR_DST_LSB", ""},
+          {"SRC_LSB", pkg + "::HDR_SRC_LSB", ""},
+          {"PHASE_LSB", pkg + "::HDR_PHASE_LSB", ""}};
 }
 
-std::vector<std::string> dragonfly_blocks(const Design&) {
-  return {"rr_lfsr.sv", "rr_contention.sv", "rr_ugal_decide.sv", "rr_route_dfly.sv"};
-}
+std::vector<std::string> dragonfly_path_blocks() { return {"rr_dfly_path.sv", "rr_vc_levels.sv"}; }
 
 const BackendEmitter& dragonfly_backend() {
   static const BackendEmitter b{dragonfly_blocks,         no_package_part,   no_top_ports, no_network_connections,

@@ -1,10 +1,11 @@
-// The Q-adaptive backend: the dragonfly route units (dragonfly/) and the Q
-// unit: the Q-table, the decisions at the head of the VC and the feedback on
-// the credit words.
+// The Q-adaptive backend: its route units (rr_route_q_adaptive, on the
+// dragonfly path blocks of dragonfly/) and the Q unit: the Q-table, the
+// decisions at the head of the VC and the feedback on the credit words.
 #include <fmt/format.h>
 
 #include "../backend.hpp"
 #include "../emit_parts.hpp"
+#include "rlroute/gen/pipeline.hpp"
 #include "rlroute/gen/q_codes.hpp"
 #include "rlroute/gen/q_table_layout.hpp"
 
@@ -70,13 +71,66 @@ std::string q_unit(const Design& d) {
   return s;
 }
 
-std::string q_route_units(const Design& d, const RoutingRelation& relation) {
-  return dragonfly_route_units(d, relation) + q_unit(d);
+// Q-adaptive's table as the route units see it (its initial values come
+// from them).
+std::string q_table_declarations(const Design& d, const std::string& pkg) {
+  return fmt::format(
+      "  // Q-adaptive's table: its rows, a column per network port, QW-bit values.\n"
+      "  localparam int unsigned C = P - {}::NUM_NI;\n"
+      "  localparam int unsigned Q_ROWS = {};\n"
+      "  localparam int unsigned QW = {};\n"
+      "  logic [rr_pkg::id_width(Q_ROWS)-1:0] q_init_row;\n"
+      "  logic [P*C*QW-1:0] q_init_value;\n"
+      "  logic q_ready;\n"
+      "  logic [C-1:0] q_fb_drop;\n",
+      pkg, QTableLayout::rows(d.topo), d.cfg.q_value_bits);
 }
 
-std::vector<std::string> q_blocks(const Design& d) {
-  std::vector<std::string> blocks = dragonfly_blocks(d);
-  for (const char* b : {"rr_q_update.sv", "rr_q_decide.sv", "rr_q_table.sv", "rr_q_unit.sv"}) blocks.push_back(b);
+// One route unit per input port: the minimal route, the operands of the Q
+// unit's decisions and the table's initial values.
+std::string route_units(const Design& d) {
+  const std::string pkg = d.module("pkg");
+  std::vector<Param> params = dragonfly_topology_params(d, pkg);
+  for (const Param& p : std::vector<Param>{
+           {"STAMP_LSB", pkg + "::HDR_STAMP_LSB", ""},
+           {"LEVELS", std::to_string(traits(d.cfg.algorithm).vc_levels), "VC levels of the algorithm"},
+           {"QW", "QW", ""},
+           {"QFB", std::to_string(d.cfg.q_fraction_bits), "routing.q_fraction_bits"},
+           {"LOCAL_HOP_CYCLES", std::to_string(hop_latency(d.cfg.local_link_latency, d.cfg.switch_allocation)),
+            "zero-load cycles of a local hop"},
+           {"GLOBAL_HOP_CYCLES", std::to_string(hop_latency(d.cfg.global_link_latency, d.cfg.switch_allocation)),
+            "and of a global hop"}}) {
+    params.push_back(p);
+  }
+  std::vector<Connection> ports{{"id_i", "", ""}};
+  for (const Connection& c : route_unit_ports()) ports.push_back(c);
+  ports.insert(ports.begin() + 4, {"now_i", "cycle_o[rr_pkg::Q_STAMP_W-1:0]", ""});
+  for (const Connection& c : std::vector<Connection>{{"hdr_o", "rc_hdr_new[p*W +: W]", ""},
+                                                     {"alt_port_o", "rc_alt_port[p*PW +: PW]", ""},
+                                                     {"alt_vcs_o", "rc_alt_vcs[p*V +: V]", ""},
+                                                     {"decide_o", "rc_decide[p]", ""},
+                                                     {"operands_o", "rc_operands[p*DOW +: DOW]", ""},
+                                                     {"q_init_row_i", "q_init_row", ""},
+                                                     {"q_init_value_o", "q_init_value[p*C*QW +: C*QW]", ""}}) {
+    ports.push_back(c);
+  }
+  return "  logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only\n"
+         "  assign unused_ugal_queue = ^{occ, dem};\n" +
+         q_table_declarations(d, pkg) +
+         fmt::format("  // Q-adaptive routing ({} VC levels), one unit per input port.\n",
+                     traits(d.cfg.algorithm).vc_levels) +
+         "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
+         sv::instance("rr_route_q_adaptive", "i_route", params, ports, "    ") + "  end\n";
+}
+
+std::string q_route_units(const Design& d, const RoutingRelation&) { return route_units(d) + q_unit(d); }
+
+std::vector<std::string> q_blocks(const Design&) {
+  std::vector<std::string> blocks = dragonfly_path_blocks();
+  for (const char* b : {"rr_lfsr.sv", "rr_route_q_adaptive.sv", "rr_q_update.sv", "rr_q_decide.sv", "rr_q_table.sv",
+                        "rr_q_unit.sv"}) {
+    blocks.push_back(b);
+  }
   return blocks;
 }
 

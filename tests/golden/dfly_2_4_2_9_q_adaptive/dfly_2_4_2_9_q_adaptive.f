@@ -15,10 +15,10 @@ rtl/rr_demand.sv
 rtl/rr_handover_wait.sv
 rtl/rr_router.sv
 rtl/rr_link.sv
+rtl/rr_dfly_path.sv
+rtl/rr_vc_levels.sv
 rtl/rr_lfsr.sv
-rtl/rr_contention.sv
-rtl/rr_ugal_decide.sv
-rtl/rr_route_dfly.sv
+rtl/rr_route_q_adaptive.sv
 rtl/rr_q_update.sv
 rtl/rr_q_decide.sv
 rtl/rr_q_table.sv

@@ -149,13 +149,8 @@ module dfly_2_4_2_9_q_adaptive_router #(
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
-  // Contention factors C_j per destination group (UGAL-LE only).
-  localparam int unsigned CFW = $clog2(dfly_2_4_2_9_q_adaptive_pkg::GROUP_SIZE + 1);
-  logic [dfly_2_4_2_9_q_adaptive_pkg::NUM_GROUPS*CFW-1:0] contention;
-  logic [P*DW-1:0] unused_dem;  // no waiting demand in the UGAL queue
-  assign unused_dem = dem;
-  assign contention = '0;
-
+  logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only
+  assign unused_ugal_queue = ^{occ, dem};
   // Q-adaptive's table: its rows, a column per network port, QW-bit values.
   localparam int unsigned C = P - dfly_2_4_2_9_q_adaptive_pkg::NUM_NI;
   localparam int unsigned Q_ROWS = 16;
@@ -164,51 +159,36 @@ module dfly_2_4_2_9_q_adaptive_router #(
   logic [P*C*QW-1:0] q_init_value;
   logic q_ready;
   logic [C-1:0] q_fb_drop;
-  // Dragonfly routing (routing.algorithm = "q_adaptive", 5 VC levels), one unit per input port.
+  // Q-adaptive routing (5 VC levels), one unit per input port.
   for (genvar p = 0; p < P; p++) begin : gen_rc
-    rr_route_dfly #(
-      .P             (P),
-      .V             (V),
-      .W             (W),
-      .NUM_NI        (dfly_2_4_2_9_q_adaptive_pkg::NUM_NI),
-      .A             (dfly_2_4_2_9_q_adaptive_pkg::GROUP_SIZE),
-      .H             (dfly_2_4_2_9_q_adaptive_pkg::GLOBAL_PORTS),
-      .NUM_G         (dfly_2_4_2_9_q_adaptive_pkg::NUM_GROUPS),
-      .L             (dfly_2_4_2_9_q_adaptive_pkg::LINKS_PER_GROUP_PAIR),
-      .PALMTREE      (1'b0),                    // topology.arrangement = "absolute"
-      .GB            (dfly_2_4_2_9_q_adaptive_pkg::GROUP_BITS),
-      .IB            (dfly_2_4_2_9_q_adaptive_pkg::INDEX_BITS),
-      .LOCAL_W       (dfly_2_4_2_9_q_adaptive_pkg::LOCAL_BITS),
-      .DST_LSB       (dfly_2_4_2_9_q_adaptive_pkg::HDR_DST_LSB),
-      .SRC_LSB       (dfly_2_4_2_9_q_adaptive_pkg::HDR_SRC_LSB),
-      .PHASE_LSB     (dfly_2_4_2_9_q_adaptive_pkg::HDR_PHASE_LSB),
-      .INTER_LSB     (dfly_2_4_2_9_q_adaptive_pkg::HDR_INTER_LSB),
-      .ALGO          (rr_pkg::ALGO_Q_ADAPTIVE), // routing.algorithm = "q_adaptive"
-      .LEVELS        (5),                       // VC levels of the algorithm
-      .BIAS          (0),                       // routing.ugal_bias
-      .RULE_DOUBLE   (1'b0),                    // routing.ugal_rule = "hop_weighted"
-      .INTRA_VALIANT (1'b0),                    // routing.intra_group = "minimal"
-      .OW            (OW),
-      .DW            (DW),
-      .CFW           (CFW),
-      .PORT          (p),
-      .SEED          (1),                       // routing.seed (low 16 bits)
-      .HEAD          (1'b0),                    // Q-adaptive: the Q unit decides
-      .STAMP_LSB     (dfly_2_4_2_9_q_adaptive_pkg::HDR_STAMP_LSB),
-      .QW            (QW),
-      .QFB           (4),                       // routing.q_fraction_bits
-      .HOP_LOCAL     (3),                       // zero-load cycles of a local hop
-      .HOP_GLOBAL    (12)                       // and of a global hop
+    rr_route_q_adaptive #(
+      .P                 (P),
+      .V                 (V),
+      .FLIT_W            (W),
+      .NUM_NI            (dfly_2_4_2_9_q_adaptive_pkg::NUM_NI),
+      .A                 (dfly_2_4_2_9_q_adaptive_pkg::GROUP_SIZE),
+      .H                 (dfly_2_4_2_9_q_adaptive_pkg::GLOBAL_PORTS),
+      .NUM_G             (dfly_2_4_2_9_q_adaptive_pkg::NUM_GROUPS),
+      .L                 (dfly_2_4_2_9_q_adaptive_pkg::LINKS_PER_GROUP_PAIR),
+      .PALMTREE          (1'b0), // topology.arrangement = "absolute"
+      .GB                (dfly_2_4_2_9_q_adaptive_pkg::GROUP_BITS),
+      .IB                (dfly_2_4_2_9_q_adaptive_pkg::INDEX_BITS),
+      .LOCAL_W           (dfly_2_4_2_9_q_adaptive_pkg::LOCAL_BITS),
+      .DST_LSB           (dfly_2_4_2_9_q_adaptive_pkg::HDR_DST_LSB),
+      .SRC_LSB           (dfly_2_4_2_9_q_adaptive_pkg::HDR_SRC_LSB),
+      .PHASE_LSB         (dfly_2_4_2_9_q_adaptive_pkg::HDR_PHASE_LSB),
+      .STAMP_LSB         (dfly_2_4_2_9_q_adaptive_pkg::HDR_STAMP_LSB),
+      .LEVELS            (5),    // VC levels of the algorithm
+      .QW                (QW),
+      .QFB               (4),    // routing.q_fraction_bits
+      .LOCAL_HOP_CYCLES  (3),    // zero-load cycles of a local hop
+      .GLOBAL_HOP_CYCLES (12)    // and of a global hop
     ) i_route (
-      .clk_i,
-      .rst_ni,
       .id_i,
       .hdr_i          (rc_hdr[p*W +: W]),
       .in_port_i      (PW'(p)),
       .in_vc_i        (rc_in_vc[p*VCW +: VCW]),
-      .occ_i          (occ),
-      .dem_i          ('0), // routing.ugal_queue = "credits_and_waiting"
-      .contention_i   (contention),
+      .now_i          (cycle_o[rr_pkg::Q_STAMP_W-1:0]),
       .out_port_o     (rc_out_port[p*PW +: PW]),
       .out_vcs_o      (rc_out_vcs[p*V +: V]),
       .hdr_o          (rc_hdr_new[p*W +: W]),
@@ -216,7 +196,6 @@ module dfly_2_4_2_9_q_adaptive_router #(
       .alt_vcs_o      (rc_alt_vcs[p*V +: V]),
       .decide_o       (rc_decide[p]),
       .operands_o     (rc_operands[p*DOW +: DOW]),
-      .now_i          (cycle_o[rr_pkg::Q_STAMP_W-1:0]),
       .q_init_row_i   (q_init_row),
       .q_init_value_o (q_init_value[p*C*QW +: C*QW])
     );

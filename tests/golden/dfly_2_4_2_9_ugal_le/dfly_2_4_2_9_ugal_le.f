@@ -15,6 +15,8 @@ rtl/rr_demand.sv
 rtl/rr_handover_wait.sv
 rtl/rr_router.sv
 rtl/rr_link.sv
+rtl/rr_dfly_path.sv
+rtl/rr_vc_levels.sv
 rtl/rr_lfsr.sv
 rtl/rr_contention.sv
 rtl/rr_ugal_decide.sv

@@ -170,74 +170,58 @@ module dfly_2_4_2_9_ugal_le_router #(
     .contention_o (contention)
   );
 
-  // Q-adaptive's table: none (not Q-adaptive); rows, a column per network port, QW-bit values.
-  localparam int unsigned C = P - dfly_2_4_2_9_ugal_le_pkg::NUM_NI;
-  localparam int unsigned Q_ROWS = 16;
-  localparam int unsigned QW = 16;
-  logic [rr_pkg::id_width(Q_ROWS)-1:0] q_init_row;
-  logic [P*C*QW-1:0] q_init_value;
-  logic q_ready;
-  logic [C-1:0] q_fb_drop;
-  assign q_init_row = '0;
-  assign q_ready = 1'b0;
-  assign q_fb_drop = '0;
-  logic unused_q;
-  assign unused_q = ^{q_init_value, q_ready, q_fb_drop};
   // Dragonfly routing (routing.algorithm = "ugal_le", 4 VC levels), one unit per input port.
   for (genvar p = 0; p < P; p++) begin : gen_rc
     rr_route_dfly #(
-      .P             (P),
-      .V             (V),
-      .W             (W),
-      .NUM_NI        (dfly_2_4_2_9_ugal_le_pkg::NUM_NI),
-      .A             (dfly_2_4_2_9_ugal_le_pkg::GROUP_SIZE),
-      .H             (dfly_2_4_2_9_ugal_le_pkg::GLOBAL_PORTS),
-      .NUM_G         (dfly_2_4_2_9_ugal_le_pkg::NUM_GROUPS),
-      .L             (dfly_2_4_2_9_ugal_le_pkg::LINKS_PER_GROUP_PAIR),
-      .PALMTREE      (1'b0),                 // topology.arrangement = "absolute"
-      .GB            (dfly_2_4_2_9_ugal_le_pkg::GROUP_BITS),
-      .IB            (dfly_2_4_2_9_ugal_le_pkg::INDEX_BITS),
-      .LOCAL_W       (dfly_2_4_2_9_ugal_le_pkg::LOCAL_BITS),
-      .DST_LSB       (dfly_2_4_2_9_ugal_le_pkg::HDR_DST_LSB),
-      .SRC_LSB       (dfly_2_4_2_9_ugal_le_pkg::HDR_SRC_LSB),
-      .PHASE_LSB     (dfly_2_4_2_9_ugal_le_pkg::HDR_PHASE_LSB),
-      .INTER_LSB     (dfly_2_4_2_9_ugal_le_pkg::HDR_INTER_LSB),
-      .ALGO          (rr_pkg::ALGO_UGAL_LE), // routing.algorithm = "ugal_le"
-      .LEVELS        (4),                    // VC levels of the algorithm
-      .BIAS          (0),                    // routing.ugal_bias
-      .RULE_DOUBLE   (1'b0),                 // routing.ugal_rule = "hop_weighted"
-      .INTRA_VALIANT (1'b0),                 // routing.intra_group = "minimal"
-      .OW            (OW),
-      .DW            (DW),
-      .CFW           (CFW),
-      .PORT          (p),
-      .SEED          (1),                    // routing.seed (low 16 bits)
-      .HEAD          (1'b1),                 // routing.decision = "vc_head_registered"
-      .STAMP_LSB     (0),                    // Q-adaptive only
-      .QW            (QW),
-      .QFB           (4),
-      .HOP_LOCAL     (3),                    // zero-load cycles of a local hop
-      .HOP_GLOBAL    (12)                    // and of a global hop
+      .P                  (P),
+      .V                  (V),
+      .FLIT_W             (W),
+      .NUM_NI             (dfly_2_4_2_9_ugal_le_pkg::NUM_NI),
+      .A                  (dfly_2_4_2_9_ugal_le_pkg::GROUP_SIZE),
+      .H                  (dfly_2_4_2_9_ugal_le_pkg::GLOBAL_PORTS),
+      .NUM_G              (dfly_2_4_2_9_ugal_le_pkg::NUM_GROUPS),
+      .L                  (dfly_2_4_2_9_ugal_le_pkg::LINKS_PER_GROUP_PAIR),
+      .PALMTREE           (1'b0), // topology.arrangement = "absolute"
+      .GB                 (dfly_2_4_2_9_ugal_le_pkg::GROUP_BITS),
+      .IB                 (dfly_2_4_2_9_ugal_le_pkg::INDEX_BITS),
+      .LOCAL_W            (dfly_2_4_2_9_ugal_le_pkg::LOCAL_BITS),
+      .DST_LSB            (dfly_2_4_2_9_ugal_le_pkg::HDR_DST_LSB),
+      .SRC_LSB            (dfly_2_4_2_9_ugal_le_pkg::HDR_SRC_LSB),
+      .PHASE_LSB          (dfly_2_4_2_9_ugal_le_pkg::HDR_PHASE_LSB),
+      .INTER_LSB          (dfly_2_4_2_9_ugal_le_pkg::HDR_INTER_LSB),
+      .ROUTE_STATE        (1'b1), // routing.algorithm = "ugal_le": its traits (kAlgorithms)
+      .ALWAYS_VALIANT     (1'b0),
+      .GROUP_INTERMEDIATE (1'b0),
+      .ADAPTIVE           (1'b1),
+      .CONTENTION         (1'b1),
+      .REDIVERT           (1'b0),
+      .LEVELS             (4),    // VC levels of the algorithm
+      .BIAS               (0),    // routing.ugal_bias
+      .RULE_DOUBLE        (1'b0), // routing.ugal_rule = "hop_weighted"
+      .INTRA_VALIANT      (1'b0), // routing.intra_group = "minimal"
+      .OW                 (OW),
+      .DW                 (DW),
+      .CFW                (CFW),
+      .PORT               (p),
+      .SEED               (1),    // routing.seed (low 16 bits)
+      .HEAD               (1'b1)  // routing.decision = "vc_head_registered"
     ) i_route (
       .clk_i,
       .rst_ni,
       .id_i,
-      .hdr_i          (rc_hdr[p*W +: W]),
-      .in_port_i      (PW'(p)),
-      .in_vc_i        (rc_in_vc[p*VCW +: VCW]),
-      .occ_i          (occ),
-      .dem_i          (dem), // routing.ugal_queue = "credits_and_waiting"
-      .contention_i   (contention),
-      .out_port_o     (rc_out_port[p*PW +: PW]),
-      .out_vcs_o      (rc_out_vcs[p*V +: V]),
-      .hdr_o          (rc_hdr_new[p*W +: W]),
-      .alt_port_o     (rc_alt_port[p*PW +: PW]),
-      .alt_vcs_o      (rc_alt_vcs[p*V +: V]),
-      .decide_o       (rc_decide[p]),
-      .operands_o     (rc_operands[p*DOW +: DOW]),
-      .now_i          ('0),  // Q-adaptive only
-      .q_init_row_i   (q_init_row),
-      .q_init_value_o (q_init_value[p*C*QW +: C*QW])
+      .hdr_i        (rc_hdr[p*W +: W]),
+      .in_port_i    (PW'(p)),
+      .in_vc_i      (rc_in_vc[p*VCW +: VCW]),
+      .occ_i        (occ),
+      .dem_i        (dem), // routing.ugal_queue = "credits_and_waiting"
+      .contention_i (contention),
+      .out_port_o   (rc_out_port[p*PW +: PW]),
+      .out_vcs_o    (rc_out_vcs[p*V +: V]),
+      .hdr_o        (rc_hdr_new[p*W +: W]),
+      .alt_port_o   (rc_alt_port[p*PW +: PW]),
+      .alt_vcs_o    (rc_alt_vcs[p*V +: V]),
+      .decide_o     (rc_decide[p]),
+      .operands_o   (rc_operands[p*DOW +: DOW])
     );
     // The UGAL decision at the head of the VC, for the packet the input
     // port presents this cycle (routing.decision = "vc_head_registered").

@@ -83,20 +83,20 @@ struct AlgorithmTraits {
   // rr_pkg::ALGO_<RTL name> of the route unit; the name is `name` in upper case.
   unsigned rtl_code;
 
-  bool nonminimal() const { return route_state != RouteStateFields::None; }
+  constexpr bool nonminimal() const { return route_state != RouteStateFields::None; }
   // The header names the intermediate (field inter).
-  bool names_intermediate() const {
+  constexpr bool names_intermediate() const {
     return route_state == RouteStateFields::IntermediateGroup || route_state == RouteStateFields::IntermediateRouter;
   }
   // Sends packets through an intermediate drawn by the algorithm (Valiant,
   // UGAL, PAR; not Q-adaptive, whose non-minimal hops are the table's
   // choices): routing.intra_group applies.
-  bool draws_intermediate() const { return nonminimal() && choice != PathChoice::QTable; }
+  constexpr bool draws_intermediate() const { return nonminimal() && choice != PathChoice::QTable; }
   // Its route state holds the packet's hop count and Pdor flag (DQN-routing:
   // the hop threshold and the escape to DOR; docs/dqn.md).
-  bool routes_by_hops() const { return id == RoutingAlgorithm::Dqn; }
+  constexpr bool routes_by_hops() const { return id == RoutingAlgorithm::Dqn; }
   // Compares a minimal and a non-minimal candidate (takes routing.ugal_bias).
-  bool biased() const { return choice == PathChoice::AtSource || choice == PathChoice::AtSourceGroup; }
+  constexpr bool biased() const { return choice == PathChoice::AtSource || choice == PathChoice::AtSourceGroup; }
 };
 
 // clang-format off

@@ -15,6 +15,27 @@
 
 namespace rlroute {
 
+// The algorithm's traits as the dragonfly route unit takes them (rtl/rr_route_dfly.sv,
+// parameters of the same names in upper case), derived from its row of kAlgorithms.
+struct DragonflyRouteTraits {
+  bool route_state;         // the header carries phase and intermediate (all but MIN)
+  bool always_valiant;      // every packet takes a random intermediate (VALg, VALn)
+  bool group_intermediate;  // the intermediate is a group, entered at any of its routers
+  bool adaptive;            // compares the minimal and a non-minimal route with a bias
+  bool contention;          // UGAL-LE's contention factors in that comparison
+  bool redivert;            // may divert again at the next router of the source group (PAR)
+  bool operator==(const DragonflyRouteTraits&) const = default;
+};
+
+constexpr DragonflyRouteTraits dragonfly_route_traits(const AlgorithmTraits& a) {
+  return {.route_state = a.names_intermediate(),
+          .always_valiant = a.choice == PathChoice::AlwaysValiant,
+          .group_intermediate = a.route_state == RouteStateFields::IntermediateGroup,
+          .adaptive = a.biased(),
+          .contention = a.contention_counters,
+          .redivert = a.choice == PathChoice::AtSourceGroup};
+}
+
 class DragonflyRouting : public RoutingRelation {
  public:
   explicit DragonflyRouting(const Design& design);

@@ -47,7 +47,7 @@ class QAdaptiveRouting : public RoutingRelation {
   // entering through `in_port` (the two decision points above).
   bool decision_point(int router, int in_port, const RouteState& s) const;
   // Whether the head goes to the router's Q unit before it asks for an
-  // output VC (rr_route_dfly's decide_o): to decide, to read its row for the
+  // output VC (rr_route_q_adaptive's decide_o): to decide, to read its row for the
   // Q_y it sends upstream, or to send feedback (Q_y = 0) into the
   // destination group. The registered decision costs such a head one cycle
   // at zero load.

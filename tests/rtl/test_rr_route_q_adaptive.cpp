@@ -1,5 +1,5 @@
-// Block test for rtl/rr_route_dfly.sv in Q-adaptive mode (ALGO_Q_ADAPTIVE),
-// against the C++ side of every fact it computes, on every router of
+// Block test for rtl/rr_route_q_adaptive.sv (Q-adaptive's route unit, with
+// rr_dfly_path and rr_vc_levels), against the C++ side of every fact it computes, on every router of
 // dfly(2,4,2,9) absolute and dfly(2,4,2,5) palmtree (l = 2):
 //  - out_port_o / out_vcs_o / the rewritten route state: one of
 //    QAdaptiveRouting::next_hops() (the minimal port, the VC level of the hop);
@@ -23,8 +23,8 @@
 
 #include <fmt/format.h>
 
-#include "Vrr_route_dfly_a9_q.h"
-#include "Vrr_route_dfly_p5_q.h"
+#include "Vrr_route_q_adaptive_a9.h"
+#include "Vrr_route_q_adaptive_p5.h"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/pipeline.hpp"
@@ -42,24 +42,24 @@ using rtltest::Rng;
 
 // The -G values of CMakeLists.txt that differ between the two models.
 struct A9 {
-  using Model = Vrr_route_dfly_a9_q;
+  using Model = Vrr_route_q_adaptive_a9;
   static constexpr unsigned NUM_G = 9, QW = 16, QFB = 4, LOCAL_LATENCY = 1, GLOBAL_LATENCY = 10, STAMP_LSB = 29,
                             PHASE_LSB = 27;
   static constexpr const char* kArrangement = "absolute";
 };
 struct P5 {
-  using Model = Vrr_route_dfly_p5_q;
+  using Model = Vrr_route_q_adaptive_p5;
   static constexpr unsigned NUM_G = 5, QW = 12, QFB = 2, LOCAL_LATENCY = 2, GLOBAL_LATENCY = 5, STAMP_LSB = 27,
                             PHASE_LSB = 25;
   static constexpr const char* kArrangement = "palmtree";
 };
 
 template <class Cfg>
-class RouteDflyQTest : public ::testing::Test {
+class RouteQAdaptiveTest : public ::testing::Test {
  protected:
   static constexpr unsigned P = 7, NUM_NI = 2, A = 4, H = 2, C = P - NUM_NI;
 
-  RouteDflyQTest()
+  RouteQAdaptiveTest()
       : d_(derive_design(parse_config(fmt::format(R"(
 [topology]
 kind = "dragonfly"
@@ -106,9 +106,9 @@ q_fraction_bits = {}
 };
 
 using Cfgs = ::testing::Types<A9, P5>;
-TYPED_TEST_SUITE(RouteDflyQTest, Cfgs);
+TYPED_TEST_SUITE(RouteQAdaptiveTest, Cfgs);
 
-TYPED_TEST(RouteDflyQTest, HeaderLayoutIsTheModels) {
+TYPED_TEST(RouteQAdaptiveTest, HeaderLayoutIsTheModels) {
   EXPECT_EQ(this->d_.header.stamp.lsb, static_cast<int>(TypeParam::STAMP_LSB));
   EXPECT_EQ(this->d_.header.stamp.width, kQStampBits);
   EXPECT_EQ(this->d_.header.phase.lsb, static_cast<int>(TypeParam::PHASE_LSB));
@@ -122,7 +122,7 @@ TYPED_TEST(RouteDflyQTest, HeaderLayoutIsTheModels) {
 }
 
 // Every router, input port, destination and route state the relation makes.
-TYPED_TEST(RouteDflyQTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
+TYPED_TEST(RouteQAdaptiveTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
   using T = TestFixture;
   auto& dut = this->dut_;
   const Topology& t = this->topo_;
@@ -229,7 +229,7 @@ TYPED_TEST(RouteDflyQTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
   EXPECT_GT(intermediates, 100u);
 }
 
-TYPED_TEST(RouteDflyQTest, InitialValuesOfEveryRowAreTheLayouts) {
+TYPED_TEST(RouteQAdaptiveTest, InitialValuesOfEveryRowAreTheLayouts) {
   using T = TestFixture;
   auto& dut = this->dut_;
   const Topology& t = this->topo_;
