@@ -1,4 +1,5 @@
-// One clock cycle of a Verilated top with one evaluation instead of two.
+// One clock cycle of a Verilated top with one evaluation instead of two, and
+// the reset sequence both adapters start a model with.
 //
 // Verilator 5 finds a clock edge by comparing clk_i with the value it saw at
 // the previous eval() (the root's __Vtrigrprev__TOP__clk_i). A cycle used to
@@ -39,6 +40,23 @@ void clock_cycle(Top& top) {
   } else {
     top.eval();
   }
+}
+
+// The reset both adapters give a Verilated top (router or network), its
+// inputs idle: rst_ni asserted with the clock low (every rlroute reset is
+// asynchronous, active low), two clock cycles in reset by `cycle` (the
+// adapter's own cycle: a traced network top dumps them), rst_ni released with
+// the clock low and the logic settled. The next rising edge is the first
+// cycle out of reset.
+template <class Top, class Cycle>
+void reset_sequence(Top& top, const Cycle& cycle) {
+  top.clk_i = 0;
+  top.rst_ni = 0;
+  top.eval();
+  cycle();
+  cycle();
+  top.rst_ni = 1;
+  top.eval();
 }
 
 }  // namespace rlroute::adapter

@@ -61,13 +61,7 @@ class VerilatedNetwork final : public NetworkModel {
       set_flit_in(n, {});
       set_credit_in(n, {});
     }
-    top_->clk_i = 0;
-    top_->rst_ni = 0;
-    top_->eval();
-    tick();
-    tick();
-    top_->rst_ni = 1;
-    top_->eval();
+    reset_sequence(*top_, [this] { tick(); });
     time_ = 0;  // waveform time 10*C is the rising edge that ends cycle C
   }
   void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }

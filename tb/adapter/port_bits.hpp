@@ -9,6 +9,7 @@
 
 #include "rlroute/gen/bits.hpp"
 #include "rlroute/gen/link_layout.hpp"
+#include "rlroute/gen/link_words.hpp"
 #include "rlroute/tb/model.hpp"
 #include "verilated.h"
 
@@ -105,65 +106,29 @@ void set_field(T& port, int lsb, int width, std::uint64_t value) {
   set_span(port, lsb, width, src);
 }
 
-// Link word (LinkLayout) at bit offset `base`.
+// Link word (LinkLayout) at bit offset `base`, unpacked and packed by
+// rlroute/gen/link_words.hpp.
 template <typename T>
 [[gnu::always_inline]] inline LinkFlit read_flit(const T& port, int base, const LinkLayout& l) {
-  LinkFlit f;
-  const std::uint64_t first = window(port, base);  // valid, head, tail, vc, the data's first bits
-  if (!((first >> LinkLayout::kValid) & 1u)) return f;
-  f.valid = true;
-  f.head = (first >> LinkLayout::kHead) & 1u;
-  f.tail = (first >> LinkLayout::kTail) & 1u;
-  f.vc = static_cast<int>((first >> LinkLayout::kVcLsb) & low_mask(l.vc_bits));
-  for (int i = 0; i < l.flit_bits; i += 64) {
-    f.data.words[static_cast<std::size_t>(i / 64)] =
-        window(port, base + l.data_lsb() + i) & low_mask(l.flit_bits - i);
-  }
-  return f;
+  return unpack_flit(l, [&port, base](int lsb) { return window(port, base + lsb); });
 }
 
 template <typename T>
 [[gnu::always_inline]] inline void write_flit(T& port, int base, const LinkLayout& l, const LinkFlit& f) {
-  std::uint64_t word[kMaxFlitBits / 64 + 2] = {};  // the link word, LSB first
-  if (f.valid) {
-    word[0] = (std::uint64_t{1} << LinkLayout::kValid) | (std::uint64_t{f.head} << LinkLayout::kHead) |
-              (std::uint64_t{f.tail} << LinkLayout::kTail) |
-              ((static_cast<std::uint64_t>(f.vc) & low_mask(l.vc_bits)) << LinkLayout::kVcLsb);
-    const int d = l.data_lsb();  // 4 or more, less than 64
-    for (int i = 0; i < l.flit_bits; i += 64) {
-      const std::uint64_t data = f.data.words[static_cast<std::size_t>(i / 64)] & low_mask(l.flit_bits - i);
-      word[i / 64] |= data << d;
-      word[i / 64 + 1] |= data >> (64 - d);
-    }
-  }
-  set_span(port, base, l.link_bits(), word);
+  const LinkWord word = pack_flit(l, f);
+  set_span(port, base, l.link_bits(), word.data());
 }
 
 // Credit word (LinkLayout) at bit offset `base`.
 template <typename T>
 [[gnu::always_inline]] inline LinkCredit read_credit(const T& port, int base, const LinkLayout& l) {
-  LinkCredit c;
-  const std::uint64_t first = window(port, base);
-  c.valid = (first >> LinkLayout::kCreditValid) & 1u;
-  if (c.valid) c.vc = static_cast<int>((first >> LinkLayout::kCreditVcLsb) & low_mask(l.vc_bits));
-  if (l.feedback_bits > 0) c.feedback = get_field(port, base + l.feedback_lsb(), l.feedback_bits);
-  return c;
+  return unpack_credit(l, [&port, base](int lsb) { return window(port, base + lsb); });
 }
 
 template <typename T>
 [[gnu::always_inline]] inline void write_credit(T& port, int base, const LinkLayout& l, const LinkCredit& c) {
-  const int fb = l.feedback_lsb();  // below 64
-  const std::uint64_t feedback = c.feedback & low_mask(l.feedback_bits);
-  std::uint64_t word[3] = {};
-  if (c.valid) {
-    word[0] = (std::uint64_t{1} << LinkLayout::kCreditValid) |
-              ((static_cast<std::uint64_t>(c.vc) & low_mask(l.vc_bits)) << LinkLayout::kCreditVcLsb);
-  }
-  if (l.feedback_bits > 0) {
-    word[0] |= feedback << fb;
-    word[1] = fb == 0 ? 0 : feedback >> (64 - fb);
-  }
-  set_span(port, base, l.credit_bits(), word);
+  const CreditWord word = pack_credit(l, c);
+  set_span(port, base, l.credit_bits(), word.data());
 }
 
 // DQN-routing: drives a top's programming port (prog_*_i) with `write`, or

@@ -75,13 +75,7 @@ class VerilatedRouter final : public RouterModel {
       set_flit_in(p, {});
       set_credit_in(p, {});
     }
-    top_->clk_i = 0;
-    top_->rst_ni = 0;
-    top_->eval();
-    tick();
-    tick();
-    top_->rst_ni = 1;
-    top_->eval();
+    reset_sequence(*top_, [this] { tick(); });
   }
   void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
   void settle() override { top_->eval(); }

@@ -326,6 +326,7 @@ ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emi
   inputs["model.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "tb" / "model.hpp");
   inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "bits.hpp");
   inputs["link_layout.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "link_layout.hpp");
+  inputs["link_words.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "link_words.hpp");
   inputs["dqn_inference.hpp"] = read_all(fs::path(RLROUTE_REF_INCLUDE_DIR) / "rlroute" / "ref" / "dqn_inference.hpp");
   inputs["kind"] = prefix;
   inputs["opt"] = fmt::format("{} {}", cxx_opt(kind), make_vars(kind));

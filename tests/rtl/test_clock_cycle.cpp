@@ -86,3 +86,33 @@ TEST(ClockCycle, WithoutTheLowClockTheNextEdgeIsMissed) {
   clock_cycle(top);  // the previous call left the clock low
   EXPECT_EQ(top.count_o, 2u);
 }
+
+// The adapters' reset (reset_sequence): a FIFO filled before it comes out
+// empty, in two cycles of the given clock with the reset held, the clock low
+// and the reset released; the next clock_cycle() is a rising edge that takes a
+// push.
+TEST(ClockCycle, ResetSequenceResetsAndLeavesTheClockLow) {
+  VerilatedContext ctx;
+  Vrr_fifo_d3 top(&ctx);
+  reset(top);
+  top.push_i = 1;
+  top.data_i = 0x5a5a;
+  clock_cycle(top);
+  clock_cycle(top);
+  ASSERT_EQ(top.count_o, 2u);
+  top.push_i = 0;
+  int cycles = 0;
+  rlroute::adapter::reset_sequence(top, [&top, &cycles] {
+    EXPECT_EQ(top.rst_ni, 0u) << "a cycle in reset";
+    clock_cycle(top);
+    ++cycles;
+  });
+  EXPECT_EQ(cycles, 2);
+  EXPECT_EQ(top.clk_i, 0u);
+  EXPECT_EQ(top.rst_ni, 1u);
+  EXPECT_EQ(top.count_o, 0u);
+  EXPECT_TRUE(top.empty_o);
+  top.push_i = 1;
+  clock_cycle(top);
+  EXPECT_EQ(top.count_o, 1u) << "the first edge out of reset was missed";
+}

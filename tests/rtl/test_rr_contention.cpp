@@ -26,7 +26,9 @@
 #include "Vrr_contention_a9.h"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
+#include "rlroute/gen/link_words.hpp"
 #include "rlroute/gen/topology.hpp"
+#include "link_bits.hpp"
 #include "vtb.hpp"
 
 namespace {
@@ -55,13 +57,6 @@ const Design& design() {
   return d;
 }
 
-// One port's link word {data, vc, tail, head, valid}.
-struct Word {
-  bool valid = false, head = false, tail = false;
-  unsigned vc = 0;
-  std::uint64_t data = 0;
-};
-
 class ContentionModel {
  public:
   explicit ContentionModel(const Topology& t, int my_index) : topo_(t), my_(my_index) { reset(); }
@@ -84,35 +79,27 @@ class ContentionModel {
 
   // The index i of the counter a head on `port` counts in (its source router,
   // if that is in this router's group), -1 if it is not counted.
-  int source(int port, const Word& w, const Design& d) const {
+  int source(int port, const LinkFlit& w, const Design& d) const {
     if (!w.valid || !w.head || topo_.is_global_port(port)) return -1;
-    FlitData f;
-    f.words[0] = w.data;
-    const int src = topo_.router_of_id(static_cast<unsigned>(d.decode(f).src >> topo_.local_bits()));
+    const int src = topo_.router_of_id(static_cast<unsigned>(d.decode(w.data).src >> topo_.local_bits()));
     if (src < 0 || topo_.group_of(src) != group_) return -1;
     return topo_.index_in_group(src);
   }
-  static unsigned length(const Word& w, const Design& d) {
-    FlitData f;
-    f.words[0] = w.data;
-    return d.decode(f).length;
-  }
+  static unsigned length(const LinkFlit& w, const Design& d) { return d.decode(w.data).length; }
   void set_group(int g) { group_ = g; }
 
   // The clock edge that registers this cycle's words.
-  void edge(const std::vector<Word>& words, const Design& d) {
+  void edge(const std::vector<LinkFlit>& words, const Design& d) {
     ++edge_;
     if (edge_ % Cfg::WINDOW == 0) {  // a new window: keep the old one's verdict
       for (std::size_t k = 0; k < count_.size(); ++k) prev_[k] = count_[k] > Cfg::THRESHOLD;
       std::fill(count_.begin(), count_.end(), 0u);
     }
     for (int port = 0; port < static_cast<int>(Cfg::P); ++port) {
-      const Word& w = words[static_cast<unsigned>(port)];
+      const LinkFlit& w = words[static_cast<unsigned>(port)];
       const int i = source(port, w, d);
       if (i < 0) continue;
-      FlitData f;
-      f.words[0] = w.data;
-      const int dst_node = topo_.node_of_address(d.decode(f).dst);
+      const int dst_node = topo_.node_of_address(d.decode(w.data).dst);
       const unsigned j = static_cast<unsigned>(topo_.group_of(topo_.router_of_node(dst_node)));
       unsigned& c = count_[static_cast<unsigned>(i) * Cfg::NUM_G + j];
       c = std::min(c + length(w, d), Cfg::SAT);
@@ -132,24 +119,13 @@ class ContentionTest : public ::testing::Test {
  protected:
   ContentionTest() : d_(design()), topo_(d_.topo) {}
 
-  void drive(unsigned id, const std::vector<Word>& words) {
+  // Every port's word as given: an invalid word keeps its other fields (the
+  // block must ignore them).
+  void drive(unsigned id, const std::vector<LinkFlit>& words) {
     rtltest::put(dut_->id_i, id);
-    std::vector<std::uint32_t> bits((Cfg::P * Cfg::LW + 31) / 32, 0);
-    auto set = [&bits](unsigned lsb, unsigned width, std::uint64_t v) {
-      for (unsigned k = 0; k < width; ++k) {
-        if ((v >> k) & 1u) bits[(lsb + k) / 32] |= 1u << ((lsb + k) % 32);
-      }
-    };
-    for (unsigned p = 0; p < Cfg::P; ++p) {
-      const Word& w = words[p];
-      const unsigned base = p * Cfg::LW;
-      set(base, 1, w.valid);
-      set(base + 1, 1, w.head);
-      set(base + 2, 1, w.tail);
-      set(base + 3, Cfg::DATA_LSB - 3, w.vc);
-      set(base + Cfg::DATA_LSB, 64, w.data);
-    }
-    for (std::size_t k = 0; k < bits.size(); ++k) dut_->flit_i[k] = bits[k];
+    rtltest::Bits bits;
+    for (unsigned p = 0; p < Cfg::P; ++p) rtltest::put_flit_as_is(bits, p * Cfg::LW, d_.link, words[p]);
+    rtltest::put_bits(dut_->flit_i, bits, Cfg::P * Cfg::LW);
     dut_.eval();
   }
 
@@ -165,7 +141,7 @@ class ContentionTest : public ::testing::Test {
 TEST_F(ContentionTest, ParametersMatchDesign) {
   EXPECT_EQ(d_.ports, static_cast<int>(Cfg::P));
   EXPECT_EQ(d_.link.link_bits(), static_cast<int>(Cfg::LW));
-  EXPECT_EQ(3 + d_.vc_bits, static_cast<int>(Cfg::DATA_LSB));
+  EXPECT_EQ(d_.link.data_lsb(), static_cast<int>(Cfg::DATA_LSB));
   EXPECT_EQ(d_.header.dst.lsb + topo_.local_bits() + static_cast<int>(Cfg::IB), static_cast<int>(Cfg::DST_GROUP_LSB));
   EXPECT_EQ(d_.header.src.lsb + topo_.local_bits(), static_cast<int>(Cfg::SRC_ROUTER_LSB));
   EXPECT_EQ(d_.header.length.lsb, static_cast<int>(Cfg::LEN_LSB));
@@ -188,7 +164,7 @@ TEST_F(ContentionTest, RandomAgainstModel) {
     model.set_group(group);
     rtltest::put(dut_->id_i, id);
     dut_.reset();
-    std::vector<Word> words(Cfg::P);
+    std::vector<LinkFlit> words(Cfg::P);
     // Hot destination groups of this run (more saturated flows).
     const unsigned hot[2] = {static_cast<unsigned>(rng.range(0, Cfg::NUM_G - 1)),
                              static_cast<unsigned>(rng.range(0, Cfg::NUM_G - 1))};
@@ -197,11 +173,11 @@ TEST_F(ContentionTest, RandomAgainstModel) {
       const unsigned phase = (c / (Cfg::WINDOW * 3 / 2)) % 3;
       const unsigned pct = phase == 0 ? 60 : phase == 1 ? 12 : 0;
       for (unsigned p = 0; p < Cfg::P; ++p) {
-        Word& w = words[p];
+        LinkFlit& w = words[p];
         w.valid = rng.chance(pct) || rng.chance(3);
         w.head = rng.chance(50);
         w.tail = rng.chance(30);
-        w.vc = static_cast<unsigned>(rng.bits(Cfg::DATA_LSB - 3));
+        w.vc = static_cast<int>(rng.bits(static_cast<unsigned>(d_.link.vc_bits)));
         if (w.head || rng.chance(50)) {
           Header h = d_.decode(FlitData{{rng.bits(64), 0, 0, 0}});
           const unsigned g =
@@ -216,9 +192,9 @@ TEST_F(ContentionTest, RandomAgainstModel) {
           h.src = topo_.address_of(topo_.node_at(topo_.router_in_group(sg, static_cast<int>(rng.range(0, Cfg::A - 1))),
                                                  static_cast<int>(rng.range(0, Cfg::NUM_NI - 1))));
           h.length = static_cast<unsigned>(rng.range(0, 7));  // any value of the 3-bit field
-          w.data = d_.encode(h).words[0];
+          w.data = d_.encode(h);
         } else {
-          w.data = rng.bits(64);  // body flit: any bits in the destination field
+          w.data = FlitData{{rng.bits(64), 0, 0, 0}};  // body flit: any bits in the destination field
         }
       }
       drive(id, words);
@@ -238,16 +214,14 @@ TEST_F(ContentionTest, RandomAgainstModel) {
       // Coverage of what the edge will count.
       std::vector<unsigned> per_flow(Cfg::A * Cfg::NUM_G, 0);
       for (int p = 0; p < static_cast<int>(Cfg::P); ++p) {
-        const Word& w = words[static_cast<unsigned>(p)];
+        const LinkFlit& w = words[static_cast<unsigned>(p)];
         const int i = model.source(p, w, d_);
         if (i < 0) {
           foreign += w.valid && w.head && !topo_.is_global_port(p);
           continue;
         }
         ++counted;
-        FlitData f;
-        f.words[0] = w.data;
-        const int j = topo_.group_of(topo_.router_of_node(topo_.node_of_address(d_.decode(f).dst)));
+        const int j = topo_.group_of(topo_.router_of_node(topo_.node_of_address(d_.decode(w.data).dst)));
         ++per_flow[static_cast<unsigned>(i) * Cfg::NUM_G + static_cast<unsigned>(j)];
       }
       for (const unsigned n : per_flow) multi += n > 1;
@@ -286,23 +260,23 @@ TEST_F(ContentionTest, WindowAndThresholdDirected) {
   h.dst = topo_.address_of(topo_.node_at(topo_.router_in_group(static_cast<int>(j), 2), 0));
   h.src = topo_.address_of(topo_.node_at(topo_.router_in_group(3, 2), 1));  // index 2 of this group
   h.length = 3;  // three packets of 3 flits are the first count above THRESHOLD = 6
-  const std::uint64_t head = d_.encode(h).words[0];
+  const FlitData head = d_.encode(h);
   Header other = h;
   other.src = topo_.address_of(topo_.node_at(topo_.router_in_group(4, 2), 1));  // index 2 of group 4
   other.length = 7;
-  const std::uint64_t foreign = d_.encode(other).words[0];
-  std::vector<Word> idle(Cfg::P);
+  const FlitData foreign = d_.encode(other);
+  std::vector<LinkFlit> idle(Cfg::P);
   const int local = topo_.first_local_port() + 1;  // from index 2 (index 1's local port 1)
   const int local0 = topo_.first_local_port();
   const int global = topo_.first_global_port();
   model.set_group(3);
   std::vector<unsigned> seen;
   for (unsigned c = 0; c < 4 * Cfg::WINDOW; ++c) {
-    std::vector<Word> words = idle;
+    std::vector<LinkFlit> words = idle;
     // Cycles 2, 4, 6, 8 after reset: heads from index 2 to group j; a head on a global port every cycle.
-    if (c >= 2 && c <= 8 && c % 2 == 0) words[static_cast<unsigned>(local)] = Word{true, true, false, 0, head};
-    words[static_cast<unsigned>(global)] = Word{true, true, true, 0, head};
-    words[static_cast<unsigned>(local0)] = Word{true, true, false, 0, foreign};
+    if (c >= 2 && c <= 8 && c % 2 == 0) words[static_cast<unsigned>(local)] = LinkFlit{true, true, false, 0, head};
+    words[static_cast<unsigned>(global)] = LinkFlit{true, true, true, 0, head};
+    words[static_cast<unsigned>(local0)] = LinkFlit{true, true, false, 0, foreign};
     drive(id, words);
     seen.push_back(factor(j));
     ASSERT_EQ(factor(j), model.factor(j)) << "cycle " << c;

@@ -98,6 +98,9 @@
 #include "Vrr_input_port_p7v3b5hsp___024root.h"
 #include "Vrr_input_port_p4v2b6m1hrcsp.h"
 #include "Vrr_input_port_p4v2b6m1hrcsp___024root.h"
+#include "link_bits.hpp"
+#include "rlroute/gen/link_layout.hpp"
+#include "rlroute/gen/link_words.hpp"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each, -G values in CMakeLists.txt); the
@@ -178,13 +181,8 @@ using rtltest::Dut;
 using rtltest::field;
 using rtltest::mask;
 using rtltest::Rng;
-
-// One flit on the link.
-struct LinkFlit {
-  bool valid = false, head = false, tail = false;
-  unsigned vc = 0;
-  std::uint64_t data = 0;
-};
+// One flit on the link (its data in the low W bits of data.words[0]).
+using rlroute::LinkFlit;
 
 // One crossbar lane as the switch allocator drives it: flit idx (0 = the
 // front) of VC vc.
@@ -279,7 +277,10 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned LEN_W = Root::rr_input_port__DOT__LEN_W;
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
   static constexpr unsigned PW = P > 1 ? std::bit_width(P - 1) : 1;
-  static constexpr unsigned LW = 3 + VCW + W;  // {data, vc, tail, head, valid}
+  // The link and credit words (LinkLayout: the harness's, rr_pkg's).
+  static constexpr rlroute::LinkLayout kLink{.vc_bits = VCW, .flit_bits = W};
+  static constexpr unsigned LW = kLink.link_bits();
+  static constexpr unsigned CRW = kLink.credit_bits();
   static constexpr unsigned MIN_LEN = Root::rr_input_port__DOT__MIN_LEN;
   static constexpr unsigned kRoutes = B / MIN_LEN;  // packets of >= MIN_LEN flits
   static constexpr bool DECIDE = Root::rr_input_port__DOT__DECIDE;
@@ -314,6 +315,11 @@ class InputPortTest : public ::testing::Test {
     cr_mask_ = static_cast<std::uint32_t>(mask(V));
     late_pend_.assign(V, false);
     late_slot_.assign(V, 0);
+  }
+
+  // The credit word a model drives (credit_o).
+  static rlroute::LinkCredit credit_out(Dut<typename Cfg::Model> &dut) {
+    return rtltest::get_credit(rtltest::get_bits(dut->credit_o, CRW), 0, kLink);
   }
 
   // ---- switch grants (counts of RW bits per VC) ----
@@ -443,10 +449,10 @@ class InputPortTest : public ::testing::Test {
       p[i].valid = true;
       p[i].head = i == 0;
       p[i].tail = i + 1 == len;
-      p[i].vc = vc;
-      p[i].data = rng_.bits(W);
+      p[i].vc = static_cast<int>(vc);
+      p[i].data.words[0] = rng_.bits(W);
     }
-    rtltest::set_field(p[0].data, LEN_LSB, LEN_W, len);
+    p[0].data.set(LEN_LSB, LEN_W, len);
     return p;
   }
 
@@ -458,7 +464,7 @@ class InputPortTest : public ::testing::Test {
     in.rc_vcs = static_cast<std::uint32_t>(rng_.range(1, mask(V)));
     std::uint64_t rewrite = rng_.chance(20) ? 0 : rng_.bits(W);
     rtltest::set_field(rewrite, LEN_LSB, LEN_W, 0);
-    in.rc_hdr = in.flit.data ^ rewrite;
+    in.rc_hdr = in.flit.data.words[0] ^ rewrite;
     in.rc_alt_port = static_cast<unsigned>(rng_.range(0, P - 1));
     in.rc_alt_vcs = static_cast<std::uint32_t>(rng_.range(1, mask(V)));
     in.rc_decide = DECIDE && rng_.chance(60);
@@ -638,7 +644,7 @@ class InputPortTest : public ::testing::Test {
     }
     if (in.flit.valid) {
       const VcModel &m = vcs_[in.flit.vc];
-      ASSERT_LT(in.flit.vc, V);
+      ASSERT_LT(static_cast<unsigned>(in.flit.vc), V);
       ASSERT_TRUE(m.flits.size() < B) << "test bug: flit into a full buffer";
       if (in.flit.head) {
         ASSERT_TRUE(m.routes.size() < kRoutes || ((in.va_gnt >> in.flit.vc) & 1u)) << "test bug: route FIFO full";
@@ -647,11 +653,7 @@ class InputPortTest : public ::testing::Test {
 
     // Drive.
     Bits link;
-    link.set(0, 1, in.flit.valid);
-    link.set(1, 1, in.flit.head);
-    link.set(2, 1, in.flit.tail);
-    link.set(3, VCW, in.flit.vc);
-    link.set(3 + VCW, W, in.flit.data);
+    rtltest::put_flit_as_is(link, 0, kLink, in.flit);
     rtltest::put_bits(dut_->flit_i, link, LW);
     rtltest::put(dut_->rc_out_port_i, in.rc_port);
     rtltest::put(dut_->rc_out_vcs_i, in.rc_vcs);
@@ -685,7 +687,7 @@ class InputPortTest : public ::testing::Test {
     const bool rc = in.flit.valid && in.flit.head;
     ASSERT_EQ(dut_->rc_valid_o, rc) << at;
     if (rc) {
-      ASSERT_EQ(dut_->rc_hdr_o, in.flit.data) << at;
+      ASSERT_EQ(dut_->rc_hdr_o, in.flit.data.words[0]) << at;
       ASSERT_EQ(dut_->rc_in_vc_o, in.flit.vc) << at;
     }
     // DECIDE: the open choice presented to the decision unit, and the route
@@ -776,9 +778,10 @@ class InputPortTest : public ::testing::Test {
       popped_vc = out_vc(v);
     }
     // The credit of last cycle's pop.
-    ASSERT_EQ(field(dut_->credit_o, 0, 1), credit_valid_) << at;
+    const rlroute::LinkCredit credit = credit_out(dut_);
+    ASSERT_EQ(credit.valid, credit_valid_) << at;
     if (credit_valid_) {
-      ASSERT_EQ(field(dut_->credit_o, 1, VCW), credit_vc_) << at;
+      ASSERT_EQ(static_cast<unsigned>(credit.vc), credit_vc_) << at;
     }
     if (ev != nullptr) {
       *ev = Events{vareq, sareq, credit_valid_, credit_vc_, {}, {}, popped, popped_first, popped_vc, popped_n, sa_cnt};
@@ -865,9 +868,9 @@ class InputPortTest : public ::testing::Test {
     if (in.flit.valid) {
       VcModel &m = vcs_[in.flit.vc];
       --up_credits_[in.flit.vc];
-      m.flits.push_back({in.flit.head ? in.rc_hdr : in.flit.data, in.flit.head, in.flit.tail});
+      m.flits.push_back({in.flit.head ? in.rc_hdr : in.flit.data.words[0], in.flit.head, in.flit.tail});
       if (in.flit.head) {
-        m.routes.push_back({static_cast<unsigned>(field(in.flit.data, LEN_LSB, LEN_W)), in.rc_vcs, in.rc_port,
+        m.routes.push_back({static_cast<unsigned>(in.flit.data.get(LEN_LSB, LEN_W)), in.rc_vcs, in.rc_port,
                             in.rc_alt_port, in.rc_alt_vcs, DECIDE && in.rc_decide, in.rc_operands});
       }
     }
@@ -1062,7 +1065,7 @@ TYPED_TEST(InputPortTest, ParametersAsBuilt) {
   EXPECT_EQ(Root::rr_input_port__DOT__VCW, TestFixture::VCW);
   EXPECT_EQ(Root::rr_input_port__DOT__PW, TestFixture::PW);
   EXPECT_EQ(Root::rr_input_port__DOT__LW, TestFixture::LW);
-  EXPECT_EQ(Root::rr_input_port__DOT__CRW, 1 + TestFixture::VCW);
+  EXPECT_EQ(Root::rr_input_port__DOT__CRW, TestFixture::CRW);
   EXPECT_EQ(Root::rr_input_port__DOT__RD, std::max(TestFixture::B / TestFixture::MIN_LEN, 1u));
   EXPECT_EQ(Root::rr_input_port__DOT__IW, TestFixture::IW);
   EXPECT_EQ(Root::rr_input_port__DOT__RW, TestFixture::RW);
@@ -1082,14 +1085,14 @@ TYPED_TEST(InputPortTest, ResetClearsRandomInitialState) {
     dut.eval();
     EXPECT_EQ(dut->va_req_o, 0u) << "seed " << seed;
     EXPECT_EQ(dut->sa_req_o, 0u) << "seed " << seed;
-    EXPECT_EQ(field(dut->credit_o, 0, 1), 0u) << "seed " << seed;
+    EXPECT_FALSE(TestFixture::credit_out(dut).valid) << "seed " << seed;
     EXPECT_EQ(dut->rc_valid_o, 0u) << "seed " << seed;
     dut.reset();
     for (int i = 0; i < 3; ++i) {
       dut.tick();
       EXPECT_EQ(dut->va_req_o, 0u) << "seed " << seed;
       EXPECT_EQ(dut->sa_req_o, 0u) << "seed " << seed;
-      EXPECT_EQ(field(dut->credit_o, 0, 1), 0u) << "seed " << seed;
+      EXPECT_FALSE(TestFixture::credit_out(dut).valid) << "seed " << seed;
     }
   }
 }
@@ -1109,7 +1112,7 @@ TYPED_TEST(InputPortTest, OnePacketCycleByCycle) {
   in.rc_port = P - 1;
   in.rc_vcs = static_cast<std::uint32_t>(mask(V));
   in.rc_decide = false;  // DECIDE: no open choice (InputPortHeadTest has those)
-  in.rc_hdr = ~sent[0].data & mask(TestFixture::W);
+  in.rc_hdr = ~sent[0].data.words[0] & mask(TestFixture::W);
   rtltest::set_field(in.rc_hdr, TestFixture::LEN_LSB, TestFixture::LEN_W, len);
   const std::uint64_t rewritten = in.rc_hdr;
   ASSERT_NO_FATAL_FAILURE(this->step(in, &ev));
@@ -1136,7 +1139,7 @@ TYPED_TEST(InputPortTest, OnePacketCycleByCycle) {
     EXPECT_EQ(ev.va_req, 0u) << "ACTIVE VCs do not ask for a VC";
     EXPECT_EQ(ev.sa_req, 1u << vc);
     EXPECT_EQ(ev.sa_port[vc], P - 1);
-    EXPECT_EQ(ev.xb.data, i == 0 ? rewritten : sent[i].data) << "flit " << i;
+    EXPECT_EQ(ev.xb.data, i == 0 ? rewritten : sent[i].data.words[0]) << "flit " << i;
     EXPECT_EQ(ev.xb.head, i == 0);
     EXPECT_EQ(ev.xb.tail, i + 1 == len);
     EXPECT_EQ(ev.xb_vc, out_vc);
@@ -1293,7 +1296,7 @@ TYPED_TEST(InputPortTest, ResetMidTrafficClearsEverything) {
     this->dut_.eval();
     EXPECT_EQ(this->dut_->va_req_o, 0u);
     EXPECT_EQ(this->dut_->sa_req_o, 0u);
-    EXPECT_EQ(field(this->dut_->credit_o, 0, 1), 0u);
+    EXPECT_FALSE(this->credit_out(this->dut_).valid);
     this->reset();
     ASSERT_NO_FATAL_FAILURE(this->step(this->idle()));
     // From scratch: a full buffer's worth of traffic per VC, and every credit

@@ -33,6 +33,9 @@
 #include "Vrr_output_port_v3b5_ni___024root.h"
 #include "Vrr_output_port_v4b16.h"
 #include "Vrr_output_port_v4b16___024root.h"
+#include "link_bits.hpp"
+#include "rlroute/gen/link_layout.hpp"
+#include "rlroute/gen/link_words.hpp"
 #include "vtb.hpp"
 
 // Parameter sets (one Verilated model each, -G values in CMakeLists.txt); the
@@ -87,7 +90,10 @@ class OutputPortTest : public ::testing::Test {
   static constexpr unsigned HOPS_W = Root::rr_output_port__DOT__HOPS_W;
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
   static constexpr unsigned CW = std::bit_width(B);  // counts 0..B
-  static constexpr unsigned LW = 3 + VCW + W;         // {data, vc, tail, head, valid}
+  // The link and credit words (LinkLayout: the harness's, rr_pkg's).
+  static constexpr rlroute::LinkLayout kLink{.vc_bits = VCW, .flit_bits = W};
+  static constexpr unsigned LW = kLink.link_bits();
+  static constexpr unsigned CRW = kLink.credit_bits();
   static constexpr unsigned kMaxLen = std::min(B, 6u);
 
   OutputPortTest() { reset(); }
@@ -105,19 +111,17 @@ class OutputPortTest : public ::testing::Test {
 
   // The link word the port should drive one cycle after sending `in`.
   Bits link_word(const Inputs& in) const {
-    Bits b;
-    if (!in.send) return b;
+    if (!in.send) return Bits{};
     std::uint64_t data = in.data;
     if (COUNT_HOP && in.head) {
       rtltest::set_field(data, HOPS_LSB, HOPS_W, field(data, HOPS_LSB, HOPS_W) + 1);
     }
-    b.set(0, 1, 1);
-    b.set(1, 1, in.head);
-    b.set(2, 1, in.tail);
-    b.set(3, VCW, in.vc);
-    b.set(3 + VCW, W, data);
-    return b;
+    const rlroute::LinkFlit f{.valid = true, .head = in.head, .tail = in.tail, .vc = static_cast<int>(in.vc),
+                              .data = rlroute::FlitData{{data, 0, 0, 0}}};
+    return rtltest::flit_word(kLink, f);
   }
+  // The flit in a link word.
+  static rlroute::LinkFlit flit_of(const Bits& word) { return rtltest::get_flit(word, 0, kLink); }
 
   // returning: the VC whose credit arrives this cycle (or V): credits_o
   // counts it at once.
@@ -153,7 +157,10 @@ class OutputPortTest : public ::testing::Test {
     dut_->tail_i = in.tail;
     rtltest::put(dut_->vc_i, in.vc);
     rtltest::put(dut_->alloc_i, in.alloc);
-    rtltest::put(dut_->credit_i, (static_cast<std::uint64_t>(in.credit_vc) << 1) | (in.credit ? 1u : 0u));
+    Bits credit;
+    rtltest::put_credit_as_is(credit, 0, kLink,
+                              {.valid = in.credit, .vc = static_cast<int>(in.credit_vc), .feedback = 0});
+    rtltest::put_bits(dut_->credit_i, credit, CRW);
     dut_.eval();
     // Outputs are registers and do not follow this cycle's inputs, except
     // credits_o, which counts a returning credit at once.
@@ -258,7 +265,7 @@ TYPED_TEST(OutputPortTest, ParametersAsBuilt) {
   EXPECT_EQ(Root::rr_output_port__DOT__VCW, TestFixture::VCW);
   EXPECT_EQ(Root::rr_output_port__DOT__CW, TestFixture::CW);
   EXPECT_EQ(Root::rr_output_port__DOT__LW, TestFixture::LW);
-  EXPECT_EQ(Root::rr_output_port__DOT__CRW, 1 + TestFixture::VCW);
+  EXPECT_EQ(Root::rr_output_port__DOT__CRW, TestFixture::CRW);
   EXPECT_LE(TestFixture::HOPS_LSB + TestFixture::HOPS_W, TestFixture::W);
 }
 
@@ -295,7 +302,7 @@ TYPED_TEST(OutputPortTest, OutputRegisterLatencyOne) {
   ASSERT_NO_FATAL_FAILURE(this->step(a));  // checks flit_o is still idle while a is sent
   this->dut_.eval();
   EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, LW), wa);
-  EXPECT_TRUE(wa.test(0));
+  EXPECT_TRUE(TestFixture::flit_of(wa).valid);
   Inputs b = this->flit(V - 1, false, true);
   const Bits wb = this->link_word(b);
   ASSERT_NO_FATAL_FAILURE(this->step(b));
@@ -303,9 +310,11 @@ TYPED_TEST(OutputPortTest, OutputRegisterLatencyOne) {
   ASSERT_NO_FATAL_FAILURE(this->step(Inputs{}));
   EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, LW), Bits{}) << "an idle cycle drives an all-zero word";
   // The head and tail bits and the VC are carried as sent.
-  EXPECT_EQ(wa.get(1, 2), 1u);
-  EXPECT_EQ(wb.get(1, 2), 2u);
-  EXPECT_EQ(wb.get(3, TestFixture::VCW), V - 1);
+  EXPECT_TRUE(TestFixture::flit_of(wa).head);
+  EXPECT_FALSE(TestFixture::flit_of(wa).tail);
+  EXPECT_FALSE(TestFixture::flit_of(wb).head);
+  EXPECT_TRUE(TestFixture::flit_of(wb).tail);
+  EXPECT_EQ(static_cast<unsigned>(TestFixture::flit_of(wb).vc), V - 1);
 }
 
 // Hop field of head flits: every value, with the neighbouring bits set (the
@@ -313,7 +322,7 @@ TYPED_TEST(OutputPortTest, OutputRegisterLatencyOne) {
 // (COUNT_HOP = 0) never change the header.
 TYPED_TEST(OutputPortTest, HopCountOnHeadFlitsOnly) {
   constexpr unsigned W = TestFixture::W, LSB = TestFixture::HOPS_LSB, HW = TestFixture::HOPS_W,
-                     VCW = TestFixture::VCW, LW = TestFixture::LW;
+                     LW = TestFixture::LW;
   unsigned wraps = 0;
   for (std::uint64_t hops = 0; hops <= mask(HW); ++hops) {
     for (const bool head : {true, false}) {
@@ -322,7 +331,7 @@ TYPED_TEST(OutputPortTest, HopCountOnHeadFlitsOnly) {
       rtltest::set_field(in.data, LSB, HW, hops);
       ASSERT_NO_FATAL_FAILURE(this->step(in));
       this->dut_.eval();
-      const std::uint64_t out = rtltest::get_bits(this->dut_->flit_o, LW).get(3 + VCW, W);
+      const std::uint64_t out = TestFixture::flit_of(rtltest::get_bits(this->dut_->flit_o, LW)).data.get(0, W);
       std::uint64_t want = in.data;
       if (head && TestFixture::COUNT_HOP) rtltest::set_field(want, LSB, HW, (hops + 1) & mask(HW));
       EXPECT_EQ(out, want) << (head ? "head" : "tail") << " with hops " << hops;
@@ -496,7 +505,7 @@ TYPED_TEST(OutputPortTest, ResetMidTrafficClearsEverything) {
         low |= this->credits_[w] < B;
         any_busy |= this->busy_[w];
       }
-      busy = low && any_busy && this->flit_q_.test(0);
+      busy = low && any_busy && this->flit_of(this->flit_q_).valid;
     }
     this->dut_->rst_ni = 0;
     this->dut_.eval();

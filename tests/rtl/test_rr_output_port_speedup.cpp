@@ -32,6 +32,9 @@
 #include "Vrr_output_port_v4b8s2sp___024root.h"
 #include "Vrr_output_port_v4b8s2msp.h"
 #include "Vrr_output_port_v4b8s2msp___024root.h"
+#include "link_bits.hpp"
+#include "rlroute/gen/link_layout.hpp"
+#include "rlroute/gen/link_words.hpp"
 #include "vtb.hpp"
 
 namespace cfg {
@@ -87,7 +90,10 @@ class OutputSpeedupTest : public ::testing::Test {
   static constexpr bool SPEC = Root::rr_output_port__DOT__SPEC;
   static constexpr unsigned HOPS_LSB = Root::rr_output_port__DOT__HOPS_LSB, HOPS_W = Root::rr_output_port__DOT__HOPS_W;
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
-  static constexpr unsigned LW = 3 + VCW + W;
+  // The link and credit words (LinkLayout: the harness's, rr_pkg's).
+  static constexpr rlroute::LinkLayout kLink{.vc_bits = VCW, .flit_bits = W};
+  static constexpr unsigned LW = kLink.link_bits();
+  static constexpr unsigned CRW = kLink.credit_bits();
 
   OutputSpeedupTest() {
     dut_.reset();
@@ -101,14 +107,12 @@ class OutputSpeedupTest : public ::testing::Test {
   Bits word(const Slot &s) const {
     std::uint64_t data = s.data;
     if (COUNT_HOP && s.head) rtltest::set_field(data, HOPS_LSB, HOPS_W, field(data, HOPS_LSB, HOPS_W) + 1);
-    Bits b;
-    b.set(0, 1, 1);
-    b.set(1, 1, s.head);
-    b.set(2, 1, s.tail);
-    b.set(3, VCW, s.vc);
-    b.set(3 + VCW, W, data);
-    return b;
+    const rlroute::LinkFlit f{.valid = true, .head = s.head, .tail = s.tail, .vc = static_cast<int>(s.vc),
+                              .data = rlroute::FlitData{{data, 0, 0, 0}}};
+    return rtltest::flit_word(kLink, f);
   }
+  // The flit in a link word.
+  static rlroute::LinkFlit flit_of(const Bits &word) { return rtltest::get_flit(word, 0, kLink); }
 
   unsigned room() const { return std::min<unsigned>(S, OB - static_cast<unsigned>(queue_.size()) + 1); }
 
@@ -149,7 +153,9 @@ class OutputSpeedupTest : public ::testing::Test {
     rtltest::put(dut_->vc_i, vc);
     rtltest::put_bits(dut_->data_i, data, S * W);
     rtltest::put(dut_->alloc_i, alloc);
-    rtltest::put(dut_->credit_i, credit_vc >= 0 ? (static_cast<std::uint64_t>(credit_vc) << 1) | 1u : 0u);
+    const Bits credit =
+        credit_vc >= 0 ? rtltest::credit_word(kLink, {.valid = true, .vc = credit_vc, .feedback = 0}) : Bits{};
+    rtltest::put_bits(dut_->credit_i, credit, CRW);
     dut_.eval();
     // credits_o counts a credit returning this cycle at once.
     for (unsigned w = 0; w < V; ++w) {
@@ -220,7 +226,7 @@ TYPED_TEST(OutputSpeedupTest, BypassAndOrder) {
   one[S - 1] = {true, true, false, 2, 0x1234};
   ASSERT_NO_FATAL_FAILURE(this->step(one));
   EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, TestFixture::LW), this->link_q_);
-  EXPECT_TRUE(this->link_q_.test(0)) << "the flit is on the link one cycle after it entered";
+  EXPECT_TRUE(this->flit_of(this->link_q_).valid) << "the flit is on the link one cycle after it entered";
   for (unsigned k = 0; k < S; ++k) burst[k] = {true, false, k == 0, k, 0x100u + k};
   ASSERT_NO_FATAL_FAILURE(this->step(burst));
   for (unsigned i = 0; i < S + 2; ++i) ASSERT_NO_FATAL_FAILURE(this->step(idle));
@@ -308,9 +314,10 @@ TYPED_TEST(OutputSpeedupTest, SameVcTwoSlots) {
   ASSERT_NO_FATAL_FAILURE(this->step(two));
   this->dut_.eval();
   EXPECT_EQ(field(this->dut_->credits_o, 1 * 4, 4), B - 2) << "two credits in one cycle";
-  EXPECT_EQ(this->link_q_.get(3 + TestFixture::VCW, TestFixture::W) & 0xFF, TestFixture::COUNT_HOP ? 0xA0u + 1u : 0xA0u)
+  EXPECT_EQ(this->flit_of(this->link_q_).data.get(0, TestFixture::W) & 0xFF,
+            TestFixture::COUNT_HOP ? 0xA0u + 1u : 0xA0u)
       << "slot 0 (the head) leaves first";
-  EXPECT_TRUE(this->link_q_.test(1)) << "the head first";
+  EXPECT_TRUE(this->flit_of(this->link_q_).head) << "the head first";
   // Body and tail of VC 1 together: the VC is free after this cycle.
   two[0] = {true, false, false, 1, 0xA2};
   two[1] = {true, false, true, 1, 0xA3};
@@ -320,8 +327,8 @@ TYPED_TEST(OutputSpeedupTest, SameVcTwoSlots) {
   EXPECT_EQ(this->dut_->busy_o, 0u) << "the tail in slot 1 freed VC 1";
   // The link carries 0xA1, 0xA2, 0xA3 on the next cycles, in that order.
   for (const unsigned d : {0xA1u, 0xA2u, 0xA3u}) {
-    EXPECT_EQ(this->link_q_.get(3 + TestFixture::VCW, TestFixture::W), d);
-    EXPECT_EQ(this->link_q_.test(2), d == 0xA3u) << "tail flag";
+    EXPECT_EQ(this->flit_of(this->link_q_).data.get(0, TestFixture::W), d);
+    EXPECT_EQ(this->flit_of(this->link_q_).tail, d == 0xA3u) << "tail flag";
     ASSERT_NO_FATAL_FAILURE(this->step(idle));
   }
   // The credits come back one per cycle.

@@ -1,7 +1,8 @@
 // The words on a router-to-router link, LSB first: the one C++ description of
 // rtl/rr_pkg.sv's LINK_* and CREDIT_* constants. The design model, the
 // emitter and the test bench's model adapters (compiled against this header at
-// model build time) all read it.
+// model build time) all read it; link_words.hpp packs and unpacks the words by
+// it for the adapters and the block tests.
 //   link word:   {data[flit_bits], vc[vc_bits], tail, head, valid}
 //   credit word: {feedback[feedback_bits], vc[vc_bits], valid}; the feedback
 //                field for Q-adaptive (rr_pkg::q_feedback_width) and DQN-routing

@@ -8,26 +8,10 @@
 #include <vector>
 
 #include "rlroute/gen/bits.hpp"
+#include "rlroute/gen/link_words.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
 
 namespace rlroute {
-
-struct LinkFlit {
-  bool valid = false;
-  bool head = false;
-  bool tail = false;
-  int vc = 0;
-  FlitData data;
-};
-
-struct LinkCredit {
-  bool valid = false;
-  int vc = 0;
-  // Q-adaptive's feedback field (LinkLayout::feedback_bits wide, raw bits;
-  // rr_pkg::q_feedback_width): it travels with the credit word but is
-  // independent of `valid`.
-  std::uint64_t feedback = 0;
-};
 
 // DQN-routing's agent port (routing.dqn_agent = "external"; rr_dqn_unit): a
 // decision a router starts this cycle, and the answer it takes at the next
