@@ -2,18 +2,18 @@
 // pointer. The pointer moves past the winner only when advance_i is high, so a
 // grant that a later stage refuses does not cost the requester its turn.
 module rr_arbiter_rr #(
-  parameter int unsigned N = 4
+  parameter int unsigned NUM_REQ = 4
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
-  input  logic [N-1:0] req_i,
+  input  logic [NUM_REQ-1:0] req_i,
   input  logic         advance_i,
-  output logic [N-1:0] gnt_o
+  output logic [NUM_REQ-1:0] gnt_o
 );
   // mask_q has a 1 for every requester that has priority this round.
-  logic [N-1:0] mask_q;
-  logic [N-1:0] masked_req;
-  logic [N-1:0] upto_winner;
+  logic [NUM_REQ-1:0] mask_q;
+  logic [NUM_REQ-1:0] masked_req;
+  logic [NUM_REQ-1:0] upto_winner;
 
   assign masked_req = req_i & mask_q;
   // x & -x isolates the lowest set bit.

@@ -27,9 +27,9 @@ module rr_contention #(
   parameter int unsigned LEN_W = 3,
   parameter int unsigned WINDOW = 500,
   parameter int unsigned THRESHOLD = 5,
-  localparam int unsigned FW = $clog2(THRESHOLD + 2),
+  localparam int unsigned SAT_CNT_W = $clog2(THRESHOLD + 2),
   localparam int unsigned CFW = $clog2(A + 1),
-  localparam int unsigned WW = (WINDOW > 1) ? $clog2(WINDOW) : 1
+  localparam int unsigned TICK_W = (WINDOW > 1) ? $clog2(WINDOW) : 1
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -38,9 +38,9 @@ module rr_contention #(
   output logic [NUM_G*CFW-1:0] contention_o
 );
   localparam int unsigned OBS = NUM_NI + A - 1;  // observed ports: terminals and locals
-  localparam logic [FW-1:0] SAT = FW'(THRESHOLD + 1);
+  localparam logic [SAT_CNT_W-1:0] SAT = SAT_CNT_W'(THRESHOLD + 1);
   // A cycle adds at most OBS packets of 2^LEN_W - 1 flits to one counter.
-  localparam int unsigned AW = ((FW > LEN_W) ? FW : LEN_W) + $clog2(OBS + 1) + 1;
+  localparam int unsigned SUM_W = ((SAT_CNT_W > LEN_W) ? SAT_CNT_W : LEN_W) + $clog2(OBS + 1) + 1;
 
   logic [GB-1:0] my_g;
   assign my_g = id_i[IB+:GB];
@@ -61,9 +61,9 @@ module rr_contention #(
     assign len[p] = word[DATA_LSB+LEN_LSB+:LEN_W];
   end
 
-  logic [WW-1:0] tick_q;
+  logic [TICK_W-1:0] tick_q;
   logic          window_end;
-  assign window_end = tick_q == WW'(WINDOW - 1);
+  assign window_end = tick_q == TICK_W'(WINDOW - 1);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) tick_q <= '0;
     else tick_q <= window_end ? '0 : tick_q + 1'b1;
@@ -72,13 +72,13 @@ module rr_contention #(
   logic [A*NUM_G-1:0] active;
   for (genvar i = 0; i < A; i++) begin : gen_src
     for (genvar j = 0; j < NUM_G; j++) begin : gen_grp
-      logic [FW-1:0] count_q;
-      logic [AW-1:0] sum;
+      logic [SAT_CNT_W-1:0] count_q;
+      logic [SUM_W-1:0] sum;
       logic          prev_q;
       always_comb begin
-        sum = window_end ? '0 : AW'(count_q);
+        sum = window_end ? '0 : SUM_W'(count_q);
         for (int unsigned p = 0; p < OBS; p++) begin
-          if (seen[p] && from[p] == IB'(i) && to[p] == GB'(j)) sum = sum + AW'(len[p]);
+          if (seen[p] && from[p] == IB'(i) && to[p] == GB'(j)) sum = sum + SUM_W'(len[p]);
         end
       end
       always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -86,7 +86,7 @@ module rr_contention #(
           count_q <= '0;
           prev_q  <= 1'b0;
         end else begin
-          count_q <= (sum >= AW'(SAT)) ? SAT : FW'(sum);
+          count_q <= (sum >= SUM_W'(SAT)) ? SAT : SAT_CNT_W'(sum);
           if (window_end) prev_q <= count_q == SAT;
         end
       end

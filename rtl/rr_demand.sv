@@ -13,27 +13,27 @@ module rr_demand #(
   parameter int unsigned LEN_W = 3,    // packet length field (flits)
   localparam int unsigned R = P * V,
   localparam int unsigned PW = rr_pkg::id_width(P),
-  localparam int unsigned DW = rr_pkg::demand_width(P, V, LEN_W)
+  localparam int unsigned DEMAND_W = rr_pkg::demand_width(P, V, LEN_W)
 ) (
   input  logic [R-1:0]       va_req_i,   // per input VC: its front packet requests VC allocation
   input  logic [R*PW-1:0]    va_port_i,  // the output port it requests
   input  logic [R*LEN_W-1:0] va_len_i,   // its length in flits
-  output logic [P*DW-1:0]    dem_o       // per output port: flits of the requesting packets
+  output logic [P*DEMAND_W-1:0]    dem_o       // per output port: flits of the requesting packets
 );
-  // Tree of N = 2^LEVELS leaves (R rounded up; the extra leaves are zero),
+  // Tree of LEAVES = 2^TREE_LEVELS leaves (R rounded up; the extra leaves are zero),
   // laid out leaves first: each level's sums follow the level below.
-  localparam int unsigned LEVELS = (R > 1) ? $clog2(R) : 1;
-  localparam int unsigned N = 1 << LEVELS;
+  localparam int unsigned TREE_LEVELS = (R > 1) ? $clog2(R) : 1;
+  localparam int unsigned LEAVES = 1 << TREE_LEVELS;
 
   for (genvar o = 0; o < P; o++) begin : gen_port
     always_comb begin
-      logic [DW-1:0] node [2*N-1];  // leaves 0..N-1, then node N+i = node 2i + node 2i+1; root last
-      for (int unsigned r = 0; r < N; r++) begin
+      logic [DEMAND_W-1:0] node [2*LEAVES-1];  // leaves 0..LEAVES-1, then node LEAVES+i = node 2i + node 2i+1; root last
+      for (int unsigned r = 0; r < LEAVES; r++) begin
         node[r] = '0;
-        if (r < R && va_req_i[r] && va_port_i[r*PW+:PW] == PW'(o)) node[r] = DW'(va_len_i[r*LEN_W+:LEN_W]);
+        if (r < R && va_req_i[r] && va_port_i[r*PW+:PW] == PW'(o)) node[r] = DEMAND_W'(va_len_i[r*LEN_W+:LEN_W]);
       end
-      for (int unsigned i = 0; i < N - 1; i++) node[N+i] = node[2*i] + node[2*i+1];
-      dem_o[o*DW+:DW] = node[2*N-2];
+      for (int unsigned i = 0; i < LEAVES - 1; i++) node[LEAVES+i] = node[2*i] + node[2*i+1];
+      dem_o[o*DEMAND_W+:DEMAND_W] = node[2*LEAVES-2];
     end
   end
 endmodule

@@ -28,7 +28,7 @@ module rr_dqn_episode_unit #(
   parameter int unsigned REQ_ACK_LSB = 0,
   parameter int unsigned EPISODE_LSB = 0,
   localparam int unsigned EW = rr_pkg::id_width(E),
-  localparam int unsigned AW = 2 + EW + TSW,
+  localparam int unsigned ACK_W = 2 + EW + TSW,
   localparam int unsigned PW = rr_pkg::id_width(P)
 ) (
   input  logic                   clk_i,
@@ -47,8 +47,8 @@ module rr_dqn_episode_unit #(
   input  logic [P-1:0]           decide_i,
   input  logic [P*EW-1:0]        decide_idx_i,
   // ack words: in per output port, out per input port
-  input  logic [P*AW-1:0]        ack_i,
-  output logic [P*AW-1:0]        ack_o,
+  input  logic [P*ACK_W-1:0]        ack_i,
+  output logic [P*ACK_W-1:0]        ack_o,
   // rewards, per output port lane
   output logic [P-1:0]           rew_valid_o,
   output logic [P*EW-1:0]        rew_idx_o,
@@ -63,7 +63,7 @@ module rr_dqn_episode_unit #(
   logic [P-1:0]    want_ack, dest, open, open_ok;
   logic [P*EW-1:0] up, open_idx;
   logic [P*DW-1:0] distance;
-  logic [P*AW-1:0] imm_d, imm_q;
+  logic [P*ACK_W-1:0] imm_d, imm_q;
 
   always_comb begin
     for (int unsigned p = 0; p < P; p++) begin
@@ -93,7 +93,7 @@ module rr_dqn_episode_unit #(
       rc_hdr_o[p*W+:W]         = rc_hdr_route_i[p*W+:W];
       rc_entry_o[p]            = open[p] && open_ok[p];
       rc_entry_idx_o[p*EW+:EW] = open_idx[p*EW+:EW];
-      imm_d[p*AW+:AW]          = '0;
+      imm_d[p*ACK_W+:ACK_W]          = '0;
       if (open[p] && open_ok[p]) begin
         rc_hdr_o[p*W+EPISODE_LSB+:EW] = open_idx[p*EW+:EW];
       end else if (open[p]) begin
@@ -101,7 +101,7 @@ module rr_dqn_episode_unit #(
       end
       // Words upstream: a destination's ack, or the cancel of a full table.
       if (p >= NUM_NI && want_ack[p] && (dest[p] || !open_ok[p])) begin
-        imm_d[p*AW+:AW] = {1'b1, !dest[p], up[p*EW+:EW], now_i};
+        imm_d[p*ACK_W+:ACK_W] = {1'b1, !dest[p], up[p*EW+:EW], now_i};
       end
     end
   end
@@ -111,7 +111,7 @@ module rr_dqn_episode_unit #(
     else imm_q <= imm_d;
   end
 
-  rr_dqn_episodes #(.P(P), .NUM_NI(NUM_NI), .E(E), .TSW(TSW), .DW(DW)) i_table (
+  rr_dqn_episodes #(.P(P), .NUM_NI(NUM_NI), .E(E), .STAMP_W(TSW), .DIST_W(DW)) i_table (
     .clk_i, .rst_ni, .now_i,
     .open_i        (open),
     .open_up_i     (up),

@@ -15,34 +15,34 @@ module rr_dqn_episodes #(
   parameter int unsigned P = 5,
   parameter int unsigned NUM_NI = 1,
   parameter int unsigned E = 32,      // entries
-  parameter int unsigned TSW = 16,    // timestamp bits (cycles, modulo 2^TSW)
-  parameter int unsigned DW = 6,      // distance bits
+  parameter int unsigned STAMP_W = 16,    // timestamp bits (cycles, modulo 2^STAMP_W)
+  parameter int unsigned DIST_W = 6,      // distance bits
   localparam int unsigned EW = rr_pkg::id_width(E),
-  localparam int unsigned AW = 2 + EW + TSW  // an ack word {valid, cancel, index, timestamp}
+  localparam int unsigned ACK_W = 2 + EW + STAMP_W  // an ack word {valid, cancel, index, timestamp}
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
-  input  logic [TSW-1:0]    now_i,
+  input  logic [STAMP_W-1:0]    now_i,
   // opens, per input port
   input  logic [P-1:0]      open_i,
   input  logic [P*EW-1:0]   open_up_i,     // the upstream router's entry (its ack goes there)
-  input  logic [P*DW-1:0]   open_dist_i,
+  input  logic [P*DIST_W-1:0]   open_dist_i,
   output logic [P-1:0]      open_ok_o,
   output logic [P*EW-1:0]   open_idx_o,    // the entry, for the header (the downstream's upstream index)
   // decisions, per input port
   input  logic [P-1:0]      decide_i,
   input  logic [P*EW-1:0]   decide_idx_i,
   // ack words in, per output port: {valid, cancel, index, timestamp}
-  input  logic [P*AW-1:0]   ack_i,
+  input  logic [P*ACK_W-1:0]   ack_i,
   // rewards, per output port lane
   output logic [P-1:0]      rew_valid_o,
   output logic [P*EW-1:0]   rew_idx_o,
-  output logic [P*DW-1:0]   rew_dist_o,
-  output logic [P*TSW-1:0]  rew_latency_o,
+  output logic [P*DIST_W-1:0]   rew_dist_o,
+  output logic [P*STAMP_W-1:0]  rew_latency_o,
   // the caller's words that cannot wait, per input port
-  input  logic [P*AW-1:0]   imm_i,
+  input  logic [P*ACK_W-1:0]   imm_i,
   // ack words out, per input port (its reverse link)
-  output logic [P*AW-1:0]   ack_o,
+  output logic [P*ACK_W-1:0]   ack_o,
   output logic [E-1:0]      open_entries_o  // observability: entries in use
 );
   localparam int unsigned PW = rr_pkg::id_width(P);
@@ -50,8 +50,8 @@ module rr_dqn_episodes #(
   logic [E-1:0]   valid_q, decided_q, parked_q, cancel_q;
   logic [EW-1:0]  up_q [E];
   logic [PW-1:0]  port_q [E];
-  logic [TSW-1:0] ts_q [E], ack_ts_q [E];
-  logic [DW-1:0]  dist_q [E];
+  logic [STAMP_W-1:0] ts_q [E], ack_ts_q [E];
+  logic [DIST_W-1:0]  dist_q [E];
 
   // Reserves: per input port a free entry held for its next open; two ports
   // that hold none get one per cycle, from either end of the table.
@@ -121,7 +121,7 @@ module rr_dqn_episodes #(
 
   // Acks in: rewards of decided entries, and what each entry does.
   logic [E-1:0] acked, ack_cancel;
-  logic [TSW-1:0] ack_ts [E];
+  logic [STAMP_W-1:0] ack_ts [E];
   always_comb begin
     acked      = '0;
     ack_cancel = '0;
@@ -129,20 +129,20 @@ module rr_dqn_episodes #(
     for (int unsigned q = 0; q < P; q++) begin
       logic            v, c;
       logic [EW-1:0]   idx;
-      logic [TSW-1:0]  ts;
-      {v, c, idx, ts}        = ack_i[q*AW+:AW];
+      logic [STAMP_W-1:0]  ts;
+      {v, c, idx, ts}        = ack_i[q*ACK_W+:ACK_W];
       rew_valid_o[q]         = 1'b0;
       rew_idx_o[q*EW+:EW]    = idx;
-      rew_dist_o[q*DW+:DW]   = '0;
-      rew_latency_o[q*TSW+:TSW] = '0;
+      rew_dist_o[q*DIST_W+:DIST_W]   = '0;
+      rew_latency_o[q*STAMP_W+:STAMP_W] = '0;
       for (int unsigned e = 0; e < E; e++) begin
         if (v && idx == EW'(e)) begin
           acked[e]      = 1'b1;
           ack_cancel[e] = c;
           ack_ts[e]     = ts;
           rew_valid_o[q]            = !c && decided_q[e];
-          rew_dist_o[q*DW+:DW]      = dist_q[e];
-          rew_latency_o[q*TSW+:TSW] = ts - ts_q[e];
+          rew_dist_o[q*DIST_W+:DIST_W]      = dist_q[e];
+          rew_latency_o[q*STAMP_W+:STAMP_W] = ts - ts_q[e];
         end
       end
     end
@@ -155,14 +155,14 @@ module rr_dqn_episodes #(
     for (int unsigned p = 0; p < P; p++) begin
       logic found;
       found            = 1'b0;
-      ack_o[p*AW+:AW]  = imm_i[p*AW+:AW];
-      if (!imm_i[p*AW+AW-1]) begin
-        ack_o[p*AW+:AW] = '0;
+      ack_o[p*ACK_W+:ACK_W]  = imm_i[p*ACK_W+:ACK_W];
+      if (!imm_i[p*ACK_W+ACK_W-1]) begin
+        ack_o[p*ACK_W+:ACK_W] = '0;
         for (int unsigned e = 0; e < E; e++) begin
           if (!found && parked_q[e] && port_q[e] == PW'(p)) begin
             found           = 1'b1;
             sent[e]         = 1'b1;
-            ack_o[p*AW+:AW] = {1'b1, cancel_q[e], up_q[e], ack_ts_q[e]};
+            ack_o[p*ACK_W+:ACK_W] = {1'b1, cancel_q[e], up_q[e], ack_ts_q[e]};
           end
         end
       end
@@ -173,7 +173,7 @@ module rr_dqn_episodes #(
   logic [E-1:0]   opened, decided;
   logic [PW-1:0]  open_port [E];
   logic [EW-1:0]  open_up [E];
-  logic [DW-1:0]  open_dist [E];
+  logic [DIST_W-1:0]  open_dist [E];
   always_comb begin
     opened  = '0;
     decided = '0;
@@ -186,7 +186,7 @@ module rr_dqn_episodes #(
           opened[e]    = 1'b1;
           open_port[e] = PW'(p);
           open_up[e]   = open_up_i[p*EW+:EW];
-          open_dist[e] = open_dist_i[p*DW+:DW];
+          open_dist[e] = open_dist_i[p*DIST_W+:DIST_W];
         end
         if (decide_i[p] && decide_idx_i[p*EW+:EW] == EW'(e)) decided[e] = 1'b1;
       end

@@ -21,13 +21,13 @@ module rr_dqn_infer #(
   parameter int unsigned ACCW = 22,
   parameter int unsigned NPAR = 8,
   parameter int unsigned IPAR = 4,
-  parameter int unsigned AW = 8,                      // programming address bits
+  parameter int unsigned PROG_ADDR_W = 8,                      // programming address bits
   parameter int unsigned TAGW = 1,                    // bits of a decision's tag
   localparam int unsigned NIN = 32'(SIZES[15:0]),
   localparam int unsigned NOUT = 32'(SIZES[16*NL+:16]),
-  localparam int unsigned LW = rr_pkg::id_width(NL),
+  localparam int unsigned LAYER_W = rr_pkg::id_width(NL),
   localparam int unsigned PDW = (NPAR * IPAR * WB > ACCW) ? NPAR * IPAR * WB : ACCW,
-  localparam int unsigned OUTW = rr_pkg::id_width(NOUT)
+  localparam int unsigned ACTION_W = rr_pkg::id_width(NOUT)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -39,12 +39,12 @@ module rr_dqn_infer #(
   output logic              done_o,        // one cycle: q_o, action_o, action_valid_o, tag_o
   output logic [TAGW-1:0]   tag_o,
   output logic [NOUT*ACCW-1:0] q_o,
-  output logic [OUTW-1:0]   action_o,
+  output logic [ACTION_W-1:0]   action_o,
   output logic              action_valid_o,  // the mask allowed some output
   input  logic              prog_we_i,
-  input  logic [LW-1:0]     prog_layer_i,
+  input  logic [LAYER_W-1:0]     prog_layer_i,
   input  logic [1:0]        prog_kind_i,   // rr_pkg::DQN_PROG_*
-  input  logic [AW-1:0]     prog_addr_i,
+  input  logic [PROG_ADDR_W-1:0]     prog_addr_i,
   input  logic [PDW-1:0]    prog_data_i
 );
   function automatic int unsigned size_of(input int unsigned l);
@@ -66,8 +66,8 @@ module rr_dqn_infer #(
   localparam int unsigned IIW = rr_pkg::id_width(II);
   // Decisions in flight: at most one per II cycles of the latency.
   localparam int unsigned DEPTH = (latency() + II - 1) / II + 1;
-  localparam int unsigned DW = rr_pkg::id_width(DEPTH);
-  localparam int unsigned EW = NOUT + TAGW;  // a decision's {mask, tag}
+  localparam int unsigned RING_W = rr_pkg::id_width(DEPTH);
+  localparam int unsigned MASK_TAG_W = NOUT + TAGW;  // a decision's {mask, tag}
 
   logic [NIN*AB-1:0] obs_q;
   logic              run_q, argmax_q;
@@ -87,9 +87,9 @@ module rr_dqn_infer #(
   end
 
   // The {mask, tag} of each decision in flight, oldest first (a ring).
-  logic [EW-1:0] fifo_q [DEPTH];
-  logic [DW-1:0] wr_q, rd_q;
-  logic [EW-1:0] oldest;
+  logic [MASK_TAG_W-1:0] fifo_q [DEPTH];
+  logic [RING_W-1:0] wr_q, rd_q;
+  logic [MASK_TAG_W-1:0] oldest;
   assign oldest = fifo_q[rd_q];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -99,29 +99,29 @@ module rr_dqn_infer #(
     end else begin
       if (take) begin
         fifo_q[wr_q] <= {mask_i, tag_i};
-        wr_q <= (wr_q == DW'(DEPTH - 1)) ? '0 : wr_q + 1'b1;
+        wr_q <= (wr_q == RING_W'(DEPTH - 1)) ? '0 : wr_q + 1'b1;
       end
-      if (argmax_q) rd_q <= (rd_q == DW'(DEPTH - 1)) ? '0 : rd_q + 1'b1;
+      if (argmax_q) rd_q <= (rd_q == RING_W'(DEPTH - 1)) ? '0 : rd_q + 1'b1;
     end
   end
 
   assign layer_start[0] = run_q;
 
   for (genvar l = 0; l < NL; l++) begin : gen_layer
-    localparam int unsigned NI = size_of(l);
-    localparam int unsigned NO = size_of(l + 1);
+    localparam int unsigned FAN_IN = size_of(l);
+    localparam int unsigned NEURONS = size_of(l + 1);
     localparam bit LAST = (l == NL - 1);
-    localparam int unsigned OW = LAST ? ACCW : AB;
-    logic [NI*AB-1:0] x;
-    logic [NO*OW-1:0] y;
+    localparam int unsigned NEURON_W = LAST ? ACCW : AB;
+    logic [FAN_IN*AB-1:0] x;
+    logic [NEURONS*NEURON_W-1:0] y;
     if (l == 0) begin : gen_obs
       assign x = obs_q;
     end else begin : gen_hidden
-      assign x = gen_layer[l-1].y[NI*AB-1:0];
+      assign x = gen_layer[l-1].y[FAN_IN*AB-1:0];
     end
     rr_dqn_layer #(
-      .NI(NI), .NO(NO), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR),
-      .LAST(LAST), .AW(AW)
+      .FAN_IN(FAN_IN), .NEURONS(NEURONS), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR),
+      .LAST(LAST), .PROG_ADDR_W(PROG_ADDR_W)
     ) i_layer (
       .clk_i, .rst_ni,
       .start_i    (layer_start[l]),
@@ -129,7 +129,7 @@ module rr_dqn_infer #(
       .busy_o     (layer_busy[l]),
       .done_o     (layer_done[l]),
       .y_o        (y),
-      .prog_we_i  (prog_we_i && prog_layer_i == LW'(l)),
+      .prog_we_i  (prog_we_i && prog_layer_i == LAYER_W'(l)),
       .prog_kind_i,
       .prog_addr_i,
       .prog_data_i
@@ -145,7 +145,7 @@ module rr_dqn_infer #(
   // Argmax over the allowed outputs of the oldest decision, registered in
   // the cycle after the last layer's done.
   logic [NOUT-1:0] mask;
-  logic [OUTW-1:0] best;
+  logic [ACTION_W-1:0] best;
   logic            any;
   assign mask = oldest[TAGW+:NOUT];
   always_comb begin
@@ -155,7 +155,7 @@ module rr_dqn_infer #(
     any    = 1'b0;
     for (int unsigned o = 0; o < NOUT; o++) begin
       if (mask[o] && (!any || $signed(q[o*ACCW+:ACCW]) > best_q)) begin
-        best   = OUTW'(o);
+        best   = ACTION_W'(o);
         best_q = $signed(q[o*ACCW+:ACCW]);
         any    = 1'b1;
       end

@@ -2,7 +2,7 @@
 // W x, shift)), f = saturate to AB bits and ReLU for a hidden layer (LAST =
 // 0), identity for the output layer (LAST = 1: the ACCW-bit Q-values).
 // NPAR neurons x IPAR inputs per cycle; TO x TI + 3 cycles from start_i to
-// done_o (TO = ceil(NO / NPAR), TI = ceil(NI / IPAR)). Pipelined: it latches
+// done_o (TO = ceil(NEURONS / NPAR), TI = ceil(FAN_IN / IPAR)). Pipelined: it latches
 // x_i at start_i and takes the next start TO x TI cycles later; y_o is
 // complete at done_o and holds for at least TI + 1 cycles.
 // Programming port: prog_kind_i selects weight word prog_addr_i (tile_o x TI
@@ -10,60 +10,60 @@
 // Bit-exact reference: ref/src/dqn_inference.cpp. docs/dqn.md, "The block",
 // has the formats, the weight word's lanes and the timing.
 module rr_dqn_layer #(
-  parameter int unsigned NI = 13,     // inputs
-  parameter int unsigned NO = 32,     // outputs (neurons)
+  parameter int unsigned FAN_IN = 13,     // inputs
+  parameter int unsigned NEURONS = 32,     // outputs (neurons)
   parameter int unsigned WB = 8,      // signed weight bits
   parameter int unsigned AB = 8,      // signed activation bits (inputs, hidden outputs)
   parameter int unsigned ACCW = 24,   // accumulator bits (ref: DqnNetwork::accumulator_bits)
   parameter int unsigned NPAR = 4,    // neurons per cycle
   parameter int unsigned IPAR = 4,    // inputs per cycle
   parameter bit          LAST = 1'b0, // the output layer: no saturation, no ReLU
-  parameter int unsigned AW = 8,      // programming address bits
-  localparam int unsigned OW = LAST ? ACCW : AB,  // bits of an output
-  localparam int unsigned TO = (NO + NPAR - 1) / NPAR,
-  localparam int unsigned TI = (NI + IPAR - 1) / IPAR,
+  parameter int unsigned PROG_ADDR_W = 8,      // programming address bits
+  localparam int unsigned NEURON_W = LAST ? ACCW : AB,  // bits of an output
+  localparam int unsigned TO = (NEURONS + NPAR - 1) / NPAR,
+  localparam int unsigned TI = (FAN_IN + IPAR - 1) / IPAR,
   localparam int unsigned DEPTH = TO * TI,
-  localparam int unsigned WW = NPAR * IPAR * WB,    // weight word
-  localparam int unsigned PDW = (WW > ACCW) ? WW : ACCW,  // programming data: a word or a bias
+  localparam int unsigned WEIGHT_WORD_W = NPAR * IPAR * WB,    // weight word
+  localparam int unsigned PDW = (WEIGHT_WORD_W > ACCW) ? WEIGHT_WORD_W : ACCW,  // programming data: a word or a bias
   localparam int unsigned SHW = $clog2(ACCW)               // a shift, 0..ACCW-1
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic            start_i,
-  input  logic [NI*AB-1:0] x_i,
+  input  logic [FAN_IN*AB-1:0] x_i,
   output logic            busy_o,   // issuing or accumulating
   output logic            done_o,   // one cycle; y_o valid from then until the next start
-  output logic [NO*OW-1:0] y_o,
+  output logic [NEURONS*NEURON_W-1:0] y_o,
   input  logic            prog_we_i,
   input  logic [1:0]      prog_kind_i,    // rr_pkg::DQN_PROG_*
-  input  logic [AW-1:0]   prog_addr_i,
+  input  logic [PROG_ADDR_W-1:0]   prog_addr_i,
   input  logic [PDW-1:0]  prog_data_i
 );
   localparam int unsigned TOW = rr_pkg::id_width(TO);
   localparam int unsigned TIW = rr_pkg::id_width(TI);
-  localparam int unsigned DAW = rr_pkg::id_width(DEPTH);
+  localparam int unsigned ADDR_W = rr_pkg::id_width(DEPTH);
 
   // Weights: one word per (neuron tile, input tile), registered read.
-  logic [WW-1:0] mem [DEPTH];
-  logic [WW-1:0] word_q;
-  logic [DAW-1:0] rd_addr;
+  logic [WEIGHT_WORD_W-1:0] mem [DEPTH];
+  logic [WEIGHT_WORD_W-1:0] word_q;
+  logic [ADDR_W-1:0] rd_addr;
   always_ff @(posedge clk_i) begin
-    if (prog_we_i && prog_kind_i == rr_pkg::DQN_PROG_WEIGHT && {1'b0, prog_addr_i} < (AW+1)'(DEPTH)) begin
-      mem[DAW'(prog_addr_i)] <= prog_data_i[WW-1:0];
+    if (prog_we_i && prog_kind_i == rr_pkg::DQN_PROG_WEIGHT && {1'b0, prog_addr_i} < (PROG_ADDR_W+1)'(DEPTH)) begin
+      mem[ADDR_W'(prog_addr_i)] <= prog_data_i[WEIGHT_WORD_W-1:0];
     end
     word_q <= mem[rd_addr];
   end
 
   // Biases and the shift: registers.
-  logic [NO*ACCW-1:0] bias_q;
+  logic [NEURONS*ACCW-1:0] bias_q;
   logic [SHW-1:0]     shift_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       bias_q  <= '0;
       shift_q <= '0;
     end else if (prog_we_i && prog_kind_i == rr_pkg::DQN_PROG_BIAS) begin
-      for (int unsigned o = 0; o < NO; o++) begin
-        if (prog_addr_i == AW'(o)) bias_q[o*ACCW+:ACCW] <= prog_data_i[ACCW-1:0];
+      for (int unsigned o = 0; o < NEURONS; o++) begin
+        if (prog_addr_i == PROG_ADDR_W'(o)) bias_q[o*ACCW+:ACCW] <= prog_data_i[ACCW-1:0];
       end
     end else if (prog_we_i && prog_kind_i == rr_pkg::DQN_PROG_SHIFT) begin
       shift_q <= prog_data_i[SHW-1:0];
@@ -74,7 +74,7 @@ module rr_dqn_layer #(
   assign half = (shift_q == '0) ? '0 : (ACCW+1)'(1) <<< (shift_q - 1'b1);
 
   // The observation of the decision being issued.
-  logic [NI*AB-1:0] x_q;
+  logic [FAN_IN*AB-1:0] x_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) x_q <= '0;
     else if (start_i) x_q <= x_i;
@@ -84,7 +84,7 @@ module rr_dqn_layer #(
   logic           issuing_q, acc_valid_q, acc_last_i_q, acc_first_i_q;
   logic [TOW-1:0] tile_o_q, acc_tile_o_q;
   logic [TIW-1:0] tile_i_q;
-  assign rd_addr = DAW'(32'(tile_o_q) * TI + 32'(tile_i_q));
+  assign rd_addr = ADDR_W'(32'(tile_o_q) * TI + 32'(tile_i_q));
   assign busy_o  = issuing_q || acc_valid_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -118,7 +118,7 @@ module rr_dqn_layer #(
   end
 
   // The input tile of the word being issued: inputs tile_i x IPAR + i (zero
-  // past NI), selected by comparing the tile index with constants, and
+  // past FAN_IN), selected by comparing the tile index with constants, and
   // registered with the word's read (xs_q: the tile being accumulated).
   logic [IPAR*AB-1:0] xs, xs_q;
   always_comb begin
@@ -126,7 +126,7 @@ module rr_dqn_layer #(
     for (int unsigned t = 0; t < TI; t++) begin
       if (tile_i_q == TIW'(t)) begin
         for (int unsigned i = 0; i < IPAR; i++) begin
-          if (t * IPAR + i < NI) xs[i*AB+:AB] = x_q[(t*IPAR+i)*AB+:AB];
+          if (t * IPAR + i < FAN_IN) xs[i*AB+:AB] = x_q[(t*IPAR+i)*AB+:AB];
         end
       end
     end
@@ -140,7 +140,7 @@ module rr_dqn_layer #(
     for (int unsigned t = 0; t < TO; t++) begin
       if (acc_tile_o_q == TOW'(t)) begin
         for (int unsigned n = 0; n < NPAR; n++) begin
-          if (t * NPAR + n < NO) bs[n*ACCW+:ACCW] = bias_q[(t*NPAR+n)*ACCW+:ACCW];
+          if (t * NPAR + n < NEURONS) bs[n*ACCW+:ACCW] = bias_q[(t*NPAR+n)*ACCW+:ACCW];
         end
       end
     end
@@ -162,20 +162,20 @@ module rr_dqn_layer #(
   // Each neuron's result from its registered sum, in the cycle after the
   // tile's last accumulation (its own pipeline stage: the multiply-add chain
   // and the rounding would be one long path).
-  logic [NPAR*OW-1:0] res;
+  logic [NPAR*NEURON_W-1:0] res;
   always_comb begin
     for (int unsigned n = 0; n < NPAR; n++) begin
       logic signed [ACCW:0] rounded;
       // round_shift(sum, shift), one bit wider so the rounding cannot overflow
       rounded = ((ACCW+1)'($signed(acc_q[n*ACCW+:ACCW])) + half) >>> shift_q;
       if (LAST) begin
-        res[n*OW+:OW] = OW'(rounded);
+        res[n*NEURON_W+:NEURON_W] = NEURON_W'(rounded);
       end else if (rounded < 0) begin
-        res[n*OW+:OW] = '0;  // ReLU
+        res[n*NEURON_W+:NEURON_W] = '0;  // ReLU
       end else if (rounded > (ACCW+1)'((1 << (AB - 1)) - 1)) begin
-        res[n*OW+:OW] = OW'((1 << (AB - 1)) - 1);  // saturate
+        res[n*NEURON_W+:NEURON_W] = NEURON_W'((1 << (AB - 1)) - 1);  // saturate
       end else begin
-        res[n*OW+:OW] = OW'(rounded);
+        res[n*NEURON_W+:NEURON_W] = NEURON_W'(rounded);
       end
     end
   end
@@ -197,8 +197,8 @@ module rr_dqn_layer #(
         out_tile_o_q <= acc_tile_o_q;
       end
       if (out_valid_q) begin
-        for (int unsigned o = 0; o < NO; o++) begin
-          if (out_tile_o_q == TOW'(o / NPAR)) y_o[o*OW+:OW] <= res[(o%NPAR)*OW+:OW];
+        for (int unsigned o = 0; o < NEURONS; o++) begin
+          if (out_tile_o_q == TOW'(o / NPAR)) y_o[o*NEURON_W+:NEURON_W] <= res[(o%NPAR)*NEURON_W+:NEURON_W];
         end
         if (out_tile_o_q == TOW'(TO - 1)) done_o <= 1'b1;
       end

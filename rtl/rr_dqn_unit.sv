@@ -41,10 +41,10 @@ module rr_dqn_unit #(
   localparam int unsigned DOW = VCW + 1 + EW + NUM_DIMS * CW + LEN_W,
   localparam int unsigned NP = P - NUM_NI,           // network ports = actions
   localparam int unsigned NIN = 2 * NUM_DIMS + 1 + 2 * NP,
-  localparam int unsigned LW = rr_pkg::id_width(NL),
+  localparam int unsigned LAYER_W = rr_pkg::id_width(NL),
   localparam int unsigned PDW = (NPAR * IPAR * WB > ACCW) ? NPAR * IPAR * WB : ACCW,
-  localparam int unsigned OUTW = rr_pkg::id_width(NP),
-  localparam int unsigned RW = rr_pkg::id_width(P * V),
+  localparam int unsigned ACTION_W = rr_pkg::id_width(NP),
+  localparam int unsigned RVC_W = rr_pkg::id_width(P * V),
   localparam int unsigned LEN_SHIFT = ($clog2(MAX_LEN) > AB - 1) ? $clog2(MAX_LEN) - (AB - 1) : 0,
   localparam int unsigned OCC_SHIFT = ($clog2(B) > AB - 1) ? $clog2(B) - (AB - 1) : 0
 ) (
@@ -66,7 +66,7 @@ module rr_dqn_unit #(
   input  logic [P*V*BW-1:0]   in_occ_i,       // input VCs' flits
   // the inference block's programming port (rr_dqn_infer)
   input  logic                prog_we_i,
-  input  logic [LW-1:0]       prog_layer_i,
+  input  logic [LAYER_W-1:0]       prog_layer_i,
   input  logic [1:0]          prog_kind_i,
   input  logic [AW-1:0]       prog_addr_i,
   input  logic [PDW-1:0]      prog_data_i,
@@ -78,11 +78,11 @@ module rr_dqn_unit #(
   output logic                agent_req_o,    // a decision starts: its observation, mask and tag
   output logic [NIN*AB-1:0]   agent_obs_o,
   output logic [NP-1:0]       agent_mask_o,
-  output logic [RW-1:0]       agent_tag_o,
+  output logic [RVC_W-1:0]       agent_tag_o,
   output logic [EW:0]         agent_episode_o,  // {the head opened an entry, its index}
   input  logic                agent_done_i,   // AGENT: the action for the decision with agent_tag_i
-  input  logic [RW-1:0]       agent_tag_i,
-  input  logic [OUTW-1:0]     agent_action_i,
+  input  logic [RVC_W-1:0]       agent_tag_i,
+  input  logic [ACTION_W-1:0]     agent_action_i,
   input  logic                agent_action_valid_i
 );
   localparam int unsigned AMAX = (1 << (AB - 1)) - 1;
@@ -101,19 +101,19 @@ module rr_dqn_unit #(
   typedef enum logic [1:0] {Free, Wait, Held} slot_e;
   slot_e           slot_q [R];
   logic [DOW-1:0]  operands_q [R];
-  logic [OUTW-1:0] action_q [R];
+  logic [ACTION_W-1:0] action_q [R];
   logic [R-1:0]    action_valid_q;
 
   // The slot of each port's presentation: its input VC (the operands' top bits).
-  function automatic logic [RW-1:0] slot_of(input int unsigned p, input logic [VCW-1:0] vc);
-    slot_of = RW'(p * V) + RW'(vc);
+  function automatic logic [RVC_W-1:0] slot_of(input int unsigned p, input logic [VCW-1:0] vc);
+    slot_of = RVC_W'(p * V) + RVC_W'(vc);
   endfunction
 
   logic [P-1:0]   fresh_free, pick;
   logic [R-1:0]   answered;
-  logic [RW-1:0]  pick_slot, done_slot;
+  logic [RVC_W-1:0]  pick_slot, done_slot;
   logic           start, infer_ready, infer_done, action_valid;
-  logic [OUTW-1:0] action;
+  logic [ACTION_W-1:0] action;
   logic [NIN*AB-1:0] obs;
   logic [NP-1:0]  mask;
   logic [NP*ACCW-1:0] q_values;  // not used: the action is the argmax
@@ -123,7 +123,7 @@ module rr_dqn_unit #(
       fresh_free[p] = hd_valid_i[p] && hd_fresh_i[p] && slot_q[slot_of(p, hd_operands_i[p*DOW+DOW-VCW+:VCW])] == Free;
     end
   end
-  rr_arbiter_rr #(.N(P)) i_pick (
+  rr_arbiter_rr #(.NUM_REQ(P)) i_pick (
     .clk_i, .rst_ni,
     .req_i    (fresh_free),
     .advance_i(infer_ready),
@@ -181,7 +181,7 @@ module rr_dqn_unit #(
     assign unused_prog = ^{prog_we_i, prog_layer_i, prog_kind_i, prog_addr_i, prog_data_i};
   end else begin : gen_block
     rr_dqn_infer #(
-      .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .AW(AW), .TAGW(RW)
+      .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .PROG_ADDR_W(AW), .TAGW(RVC_W)
     ) i_infer (
       .clk_i, .rst_ni,
       .start_i       (start),
@@ -212,12 +212,12 @@ module rr_dqn_unit #(
       // An agent outside may answer in the cycle of the request (done and
       // start for the same slot): the slot then holds the answer at once.
       for (int unsigned r = 0; r < R; r++) begin
-        if (start && pick_slot == RW'(r)) operands_q[r] <= hd_operands_i[(r/V)*DOW+:DOW];
-        if (infer_done && done_slot == RW'(r)) begin
+        if (start && pick_slot == RVC_W'(r)) operands_q[r] <= hd_operands_i[(r/V)*DOW+:DOW];
+        if (infer_done && done_slot == RVC_W'(r)) begin
           slot_q[r]         <= Held;
           action_q[r]       <= action;
           action_valid_q[r] <= action_valid;
-        end else if (start && pick_slot == RW'(r)) begin
+        end else if (start && pick_slot == RVC_W'(r)) begin
           slot_q[r] <= Wait;
         end else if (answered[r]) begin
           slot_q[r] <= Free;
@@ -237,8 +237,8 @@ module rr_dqn_unit #(
     decide_idx_o = '0;
     for (int unsigned p = 0; p < P; p++) begin
       logic [DOW-1:0]   ops;
-      logic [RW-1:0]    r;
-      logic [OUTW-1:0]  act;
+      logic [RVC_W-1:0]    r;
+      logic [ACTION_W-1:0]  act;
       logic             held, act_valid;
       logic [PW-1:0]    agent_port;
       logic [LEN_W-1:0] len;
@@ -249,7 +249,7 @@ module rr_dqn_unit #(
       act        = '0;
       act_valid  = 1'b0;
       for (int unsigned v = 0; v < V; v++) begin
-        if (r == RW'(p * V + v)) begin
+        if (r == RVC_W'(p * V + v)) begin
           held      = slot_q[p*V+v] == Held && operands_q[p*V+v] == ops;
           act       = action_q[p*V+v];
           act_valid = action_valid_q[p*V+v];

@@ -12,34 +12,34 @@ module rr_fifo #(
   parameter int unsigned DEPTH = 4,
   parameter int unsigned READS = 1,        // entries shown and popped per cycle (1..DEPTH)
   parameter bit          REG_READ = 1'b0,  // read the storage through a register (block RAM)
-  localparam int unsigned AW = (DEPTH > 1) ? $clog2(DEPTH) : 1,
-  localparam int unsigned CW = $clog2(DEPTH + 1),
-  localparam int unsigned PCW = $clog2(READS + 1)
+  localparam int unsigned ADDR_W = (DEPTH > 1) ? $clog2(DEPTH) : 1,
+  localparam int unsigned ENTRY_CNT_W = $clog2(DEPTH + 1),
+  localparam int unsigned POP_CNT_W = $clog2(READS + 1)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   push_i,
   input  logic [WIDTH-1:0]       data_i,
-  input  logic [PCW-1:0]         pop_i,   // entries popped (0..READS)
+  input  logic [POP_CNT_W-1:0]         pop_i,   // entries popped (0..READS)
   output logic [READS*WIDTH-1:0] data_o,
   output logic                   empty_o,
   output logic                   full_o,
-  output logic [CW-1:0]          count_o
+  output logic [ENTRY_CNT_W-1:0]          count_o
 );
-  logic [AW-1:0]    wr_ptr_q, rd_ptr_q, rd_ptr_d;
-  logic [CW-1:0]    count_q;
+  logic [ADDR_W-1:0]    wr_ptr_q, rd_ptr_q, rd_ptr_d;
+  logic [ENTRY_CNT_W-1:0]    count_q;
 
   // ptr + n modulo DEPTH, for n <= DEPTH.
-  function automatic logic [AW-1:0] advance(input logic [AW-1:0] ptr, input logic [AW:0] n);
-    logic [AW:0] sum;
-    sum = (AW+1)'(ptr) + n;
-    advance = (sum >= (AW+1)'(DEPTH)) ? AW'(sum - (AW+1)'(DEPTH)) : AW'(sum);
+  function automatic logic [ADDR_W-1:0] advance(input logic [ADDR_W-1:0] ptr, input logic [ADDR_W:0] n);
+    logic [ADDR_W:0] sum;
+    sum = (ADDR_W+1)'(ptr) + n;
+    advance = (sum >= (ADDR_W+1)'(DEPTH)) ? ADDR_W'(sum - (ADDR_W+1)'(DEPTH)) : ADDR_W'(sum);
   endfunction
 
   always_comb begin
     rd_ptr_d = rd_ptr_q;
     for (int unsigned n = 1; n <= READS; n++) begin
-      if (pop_i == PCW'(n)) rd_ptr_d = advance(rd_ptr_q, (AW+1)'(n));
+      if (pop_i == POP_CNT_W'(n)) rd_ptr_d = advance(rd_ptr_q, (ADDR_W+1)'(n));
     end
   end
 
@@ -49,9 +49,9 @@ module rr_fifo #(
       rd_ptr_q <= '0;
       count_q  <= '0;
     end else begin
-      if (push_i) wr_ptr_q <= advance(wr_ptr_q, (AW+1)'(1));
+      if (push_i) wr_ptr_q <= advance(wr_ptr_q, (ADDR_W+1)'(1));
       rd_ptr_q <= rd_ptr_d;
-      count_q  <= count_q + CW'(push_i) - CW'(pop_i);
+      count_q  <= count_q + ENTRY_CNT_W'(push_i) - ENTRY_CNT_W'(pop_i);
     end
   end
 
@@ -67,10 +67,10 @@ module rr_fifo #(
     logic [WIDTH-1:0] fwd_data_q;
     always_ff @(posedge clk_i) fwd_data_q <= data_i;
     for (genvar k = 0; k < READS; k++) begin : gen_read
-      logic [AW-1:0]    addr;
+      logic [ADDR_W-1:0]    addr;
       logic [WIDTH-1:0] read_q;
       logic             fwd_q;
-      assign addr = advance(rd_ptr_d, (AW+1)'(k));
+      assign addr = advance(rd_ptr_d, (ADDR_W+1)'(k));
       always_ff @(posedge clk_i) read_q <= mem_q[addr];
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) fwd_q <= 1'b0;
@@ -84,11 +84,11 @@ module rr_fifo #(
       if (push_i) mem_q[wr_ptr_q] <= data_i;
     end
     for (genvar k = 0; k < READS; k++) begin : gen_read
-      assign data_o[k*WIDTH+:WIDTH] = mem_q[advance(rd_ptr_q, (AW+1)'(k))];
+      assign data_o[k*WIDTH+:WIDTH] = mem_q[advance(rd_ptr_q, (ADDR_W+1)'(k))];
     end
   end
 
   assign empty_o = (count_q == '0);
-  assign full_o  = (count_q == CW'(DEPTH));
+  assign full_o  = (count_q == ENTRY_CNT_W'(DEPTH));
   assign count_o = count_q;
 endmodule

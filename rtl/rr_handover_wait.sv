@@ -28,9 +28,9 @@ module rr_handover_wait #(
 `else
   localparam bit SKIP_IDLE = 1'b0;
 `endif
-  localparam int unsigned OW = rr_pkg::id_width(R);
+  localparam int unsigned RVC_W = rr_pkg::id_width(R);
   always_comb begin
-    logic [OW-1:0] held;  // under Verilator: the output VC input VC r holds
+    logic [RVC_W-1:0] held;  // under Verilator: the output VC input VC r holds
     wait_o = '0;
     held = '0;
     if (SKIP_IDLE) begin
@@ -39,7 +39,7 @@ module rr_handover_wait #(
       if (|handover_i) begin
         for (int unsigned r = 0; r < R; r++) begin
           if ({1'b0, own_port_i[r*PW+:PW]} < (PW+1)'(P) && {1'b0, own_vc_i[r*VCW+:VCW]} < (VCW+1)'(V)) begin
-            held = OW'(own_port_i[r*PW+:PW]) * OW'(V) + OW'(own_vc_i[r*VCW+:VCW]);
+            held = RVC_W'(own_port_i[r*PW+:PW]) * RVC_W'(V) + RVC_W'(own_vc_i[r*VCW+:VCW]);
             if (REQ_MAP[held*R + r]) wait_o[r] = handover_i[held];
           end
         end

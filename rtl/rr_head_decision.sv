@@ -22,15 +22,15 @@ module rr_head_decision #(
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned BRW = LEN_W + V + PW,              // a route without a choice
   localparam int unsigned RTW = BRW + PW + V + 1 + DOW,      // a route with one
-  localparam int unsigned CNW = $clog2(DEPTH + 1),
-  localparam int unsigned SW = rr_pkg::id_width(SLOTS)       // a slot index
+  localparam int unsigned ROUTE_CNT_W = $clog2(DEPTH + 1),
+  localparam int unsigned SLOT_W = rr_pkg::id_width(SLOTS)       // a slot index
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
   // per VC: its first SLOTS routes, how many it holds, whether its oldest
   // packet may ask for an output VC (route-wise), and its grant
   input  logic [V*SLOTS*RTW-1:0] routes_i,
-  input  logic [V*CNW-1:0]   count_i,
+  input  logic [V*ROUTE_CNT_W-1:0]   count_i,
   input  logic [V-1:0]       eligible_i,
   input  logic [V-1:0]       va_gnt_i,
   // the packet that decides this cycle, and the decision unit's answer
@@ -51,17 +51,17 @@ module rr_head_decision #(
   output logic [V*FIELD_W-1:0] field_o      // the value the leaving head's field takes if alt_o
 );
   logic [V-1:0]  wants, fresh, hd_pick, hd_take;
-  logic [SW-1:0] pres_slot [V];
+  logic [SLOT_W-1:0] pres_slot [V];
   logic [RTW-1:0] pres_route [V];
   assign hd_take = hd_pick & {V{hd_ready_i}};
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
     logic [SLOTS*RTW-1:0] routes;
     logic [RTW-1:0]       route;  // the oldest
-    logic [CNW-1:0]       route_count;
+    logic [ROUTE_CNT_W-1:0]       route_count;
     assign routes      = routes_i[v*SLOTS*RTW+:SLOTS*RTW];
     assign route       = routes[0+:RTW];
-    assign route_count = count_i[v*CNW+:CNW];
+    assign route_count = count_i[v*ROUTE_CNT_W+:ROUTE_CNT_W];
 
     // The slots, packed slot by slot: decided, the alternative and, with
     // ANSWER_PORT, the port and the header field's value.
@@ -75,11 +75,11 @@ module rr_head_decision #(
     // presents (late), so the VC presents the packet behind it meanwhile
     // and no packet is fresh twice.
     logic          ans_now;
-    logic [SW-1:0] ans_slot;
+    logic [SLOT_W-1:0] ans_slot;
     logic [SLOTS-1:0] late;
     if (CYCLES == 2) begin : gen_late
       logic          pend_q;
-      logic [SW-1:0] pend_slot_q;
+      logic [SLOT_W-1:0] pend_slot_q;
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
           pend_q      <= 1'b0;
@@ -87,13 +87,13 @@ module rr_head_decision #(
         end else begin
           // A grant this cycle moves the presented packet up a slot, or takes it.
           pend_q      <= hd_take[v] && (pres_slot[v] != '0 || !va_gnt_i[v]);
-          pend_slot_q <= pres_slot[v] - SW'(va_gnt_i[v]);
+          pend_slot_q <= pres_slot[v] - SLOT_W'(va_gnt_i[v]);
         end
       end
       assign ans_now  = pend_q;
       assign ans_slot = pend_slot_q;
       for (genvar k = 0; k < SLOTS; k++) begin : gen_late_slot
-        assign late[k] = pend_q && pend_slot_q == SW'(k);
+        assign late[k] = pend_q && pend_slot_q == SLOT_W'(k);
       end
     end else begin : gen_now
       assign ans_now  = hd_take[v];
@@ -116,7 +116,7 @@ module rr_head_decision #(
       always_comb begin
         pres_slot[v] = '0;
         for (int k = SLOTS - 1; k >= 0; k--) begin
-          if (!settled[k]) pres_slot[v] = SW'(k);
+          if (!settled[k]) pres_slot[v] = SLOT_W'(k);
         end
       end
       // Renew the oldest packet's decision only while no answer for it is
@@ -137,7 +137,7 @@ module rr_head_decision #(
     always_comb begin
       pres_route[v] = routes[0+:RTW];
       for (int unsigned k = 1; k < SLOTS; k++) begin
-        if (pres_slot[v] == SW'(k)) pres_route[v] = routes[k*RTW+:RTW];
+        if (pres_slot[v] == SLOT_W'(k)) pres_route[v] = routes[k*RTW+:RTW];
       end
     end
     if (ANSWER_PORT) begin : gen_chosen
@@ -200,7 +200,7 @@ module rr_head_decision #(
   logic [V-1:0] wants_fresh, hd_req;
   assign wants_fresh = wants & fresh;
   assign hd_req      = (|wants_fresh) ? wants_fresh : wants;
-  rr_arbiter_rr #(.N(V)) i_hd_arb (
+  rr_arbiter_rr #(.NUM_REQ(V)) i_hd_arb (
     .clk_i, .rst_ni,
     .req_i    (hd_req),
     .advance_i(1'b1),

@@ -31,11 +31,11 @@ module rr_input_port #(
   parameter int unsigned FIELD_W = 0,           // ... (0: none) to the answer's value
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
-  localparam int unsigned IW = rr_pkg::id_width(S),  // a flit index behind the front, 0..S-1
-  localparam int unsigned RW = $clog2(S + 1),        // a count of 0..S flits
+  localparam int unsigned FLIT_IDX_W = rr_pkg::id_width(S),  // a flit index behind the front, 0..S-1
+  localparam int unsigned FLIT_CNT_W = $clog2(S + 1),        // a count of 0..S flits
   localparam int unsigned LW = rr_pkg::link_width(V, W),  // link flit (rr_pkg::LINK_*)
   localparam int unsigned CRW = rr_pkg::credit_width(V),    // credit (rr_pkg::CREDIT_*)
-  localparam int unsigned FW = (FIELD_W > 0) ? FIELD_W : 1   // the answer's field value
+  localparam int unsigned PATCH_W = (FIELD_W > 0) ? FIELD_W : 1   // the answer's field value
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -63,7 +63,7 @@ module rr_input_port #(
   input  logic             hd_ready_i,    // the decision unit accepted this cycle's presentation
   output logic             hd_fresh_o,    // the presented packet has not been accepted before
   input  logic [PW-1:0]    hd_choice_i,   // ANSWER_PORT: the port to take
-  input  logic [FW-1:0]    hd_patch_i,    // ANSWER_PORT: the header field's value if it patches
+  input  logic [PATCH_W-1:0]    hd_patch_i,    // ANSWER_PORT: the header field's value if it patches
   // VC allocation, one request per VC
   output logic [V-1:0]     va_req_o,
   output logic [V*PW-1:0]  va_port_o,
@@ -78,11 +78,11 @@ module rr_input_port #(
   output logic [V-1:0]     sa_req_o,
   output logic [V-1:0]     sa_spec_o,    // SPEC: the request is speculative
   output logic [V*PW-1:0]  sa_port_o,
-  output logic [V*RW-1:0]  sa_cnt_o,     // flits the VC can send this cycle (1..S)
-  input  logic [V*RW-1:0]  sa_gnt_i,     // flits granted (a prefix of those offered)
+  output logic [V*FLIT_CNT_W-1:0]  sa_cnt_o,     // flits the VC can send this cycle (1..S)
+  input  logic [V*FLIT_CNT_W-1:0]  sa_gnt_i,     // flits granted (a prefix of those offered)
   input  logic [S-1:0]     lane_valid_i, // per lane: it carries a granted flit,
   input  logic [S*VCW-1:0] lane_vc_i,    // of this VC,
-  input  logic [S*IW-1:0]  lane_idx_i,   // this many places behind the front
+  input  logic [S*FLIT_IDX_W-1:0]  lane_idx_i,   // this many places behind the front
   input  logic [V-1:0]     out_pend_i,   // the held output VC's previous tail has not left yet
   // per lane, the flit leaving through the crossbar (valid in the cycle of the grant)
   output logic [S*W-1:0]   xb_data_o,
@@ -98,8 +98,8 @@ module rr_input_port #(
   // one behind it (LOOK) and, when the answer comes a cycle late, a third
   // one, which is presented while the second one's answer is on its way.
   localparam int unsigned RR = !LOOK ? 1 : (DECIDE_CYCLES == 2 && RD >= 3) ? 3 : 2;
-  localparam int unsigned RPW = $clog2(RR + 1);                         // routes popped (0..RR)
-  localparam int unsigned RCW = $clog2(RD + 1);                         // a count of routes
+  localparam int unsigned POP_CNT_W = $clog2(RR + 1);                         // routes popped (0..RR)
+  localparam int unsigned ROUTE_CNT_W = $clog2(RD + 1);                         // a count of routes
   // A route: {len, vcs, port}, with DECIDE {operands, decide, alt_vcs, alt_port, len, vcs, port}.
   localparam int unsigned BRW = LEN_W + V + PW;
   localparam int unsigned RTW = DECIDE ? BRW + PW + V + 1 + DOW : BRW;
@@ -136,20 +136,20 @@ module rr_input_port #(
   logic [VCW-1:0] next_vc_q   [V];
 
   logic [W+1:0]   front    [V][S];  // the first S flits of each buffer, {tail, head, data}
-  logic [RW-1:0]  npop     [V];     // flits popped this cycle
+  logic [FLIT_CNT_W-1:0]  npop     [V];     // flits popped this cycle
   logic [RTW-1:0] route    [V];     // the route of the oldest unallocated packet
   logic [V-1:0]   empty, push, pop, route_empty, route_push;
   logic [V-1:0]   eligible;         // the oldest packet may ask for an output VC
   logic [V*RR*RTW-1:0] routes_all;  // every VC's routes read, for the decision
-  logic [V*RCW-1:0]    counts_all;
+  logic [V*ROUTE_CNT_W-1:0]    counts_all;
   // The oldest packet's request (req_port), whether it takes the alternative
   // (take_alt) and the value the field takes then (field); the alternative
   // applies to the active and the next packet's head (act_*, next_*).
   logic [PW-1:0]  req_port [V];
   logic [V-1:0]   take_alt, act_alt_q, next_alt_q;
-  logic [FW-1:0]  field [V];
-  logic [FW-1:0]  act_field_q [V];
-  logic [FW-1:0]  next_field_q [V];
+  logic [PATCH_W-1:0]  field [V];
+  logic [PATCH_W-1:0]  act_field_q [V];
+  logic [PATCH_W-1:0]  next_field_q [V];
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
     logic [$clog2(B+1)-1:0]  count;
@@ -160,7 +160,7 @@ module rr_input_port #(
 
     assign push[v]       = in_valid && (in_vc == VCW'(v));
     assign route_push[v] = push[v] && in_head;
-    assign npop[v]       = sa_gnt_i[v*RW+:RW];
+    assign npop[v]       = sa_gnt_i[v*FLIT_CNT_W+:FLIT_CNT_W];
     assign pop[v]        = npop[v] != '0;
 
     rr_fifo #(.WIDTH(W + 2), .DEPTH(B), .READS(S), .REG_READ(REG_READ)) i_fifo (
@@ -183,10 +183,10 @@ module rr_input_port #(
     always_comb begin
       logic stop;
       stop = 1'b0;
-      sa_cnt_o[v*RW+:RW] = '0;
+      sa_cnt_o[v*FLIT_CNT_W+:FLIT_CNT_W] = '0;
       for (int unsigned k = 0; k < S; k++) begin
         if (!stop && count > ($clog2(B+1))'(k)) begin
-          sa_cnt_o[v*RW+:RW] = RW'(k + 1);
+          sa_cnt_o[v*FLIT_CNT_W+:FLIT_CNT_W] = FLIT_CNT_W'(k + 1);
           stop = front[v][k][W+1];
         end
       end
@@ -196,7 +196,7 @@ module rr_input_port #(
       .clk_i, .rst_ni,
       .push_i (route_push[v]),
       .data_i (route_in),
-      .pop_i  (RPW'(va_gnt_i[v])),
+      .pop_i  (POP_CNT_W'(va_gnt_i[v])),
       .data_o (routes),
       .empty_o(route_empty[v]),
       .full_o (unused_route_full),
@@ -210,19 +210,19 @@ module rr_input_port #(
     always_comb begin
       tail_out = 1'b0;
       for (int unsigned k = 0; k < S; k++) begin
-        if (npop[v] == RW'(k + 1)) tail_out = front[v][k][W+1];
+        if (npop[v] == FLIT_CNT_W'(k + 1)) tail_out = front[v][k][W+1];
       end
     end
 
     assign eligible[v] = !route_empty[v] && (!active_q[v] || (tail_at_front && !next_q[v]));
     assign routes_all[v*RR*RTW+:RR*RTW] = routes;
-    assign counts_all[v*RCW+:RCW]       = route_count;
+    assign counts_all[v*ROUTE_CNT_W+:ROUTE_CNT_W]       = route_count;
     if (!DECIDE) begin : gen_no_decision
       assign va_req_o[v]      = eligible[v];
       assign req_port[v]      = route[v][0+:PW];
       assign va_vcs_o[v*V+:V] = route[v][PW+:V];
       assign take_alt[v]      = 1'b0;
-      assign field[v]         = FW'(1);
+      assign field[v]         = PATCH_W'(1);
     end
     assign va_rel_o[v]              = active_q[v] && tail_at_front;
     assign va_own_port_o[v*PW+:PW]  = port_q[v];
@@ -280,8 +280,8 @@ module rr_input_port #(
       // The field value travels with act_alt_q / next_alt_q.
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-          act_field_q[v]  <= FW'(1);
-          next_field_q[v] <= FW'(1);
+          act_field_q[v]  <= PATCH_W'(1);
+          next_field_q[v] <= PATCH_W'(1);
         end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
           if (va_gnt_i[v]) act_field_q[v] <= field[v];
         end else if (va_gnt_i[v]) begin
@@ -291,8 +291,8 @@ module rr_input_port #(
         end
       end
     end else begin : gen_no_field
-      assign act_field_q[v]  = FW'(1);
-      assign next_field_q[v] = FW'(1);
+      assign act_field_q[v]  = PATCH_W'(1);
+      assign next_field_q[v] = PATCH_W'(1);
       logic unused_field;
       assign unused_field = ^next_field_q[v];
     end
@@ -300,10 +300,10 @@ module rr_input_port #(
 
   if (DECIDE) begin : gen_decision
     logic [V*PW-1:0] req_ports;
-    logic [V*FW-1:0] fields;
+    logic [V*PATCH_W-1:0] fields;
     rr_head_decision #(
       .P(P), .V(V), .LEN_W(LEN_W), .DOW(DOW), .DEPTH(RD), .SLOTS(RR), .CYCLES(DECIDE_CYCLES),
-      .ANSWER_PORT(ANSWER_PORT), .FIELD_W(FW)
+      .ANSWER_PORT(ANSWER_PORT), .FIELD_W(PATCH_W)
     ) i_decision (
       .clk_i, .rst_ni,
       .routes_i     (routes_all),
@@ -320,7 +320,7 @@ module rr_input_port #(
     );
     for (genvar v = 0; v < V; v++) begin : gen_req
       assign req_port[v] = req_ports[v*PW+:PW];
-      assign field[v]    = fields[v*FW+:FW];
+      assign field[v]    = fields[v*PATCH_W+:PATCH_W];
     end
   end else begin : gen_no_hd
     assign hd_valid_o    = 1'b0;
@@ -333,9 +333,9 @@ module rr_input_port #(
   end
 
   // The head as it leaves: the alternative route's header field set.
-  function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt, input logic [FW-1:0] val);
+  function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt, input logic [PATCH_W-1:0] val);
     leaving = f[W-1:0];
-    if (DECIDE && FIELD_W > 0 && f[W] && alt) leaving[FIELD_LSB+:FW] = val;
+    if (DECIDE && FIELD_W > 0 && f[W] && alt) leaving[FIELD_LSB+:PATCH_W] = val;
   endfunction
 
   // Crossbar inputs: per lane, the flit the switch allocator granted it.
@@ -347,7 +347,7 @@ module rr_input_port #(
       xb_vc_o[m*VCW+:VCW] = '0;
       for (int unsigned v = 0; v < V; v++) begin
         for (int unsigned k = 0; k < S; k++) begin
-          if (lane_valid_i[m] && lane_vc_i[m*VCW+:VCW] == VCW'(v) && lane_idx_i[m*IW+:IW] == IW'(k)) begin
+          if (lane_valid_i[m] && lane_vc_i[m*VCW+:VCW] == VCW'(v) && lane_idx_i[m*FLIT_IDX_W+:FLIT_IDX_W] == FLIT_IDX_W'(k)) begin
             if (SPEC && !active_q[v]) begin  // a speculation that won: this cycle's grant
               xb_data_o[m*W+:W]   = leaving(front[v][k], take_alt[v], field[v]);
               xb_vc_o[m*VCW+:VCW] = va_vc_i[v*VCW+:VCW];
@@ -382,17 +382,17 @@ module rr_input_port #(
     end
   end else begin : gen_credit_queue
     // Credits owed per VC; one goes out per cycle (this cycle's pops count).
-    localparam int unsigned OWW = $clog2(B + 1);
-    logic [OWW-1:0] owed_q [V];
+    localparam int unsigned CREDIT_CNT_W = $clog2(B + 1);
+    logic [CREDIT_CNT_W-1:0] owed_q [V];
     logic [V-1:0]   owed, pick;
     for (genvar v = 0; v < V; v++) begin : gen_owed
       assign owed[v] = (owed_q[v] != '0) || pop[v];
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) owed_q[v] <= '0;
-        else owed_q[v] <= owed_q[v] + OWW'(npop[v]) - OWW'(pick[v]);
+        else owed_q[v] <= owed_q[v] + CREDIT_CNT_W'(npop[v]) - CREDIT_CNT_W'(pick[v]);
       end
     end
-    rr_arbiter_rr #(.N(V)) i_credit_arb (
+    rr_arbiter_rr #(.NUM_REQ(V)) i_credit_arb (
       .clk_i, .rst_ni,
       .req_i    (owed),
       .advance_i(1'b1),

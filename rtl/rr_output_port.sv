@@ -21,10 +21,10 @@ module rr_output_port #(
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
   localparam int unsigned VCW = rr_pkg::id_width(V),
-  localparam int unsigned CW = $clog2(B + 1),
+  localparam int unsigned CREDIT_CNT_W = $clog2(B + 1),
   localparam int unsigned LW = rr_pkg::link_width(V, W),
   localparam int unsigned CRW = rr_pkg::credit_width(V),
-  localparam int unsigned RW = $clog2(S + 1)
+  localparam int unsigned FLIT_CNT_W = $clog2(S + 1)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -35,20 +35,20 @@ module rr_output_port #(
   input  logic [S-1:0]     tail_i,
   input  logic [S*VCW-1:0] vc_i,
   // to the switch allocator: flits the port takes this cycle (1..S)
-  output logic [RW-1:0]    room_o,
+  output logic [FLIT_CNT_W-1:0]    room_o,
   // from the VC allocator: output VC w was allocated to a packet this cycle
   // (possibly while busy: to the successor of a holder whose tail is at the
   // front of its buffer)
   input  logic [V-1:0]     alloc_i,
-  input  logic [V*RW-1:0]  alloc_n_i,   // MULTI_GRANT: single-flit packets among them (0: one multi-flit packet)
+  input  logic [V*FLIT_CNT_W-1:0]  alloc_n_i,   // MULTI_GRANT: single-flit packets among them (0: one multi-flit packet)
   // link
   output logic [LW-1:0]    flit_o,
   input  logic [CRW-1:0]   credit_i,
   // state for the VC allocator
   output logic [V-1:0]     busy_o,
   output logic [V-1:0]     handover_o,  // allocated to a successor; the previous tail has not left
-  output logic [V*CW-1:0]  credits_o,
-  output logic [V*CW-1:0]  singles_o    // MULTI_GRANT: single-flit packets allocated, not yet entered
+  output logic [V*CREDIT_CNT_W-1:0]  credits_o,
+  output logic [V*CREDIT_CNT_W-1:0]  singles_o    // MULTI_GRANT: single-flit packets allocated, not yet entered
 );
   logic           credit_valid;
   logic [VCW-1:0] credit_vc;
@@ -58,8 +58,8 @@ module rr_output_port #(
   // Per downstream VC: the flits of it entering the port this cycle (with
   // speedup up to S of one VC), whether the tail of the packet holding it is
   // among them, and (MULTI_GRANT) how many single-flit packets.
-  logic [RW-1:0] sent [V];
-  logic [RW-1:0] singles_in [V];
+  logic [FLIT_CNT_W-1:0] sent [V];
+  logic [FLIT_CNT_W-1:0] singles_in [V];
   logic [V-1:0]  tail_out;
   always_comb begin
     tail_out = '0;
@@ -78,11 +78,11 @@ module rr_output_port #(
 
   logic [V-1:0] busy_q, handover_q;
   for (genvar w = 0; w < V; w++) begin : gen_vc
-    rr_credit_counter #(.DEPTH(B), .MAXC(S)) i_credits (
+    rr_credit_counter #(.DEPTH(B), .MAX_CONSUME(S)) i_credits (
       .clk_i, .rst_ni,
       .consume_i(sent[w]),
       .return_i (credit_valid && (credit_vc == VCW'(w))),
-      .credits_o(credits_o[w*CW+:CW])
+      .credits_o(credits_o[w*CREDIT_CNT_W+:CREDIT_CNT_W])
     );
     // Allocated from VC allocation until the tail flit leaves. Once the
     // holder's tail is at the front of its buffer the VC may be allocated
@@ -95,7 +95,7 @@ module rr_output_port #(
     // SPEC: a packet allocated a VC no packet holds may enter in the same
     // cycle, up to its tail (with speedup); it then no longer holds the VC.
     logic multi_alloc, succ_multi, gone;
-    assign multi_alloc = alloc_i[w] && !(MULTI_GRANT && alloc_n_i[w*RW+:RW] != '0);
+    assign multi_alloc = alloc_i[w] && !(MULTI_GRANT && alloc_n_i[w*FLIT_CNT_W+:FLIT_CNT_W] != '0);
     assign gone = SPEC && !busy_q[w] && tail_out[w];
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -111,23 +111,23 @@ module rr_output_port #(
     end
     if (MULTI_GRANT) begin : gen_singles
       logic succ_multi_q;
-      logic [CW-1:0] singles_q;
+      logic [CREDIT_CNT_W-1:0] singles_q;
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
           succ_multi_q <= 1'b0;
           singles_q    <= '0;
         end else begin
           if (alloc_i[w]) succ_multi_q <= multi_alloc;
-          singles_q <= singles_q + CW'(alloc_n_i[w*RW+:RW]) - CW'(singles_in[w]);
+          singles_q <= singles_q + CREDIT_CNT_W'(alloc_n_i[w*FLIT_CNT_W+:FLIT_CNT_W]) - CREDIT_CNT_W'(singles_in[w]);
         end
       end
       assign succ_multi = succ_multi_q;
-      assign singles_o[w*CW+:CW] = singles_q;
+      assign singles_o[w*CREDIT_CNT_W+:CREDIT_CNT_W] = singles_q;
     end else begin : gen_no_singles
       assign succ_multi = 1'b1;
-      assign singles_o[w*CW+:CW] = '0;
+      assign singles_o[w*CREDIT_CNT_W+:CREDIT_CNT_W] = '0;
       logic unused_alloc_n;
-      assign unused_alloc_n = ^{alloc_n_i[w*RW+:RW], singles_in[w]};
+      assign unused_alloc_n = ^{alloc_n_i[w*FLIT_CNT_W+:FLIT_CNT_W], singles_in[w]};
     end
   end
   assign busy_o     = busy_q;
@@ -157,16 +157,16 @@ module rr_output_port #(
       else if (send_i[0]) flit_q <= word[0];
       else flit_q <= '0;
     end
-    assign room_o = RW'(1);
+    assign room_o = FLIT_CNT_W'(1);
   end else begin : gen_buffer
-    localparam int unsigned AW = $clog2(OB);
-    localparam int unsigned NW = $clog2(OB + 1);
+    localparam int unsigned ADDR_W = $clog2(OB);
+    localparam int unsigned ENTRY_CNT_W = $clog2(OB + 1);
     logic [LW-1:0] buf_q [OB];  // no reset: storage only
-    logic [AW-1:0] rd_q, wr_q;
-    logic [NW-1:0] count_q;
+    logic [ADDR_W-1:0] rd_q, wr_q;
+    logic [ENTRY_CNT_W-1:0] count_q;
 
-    function automatic logic [AW-1:0] wrap(input logic [AW:0] x);  // x < 2*OB
-      wrap = (x >= (AW+1)'(OB)) ? AW'(x - (AW+1)'(OB)) : AW'(x);
+    function automatic logic [ADDR_W-1:0] wrap(input logic [ADDR_W:0] x);  // x < 2*OB
+      wrap = (x >= (ADDR_W+1)'(OB)) ? ADDR_W'(x - (ADDR_W+1)'(OB)) : ADDR_W'(x);
     endfunction
 
     // The first slot's word of this cycle (for the bypass).
@@ -182,7 +182,7 @@ module rr_output_port #(
     // the first slot of this cycle; every other flit of this cycle is queued.
     logic          from_buf, bypass;
     logic [S-1:0]  queued;
-    logic [NW-1:0] n_queued;
+    logic [ENTRY_CNT_W-1:0] n_queued;
     always_comb begin
       from_buf = count_q != '0;
       bypass = 1'b0;
@@ -196,13 +196,13 @@ module rr_output_port #(
         end
       end
       n_queued = '0;
-      for (int unsigned k = 0; k < S; k++) n_queued = n_queued + NW'(queued[k]);
+      for (int unsigned k = 0; k < S; k++) n_queued = n_queued + ENTRY_CNT_W'(queued[k]);
     end
 
     // Queued flits take consecutive places from the write pointer, in slot order.
-    logic [AW-1:0] addr [S];
+    logic [ADDR_W-1:0] addr [S];
     always_comb begin
-      logic [AW:0] at;
+      logic [ADDR_W:0] at;
       at = {1'b0, wr_q};
       for (int unsigned k = 0; k < S; k++) begin
         addr[k] = wrap(at);
@@ -225,16 +225,16 @@ module rr_output_port #(
         flit_q  <= from_buf ? buf_q[rd_q] : '0;
         if (bypass) flit_q <= word_first;
         if (from_buf) rd_q <= wrap({1'b0, rd_q} + 1'b1);
-        wr_q    <= wrap({1'b0, wr_q} + (AW+1)'(n_queued));
-        count_q <= count_q - NW'(from_buf) + n_queued;
+        wr_q    <= wrap({1'b0, wr_q} + (ADDR_W+1)'(n_queued));
+        count_q <= count_q - ENTRY_CNT_W'(from_buf) + n_queued;
       end
     end
 
     // Flits the port can take: the free slots plus the one leaving now
     // (count <= OB), and at most S.
-    logic [NW:0] free_now;
-    assign free_now = (NW+1)'(OB) - (NW+1)'(count_q) + (NW+1)'(1);
-    assign room_o = (free_now > (NW+1)'(S)) ? RW'(S) : RW'(free_now);
+    logic [ENTRY_CNT_W:0] free_now;
+    assign free_now = (ENTRY_CNT_W+1)'(OB) - (ENTRY_CNT_W+1)'(count_q) + (ENTRY_CNT_W+1)'(1);
+    assign room_o = (free_now > (ENTRY_CNT_W+1)'(S)) ? FLIT_CNT_W'(S) : FLIT_CNT_W'(free_now);
   end
   assign flit_o = flit_q;
 endmodule

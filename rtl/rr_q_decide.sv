@@ -13,42 +13,42 @@
 // the caller's LFSR) sends the packet by rand_i instead. Combinational;
 // bit-exact with rlroute::ref::q_decide (ref/src/q_decision.cpp).
 module rr_q_decide #(
-  parameter int unsigned C = 4,          // columns: the router's network ports
-  parameter int unsigned W = 16,         // Q-value bits
+  parameter int unsigned NUM_COLS = 4,          // columns: the router's network ports
+  parameter int unsigned QW = 16,         // Q-value bits
   parameter int unsigned TB = 8,         // fraction bits of the thresholds
   parameter int unsigned THLD_SRC = 51,  // round(q_thld1 x 2^TB), 000: 0.2
   parameter int unsigned THLD_INT = 90,  // round(q_thld2 x 2^TB), 000: 0.35
-  localparam int unsigned CW = rr_pkg::id_width(C)
+  localparam int unsigned COL_W = rr_pkg::id_width(NUM_COLS)
 ) (
-  input  logic [C*W-1:0] row_i,
+  input  logic [NUM_COLS*QW-1:0] row_i,
   input  logic [1:0]     role_i,
-  input  logic [CW-1:0]  min_i,      // the minimal port's column
-  input  logic [CW-1:0]  local_i,    // INTERMEDIATE: the random local column
+  input  logic [COL_W-1:0]  min_i,      // the minimal port's column
+  input  logic [COL_W-1:0]  local_i,    // INTERMEDIATE: the random local column
   input  logic           explore_i,  // SOURCE, INTERMEDIATE: the epsilon draw came up
-  input  logic [CW-1:0]  rand_i,     // the column to explore through
-  output logic [CW-1:0]  port_o,
-  output logic [CW-1:0]  best_o,     // the row's argmin (also the row minimum's column)
-  output logic [W-1:0]   best_q_o    // the row minimum (Q_y, the estimate sent upstream)
+  input  logic [COL_W-1:0]  rand_i,     // the column to explore through
+  output logic [COL_W-1:0]  port_o,
+  output logic [COL_W-1:0]  best_o,     // the row's argmin (also the row minimum's column)
+  output logic [QW-1:0]   best_q_o    // the row minimum (Q_y, the estimate sent upstream)
 );
-  // Argmin with every pair compared at once (C(C-1)/2 comparators): column c
+  // Argmin with every pair compared at once (NUM_COLS(NUM_COLS-1)/2 comparators): column c
   // wins if it is strictly below every lower column and not above any higher
   // one, so ties go to the lowest column and exactly one column wins. One
-  // comparator deep, where a tree would be log2(C) comparators in series.
-  logic [C-1:0] wins;
+  // comparator deep, where a tree would be log2(NUM_COLS) comparators in series.
+  logic [NUM_COLS-1:0] wins;
   always_comb begin
-    for (int unsigned c = 0; c < C; c++) begin
+    for (int unsigned c = 0; c < NUM_COLS; c++) begin
       wins[c] = 1'b1;
-      for (int unsigned d = 0; d < C; d++) begin
-        if (d < c && !(row_i[c*W+:W] < row_i[d*W+:W])) wins[c] = 1'b0;
-        if (d > c && row_i[d*W+:W] < row_i[c*W+:W]) wins[c] = 1'b0;
+      for (int unsigned d = 0; d < NUM_COLS; d++) begin
+        if (d < c && !(row_i[c*QW+:QW] < row_i[d*QW+:QW])) wins[c] = 1'b0;
+        if (d > c && row_i[d*QW+:QW] < row_i[c*QW+:QW]) wins[c] = 1'b0;
       end
     end
     best_o = '0;
     best_q_o = '0;
-    for (int unsigned c = 0; c < C; c++) begin
+    for (int unsigned c = 0; c < NUM_COLS; c++) begin
       if (wins[c]) begin
-        best_o = best_o | CW'(c);
-        best_q_o = best_q_o | row_i[c*W+:W];
+        best_o = best_o | COL_W'(c);
+        best_q_o = best_q_o | row_i[c*QW+:QW];
       end
     end
   end
@@ -56,16 +56,16 @@ module rr_q_decide #(
   // The minimal port's value and the other candidate's: at the source the
   // row minimum itself (no second multiplexer behind the argmin tree).
   logic          source;
-  logic [CW-1:0] other;
-  logic [W-1:0]  q_min, q_local, q_other;
+  logic [COL_W-1:0] other;
+  logic [QW-1:0]  q_min, q_local, q_other;
   assign source = role_i == 2'(rr_pkg::Q_ROLE_SOURCE);
   assign other = source ? best_o : local_i;
   always_comb begin
     q_min = '0;
     q_local = '0;
-    for (int unsigned c = 0; c < C; c++) begin
-      if (min_i == CW'(c)) q_min = row_i[c*W+:W];
-      if (local_i == CW'(c)) q_local = row_i[c*W+:W];
+    for (int unsigned c = 0; c < NUM_COLS; c++) begin
+      if (min_i == COL_W'(c)) q_min = row_i[c*QW+:QW];
+      if (local_i == COL_W'(c)) q_local = row_i[c*QW+:QW];
     end
   end
   assign q_other = source ? best_q_o : q_local;
@@ -74,15 +74,15 @@ module rr_q_decide #(
   // q_min x (2^TB - thld) < q_other x 2^TB: the product by a constant is
   // formed beside the argmin tree, and behind the tree is one comparison
   // (q_other x 2^TB is a shift). Signed, so a threshold above 1 works too.
-  localparam int unsigned XW = W + TB + 3;
+  localparam int unsigned SCALED_W = QW + TB + 3;
   localparam int signed KEEP_SRC = (1 << TB) - THLD_SRC;
   localparam int signed KEEP_INT = (1 << TB) - THLD_INT;
-  logic signed [XW-1:0] lhs_src, lhs_int, lhs, rhs;
+  logic signed [SCALED_W-1:0] lhs_src, lhs_int, lhs, rhs;
   logic                 keep_min;
-  assign lhs_src = $signed({{(XW-W){1'b0}}, q_min}) * XW'(KEEP_SRC);
-  assign lhs_int = $signed({{(XW-W){1'b0}}, q_min}) * XW'(KEEP_INT);
+  assign lhs_src = $signed({{(SCALED_W-QW){1'b0}}, q_min}) * SCALED_W'(KEEP_SRC);
+  assign lhs_int = $signed({{(SCALED_W-QW){1'b0}}, q_min}) * SCALED_W'(KEEP_INT);
   assign lhs = source ? lhs_src : lhs_int;
-  assign rhs = $signed({{(XW-W-TB){1'b0}}, q_other, {TB{1'b0}}});
+  assign rhs = $signed({{(SCALED_W-QW-TB){1'b0}}, q_other, {TB{1'b0}}});
   assign keep_min = lhs < rhs;
 
   always_comb begin

@@ -28,13 +28,13 @@ module rr_q_unit #(
   parameter int unsigned EPS = 66,       // round(routing.epsilon x 2^16)
   parameter int unsigned RP = 1,         // read ports (routing.q_read_ports)
   parameter int unsigned DC = 1,         // cycles per decision, 1 or 2 (routing.q_decision_cycles)
-  localparam int unsigned C = P - NUM_NI,
+  localparam int unsigned NUM_COLS = P - NUM_NI,
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI,
-  localparam int unsigned AW = rr_pkg::id_width(ROWS),
-  localparam int unsigned CW = rr_pkg::id_width(C),
+  localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
+  localparam int unsigned COL_W = rr_pkg::id_width(NUM_COLS),
   localparam int unsigned PW = rr_pkg::id_width(P),
-  localparam int unsigned TW = rr_pkg::Q_STAMP_W,
-  localparam int unsigned DOW = rr_pkg::q_operands_width(C, ROWS, H),
+  localparam int unsigned STAMP_W = rr_pkg::Q_STAMP_W,
+  localparam int unsigned DOW = rr_pkg::q_operands_width(NUM_COLS, ROWS, H),
   localparam int unsigned FBW = rr_pkg::q_feedback_width(ROWS, QW)
 ) (
   input  logic            clk_i,
@@ -53,40 +53,40 @@ module rr_q_unit #(
   output logic [P*FBW-1:0] fb_o,
   input  logic [P*FBW-1:0] fb_i,
   // the table's initial values, one row per cycle after reset (from a route unit)
-  output logic [AW-1:0]   init_row_o,
-  input  logic [C*QW-1:0] init_value_i,
+  output logic [ROW_W-1:0]   init_row_o,
+  input  logic [NUM_COLS*QW-1:0] init_value_i,
   output logic            ready_o,
-  output logic [C-1:0]    fb_drop_o       // per column: feedback dropped (table not ready)
+  output logic [NUM_COLS-1:0]    fb_drop_o       // per column: feedback dropped (table not ready)
 );
   localparam int unsigned FIRST_GLOBAL_COL = A - 1;
   localparam int unsigned HIW = rr_pkg::id_width(H);
 
   // ---- operands of each input port's head ----
-  logic [CW-1:0] min_col [P];
+  logic [COL_W-1:0] min_col [P];
   logic [1:0]    role    [P];
   logic [P-1:0]  read, fb_due;
-  logic [AW-1:0] row     [P];
-  logic [AW-1:0] fb_row  [P];
-  logic [TW-1:0] r       [P];
+  logic [ROW_W-1:0] row     [P];
+  logic [ROW_W-1:0] fb_row  [P];
+  logic [STAMP_W-1:0] r       [P];
   logic [H-1:0]  to_dst  [P];
   for (genvar p = 0; p < P; p++) begin : gen_operands
     assign {to_dst[p], fb_row[p], r[p], fb_due[p], row[p], read[p], role[p], min_col[p]} = hd_operands_i[p*DOW+:DOW];
   end
 
   // ---- the table ----
-  logic [C-1:0]      tbl_fb_valid;
-  logic [C*AW-1:0]   tbl_fb_row;
-  logic [C*QW-1:0]   tbl_fb_target;
-  logic [RP*AW-1:0]  rd_row;
-  logic [RP*C*QW-1:0] rd_data;
-  for (genvar c = 0; c < C; c++) begin : gen_fb_in
+  logic [NUM_COLS-1:0]      tbl_fb_valid;
+  logic [NUM_COLS*ROW_W-1:0]   tbl_fb_row;
+  logic [NUM_COLS*QW-1:0]   tbl_fb_target;
+  logic [RP*ROW_W-1:0]  rd_row;
+  logic [RP*NUM_COLS*QW-1:0] rd_data;
+  for (genvar c = 0; c < NUM_COLS; c++) begin : gen_fb_in
     // {target, row, valid} of the credit word of output port NUM_NI + c
-    assign {tbl_fb_target[c*QW+:QW], tbl_fb_row[c*AW+:AW], tbl_fb_valid[c]} = fb_i[(NUM_NI+c)*FBW+:FBW];
+    assign {tbl_fb_target[c*QW+:QW], tbl_fb_row[c*ROW_W+:ROW_W], tbl_fb_valid[c]} = fb_i[(NUM_NI+c)*FBW+:FBW];
   end
   logic [NUM_NI*FBW-1:0] unused_ni_fb;  // nothing sends feedback to a node
   assign unused_ni_fb = fb_i[NUM_NI*FBW-1:0];
 
-  rr_q_table #(.ROWS(ROWS), .C(C), .W(QW), .RP(RP), .RB(RB), .ALPHA(ALPHA), .BETA(BETA)) i_table (
+  rr_q_table #(.ROWS(ROWS), .NUM_COLS(NUM_COLS), .QW(QW), .RP(RP), .RB(RB), .ALPHA(ALPHA), .BETA(BETA)) i_table (
     .clk_i, .rst_ni,
     .fb_valid_i  (tbl_fb_valid),
     .fb_row_i    (tbl_fb_row),
@@ -103,10 +103,10 @@ module rr_q_unit #(
   // What each read port's decision needs (its row, the head's role and
   // minimal column, the LFSR draws) and each input port's operands for its
   // answer and feedback: straight through (DC = 1) or registered (DC = 2).
-  localparam int unsigned DW = C * QW + 2 + 3 * CW + 1;
-  localparam int unsigned OW = 1 + 2 + CW + H + TW + AW + 1 + PW;
-  logic [RP*DW-1:0] dec_in, dec;
-  logic [P*OW-1:0]  op_in, op;
+  localparam int unsigned DECIDE_IN_W = NUM_COLS * QW + 2 + 3 * COL_W + 1;
+  localparam int unsigned ANSWER_IN_W = 1 + 2 + COL_W + H + STAMP_W + ROW_W + 1 + PW;
+  logic [RP*DECIDE_IN_W-1:0] dec_in, dec;
+  logic [P*ANSWER_IN_W-1:0]  op_in, op;
   if (DC == 2) begin : gen_stage
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -124,23 +124,23 @@ module rr_q_unit #(
 
   // ---- read ports: arbitration and decision ----
   logic [P-1:0]  granted;           // the head of port p has its read port this cycle
-  logic [CW-1:0] col_of  [P];       // its read port's decision (a column)
+  logic [COL_W-1:0] col_of  [P];       // its read port's decision (a column)
   logic [QW-1:0] best_of [P];       // and its row's minimum
   for (genvar k = 0; k < RP; k++) begin : gen_read
     logic [P-1:0] mine, gnt;
     for (genvar p = 0; p < P; p++) begin : gen_mine
       assign mine[p] = (p % RP) == k;
     end
-    rr_arbiter_rr #(.N(P)) i_arb (
+    rr_arbiter_rr #(.NUM_REQ(P)) i_arb (
       .clk_i, .rst_ni,
       .req_i    (hd_valid_i & read & mine),
       .advance_i(1'b1),
       .gnt_o    (gnt)
     );
 
-    logic [AW-1:0] k_row;
+    logic [ROW_W-1:0] k_row;
     logic [1:0]    k_role;
-    logic [CW-1:0] k_min;
+    logic [COL_W-1:0] k_min;
     always_comb begin
       k_row = '0;
       k_role = '0;
@@ -153,27 +153,27 @@ module rr_q_unit #(
         end
       end
     end
-    assign rd_row[k*AW+:AW] = k_row;
+    assign rd_row[k*ROW_W+:ROW_W] = k_row;
 
     // Random draws: explore with probability EPS / 2^16; the random local
     // column and the exploring column, each uniform (floor(rand x n / 2^8)).
     logic [15:0] rand_eps, rand_col;
     rr_lfsr i_lfsr_eps (.clk_i, .rst_ni, .seed_i(seed_i ^ 16'(k * 32'h3C6F)), .rand_o(rand_eps));
     rr_lfsr i_lfsr_col (.clk_i, .rst_ni, .seed_i(seed_i ^ 16'(k * 32'h3C6F + 32'h5A5A)), .rand_o(rand_col));
-    logic [CW-1:0] local_col, rand_any;
-    assign local_col = CW'((16'(rand_col[7:0]) * 16'(A - 1)) >> 8);
-    assign rand_any = CW'((16'(rand_col[15:8]) * 16'(C)) >> 8);
+    logic [COL_W-1:0] local_col, rand_any;
+    assign local_col = COL_W'((16'(rand_col[7:0]) * 16'(A - 1)) >> 8);
+    assign rand_any = COL_W'((16'(rand_col[15:8]) * 16'(NUM_COLS)) >> 8);
 
-    assign dec_in[k*DW+:DW] = {rd_data[k*C*QW+:C*QW], k_role, k_min, local_col, rand_any, rand_eps < 16'(EPS)};
-    logic [C*QW-1:0] d_row;
+    assign dec_in[k*DECIDE_IN_W+:DECIDE_IN_W] = {rd_data[k*NUM_COLS*QW+:NUM_COLS*QW], k_role, k_min, local_col, rand_any, rand_eps < 16'(EPS)};
+    logic [NUM_COLS*QW-1:0] d_row;
     logic [1:0]      d_role;
-    logic [CW-1:0]   d_min, d_local, d_rand;
+    logic [COL_W-1:0]   d_min, d_local, d_rand;
     logic            d_explore;
-    assign {d_row, d_role, d_min, d_local, d_rand, d_explore} = dec[k*DW+:DW];
+    assign {d_row, d_role, d_min, d_local, d_rand, d_explore} = dec[k*DECIDE_IN_W+:DECIDE_IN_W];
 
-    logic [CW-1:0] k_col, unused_best_col;
+    logic [COL_W-1:0] k_col, unused_best_col;
     logic [QW-1:0] k_best;
-    rr_q_decide #(.C(C), .W(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT)) i_decide (
+    rr_q_decide #(.NUM_COLS(NUM_COLS), .QW(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT)) i_decide (
       .row_i    (d_row),
       .role_i   (d_role),
       .min_i    (d_min),
@@ -199,34 +199,34 @@ module rr_q_unit #(
     assign accept = ready_o && (!read[p] || granted[p]);  // nothing before the table holds its initial values
     assign hd_ready_o[p] = accept;
 
-    assign op_in[p*OW+:OW] = {read[p], role[p], min_col[p], to_dst[p], r[p], fb_row[p],
+    assign op_in[p*ANSWER_IN_W+:ANSWER_IN_W] = {read[p], role[p], min_col[p], to_dst[p], r[p], fb_row[p],
                               hd_valid_i[p] && accept && hd_fresh_i[p] && fb_due[p], hd_port_i[p*PW+:PW]};
     logic          o_read, o_fb;
     logic [1:0]    o_role;
-    logic [CW-1:0] o_min;
+    logic [COL_W-1:0] o_min;
     logic [H-1:0]  o_to_dst;
-    logic [TW-1:0] o_r;
-    logic [AW-1:0] o_fb_row;
+    logic [STAMP_W-1:0] o_r;
+    logic [ROW_W-1:0] o_fb_row;
     logic [PW-1:0] o_port;
-    assign {o_read, o_role, o_min, o_to_dst, o_r, o_fb_row, o_fb, o_port} = op[p*OW+:OW];
+    assign {o_read, o_role, o_min, o_to_dst, o_r, o_fb_row, o_fb, o_port} = op[p*ANSWER_IN_W+:ANSWER_IN_W];
 
-    logic [CW-1:0] col;
+    logic [COL_W-1:0] col;
     logic          global_col;
     assign col = col_of[p];
-    assign global_col = col >= CW'(FIRST_GLOBAL_COL);
+    assign global_col = col >= COL_W'(FIRST_GLOBAL_COL);
     assign hd_choice_o[p*PW+:PW] = o_read ? PW'(NUM_NI) + PW'(col) : o_port;
     assign hd_alt_o[p] = o_read && o_role == 2'(rr_pkg::Q_ROLE_SOURCE) && col != o_min;
     // Into a third group: "to intermediate" (1); else "from intermediate" (2).
-    assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[HIW'(col - CW'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
+    assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[HIW'(col - COL_W'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
 
     // target = r + Q_y (Q_y = 0 without a read), as a saturated Q code.
-    localparam int unsigned SW = ((TW + QFB > QW) ? TW + QFB : QW) + 1;
-    logic [SW-1:0] sum;
+    localparam int unsigned TARGET_SUM_W = ((STAMP_W + QFB > QW) ? STAMP_W + QFB : QW) + 1;
+    logic [TARGET_SUM_W-1:0] sum;
     logic [QW-1:0] target;
     logic [QW-1:0] q_y;
     assign q_y = o_read ? best_of[p] : '0;
-    assign sum = (SW'(o_r) << QFB) + SW'(q_y);
-    assign target = (sum > SW'({QW{1'b1}})) ? '1 : QW'(sum);
+    assign sum = (TARGET_SUM_W'(o_r) << QFB) + TARGET_SUM_W'(q_y);
+    assign target = (sum > TARGET_SUM_W'({QW{1'b1}})) ? '1 : QW'(sum);
     logic [FBW-1:0] fb_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) fb_q <= '0;

@@ -39,13 +39,13 @@ module rr_router #(
   parameter bit [P*V*P*V-1:0] REQ_MAP = {(P*V*P*V){1'b1}},
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
-  localparam int unsigned CW = $clog2(B + 1),
+  localparam int unsigned CREDIT_CNT_W = $clog2(B + 1),
   localparam int unsigned LW = rr_pkg::link_width(V, W),
   localparam int unsigned CRW = rr_pkg::credit_width(V),
-  localparam int unsigned OW = $clog2(V * B + 1),
-  localparam int unsigned DW = rr_pkg::demand_width(P, V, LEN_W),
+  localparam int unsigned OCC_W = $clog2(V * B + 1),
+  localparam int unsigned DEMAND_W = rr_pkg::demand_width(P, V, LEN_W),
   localparam int unsigned R = P * V,
-  localparam int unsigned FW = (FIELD_W > 0) ? FIELD_W : 1
+  localparam int unsigned PATCH_W = (FIELD_W > 0) ? FIELD_W : 1
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -73,17 +73,17 @@ module rr_router #(
   input  logic [P-1:0]      hd_ready_i,      // the decision unit accepted the port's presentation
   output logic [P-1:0]      hd_fresh_o,      // the presented packet's first accepted decision
   input  logic [P*PW-1:0]   hd_choice_i,     // ANSWER_PORT: the port to take
-  input  logic [P*FW-1:0]   hd_patch_i,      // ANSWER_PORT: the header field's value if it patches
+  input  logic [P*PATCH_W-1:0]   hd_patch_i,      // ANSWER_PORT: the header field's value if it patches
   // per output port: credits in use over all its VCs (downstream occupancy),
   // for adaptive route units
-  output logic [P*OW-1:0]   occ_o,
+  output logic [P*OCC_W-1:0]   occ_o,
   // per output port: flits of the packets waiting here for a VC of it (rr_demand)
-  output logic [P*DW-1:0]   dem_o,
+  output logic [P*DEMAND_W-1:0]   dem_o,
   // per output VC: allocated to a packet, and its credits (star's decision)
   output logic [R-1:0]      vc_busy_o,
-  output logic [R*CW-1:0]   vc_credits_o,
+  output logic [R*CREDIT_CNT_W-1:0]   vc_credits_o,
   // per input VC: the flits in its buffer (DQN-routing's observation)
-  output logic [R*CW-1:0]   in_occ_o,
+  output logic [R*CREDIT_CNT_W-1:0]   in_occ_o,
   // observability: free-running cycle counter, per output port flits sent and
   // cycles in which a packet waited for the port but nothing was sent (both
   // up to the cycle before)
@@ -92,12 +92,12 @@ module rr_router #(
   output logic [P*32-1:0]   stat_stall_o
 );
   // With speedup and single-flit packets an output VC takes up to S of them
-  // per cycle (rr_vc_alloc G, rr_output_port MULTI_GRANT): else a VC of
+  // per cycle (rr_vc_alloc GRANTS, rr_output_port MULTI_GRANT): else a VC of
   // single-flit packets would take one packet per cycle, the link's rate,
   // and speedup could not drain it faster than it fills.
   localparam bit          MULTI_GRANT = S > 1 && MIN_LEN == 1;
-  localparam int unsigned G = MULTI_GRANT ? S : 1;
-  localparam int unsigned GW = $clog2(G + 1);
+  localparam int unsigned GRANTS = MULTI_GRANT ? S : 1;
+  localparam int unsigned GRANT_CNT_W = $clog2(GRANTS + 1);
 
   logic [R-1:0]       va_req, va_rel, va_gnt, sa_req, out_busy, out_handover, out_alloc, out_pend;
   logic [R-1:0]       va_gnt_free, sa_spec, sa_ok;
@@ -105,22 +105,22 @@ module rr_router #(
   logic [R*V-1:0]     va_vcs;
   logic [R*LEN_W-1:0] va_len;
   logic [R*VCW-1:0]   va_vc, va_own_vc;
-  logic [R*CW-1:0]    out_credits, out_singles;
-  logic [R*GW-1:0]    out_alloc_n;  // per output VC: single-flit packets allocated (MULTI_GRANT)
+  logic [R*CREDIT_CNT_W-1:0]    out_credits, out_singles;
+  logic [R*GRANT_CNT_W-1:0]    out_alloc_n;  // per output VC: single-flit packets allocated (MULTI_GRANT)
 
-  localparam int unsigned XW = VCW + 2 + W;  // crossbar word {vc, tail, head, data}
-  localparam int unsigned L = P * S;         // crossbar lanes (inputs) and slots (outputs)
-  localparam int unsigned LNW = rr_pkg::id_width(L);
-  localparam int unsigned RW = $clog2(S + 1);
-  localparam int unsigned IW = rr_pkg::id_width(S);
-  logic [R*RW-1:0]    sa_cnt, sa_gnt;  // per input VC: flits offered, flits granted
-  logic [L-1:0]       sa_lane_valid;   // per input lane p*S + m: the flit it carries
-  logic [L*VCW-1:0]   sa_lane_vc;
-  logic [L*IW-1:0]    sa_lane_idx;
-  logic [L*XW-1:0]    xb_in, xb_out;
-  logic [L-1:0]       sw_valid;   // per output slot o*S + k
-  logic [L*LNW-1:0]   sw_sel;
-  logic [P*RW-1:0]    room;
+  localparam int unsigned XBAR_W = VCW + 2 + W;  // crossbar word {vc, tail, head, data}
+  localparam int unsigned NUM_LANES = P * S;         // crossbar lanes (inputs) and slots (outputs)
+  localparam int unsigned LANE_W = rr_pkg::id_width(NUM_LANES);
+  localparam int unsigned FLIT_CNT_W = $clog2(S + 1);
+  localparam int unsigned FLIT_IDX_W = rr_pkg::id_width(S);
+  logic [R*FLIT_CNT_W-1:0]    sa_cnt, sa_gnt;  // per input VC: flits offered, flits granted
+  logic [NUM_LANES-1:0]       sa_lane_valid;   // per input lane p*S + m: the flit it carries
+  logic [NUM_LANES*VCW-1:0]   sa_lane_vc;
+  logic [NUM_LANES*FLIT_IDX_W-1:0]    sa_lane_idx;
+  logic [NUM_LANES*XBAR_W-1:0]    xb_in, xb_out;
+  logic [NUM_LANES-1:0]       sw_valid;   // per output slot o*S + k
+  logic [NUM_LANES*LANE_W-1:0]   sw_sel;
+  logic [P*FLIT_CNT_W-1:0]    room;
 
   for (genvar p = 0; p < P; p++) begin : gen_in
     logic [S*W-1:0]   lane_data;
@@ -152,7 +152,7 @@ module rr_router #(
       .hd_ready_i   (hd_ready_i[p]),
       .hd_fresh_o   (hd_fresh_o[p]),
       .hd_choice_i  (hd_choice_i[p*PW+:PW]),
-      .hd_patch_i   (hd_patch_i[p*FW+:FW]),
+      .hd_patch_i   (hd_patch_i[p*PATCH_W+:PATCH_W]),
       .va_req_o     (va_req[p*V+:V]),
       .va_port_o    (va_port[p*V*PW+:V*PW]),
       .va_vcs_o     (va_vcs[p*V*V+:V*V]),
@@ -165,24 +165,24 @@ module rr_router #(
       .sa_req_o     (sa_req[p*V+:V]),
       .sa_spec_o    (sa_spec[p*V+:V]),
       .sa_port_o    (sa_port[p*V*PW+:V*PW]),
-      .sa_cnt_o     (sa_cnt[p*V*RW+:V*RW]),
-      .sa_gnt_i     (sa_gnt[p*V*RW+:V*RW]),
+      .sa_cnt_o     (sa_cnt[p*V*FLIT_CNT_W+:V*FLIT_CNT_W]),
+      .sa_gnt_i     (sa_gnt[p*V*FLIT_CNT_W+:V*FLIT_CNT_W]),
       .lane_valid_i (sa_lane_valid[p*S+:S]),
       .lane_vc_i    (sa_lane_vc[p*S*VCW+:S*VCW]),
-      .lane_idx_i   (sa_lane_idx[p*S*IW+:S*IW]),
+      .lane_idx_i   (sa_lane_idx[p*S*FLIT_IDX_W+:S*FLIT_IDX_W]),
       .out_pend_i   (out_pend[p*V+:V]),
       .xb_data_o    (lane_data),
       .xb_head_o    (lane_head),
       .xb_tail_o    (lane_tail),
       .xb_vc_o      (lane_vc),
-      .occ_o        (in_occ_o[p*V*CW+:V*CW])
+      .occ_o        (in_occ_o[p*V*CREDIT_CNT_W+:V*CREDIT_CNT_W])
     );
     for (genvar k = 0; k < S; k++) begin : gen_lane
-      assign xb_in[(p*S+k)*XW+:XW] = {lane_vc[k*VCW+:VCW], lane_tail[k], lane_head[k], lane_data[k*W+:W]};
+      assign xb_in[(p*S+k)*XBAR_W+:XBAR_W] = {lane_vc[k*VCW+:VCW], lane_tail[k], lane_head[k], lane_data[k*W+:W]};
     end
   end
 
-  rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CW(CW), .G(G), .SPEC(SPEC), .REQ_MAP(REQ_MAP)) i_vc_alloc (
+  rr_vc_alloc #(.P(P), .V(V), .LEN_W(LEN_W), .CREDIT_CNT_W(CREDIT_CNT_W), .GRANTS(GRANTS), .SPEC(SPEC), .REQ_MAP(REQ_MAP)) i_vc_alloc (
     .clk_i, .rst_ni,
     .req_i     (va_req),
     .port_i    (va_port),
@@ -212,7 +212,7 @@ module rr_router #(
   );
 
   if (DEMAND) begin : gen_demand
-    logic [P*DW-1:0] dem;
+    logic [P*DEMAND_W-1:0] dem;
     rr_demand #(.P(P), .V(V), .LEN_W(LEN_W)) i_demand (
       .va_req_i (va_req),
       .va_port_i(va_port),
@@ -220,7 +220,7 @@ module rr_router #(
       .dem_o    (dem)
     );
     if (DECIDE_PORTS != '0) begin : gen_dem_q  // decided at the head: the queues of the last cycle
-      logic [P*DW-1:0] dem_q;
+      logic [P*DEMAND_W-1:0] dem_q;
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) dem_q <= '0;
         else dem_q <= dem;
@@ -252,7 +252,7 @@ module rr_router #(
     .out_sel_o  (sw_sel)
   );
 
-  rr_crossbar #(.P(L), .O(L), .XW(XW)) i_crossbar (
+  rr_crossbar #(.NUM_IN(NUM_LANES), .NUM_OUT(NUM_LANES), .XBAR_W(XBAR_W)) i_crossbar (
     .in_i (xb_in),
     .sel_i(sw_sel),
     .out_o(xb_out)
@@ -276,15 +276,15 @@ module rr_router #(
     logic [S-1:0]     slot_head, slot_tail;
     logic [S*VCW-1:0] slot_vc;
     for (genvar k = 0; k < S; k++) begin : gen_slot
-      assign {slot_vc[k*VCW+:VCW], slot_tail[k], slot_head[k], slot_data[k*W+:W]} = xb_out[(o*S+k)*XW+:XW];
+      assign {slot_vc[k*VCW+:VCW], slot_tail[k], slot_head[k], slot_data[k*W+:W]} = xb_out[(o*S+k)*XBAR_W+:XBAR_W];
     end
     // The single-flit allocations of this port's VCs, as the port counts them.
-    logic [V*RW-1:0] alloc_n;
+    logic [V*FLIT_CNT_W-1:0] alloc_n;
     for (genvar w = 0; w < V; w++) begin : gen_alloc_n
       if (MULTI_GRANT) begin : gen_n
-        assign alloc_n[w*RW+:RW] = RW'(out_alloc_n[(o*V+w)*GW+:GW]);
+        assign alloc_n[w*FLIT_CNT_W+:FLIT_CNT_W] = FLIT_CNT_W'(out_alloc_n[(o*V+w)*GRANT_CNT_W+:GRANT_CNT_W]);
       end else begin : gen_zero
-        assign alloc_n[w*RW+:RW] = '0;
+        assign alloc_n[w*FLIT_CNT_W+:FLIT_CNT_W] = '0;
       end
     end
     rr_output_port #(
@@ -297,21 +297,21 @@ module rr_router #(
       .head_i   (slot_head),
       .tail_i   (slot_tail),
       .vc_i     (slot_vc),
-      .room_o   (room[o*RW+:RW]),
+      .room_o   (room[o*FLIT_CNT_W+:FLIT_CNT_W]),
       .alloc_i  (out_alloc[o*V+:V]),
       .alloc_n_i(alloc_n),
       .flit_o   (flit_o[o*LW+:LW]),
       .credit_i (credit_i[o*CRW+:CRW]),
       .busy_o   (out_busy[o*V+:V]),
       .handover_o(out_handover[o*V+:V]),
-      .credits_o(out_credits[o*V*CW+:V*CW]),
-      .singles_o(out_singles[o*V*CW+:V*CW])
+      .credits_o(out_credits[o*V*CREDIT_CNT_W+:V*CREDIT_CNT_W]),
+      .singles_o(out_singles[o*V*CREDIT_CNT_W+:V*CREDIT_CNT_W])
     );
 
     always_comb begin
-      occ_o[o*OW+:OW] = '0;
+      occ_o[o*OCC_W+:OCC_W] = '0;
       for (int unsigned w = 0; w < V; w++) begin
-        occ_o[o*OW+:OW] = occ_o[o*OW+:OW] + OW'(B) - OW'(out_credits[(o*V+w)*CW+:CW]);
+        occ_o[o*OCC_W+:OCC_W] = occ_o[o*OCC_W+:OCC_W] + OCC_W'(B) - OCC_W'(out_credits[(o*V+w)*CREDIT_CNT_W+:CREDIT_CNT_W]);
       end
     end
 
@@ -319,11 +319,11 @@ module rr_router #(
     // The counters add last cycle's events (registered first), so that no
     // 32-bit carry chain hangs off the switch allocator's outputs.
     logic [31:0]   flits_q, stall_q;
-    logic [RW-1:0] n_sent, sent_q;  // flits into the port this cycle, last cycle
+    logic [FLIT_CNT_W-1:0] n_sent, sent_q;  // flits into the port this cycle, last cycle
     logic          stalled_q;
     always_comb begin
       n_sent = '0;
-      for (int unsigned k = 0; k < S; k++) n_sent = n_sent + RW'(sw_valid[o*S+k]);
+      for (int unsigned k = 0; k < S; k++) n_sent = n_sent + FLIT_CNT_W'(sw_valid[o*S+k]);
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin

@@ -18,35 +18,35 @@ module rr_sw_alloc #(
   parameter bit          SPEC = 1'b0,  // speculative requests (see above)
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned VCW = rr_pkg::id_width(V),
-  localparam int unsigned L = P * S,                // input lanes
-  localparam int unsigned LNW = rr_pkg::id_width(L),
-  localparam int unsigned IW = rr_pkg::id_width(S),  // a flit index 0..S-1
-  localparam int unsigned RW = $clog2(S + 1)        // a count of 0..S flits
+  localparam int unsigned NUM_LANES = P * S,                // input lanes
+  localparam int unsigned LANE_W = rr_pkg::id_width(NUM_LANES),
+  localparam int unsigned FLIT_IDX_W = rr_pkg::id_width(S),  // a flit index 0..S-1
+  localparam int unsigned FLIT_CNT_W = $clog2(S + 1)        // a count of 0..S flits
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
   input  logic [P*V-1:0]     req_i,
   input  logic [P*V*PW-1:0]  port_i,
-  input  logic [P*V*RW-1:0]  cnt_i,     // per input VC: flits it can send this cycle (1..S)
-  input  logic [P*RW-1:0]    room_i,    // per output port: flits it can take this cycle (1..S)
+  input  logic [P*V*FLIT_CNT_W-1:0]  cnt_i,     // per input VC: flits it can send this cycle (1..S)
+  input  logic [P*FLIT_CNT_W-1:0]    room_i,    // per output port: flits it can take this cycle (1..S)
   input  logic [P*V-1:0]     spec_i,    // SPEC: per input VC, the request is speculative
   input  logic [P*V-1:0]     ok_i,      // SPEC: per input VC, its speculation won its output VC
-  output logic [P*V*RW-1:0]  gnt_o,     // per input VC: flits granted (0..S)
-  output logic [L-1:0]       lane_valid_o,  // per input lane: granted
-  output logic [L*VCW-1:0]   lane_vc_o,     // per input lane: the VC it carries
-  output logic [L*IW-1:0]    lane_idx_o,    // per input lane: which of the VC's flits
+  output logic [P*V*FLIT_CNT_W-1:0]  gnt_o,     // per input VC: flits granted (0..S)
+  output logic [NUM_LANES-1:0]       lane_valid_o,  // per input lane: granted
+  output logic [NUM_LANES*VCW-1:0]   lane_vc_o,     // per input lane: the VC it carries
+  output logic [NUM_LANES*FLIT_IDX_W-1:0]    lane_idx_o,    // per input lane: which of the VC's flits
   output logic [P*S-1:0]     out_valid_o,   // per output slot o*S + k
-  output logic [P*S*LNW-1:0] out_sel_o      // per output slot: the winning input lane
+  output logic [P*S*LANE_W-1:0] out_sel_o      // per output slot: the winning input lane
 );
-  logic [L-1:0]  lane_has, lane_won, lane_spec, lane_ok;
-  logic [PW-1:0] lane_port [L];
-  logic [L-1:0]  out_gnt [P];  // [output][lane]
+  logic [NUM_LANES-1:0]  lane_has, lane_won, lane_spec, lane_ok;
+  logic [PW-1:0] lane_port [NUM_LANES];
+  logic [NUM_LANES-1:0]  out_gnt [P];  // [output][lane]
 
   for (genvar p = 0; p < P; p++) begin : gen_in
     logic [V-1:0]   req, spec, first_class, vmask_q, primary;
     logic [S-1:0]   has;
     logic [VCW-1:0] vc  [S];
-    logic [IW-1:0]  idx [S];
+    logic [FLIT_IDX_W-1:0]  idx [S];
     assign req  = req_i[p*V+:V];
     assign spec = SPEC ? spec_i[p*V+:V] & req : '0;
     // The class that takes the lanes: the non-speculative requests if there
@@ -55,7 +55,7 @@ module rr_sw_alloc #(
 
     always_comb begin
       logic [V-1:0] hi, lo, pick;
-      logic [RW:0]  at, n;
+      logic [FLIT_CNT_W:0]  at, n;
       hi = first_class & vmask_q;
       lo = first_class & ~vmask_q;
       primary = (|hi) ? (hi & (~hi + 1'b1)) : (lo & (~lo + 1'b1));
@@ -72,15 +72,15 @@ module rr_sw_alloc #(
         pick = (pass == 0) ? hi : lo;
         for (int unsigned v = 0; v < V; v++) begin
           if (pick[v]) begin
-            n = (RW+1)'(cnt_i[(p*V+v)*RW+:RW]);
+            n = (FLIT_CNT_W+1)'(cnt_i[(p*V+v)*FLIT_CNT_W+:FLIT_CNT_W]);
             for (int unsigned m = 0; m < S; m++) begin
-              if ((RW+1)'(m) >= at && (RW+1)'(m) < at + n) begin
+              if ((FLIT_CNT_W+1)'(m) >= at && (FLIT_CNT_W+1)'(m) < at + n) begin
                 has[m] = 1'b1;
                 vc[m]  = VCW'(v);
-                idx[m] = IW'((RW+1)'(m) - at);
+                idx[m] = FLIT_IDX_W'((FLIT_CNT_W+1)'(m) - at);
               end
             end
-            at = (at + n > (RW+1)'(S)) ? (RW+1)'(S) : at + n;
+            at = (at + n > (FLIT_CNT_W+1)'(S)) ? (FLIT_CNT_W+1)'(S) : at + n;
           end
         end
       end
@@ -94,7 +94,7 @@ module rr_sw_alloc #(
     for (genvar m = 0; m < S; m++) begin : gen_lane
       assign lane_has[p*S+m] = has[m];
       assign lane_vc_o[(p*S+m)*VCW+:VCW] = vc[m];
-      assign lane_idx_o[(p*S+m)*IW+:IW] = idx[m];
+      assign lane_idx_o[(p*S+m)*FLIT_IDX_W+:FLIT_IDX_W] = idx[m];
       always_comb begin
         lane_port[p*S+m] = '0;
         lane_spec[p*S+m] = 1'b0;
@@ -112,23 +112,23 @@ module rr_sw_alloc #(
     // Flits granted per VC: its won lanes (none if its speculation failed).
     for (genvar v = 0; v < V; v++) begin : gen_gnt
       always_comb begin
-        gnt_o[(p*V+v)*RW+:RW] = '0;
+        gnt_o[(p*V+v)*FLIT_CNT_W+:FLIT_CNT_W] = '0;
         for (int unsigned m = 0; m < S; m++) begin
-          if (lane_won[p*S+m] && vc[m] == VCW'(v)) gnt_o[(p*V+v)*RW+:RW] = gnt_o[(p*V+v)*RW+:RW] + 1'b1;
+          if (lane_won[p*S+m] && vc[m] == VCW'(v)) gnt_o[(p*V+v)*FLIT_CNT_W+:FLIT_CNT_W] = gnt_o[(p*V+v)*FLIT_CNT_W+:FLIT_CNT_W] + 1'b1;
         end
-        if (SPEC && spec[v] && !ok_i[p*V+v]) gnt_o[(p*V+v)*RW+:RW] = '0;
+        if (SPEC && spec[v] && !ok_i[p*V+v]) gnt_o[(p*V+v)*FLIT_CNT_W+:FLIT_CNT_W] = '0;
       end
     end
   end
 
   for (genvar o = 0; o < P; o++) begin : gen_out
-    logic [L-1:0]  reqs, lane_mask, granted, last;
+    logic [NUM_LANES-1:0]  reqs, lane_mask, granted, last;
     logic [P-1:0]  pmask_q, last_port;
-    logic [RW-1:0] room;
+    logic [FLIT_CNT_W-1:0] room;
     logic [S-1:0]  slot_valid;
-    logic [S*LNW-1:0] slot_sel;
-    assign room = room_i[o*RW+:RW];
-    for (genvar l = 0; l < L; l++) begin : gen_col
+    logic [S*LANE_W-1:0] slot_sel;
+    assign room = room_i[o*FLIT_CNT_W+:FLIT_CNT_W];
+    for (genvar l = 0; l < NUM_LANES; l++) begin : gen_col
       assign reqs[l] = lane_has[l] && (lane_port[l] == PW'(o));
       assign lane_mask[l] = pmask_q[l/S];
     end
@@ -138,26 +138,26 @@ module rr_sw_alloc #(
     // non-speculative lanes compete if any asks for this output (cls), else
     // the speculative ones; a slot granted to a failed speculation stays
     // empty.
-    logic [L-1:0] cls;  // the lanes that compete: the non-speculative ones if any
+    logic [NUM_LANES-1:0] cls;  // the lanes that compete: the non-speculative ones if any
     assign cls = (SPEC && |(reqs & ~lane_spec)) ? reqs & ~lane_spec : reqs;
     always_comb begin
-      logic [L-1:0] hi, lo, g;
+      logic [NUM_LANES-1:0] hi, lo, g;
       hi = cls & lane_mask;
       lo = cls & ~lane_mask;
       granted = '0;
       last = '0;
       for (int unsigned k = 0; k < S; k++) begin
         g = '0;
-        if (RW'(k) < room) begin
+        if (FLIT_CNT_W'(k) < room) begin
           if (|hi) g = hi & (~hi + 1'b1);
           else g = lo & (~lo + 1'b1);
         end
         hi = hi & ~g;
         lo = lo & ~g;
         slot_valid[k] = |(g & lane_ok);
-        slot_sel[k*LNW+:LNW] = '0;
-        for (int unsigned l = 0; l < L; l++) begin
-          if (g[l]) slot_sel[k*LNW+:LNW] = LNW'(l);
+        slot_sel[k*LANE_W+:LANE_W] = '0;
+        for (int unsigned l = 0; l < NUM_LANES; l++) begin
+          if (g[l]) slot_sel[k*LANE_W+:LANE_W] = LANE_W'(l);
         end
         granted = granted | g;
         if (|g) last = g;
@@ -172,7 +172,7 @@ module rr_sw_alloc #(
     end
     assign out_gnt[o] = granted;
     assign out_valid_o[o*S+:S] = slot_valid;
-    assign out_sel_o[o*S*LNW+:S*LNW] = slot_sel;
+    assign out_sel_o[o*S*LANE_W+:S*LANE_W] = slot_sel;
   end
 
   always_comb begin

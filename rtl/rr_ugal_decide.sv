@@ -34,18 +34,18 @@ module rr_ugal_decide #(
   input  logic [GB-1:0]        dst_group_i,
   output logic                 nonmin_o
 );
-  // q = occ + dem (QW bits); costs: q x hops (<= 6) plus UGAL-LE's
+  // q = occ + dem (QUEUE_W bits); costs: q x hops (<= 6) plus UGAL-LE's
   // q x (C - 1) (C <= A), compared as signed numbers with the bias
   // (|b| <= 1024, config.cpp).
-  localparam int unsigned QW = ((OW > DW) ? OW : DW) + 1;
-  localparam int unsigned SW = ((QW + CFW + 3 > 11) ? QW + CFW + 3 : 11) + 2;
+  localparam int unsigned QUEUE_W = ((OW > DW) ? OW : DW) + 1;
+  localparam int unsigned SCORE_W = ((QUEUE_W + CFW + 3 > 11) ? QUEUE_W + CFW + 3 : 11) + 2;
 
   // Port and group selections are AND-OR muxes (indexing by port*OW would be
   // a run-time multiply).
-  function automatic logic [QW-1:0] queue_at(input logic [PW-1:0] port);
+  function automatic logic [QUEUE_W-1:0] queue_at(input logic [PW-1:0] port);
     queue_at = '0;
     for (int unsigned q = 0; q < P; q++) begin
-      if (port == PW'(q)) queue_at = queue_at | (QW'(occ_i[q*OW+:OW]) + QW'(dem_i[q*DW+:DW]));
+      if (port == PW'(q)) queue_at = queue_at | (QUEUE_W'(occ_i[q*OW+:OW]) + QUEUE_W'(dem_i[q*DW+:DW]));
     end
   endfunction
 
@@ -58,7 +58,7 @@ module rr_ugal_decide #(
 
   // q x f as shift-and-add: no multiplier (a DSP slice on the FPGA) for a
   // few-bit factor.
-  function automatic logic signed [SW-1:0] times(input logic signed [SW-1:0] q, input logic [CFW+HW-1:0] f);
+  function automatic logic signed [SCORE_W-1:0] times(input logic signed [SCORE_W-1:0] q, input logic [CFW+HW-1:0] f);
     times = '0;
     for (int unsigned k = 0; k < CFW + HW; k++) begin
       if (f[k]) times = times + (q <<< k);
@@ -66,15 +66,15 @@ module rr_ugal_decide #(
   endfunction
 
   always_comb begin
-    logic signed [SW-1:0] qm, qnm, lhs, rhs;
+    logic signed [SCORE_W-1:0] qm, qnm, lhs, rhs;
     logic [CFW-1:0]       cf, cf_m1;
-    qm  = SW'(queue_at(min_port_i));
-    qnm = SW'(queue_at(nonmin_port_i));
+    qm  = SCORE_W'(queue_at(min_port_i));
+    qnm = SCORE_W'(queue_at(nonmin_port_i));
     cf = contention_at(dst_group_i);
     cf_m1 = cf - 1'b1;
     lhs = RULE_DOUBLE ? qm : times(qm, (CFW+HW)'(min_hops_i));
     if (CONTENTION && le_i && cf > CFW'(1)) lhs = lhs + times(qm, (CFW+HW)'(cf_m1));
-    rhs = (RULE_DOUBLE ? (qnm <<< 1) : times(qnm, (CFW+HW)'(nonmin_hops_i))) + SW'(BIAS);
+    rhs = (RULE_DOUBLE ? (qnm <<< 1) : times(qnm, (CFW+HW)'(nonmin_hops_i))) + SCORE_W'(BIAS);
     nonmin_o = lhs > rhs;
   end
 endmodule

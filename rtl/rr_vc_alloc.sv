@@ -5,10 +5,10 @@
 // from the port's pointer. Stage 2 (per output VC): a round-robin arbiter
 // over the input VCs that picked it; an input VC picks one output VC, so it
 // wins at most one.
-// G > 1 (internal speedup with single-flit packets): an output VC that no
-// multi-flit packet holds takes up to G single-flit packets per cycle
+// GRANTS > 1 (internal speedup with single-flit packets): an output VC that no
+// multi-flit packet holds takes up to GRANTS single-flit packets per cycle
 // (rr_arbiter_multi; alloc_n_o is zero when the one winner has more flits).
-// With G = 1 the singles ports are unused and every packet holds the VC.
+// With GRANTS = 1 the singles ports are unused and every packet holds the VC.
 // REQ_MAP: only the requests the routing relation can make are built; the
 // default (all) is the full allocator. docs/architecture.md, "Pipeline and
 // zero-load latency" and "Internal speedup", has the behaviour and why.
@@ -16,14 +16,14 @@ module rr_vc_alloc #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 2,
   parameter int unsigned LEN_W = 3,
-  parameter int unsigned CW = 4,  // credit counter width
-  parameter int unsigned G = 1,   // grants per output VC and cycle (single-flit packets)
+  parameter int unsigned CREDIT_CNT_W = 4,  // credit counter width
+  parameter int unsigned GRANTS = 1,   // grants per output VC and cycle (single-flit packets)
   parameter bit          SPEC = 1'b0,  // build gnt_free_o (speculative switch allocation); else it is 0
   // [o*P*V + r]: input VC r (port*V + vc) can ever request output VC o
   parameter bit [P*V*P*V-1:0] REQ_MAP = {(P*V*P*V){1'b1}},
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
-  localparam int unsigned GW = $clog2(G + 1),  // a count of 0..G packets
+  localparam int unsigned GRANT_CNT_W = $clog2(GRANTS + 1),  // a count of 0..GRANTS packets
   localparam int unsigned R = P * V  // requesters = input VCs = output VCs
 ) (
   input  logic             clk_i,
@@ -39,15 +39,15 @@ module rr_vc_alloc #(
   input  logic [R*VCW-1:0] own_vc_i,
   input  logic [R-1:0]     busy_i,      // per output VC (port*V + vc)
   input  logic [R-1:0]     handover_i,  // per output VC: allocated to a successor already
-  input  logic [R*CW-1:0]  credits_i,   // per output VC
-  input  logic [R*CW-1:0]  singles_i,   // per output VC: single-flit packets allocated, not yet sent (G > 1)
+  input  logic [R*CREDIT_CNT_W-1:0]  credits_i,   // per output VC
+  input  logic [R*CREDIT_CNT_W-1:0]  singles_i,   // per output VC: single-flit packets allocated, not yet sent (GRANTS > 1)
   output logic [R-1:0]     gnt_o,       // per input VC
   output logic [R*VCW-1:0] gnt_vc_o,    // per input VC: the output VC won
   output logic [R-1:0]     gnt_free_o,  // per input VC: granted an output VC no packet holds (SPEC; else 0)
   output logic [R-1:0]     alloc_o,     // per output VC: allocated this cycle
-  output logic [R*GW-1:0]  alloc_n_o    // per output VC: single-flit packets among them (G > 1)
+  output logic [R*GRANT_CNT_W-1:0]  alloc_n_o    // per output VC: single-flit packets among them (GRANTS > 1)
 );
-  localparam bit MULTI = G > 1;
+  localparam bit MULTI = GRANTS > 1;
   // Requesters of output VC o before input VC r in REQ_MAP: r's place among
   // o's requesters (and, for r = R, their number). Yosys 0.23 evaluates it
   // at elaboration; it takes no `return`.
@@ -69,10 +69,10 @@ module rr_vc_alloc #(
   // arbitration inline (docs/results.md, stop 41).
 `ifdef VERILATOR
   localparam bit SKIP_IDLE = 1'b1;
-  localparam bit [R*R*KW-1:0] RANKS = rank_table(REQ_MAP);
+  localparam bit [R*R*RANK_W-1:0] RANKS = rank_table(REQ_MAP);
 `else
   localparam bit SKIP_IDLE = 1'b0;
-  localparam bit [R*R*KW-1:0] RANKS = '0;  // stage 2 is wired (see gen_out)
+  localparam bit [R*R*RANK_W-1:0] RANKS = '0;  // stage 2 is wired (see gen_out)
 `endif
   // Per input VC: its packet has one flit and may share an output VC.
   logic [R-1:0] single;
@@ -90,24 +90,24 @@ module rr_vc_alloc #(
   // the requester's rank (RANKS, a table of rank_in_row), and a grant is
   // read back at the same place; only the input VCs that picked do any work.
   // Synthesis reads the wires (the same circuit: sim_guards tests).
-  localparam int unsigned KW = rr_pkg::id_width(R);  // a rank, 0..R-1
-  // [(o*R + r)*KW +: KW]: input VC r's rank among output VC o's possible requesters.
-  function automatic bit [R*R*KW-1:0] rank_table(bit [R*R-1:0] map);
+  localparam int unsigned RANK_W = rr_pkg::id_width(R);  // a rank, 0..R-1
+  // [(o*R + r)*RANK_W +: RANK_W]: input VC r's rank among output VC o's possible requesters.
+  function automatic bit [R*R*RANK_W-1:0] rank_table(bit [R*R-1:0] map);
     int unsigned k;
     for (int unsigned o = 0; o < R; o++) begin  // every entry is set (no '0: the table can pass 8k bits)
       k = 0;
       for (int unsigned r = 0; r < R; r++) begin
-        rank_table[(o*R + r)*KW +: KW] = KW'(k);
+        rank_table[(o*R + r)*RANK_W +: RANK_W] = RANK_W'(k);
         if (map[o*R + r]) k = k + 1;
       end
     end
   endfunction
   logic [R-1:0]   creq [R];     // [output VC]: compact requests (SKIP_IDLE)
-  logic [R-1:0]   csingle [R];  // [output VC]: compact single-flit flags of the requests (G > 1)
+  logic [R-1:0]   csingle [R];  // [output VC]: compact single-flit flags of the requests (GRANTS > 1)
   logic [R-1:0]   cgnt [R];     // [output VC]: the arbiter's compact grants
   logic [R-1:0]   picked;       // per input VC: it picked an output VC in stage 1
-  logic [KW-1:0]  picked_o [R]; // the output VC it picked
-  logic [KW-1:0]  picked_k [R]; // its rank there
+  logic [RANK_W-1:0]  picked_o [R]; // the output VC it picked
+  logic [RANK_W-1:0]  picked_k [R]; // its rank there
   // Per output port: the VCs that have priority in stage 1 (at or after the pointer).
   logic [V-1:0] prio_q [P];
   // Per output VC: busy, but its holder's tail is at the front and it has no successor yet.
@@ -117,11 +117,11 @@ module rr_vc_alloc #(
     logic [PW-1:0]   port;
     logic [V-1:0]    eligible, preferred, first;
     logic [V-1:0]    port_busy, port_releasing, port_prio, port_may, may;
-    logic [CW-1:0]   port_credits [V];
-    logic [CW-1:0]   port_singles [V];
-    logic [CW+1:0]   need;
+    logic [CREDIT_CNT_W-1:0]   port_credits [V];
+    logic [CREDIT_CNT_W-1:0]   port_singles [V];
+    logic [CREDIT_CNT_W+1:0]   need;
     logic            free;
-    logic [KW-1:0]   held;  // under Verilator: the output VC a releasing input VC holds
+    logic [RANK_W-1:0]   held;  // under Verilator: the output VC a releasing input VC holds
     // Temporaries start at zero (no latches): each is set before use below.
     port = '0;
     {eligible, preferred, first, port_busy, port_releasing, port_prio, port_may, may} = '0;
@@ -152,7 +152,7 @@ module rr_vc_alloc #(
         for (int unsigned r = 0; r < R; r++) begin
           if (rel_i[r] && {1'b0, own_port_i[r*PW+:PW]} < (PW+1)'(P) &&
               {1'b0, own_vc_i[r*VCW+:VCW]} < (VCW+1)'(V)) begin
-            held = KW'(own_port_i[r*PW+:PW]) * KW'(V) + KW'(own_vc_i[r*VCW+:VCW]);
+            held = RANK_W'(own_port_i[r*PW+:PW]) * RANK_W'(V) + RANK_W'(own_vc_i[r*VCW+:VCW]);
             if (REQ_MAP[held*R + r]) releasing[held] = 1'b1;
           end
         end
@@ -176,7 +176,7 @@ module rr_vc_alloc #(
           port = port_i[r*PW+:PW];
           // The requested port's busy and releasing bits, credit counters,
           // stage-1 priority and the VCs r may request there, selected AND-OR
-          // by a decoded port (indexing by port*V*CW would be a run-time
+          // by a decoded port (indexing by port*V*CREDIT_CNT_W would be a run-time
           // multiply); only the ports REQ_MAP allows r are decoded.
           port_busy = '0;
           port_releasing = '0;
@@ -194,15 +194,15 @@ module rr_vc_alloc #(
               port_releasing = port_releasing | releasing[q*V+:V];
               port_prio = port_prio | prio_q[q];
               for (int unsigned w = 0; w < V; w++) begin
-                port_credits[w] = port_credits[w] | credits_i[(q*V+w)*CW+:CW];
-                if (MULTI) port_singles[w] = port_singles[w] | singles_i[(q*V+w)*CW+:CW];
+                port_credits[w] = port_credits[w] | credits_i[(q*V+w)*CREDIT_CNT_W+:CREDIT_CNT_W];
+                if (MULTI) port_singles[w] = port_singles[w] | singles_i[(q*V+w)*CREDIT_CNT_W+:CREDIT_CNT_W];
               end
             end
           end
           for (int unsigned w = 0; w < V; w++) begin
             // A releasing VC still owes the credit of its holder's tail, and one
             // per single-flit packet allocated to it and not sent yet.
-            need = (CW+2)'(len_i[r*LEN_W+:LEN_W]) + (CW+2)'(port_busy[w]) + (CW+2)'(port_singles[w]);
+            need = (CREDIT_CNT_W+2)'(len_i[r*LEN_W+:LEN_W]) + (CREDIT_CNT_W+2)'(port_busy[w]) + (CREDIT_CNT_W+2)'(port_singles[w]);
             free = single[r] ? !port_busy[w] : (!port_busy[w] && port_singles[w] == '0);
             eligible[w] = req_i[r] && vcs_i[r*V+w] && port_may[w] && (free || port_releasing[w]) &&
                           ({2'b0, port_credits[w]} >= need);
@@ -218,8 +218,8 @@ module rr_vc_alloc #(
               gnt_vc_o[r*VCW+:VCW] = VCW'(w);
               if (SKIP_IDLE) begin
                 picked[r] = 1'b1;
-                picked_o[r] = KW'(port) * KW'(V) + KW'(w);
-                picked_k[r] = RANKS[(picked_o[r]*R + r)*KW +: KW];
+                picked_o[r] = RANK_W'(port) * RANK_W'(V) + RANK_W'(w);
+                picked_k[r] = RANKS[(picked_o[r]*R + r)*RANK_W +: RANK_W];
                 creq[picked_o[r]][picked_k[r]] = 1'b1;
                 csingle[picked_o[r]][picked_k[r]] = single[r];
               end
@@ -231,27 +231,27 @@ module rr_vc_alloc #(
   end
 
   for (genvar o = 0; o < R; o++) begin : gen_out
-    // The arbiter sees only o's possible requesters (REQ_MAP), N of them, in
+    // The arbiter sees only o's possible requesters (REQ_MAP), NUM_REQ of them, in
     // input VC order: requester r is bit rank_in_row(REQ_MAP, o, r).
-    localparam int unsigned N = rank_in_row(REQ_MAP, o, R);
-    if (N == 0) begin : gen_never
+    localparam int unsigned NUM_REQ = rank_in_row(REQ_MAP, o, R);
+    if (NUM_REQ == 0) begin : gen_never
       assign gnt_bits[o] = '0;
       assign cgnt[o] = '0;
-      assign alloc_n_o[o*GW+:GW] = '0;
+      assign alloc_n_o[o*GRANT_CNT_W+:GRANT_CNT_W] = '0;
     end else begin : gen_some
-      logic [N-1:0] reqs, gnts, single_of;
+      logic [NUM_REQ-1:0] reqs, gnts, single_of;
       if (SKIP_IDLE) begin : gen_ranked
-        assign reqs = creq[o][N-1:0];
-        assign single_of = csingle[o][N-1:0];
+        assign reqs = creq[o][NUM_REQ-1:0];
+        assign single_of = csingle[o][NUM_REQ-1:0];
         assign cgnt[o] = R'(gnts);
         assign gnt_bits[o] = '0;
       end else begin : gen_wired
         for (genvar r = 0; r < R; r++) begin : gen_col
           if (REQ_MAP[o*R + r]) begin : gen_may
-            localparam int unsigned K = rank_in_row(REQ_MAP, o, r);
-            assign reqs[K] = pick[r][o];
-            assign single_of[K] = single[r];
-            assign gnt_bits[o][r] = gnts[K];
+            localparam int unsigned RANK = rank_in_row(REQ_MAP, o, r);
+            assign reqs[RANK] = pick[r][o];
+            assign single_of[RANK] = single[r];
+            assign gnt_bits[o][r] = gnts[RANK];
           end else begin : gen_not
             assign gnt_bits[o][r] = 1'b0;
           end
@@ -259,25 +259,25 @@ module rr_vc_alloc #(
         assign cgnt[o] = '0;
       end
       if (!MULTI) begin : gen_one
-        rr_arbiter_rr #(.N(N)) i_arb (
+        rr_arbiter_rr #(.NUM_REQ(NUM_REQ)) i_arb (
           .clk_i, .rst_ni,
           .req_i    (reqs),
           .advance_i(1'b1),
           .gnt_o    (gnts)
         );
-        assign alloc_n_o[o*GW+:GW] = '0;
+        assign alloc_n_o[o*GRANT_CNT_W+:GRANT_CNT_W] = '0;
         logic unused_single_of;
         assign unused_single_of = ^single_of;
       end else begin : gen_multi
-        rr_arbiter_multi #(.N(N), .G(G), .CW(CW)) i_arb (
+        rr_arbiter_multi #(.NUM_REQ(NUM_REQ), .GRANTS(GRANTS), .CREDIT_CNT_W(CREDIT_CNT_W)) i_arb (
           .clk_i, .rst_ni,
           .req_i    (reqs),
           .single_i (single_of),
           .busy_i   (busy_i[o]),
-          .credits_i(credits_i[o*CW+:CW]),
-          .singles_i(singles_i[o*CW+:CW]),
+          .credits_i(credits_i[o*CREDIT_CNT_W+:CREDIT_CNT_W]),
+          .singles_i(singles_i[o*CREDIT_CNT_W+:CREDIT_CNT_W]),
           .gnt_o    (gnts),
-          .n_o      (alloc_n_o[o*GW+:GW])
+          .n_o      (alloc_n_o[o*GRANT_CNT_W+:GRANT_CNT_W])
         );
       end
     end

@@ -207,7 +207,7 @@ struct Inputs {
   unsigned hd_patch = 0;
   std::uint32_t va_gnt = 0;
   std::vector<unsigned> va_vc;  // per VC
-  std::uint32_t sa_gnt = 0;     // per VC a count of RW bits (S = 1: one bit per VC)
+  std::uint32_t sa_gnt = 0;     // per VC a count of FLIT_CNT_W bits (S = 1: one bit per VC)
   std::vector<Lane> lanes;      // per lane; empty: step() assigns the granted flits to lanes
   std::uint32_t out_pend = 0;   // per VC: its output VC's previous tail has not left
 };
@@ -296,8 +296,8 @@ class InputPortTest : public ::testing::Test {
   // DECIDE: routes read per VC, each with a decision slot (the port's RR).
   static constexpr unsigned kSlots = !(REGISTERED && kRoutes >= 2) ? 1 : (LATE && kRoutes >= 3) ? 3 : 2;
   static constexpr unsigned S = Root::rr_input_port__DOT__S;
-  static constexpr unsigned IW = S > 1 ? std::bit_width(S - 1) : 1;
-  static constexpr unsigned RW = std::bit_width(S);
+  static constexpr unsigned FLIT_IDX_W = S > 1 ? std::bit_width(S - 1) : 1;
+  static constexpr unsigned FLIT_CNT_W = std::bit_width(S);
   // Longest packet the environment sends: fits the buffer and the length field.
   static constexpr unsigned kMaxLen = std::min({B, static_cast<unsigned>(mask(LEN_W)), 6u});
 
@@ -322,9 +322,9 @@ class InputPortTest : public ::testing::Test {
     return rtltest::get_credit(rtltest::get_bits(dut->credit_o, CRW), 0, kLink);
   }
 
-  // ---- switch grants (counts of RW bits per VC) ----
-  static unsigned gnt_of(std::uint32_t sa_gnt, unsigned v) { return static_cast<unsigned>(field(sa_gnt, v * RW, RW)); }
-  static std::uint32_t gnt_one(unsigned v, unsigned n = 1) { return n << (v * RW); }
+  // ---- switch grants (counts of FLIT_CNT_W bits per VC) ----
+  static unsigned gnt_of(std::uint32_t sa_gnt, unsigned v) { return static_cast<unsigned>(field(sa_gnt, v * FLIT_CNT_W, FLIT_CNT_W)); }
+  static std::uint32_t gnt_one(unsigned v, unsigned n = 1) { return n << (v * FLIT_CNT_W); }
   // The flits VC v offers the switch: those among the first S of its buffer,
   // up to and including a tail.
   unsigned offer(unsigned v) const {
@@ -611,7 +611,7 @@ class InputPortTest : public ::testing::Test {
       ASSERT_LE(g, offer(v)) << "test bug: SA grant beyond the flits offered, VC " << v;
       total += g;
     }
-    ASSERT_EQ(in.sa_gnt & ~static_cast<std::uint32_t>(mask(V * RW)), 0u) << "test bug";
+    ASSERT_EQ(in.sa_gnt & ~static_cast<std::uint32_t>(mask(V * FLIT_CNT_W)), 0u) << "test bug";
     ASSERT_LE(total, S) << "test bug: more SA grants than lanes";
     // The lanes: unless given, the granted flits of each VC on the lanes, in a
     // random order for S > 1 (the port must follow lane_*_i whatever they are).
@@ -627,7 +627,7 @@ class InputPortTest : public ::testing::Test {
         for (unsigned m = S - 1; m > 0; --m) std::swap(order[m], order[rng_.range(0, m)]);
         // Free lanes name anything: the port must ignore them.
         for (Lane &l : in.lanes)
-          l = {false, static_cast<unsigned>(rng_.bits(VCW)), static_cast<unsigned>(rng_.bits(IW))};
+          l = {false, static_cast<unsigned>(rng_.bits(VCW)), static_cast<unsigned>(rng_.bits(FLIT_IDX_W))};
       }
       for (unsigned j = 0; j < used.size(); ++j) in.lanes[order[j]] = used[j];
     }
@@ -675,7 +675,7 @@ class InputPortTest : public ::testing::Test {
     for (unsigned m = 0; m < S; ++m) {
       rtltest::set_field(lane_valid, m, 1, in.lanes[m].valid);
       rtltest::set_field(lane_vc, m * VCW, VCW, in.lanes[m].vc);
-      rtltest::set_field(lane_idx, m * IW, IW, in.lanes[m].idx);
+      rtltest::set_field(lane_idx, m * FLIT_IDX_W, FLIT_IDX_W, in.lanes[m].idx);
     }
     rtltest::put(dut_->lane_valid_i, lane_valid);
     rtltest::put(dut_->lane_vc_i, lane_vc);
@@ -741,7 +741,7 @@ class InputPortTest : public ::testing::Test {
     // The flits each VC offers the switch.
     std::vector<unsigned> sa_cnt(V);
     for (unsigned v = 0; v < V; ++v) {
-      sa_cnt[v] = static_cast<unsigned>(field(dut_->sa_cnt_o, v * RW, RW));
+      sa_cnt[v] = static_cast<unsigned>(field(dut_->sa_cnt_o, v * FLIT_CNT_W, FLIT_CNT_W));
       ASSERT_EQ(sa_cnt[v], offer(v)) << at << " sa_cnt_o of VC " << v;
     }
     // The granted flits on the crossbar lanes.
@@ -1067,8 +1067,8 @@ TYPED_TEST(InputPortTest, ParametersAsBuilt) {
   EXPECT_EQ(Root::rr_input_port__DOT__LW, TestFixture::LW);
   EXPECT_EQ(Root::rr_input_port__DOT__CRW, TestFixture::CRW);
   EXPECT_EQ(Root::rr_input_port__DOT__RD, std::max(TestFixture::B / TestFixture::MIN_LEN, 1u));
-  EXPECT_EQ(Root::rr_input_port__DOT__IW, TestFixture::IW);
-  EXPECT_EQ(Root::rr_input_port__DOT__RW, TestFixture::RW);
+  EXPECT_EQ(Root::rr_input_port__DOT__FLIT_IDX_W, TestFixture::FLIT_IDX_W);
+  EXPECT_EQ(Root::rr_input_port__DOT__FLIT_CNT_W, TestFixture::FLIT_CNT_W);
   EXPECT_GE(TestFixture::kMaxLen, 2u);
 }
 

@@ -89,7 +89,7 @@ class OutputPortTest : public ::testing::Test {
   static constexpr unsigned HOPS_LSB = Root::rr_output_port__DOT__HOPS_LSB;
   static constexpr unsigned HOPS_W = Root::rr_output_port__DOT__HOPS_W;
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
-  static constexpr unsigned CW = std::bit_width(B);  // counts 0..B
+  static constexpr unsigned CREDIT_CNT_W = std::bit_width(B);  // counts 0..B
   // The link and credit words (LinkLayout: the harness's, rr_pkg's).
   static constexpr rlroute::LinkLayout kLink{.vc_bits = VCW, .flit_bits = W};
   static constexpr unsigned LW = kLink.link_bits();
@@ -135,7 +135,7 @@ class OutputPortTest : public ::testing::Test {
     for (unsigned w = 0; w < V; ++w) handover |= static_cast<std::uint32_t>(handover_[w]) << w;
     ASSERT_EQ(dut_->handover_o, handover) << at << ": handover_o (a successor waits for the tail)";
     for (unsigned w = 0; w < V; ++w) {
-      ASSERT_EQ(field(dut_->credits_o, w * CW, CW), credits_[w] + (w == returning ? 1u : 0u)) << at << ", VC " << w;
+      ASSERT_EQ(field(dut_->credits_o, w * CREDIT_CNT_W, CREDIT_CNT_W), credits_[w] + (w == returning ? 1u : 0u)) << at << ", VC " << w;
     }
   }
 
@@ -263,7 +263,7 @@ TYPED_TEST_SUITE(OutputPortTest, OutputPortCfgs);
 TYPED_TEST(OutputPortTest, ParametersAsBuilt) {
   using Root = typename TypeParam::Root;
   EXPECT_EQ(Root::rr_output_port__DOT__VCW, TestFixture::VCW);
-  EXPECT_EQ(Root::rr_output_port__DOT__CW, TestFixture::CW);
+  EXPECT_EQ(Root::rr_output_port__DOT__CREDIT_CNT_W, TestFixture::CREDIT_CNT_W);
   EXPECT_EQ(Root::rr_output_port__DOT__LW, TestFixture::LW);
   EXPECT_EQ(Root::rr_output_port__DOT__CRW, TestFixture::CRW);
   EXPECT_LE(TestFixture::HOPS_LSB + TestFixture::HOPS_W, TestFixture::W);
@@ -272,7 +272,7 @@ TYPED_TEST(OutputPortTest, ParametersAsBuilt) {
 // Registers start random (--x-initial unique); asserting reset restores the
 // credits and clears busy and the link word at once, for several random starts.
 TYPED_TEST(OutputPortTest, ResetClearsRandomInitialState) {
-  constexpr unsigned V = TestFixture::V, B = TestFixture::B, CW = TestFixture::CW, LW = TestFixture::LW;
+  constexpr unsigned V = TestFixture::V, B = TestFixture::B, CREDIT_CNT_W = TestFixture::CREDIT_CNT_W, LW = TestFixture::LW;
   for (std::uint32_t seed = 1; seed <= 8; ++seed) {
     Dut<typename TypeParam::Model> dut(seed * 104729);
     dut->send_i = 0;
@@ -282,13 +282,13 @@ TYPED_TEST(OutputPortTest, ResetClearsRandomInitialState) {
     dut.eval();
     EXPECT_EQ(rtltest::get_bits(dut->flit_o, LW), Bits{}) << "seed " << seed;
     EXPECT_EQ(dut->busy_o, 0u) << "seed " << seed;
-    for (unsigned w = 0; w < V; ++w) EXPECT_EQ(field(dut->credits_o, w * CW, CW), B) << "seed " << seed;
+    for (unsigned w = 0; w < V; ++w) EXPECT_EQ(field(dut->credits_o, w * CREDIT_CNT_W, CREDIT_CNT_W), B) << "seed " << seed;
     dut.reset();
     for (int i = 0; i < 3; ++i) {
       dut.tick();
       EXPECT_EQ(rtltest::get_bits(dut->flit_o, LW), Bits{}) << "seed " << seed;
       EXPECT_EQ(dut->busy_o, 0u) << "seed " << seed;
-      for (unsigned w = 0; w < V; ++w) EXPECT_EQ(field(dut->credits_o, w * CW, CW), B) << "seed " << seed;
+      for (unsigned w = 0; w < V; ++w) EXPECT_EQ(field(dut->credits_o, w * CREDIT_CNT_W, CREDIT_CNT_W), B) << "seed " << seed;
     }
   }
 }
@@ -490,7 +490,7 @@ TYPED_TEST(OutputPortTest, RandomTrafficAgainstModel) {
 // Reset in the middle of traffic: credits back to B, nothing busy, idle link,
 // and the port works from scratch.
 TYPED_TEST(OutputPortTest, ResetMidTrafficClearsEverything) {
-  constexpr unsigned V = TestFixture::V, B = TestFixture::B, CW = TestFixture::CW, LW = TestFixture::LW;
+  constexpr unsigned V = TestFixture::V, B = TestFixture::B, CREDIT_CNT_W = TestFixture::CREDIT_CNT_W, LW = TestFixture::LW;
   for (unsigned round = 0; round < 4; ++round) {
     bool busy = false;
     for (unsigned i = 0; i < 200 || !busy; ++i) {
@@ -511,7 +511,7 @@ TYPED_TEST(OutputPortTest, ResetMidTrafficClearsEverything) {
     this->dut_.eval();
     EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, LW), Bits{});
     EXPECT_EQ(this->dut_->busy_o, 0u);
-    for (unsigned w = 0; w < V; ++w) EXPECT_EQ(field(this->dut_->credits_o, w * CW, CW), B);
+    for (unsigned w = 0; w < V; ++w) EXPECT_EQ(field(this->dut_->credits_o, w * CREDIT_CNT_W, CREDIT_CNT_W), B);
     this->reset();
     for (unsigned i = 0; i < 500; ++i) {
       Inputs in;
