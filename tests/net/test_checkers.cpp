@@ -247,8 +247,9 @@ TEST(BrokenRtlThreads, TheFirstViolationIsTheSameAtEveryThreadCount) {
 TEST_P(BrokenRtl, VirtualCutThroughCheckFailsOnAGrantWithFewerCreditsThanThePacket) {
   Bench b(kRing);
   const EmittedDesign e = broken(b.emitted, "rr_vc_alloc.sv",
-                                 "need = (CW+2)'(len_i[r*LEN_W+:LEN_W]) + (CW+2)'(port_busy[w]) + (CW+2)'(port_singles[w]);",
-                                 "need = (CW+2)'(1);");
+                                 "need = (CREDIT_CNT_W+2)'(len_i[r*LEN_W+:LEN_W]) + (CREDIT_CNT_W+2)'(port_busy[w]) + "
+                                 "(CREDIT_CNT_W+2)'(port_singles[w]);",
+                                 "need = (CREDIT_CNT_W+2)'(1);");
   const SimResult r = run_on(b, e, GetParam(), short_run(0.8));
   EXPECT_EQ(r.failure.rfind("virtual cut-through check: router ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find("the VC was granted with fewer credits than the packet"), std::string::npos) << r.failure;
@@ -312,7 +313,7 @@ TEST(BrokenRtlSpeedup, InterleavingCheckFailsOnAPacketAllocatedOverPendingSingle
 TEST(BrokenRtlSpeedup, CreditCheckFailsOnASecondSingleFlitGrantWithoutACredit) {
   Bench b(ring_s2());
   const EmittedDesign e = broken(b.emitted, "rr_arbiter_multi.sv",
-                                 "if (more && {2'b0, credits_i} >= owed + (CW+2)'(1)) begin", "if (more) begin");
+                                 "if (more && {2'b0, credits_i} >= owed + (CREDIT_CNT_W+2)'(1)) begin", "if (more) begin");
   SimOptions o = short_run(1.0);
   o.packet_flits_min = o.packet_flits_max = 1;
   const SimResult r = run_on(b, e, ModelKind::Router, o);
@@ -613,8 +614,8 @@ TEST(QFeedbackCheck, CleanRunPassesAndUpdatesTheTables) {
 // built on a wrong Q_y shows it.
 static EmittedDesign learning_with_swapped_rates(const Bench& b) {
   return broken(b.emitted, "rr_q_update.sv",
-                "assign rate = delta[DW-1] ? $signed((RB+2)'(ALPHA)) : $signed((RB+2)'(BETA));",
-                "assign rate = delta[DW-1] ? $signed((RB+2)'(BETA)) : $signed((RB+2)'(ALPHA));");
+                "assign rate = delta[DELTA_W-1] ? $signed((RB+2)'(ALPHA)) : $signed((RB+2)'(BETA));",
+                "assign rate = delta[DELTA_W-1] ? $signed((RB+2)'(BETA)) : $signed((RB+2)'(ALPHA));");
 }
 
 TEST(QFeedbackCheck, FailsOnATableThatLearnsWrong) {
@@ -641,8 +642,8 @@ TEST(QFeedbackCheck, TheFirstViolationIsTheSameAtEveryThreadCount) {
 // The target counts one cycle too many.
 TEST(QFeedbackCheck, FailsOnAWrongTarget) {
   Bench b(kQDragonfly);
-  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "assign sum = (SW'(o_r) << QFB) + SW'(q_y);",
-                                 "assign sum = ((SW'(o_r) + SW'(1)) << QFB) + SW'(q_y);");
+  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "assign sum = (TARGET_SUM_W'(o_r) << QFB) + TARGET_SUM_W'(q_y);",
+                                 "assign sum = ((TARGET_SUM_W'(o_r) + TARGET_SUM_W'(1)) << QFB) + TARGET_SUM_W'(q_y);");
   const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
   EXPECT_EQ(r.failure.rfind("Q feedback check: router ", 0), 0u) << r.failure;
 }

@@ -436,8 +436,8 @@ INSTANTIATE_TEST_SUITE_P(
     DqnNetwork, DqnEpisodeCheck,
     ::testing::Values(
         BrokenEpisodes{"a destination's ack names the next entry", "rtl/rr_dqn_episode_unit.sv",
-                       "imm_d[p*AW+:AW] = {1'b1, !dest[p], up[p*EW+:EW], now_i};",
-                       "imm_d[p*AW+:AW] = {1'b1, !dest[p], up[p*EW+:EW] + 1'b1, now_i};",
+                       "imm_d[p*ACK_W+:ACK_W] = {1'b1, !dest[p], up[p*EW+:EW], now_i};",
+                       "imm_d[p*ACK_W+:ACK_W] = {1'b1, !dest[p], up[p*EW+:EW] + 1'b1, now_i};",
                        "that no parked ack or arriving head of it owes"},
         BrokenEpisodes{"a destination never acks", "rtl/rr_dqn_episode_unit.sv",
                        "if (p >= NUM_NI && want_ack[p] && (dest[p] || !open_ok[p])) begin",
