@@ -104,7 +104,7 @@ Design derive_design(const Config& cfg) {
   h.phase = take(algorithm.nonminimal() ? 2 : 0);
   h.inter = take(algorithm.names_intermediate() ? d.topo.router_id_bits() : 0);
   h.stamp = take(q_table ? kQStampBits : 0);
-  if (q_table) d.link.feedback_bits = q_feedback_bits(QTableLayout::rows(d.topo), cfg.q_value_bits);
+  if (q_table) d.link.feedback_bits = QFeedbackLayout(QTableLayout::rows(d.topo), cfg.q_value_bits).bits();
   const bool dqn = cfg.algorithm == RoutingAlgorithm::Dqn;
   h.episode = take(dqn && dqn_episode_layout(cfg).enabled() ? dqn_episode_layout(cfg).index_bits : 0);
   if (dqn) d.link.feedback_bits = dqn_episode_layout(cfg).ack_bits();

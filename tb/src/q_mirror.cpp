@@ -16,7 +16,7 @@ QMirror::QMirror(const Design& design)
       format_{static_cast<unsigned>(design.cfg.q_value_bits), static_cast<unsigned>(design.cfg.q_fraction_bits)},
       rates_{kQRateBits, q_codes(design.cfg).alpha, q_codes(design.cfg).beta},
       columns_(layout_.columns()),
-      row_bits_(std::max(1, bits_for(layout_.rows()))),
+      feedback_layout_(layout_.rows(), design.cfg.q_value_bits),
       tables_(static_cast<size_t>(topo_.num_routers())),
       in_flight_(static_cast<size_t>(topo_.num_routers())),
       matchings_(static_cast<size_t>(topo_.num_routers() * design.ports)) {
@@ -152,9 +152,10 @@ void QMirror::forget_if_settled(Matching& m, int h) {
 }
 
 std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) {
-  if ((feedback & 1u) == 0) return "";
-  const int row = static_cast<int>((feedback >> 1) & ((1u << row_bits_) - 1));
-  const auto target = static_cast<std::uint32_t>((feedback >> (1 + row_bits_)) & format_.max_code());
+  const QFeedback word = feedback_layout_.decode(feedback);
+  if (!word.valid) return "";
+  const int row = word.row;
+  const std::uint32_t target = word.target;
   if (topo_.is_ni_port(port)) {
     return fmt::format("Q feedback check: router {} sent feedback to the node on its port {} (cycle {})", router,
                        port, cycle);

@@ -36,7 +36,6 @@ class QMirrorTest : public ::testing::Test {
     }
     const QTableLayout layout(design_);
     row_up_ = layout.row(up_, src_, dst_);
-    row_bits_ = q_feedback_bits(layout.rows(), design_.cfg.q_value_bits) - 1 - design_.cfg.q_value_bits;
   }
 
   // Head `key` from src_ to dst_, injected at the upstream router in cycle
@@ -45,7 +44,11 @@ class QMirrorTest : public ::testing::Test {
     mirror_.head_arrived(router_, port_, key, src_, dst_, at_here - at_up);
   }
   std::uint64_t word(std::uint32_t target) const {
-    return (std::uint64_t{target} << (1 + row_bits_)) | (std::uint64_t(row_up_) << 1) | 1u;
+    return word_for(row_up_, target);
+  }
+  // A feedback word for `row` of a table.
+  std::uint64_t word_for(int row, std::uint32_t target) const {
+    return QFeedbackLayout(QTableLayout(design_).rows(), design_.cfg.q_value_bits).encode({true, row, target});
   }
   std::uint32_t saturated() const { return (1u << design_.cfg.q_value_bits) - 1u; }
   // r + Q_y for a head with travel time r, Q_y the minimum of its row here in
@@ -81,8 +84,7 @@ class QMirrorTest : public ::testing::Test {
       // Injected at the upstream router at now - 2, here at now - 1, there at now.
       mirror_.head_arrived(router_, port_, k, src_, dst_, 1);
       mirror_.head_arrived(down_.router, down_.port, k, src_, dst_, 1);
-      const std::uint64_t fb = (std::uint64_t{1u << 4} << (1 + row_bits_)) |
-                               (std::uint64_t(layout.row(router_, src_, dst_)) << 1) | 1u;
+      const std::uint64_t fb = word_for(layout.row(router_, src_, dst_), 1u << 4);
       EXPECT_EQ(mirror_.feedback_sent(down_.router, down_.port, fb, now + 1), "");
       mirror_.begin_cycle(now + 40);
     }
@@ -98,7 +100,7 @@ class QMirrorTest : public ::testing::Test {
   QMirror mirror_;
   PortRef down_{};
   const int router_ = 0;
-  int port_ = 0, up_ = 0, src_ = 0, dst_ = 0, row_up_ = 0, row_bits_ = 0;
+  int port_ = 0, up_ = 0, src_ = 0, dst_ = 0, row_up_ = 0;
 };
 
 TEST_F(QMirrorTest, SaturatedHeadsOfOneRowMayPayForEachOther) {

@@ -4,6 +4,8 @@
 // field. The RTL's side of each fact is named beside it.
 #pragma once
 
+#include <cstdint>
+
 #include "rlroute/gen/config.hpp"
 
 namespace rlroute {
@@ -23,8 +25,25 @@ struct QCodes {
 };
 QCodes q_codes(const Config& cfg);
 
-// Bits of the feedback field of a credit word (rr_pkg::q_feedback_width):
-// {valid, row, target}.
-int q_feedback_bits(int rows, int value_bits);
+// A feedback word: the target value r + Q_y for row `row` of the upstream
+// router's table, sent with a credit (docs/q_adaptive.md).
+struct QFeedback {
+  bool valid = false;
+  int row = 0;
+  std::uint32_t target = 0;
+};
+
+// The feedback field of a credit word, LSB first {valid, row, target}. The
+// one C++ description of the word; its SV side is rr_pkg::q_feedback_width
+// and rr_q_unit's packing, held to it by rr_q_unit's block test.
+struct QFeedbackLayout {
+  int row_bits = 1;    // rr_pkg::id_width(rows)
+  int value_bits = 0;  // routing.q_value_bits
+
+  QFeedbackLayout(int rows, int value_bits);
+  int bits() const { return 1 + row_bits + value_bits; }
+  std::uint64_t encode(const QFeedback& feedback) const;
+  QFeedback decode(std::uint64_t word) const;
+};
 
 }  // namespace rlroute

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "rlroute/gen/design.hpp"
+#include "rlroute/gen/q_codes.hpp"
 #include "rlroute/gen/q_table_layout.hpp"
 #include "rlroute/ref/q_learning.hpp"
 
@@ -100,7 +101,7 @@ class QMirror {
   ref::QFormat format_;
   ref::QRates rates_;
   int columns_;
-  int row_bits_;
+  QFeedbackLayout feedback_layout_;
   std::vector<std::vector<std::uint32_t>> tables_;
   std::vector<std::vector<Update>> in_flight_;  // per router, the words it sent, in order
   std::vector<Matching> matchings_;  // [router * ports + input port]
