@@ -104,10 +104,16 @@ Design derive_design(const Config& cfg) {
   h.phase = take(algorithm.nonminimal() ? 2 : 0);
   h.inter = take(algorithm.names_intermediate() ? d.topo.router_id_bits() : 0);
   h.stamp = take(q_table ? kQStampBits : 0);
-  if (q_table) d.link.feedback_bits = QFeedbackLayout(QTableLayout::rows(d.topo), cfg.q_value_bits).bits();
-  const bool dqn = cfg.algorithm == RoutingAlgorithm::Dqn;
-  h.episode = take(dqn && dqn_episode_layout(cfg).enabled() ? dqn_episode_layout(cfg).index_bits : 0);
-  if (dqn) d.link.feedback_bits = dqn_episode_layout(cfg).ack_bits();
+  if (q_table) {
+    d.link.feedback_bits = QFeedbackLayout(QTableLayout::rows(d.topo), cfg.q_value_bits).bits();
+    d.link.side_band = SideBand::QFeedback;
+  }
+  const bool acks = cfg.algorithm == RoutingAlgorithm::Dqn && dqn_episode_layout(cfg).enabled();
+  h.episode = take(acks ? dqn_episode_layout(cfg).index_bits : 0);
+  if (acks) {
+    d.link.feedback_bits = dqn_episode_layout(cfg).ack_bits();
+    d.link.side_band = SideBand::DqnAck;
+  }
   h.length = take(bits_for(cfg.max_packet_flits + 1));
   h.packet_id = take(kPacketIdBits);
   // A single-flit packet also carries its CRC and payload in the head flit.

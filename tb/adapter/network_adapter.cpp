@@ -7,6 +7,7 @@
 #include "Vnetwork.h"
 #include "Vnetwork___024root.h"
 #include "clock_cycle.hpp"
+#include "dqn_ports.hpp"
 #include "port_bits.hpp"
 #include "verilated_fst_c.h"
 
@@ -23,7 +24,8 @@ class VerilatedNetwork final : public NetworkModel {
  public:
   explicit VerilatedNetwork(const ModelShape& shape)
       : shape_(shape), layout_{shape.vc_bits, shape.flit_bits, shape.feedback_bits}, context_(std::make_unique<VerilatedContext>()),
-        top_(std::make_unique<Vnetwork>(context_.get())) {
+        top_(std::make_unique<Vnetwork>(context_.get())),
+        dqn_(make_dqn_ports(*top_, shape.router_ports, shape.dqn)) {
     link_bits_ = layout_.link_bits();
     credit_bits_ = layout_.credit_bits();
   }
@@ -55,8 +57,10 @@ class VerilatedNetwork final : public NetworkModel {
   }
 
   void reset() override {
-    set_dqn_write(nullptr);
-    for (int r = 0; shape_.dqn_tag_bits > 0 && r < shape_.routers; ++r) set_dqn_answer(r, nullptr);
+    if (dqn_) {
+      dqn_->set_write(nullptr);
+      for (int r = 0; shape_.dqn.agent() && r < shape_.routers; ++r) dqn_->set_answer(r, nullptr);
+    }
     for (int n = 0; n < shape_.ports; ++n) {
       set_flit_in(n, {});
       set_credit_in(n, {});
@@ -64,13 +68,8 @@ class VerilatedNetwork final : public NetworkModel {
     reset_sequence(*top_, [this] { tick(); });
     time_ = 0;  // waveform time 10*C is the rising edge that ends cycle C
   }
-  void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
   void settle() override { top_->eval(); }
-  DqnRequest dqn_request(int router) const override { return read_dqn_request(*top_, router, shape_); }
-  std::vector<DqnReward> dqn_rewards(int router) const override { return read_dqn_rewards(*top_, router, shape_); }
-  void set_dqn_answer(int router, const DqnAnswer* answer) override {
-    write_dqn_answer(*top_, router, shape_, answer);
-  }
+  DqnModelPorts* dqn() override { return dqn_.get(); }
   void tick() override {
     if (!(trace_ && tracing_)) {
       clock_cycle(*top_);
@@ -108,6 +107,7 @@ class VerilatedNetwork final : public NetworkModel {
   int credit_bits_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Vnetwork> top_;
+  std::unique_ptr<DqnModelPorts> dqn_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t time_ = 0;
   bool tracing_ = false;

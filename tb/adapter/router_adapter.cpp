@@ -7,6 +7,7 @@
 #include "Vrouter.h"
 #include "Vrouter___024root.h"
 #include "clock_cycle.hpp"
+#include "dqn_ports.hpp"
 #include "port_bits.hpp"
 
 namespace rlroute::adapter {
@@ -23,7 +24,8 @@ class VerilatedRouter final : public RouterModel {
  public:
   explicit VerilatedRouter(const ModelShape& shape)
       : shape_(shape), context_(std::make_unique<VerilatedContext>()),
-        top_(std::make_unique<Vrouter>(context_.get())) {
+        top_(std::make_unique<Vrouter>(context_.get())),
+        dqn_(make_dqn_ports(*top_, shape.router_ports, shape.dqn)) {
     if (shape.ports != kPorts || shape.vc_bits != kLayout.vc_bits || shape.flit_bits != kLayout.flit_bits ||
         shape.feedback_bits != kLayout.feedback_bits) {
       throw std::logic_error("router model: built for another link layout or port count than the design's");
@@ -69,19 +71,18 @@ class VerilatedRouter final : public RouterModel {
   std::uint32_t cycle() const override { return top_->cycle_o; }
 
   void reset() override {
-    set_dqn_write(nullptr);
-    set_dqn_answer(nullptr);
+    if (dqn_) {
+      dqn_->set_write(nullptr);
+      dqn_->set_answer(0, nullptr);
+    }
     for (int p = 0; p < shape_.ports; ++p) {
       set_flit_in(p, {});
       set_credit_in(p, {});
     }
     reset_sequence(*top_, [this] { tick(); });
   }
-  void set_dqn_write(const ref::DqnWrite* write) override { write_dqn(*top_, write, shape_.dqn_data_bits); }
   void settle() override { top_->eval(); }
-  DqnRequest dqn_request() const override { return read_dqn_request(*top_, 0, shape_); }
-  std::vector<DqnReward> dqn_rewards() const override { return read_dqn_rewards(*top_, 0, shape_); }
-  void set_dqn_answer(const DqnAnswer* answer) override { write_dqn_answer(*top_, 0, shape_, answer); }
+  DqnModelPorts* dqn() override { return dqn_.get(); }
   void tick() override { clock_cycle(*top_); }
 
  private:
@@ -97,6 +98,7 @@ class VerilatedRouter final : public RouterModel {
   ModelShape shape_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Vrouter> top_;
+  std::unique_ptr<DqnModelPorts> dqn_;
   std::array<char, kPorts> flit_in_idle_{}, credit_in_idle_{};  // per port: its input word is all zeros
 };
 

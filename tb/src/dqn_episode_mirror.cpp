@@ -9,7 +9,8 @@ DqnEpisodeMirror::DqnEpisodeMirror(const Design& design)
       entries_(static_cast<size_t>(design.topo.num_routers() * layout_.entries)),
       arrivals_(static_cast<size_t>(design.topo.num_routers())) {}
 
-void DqnEpisodeMirror::head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t /*cycle*/) {
+void DqnEpisodeMirror::head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t /*cycle*/,
+                                    std::int64_t /*hop_cycles*/) {
   arrivals_[static_cast<size_t>(router)][key] = {port, h.req_ack, h.episode, false};
 }
 
@@ -123,6 +124,12 @@ std::string DqnEpisodeMirror::open_entries(int most) const {
                      e.opened, e.out_port, e.in_port);
   }
   return s;
+}
+
+std::string DqnEpisodeMirror::owed_failure(std::int64_t waited_cycles) const {
+  return fmt::format("episode check: {} pending-episode entries still open {} cycles after the last packet left (acks "
+                     "lost):\n{}",
+                     open_, waited_cycles, open_entries(20));
 }
 
 }  // namespace rlroute

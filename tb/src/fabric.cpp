@@ -1,6 +1,16 @@
 #include "rlroute/tb/fabric.hpp"
 
+#include <stdexcept>
+
 namespace rlroute {
+
+namespace {
+// A model's DQN ports, which a caller that programs or asks them needs.
+DqnModelPorts& dqn_ports(DqnModelPorts* ports) {
+  if (ports == nullptr) throw std::logic_error("this model has no DQN ports");
+  return *ports;
+}
+}  // namespace
 
 HarnessFabric::HarnessFabric(const Design& design, const RoutingRelation& relation, const ModelFactory& factory,
                              int threads)
@@ -50,10 +60,10 @@ void HarnessFabric::read_all_outputs() {
 
 void HarnessFabric::program_dqn(const std::vector<ref::DqnWrite>& writes) {
   for (const ref::DqnWrite& w : writes) {
-    for (auto& router : routers_) router->set_dqn_write(&w);
+    for (auto& router : routers_) dqn_ports(router->dqn()).set_write(&w);
     for (auto& router : routers_) router->tick();
   }
-  for (auto& router : routers_) router->set_dqn_write(nullptr);
+  for (auto& router : routers_) dqn_ports(router->dqn()).set_write(nullptr);
   read_all_outputs();
 }
 
@@ -128,8 +138,9 @@ void HarnessFabric::step() {
   });
   if (agent) {
     for (int r = 0; r < routers; ++r) {
-      routers_[r]->set_dqn_answer(answer(r, routers_[r]->dqn_request()));
-      reward(r, routers_[r]->dqn_rewards());
+      DqnModelPorts& ports = dqn_ports(routers_[r]->dqn());
+      ports.set_answer(0, answer(r, ports.request(0)));
+      reward(r, ports.rewards(0));
     }
     team_.for_each(routers, [&](int r) {
       routers_[r]->tick();
@@ -142,11 +153,12 @@ NetworkTopFabric::NetworkTopFabric(const Design& design, const RoutingRelation& 
     : CheckedFabric(design, relation), net_(factory.new_network()) {}
 
 void NetworkTopFabric::program_dqn(const std::vector<ref::DqnWrite>& writes) {
+  DqnModelPorts& ports = dqn_ports(net_->dqn());
   for (const ref::DqnWrite& w : writes) {
-    net_->set_dqn_write(&w);
+    ports.set_write(&w);
     net_->tick();
   }
-  net_->set_dqn_write(nullptr);
+  ports.set_write(nullptr);
 }
 
 void NetworkTopFabric::set_ni_flit_in(int node, const LinkFlit& flit) {
@@ -176,9 +188,10 @@ void NetworkTopFabric::step() {
   checker_.end_inputs();
   if (has_dqn_agent()) {
     net_->settle();
+    DqnModelPorts& ports = dqn_ports(net_->dqn());
     for (int r = 0; r < t.num_routers(); ++r) {
-      net_->set_dqn_answer(r, answer(r, net_->dqn_request(r)));
-      reward(r, net_->dqn_rewards(r));
+      ports.set_answer(r, answer(r, ports.request(r)));
+      reward(r, ports.rewards(r));
     }
   }
   net_->tick();

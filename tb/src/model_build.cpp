@@ -323,7 +323,9 @@ ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emi
   inputs["adapter.cpp"] = read_all(tb_dir() / "adapter" / adapter_source(kind));
   inputs["port_bits.hpp"] = read_all(tb_dir() / "adapter" / "port_bits.hpp");
   inputs["clock_cycle.hpp"] = read_all(tb_dir() / "adapter" / "clock_cycle.hpp");
+  inputs["dqn_ports.hpp"] = read_all(tb_dir() / "adapter" / "dqn_ports.hpp");
   inputs["model.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "tb" / "model.hpp");
+  inputs["dqn_model_ports.hpp"] = read_all(tb_dir() / "include" / "rlroute" / "tb" / "dqn_model_ports.hpp");
   inputs["bits.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "bits.hpp");
   inputs["link_layout.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "link_layout.hpp");
   inputs["link_words.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "link_words.hpp");
@@ -401,17 +403,17 @@ ModelShape model_shape(const Design& d, ModelKind kind) {
   s.id_bits = d.topo.router_id_bits();
   s.feedback_bits = d.link.feedback_bits;
   if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
-    if (d.cfg.dqn_agent == DqnAgentKind::Block) s.dqn_data_bits = dqn_block(d.cfg).data_bits();
+    if (d.cfg.dqn_agent == DqnAgentKind::Block) s.dqn.data_bits = dqn_block(d.cfg).data_bits();
     if (d.cfg.dqn_agent == DqnAgentKind::External) {
       const DqnAgentPort a = dqn_agent_port(d);
-      s.dqn_obs_values = a.obs_values;
-      s.dqn_activation_bits = a.activation_bits;
-      s.dqn_actions = a.actions;
-      s.dqn_tag_bits = a.tag_bits;
-      s.dqn_action_bits = a.action_bits;
-      s.dqn_episode_bits = a.episode_bits;
-      s.dqn_distance_bits = a.distance_bits;
-      s.dqn_stamp_bits = a.stamp_bits;
+      s.dqn.obs_values = a.obs_values;
+      s.dqn.activation_bits = a.activation_bits;
+      s.dqn.actions = a.actions;
+      s.dqn.tag_bits = a.tag_bits;
+      s.dqn.action_bits = a.action_bits;
+      s.dqn.episode_bits = a.episode_bits;
+      s.dqn.distance_bits = a.distance_bits;
+      s.dqn.stamp_bits = a.stamp_bits;
     }
   }
   return s;

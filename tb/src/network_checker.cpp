@@ -25,10 +25,7 @@ NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& rela
       }
     }
   }
-  if (traits(design.cfg.algorithm).choice == PathChoice::QTable) q_mirror_ = std::make_unique<QMirror>(design);
-  if (design.cfg.algorithm == RoutingAlgorithm::Dqn && design.cfg.dqn_episodes > 0) {
-    episodes_ = std::make_unique<DqnEpisodeMirror>(design);
-  }
+  side_band_ = make_side_band_check(design);
 }
 
 NetworkChecker::InputVc& NetworkChecker::input_vc(int router, int port, int vc) {
@@ -87,7 +84,7 @@ NetworkChecker::ResidenceTable NetworkChecker::residence() const {
 void NetworkChecker::begin_cycle() {
   moved_ = false;
   ++cycle_;
-  if (q_mirror_) q_mirror_->begin_cycle(cycle_);
+  if (side_band_) side_band_->begin_cycle(cycle_);
   // A body flit that never leaves fails here, not only when it finally does.
   if (cycle_ % 256 != 0) return;
   for (std::size_t i = 0; i < input_vcs_.size(); ++i) {
@@ -158,11 +155,7 @@ void NetworkChecker::input_flit(int router, int port, const LinkFlit& flit) {
     } else {
       it->second = here;
     }
-    if (q_mirror_) {
-      q_mirror_->head_arrived(router, port, key, design_.topo.node_of_address(h.src),
-                              design_.topo.node_of_address(h.dst), cycle_ - arrived_upstream);
-    }
-    if (episodes_) episodes_->head_arrived(router, port, key, h, cycle_);
+    if (side_band_) side_band_->head_arrived(router, port, key, h, cycle_, cycle_ - arrived_upstream);
     ivc.open_packet = key;
   } else if (ivc.open_packet < 0) {
     fail_at(router, fmt::format("router {} input port {} vc{}: a body flit arrived with no packet open on the VC: {}", router,
@@ -176,12 +169,8 @@ void NetworkChecker::input_flit(int router, int port, const LinkFlit& flit) {
 }
 
 void NetworkChecker::credit_word(int router, int port, const LinkCredit& credit) {
-  if (q_mirror_) {
-    const std::string wrong = q_mirror_->feedback_sent(router, port, credit.feedback, cycle_);
-    if (!wrong.empty()) fail_at(router, wrong);
-  }
-  if (episodes_) {
-    const std::string wrong = episodes_->word_sent(router, port, credit.feedback, cycle_);
+  if (side_band_) {
+    const std::string wrong = side_band_->word_sent(router, port, credit.feedback, cycle_);
     if (!wrong.empty()) fail_at(router, wrong);
   }
   if (!credit.valid) return;
@@ -249,10 +238,9 @@ bool NetworkChecker::take_from_input(int router, int port, const LinkFlit& out, 
       expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
     }
     if (traits(design_.cfg.algorithm).routes_by_hops()) expected.set(hl.pdor.lsb, hl.pdor.width, out.data.get(hl.pdor.lsb, hl.pdor.width));
-    // DQN-routing's episodes: the entry a router opened, or ReqAck cleared
-    // (the episode check checks both).
-    if (episodes_) {
-      for (const Field& f : {hl.episode, hl.req_ack}) expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
+    // The fields the side-band check checks.
+    if (side_band_) {
+      for (const Field& f : side_band_->rewritten_fields()) expected.set(f.lsb, f.width, out.data.get(f.lsb, f.width));
     }
     if (!(expected == out.data)) {
       fail_at(router, fmt::format("flit identity: router {} altered the header of packet {:#x} beyond its route state and hop "
@@ -304,12 +292,8 @@ void NetworkChecker::output_flit(int router, int port, const LinkFlit& flit) {
                        .residence[static_cast<std::size_t>(t.port_class(in.port))][static_cast<std::size_t>(t.port_class(port))];
   ++res.heads;
   res.cycles += static_cast<std::uint64_t>(cycle_ - in.arrived);
-  if (q_mirror_) {
-    const std::string wrong = q_mirror_->head_left(router, port, key);
-    if (!wrong.empty()) fail_at(router, wrong);
-  }
-  if (episodes_) {
-    const std::string wrong = episodes_->head_left(router, port, key, h, cycle_);
+  if (side_band_) {
+    const std::string wrong = side_band_->head_left(router, port, key, h, cycle_);
     if (!wrong.empty()) fail_at(router, wrong);
   }
 }

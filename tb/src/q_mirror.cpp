@@ -151,6 +151,11 @@ void QMirror::forget_if_settled(Matching& m, int h) {
   }
 }
 
+void QMirror::head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t /*cycle*/,
+                           std::int64_t hop_cycles) {
+  head_arrived(router, port, key, topo_.node_of_address(h.src), topo_.node_of_address(h.dst), hop_cycles);
+}
+
 std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) {
   const QFeedback word = feedback_layout_.decode(feedback);
   if (!word.valid) return "";

@@ -46,7 +46,7 @@ class SimulationRun {
   // Phases.
   void warm_up_measure_and_drain();
   void flush();
-  void settle_dqn_acks();
+  void settle_side_band();
   void settle_credits();
 
   // One cycle and its parts.
@@ -173,7 +173,7 @@ void SimulationRun::set_up_phases() {
 SimResult SimulationRun::run() {
   warm_up_measure_and_drain();
   flush();
-  settle_dqn_acks();
+  settle_side_band();
   settle_credits();
   collect_results();
   return std::move(result_);
@@ -208,18 +208,15 @@ void SimulationRun::flush() {
   }
 }
 
-// DQN-routing: the last packets' acks travel back on the credit channels
-// (a hop each link's credit latency, one word per link and cycle); once the
-// network is empty every pending-episode entry must close within a bound.
-void SimulationRun::settle_dqn_acks() {
-  constexpr std::int64_t kAckSettleCycles = 4096;
-  const std::int64_t ack_cap = cycle_ + kAckSettleCycles;
-  while (ok_ && fabric_.open_episodes() > 0 && cycle_ < ack_cap) ok_ = one_cycle();
-  if (ok_ && result_.failure.empty() && fabric_.open_episodes() > 0) {
-    result_.failure = fmt::format(
-        "episode check: {} pending-episode entries still open {} cycles after the last packet "
-        "left (acks lost):\n{}",
-        fabric_.open_episodes(), kAckSettleCycles, fabric_.describe_open_episodes(20));
+// The side-band's last words travel back on the credit channels (DQN-routing's
+// acks: a hop each link's credit latency, one word per link and cycle); once
+// the network is empty the side-band check must have them within a bound.
+void SimulationRun::settle_side_band() {
+  constexpr std::int64_t kSettleCycles = 4096;
+  const std::int64_t cap = cycle_ + kSettleCycles;
+  while (ok_ && fabric_.side_band_owed() > 0 && cycle_ < cap) ok_ = one_cycle();
+  if (ok_ && result_.failure.empty() && fabric_.side_band_owed() > 0) {
+    result_.failure = fabric_.side_band_owed_failure(kSettleCycles);
   }
 }
 
@@ -452,7 +449,7 @@ void SimulationRun::record_latency() {
   r.packets_minimal = ps.minimal;
   r.packets_nonminimal = ps.nonminimal;
   r.minimal_share = ps.minimal_share;
-  if (design_.cfg.algorithm == RoutingAlgorithm::Dqn) {
+  if (traits(design_.cfg.algorithm).patched == PatchedField::Pdor) {  // DQN-routing's escape to DOR
     r.dqn_pdor_share = ps.delivered > 0 ? static_cast<double>(ps.pdor) / static_cast<double>(ps.delivered) : 0.0;
   }
 }

@@ -92,8 +92,8 @@ class ForwardingFabric : public Fabric {
   NetworkChecker::FrontWait longest_front_wait() const override { return inner_.longest_front_wait(); }
   NetworkChecker::FrontWait longest_switch_wait() const override { return inner_.longest_switch_wait(); }
   const QMirror* q_mirror() const override { return inner_.q_mirror(); }
-  int open_episodes() const override { return inner_.open_episodes(); }
-  std::string describe_open_episodes(int most) const override { return inner_.describe_open_episodes(most); }
+  int side_band_owed() const override { return inner_.side_band_owed(); }
+  std::string side_band_owed_failure(std::int64_t waited) const override { return inner_.side_band_owed_failure(waited); }
   NetworkChecker::ResidenceTable residence() const override { return inner_.residence(); }
 
  protected:

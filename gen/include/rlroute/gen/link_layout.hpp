@@ -5,11 +5,15 @@
 // it for the adapters and the block tests.
 //   link word:   {data[flit_bits], vc[vc_bits], tail, head, valid}
 //   credit word: {feedback[feedback_bits], vc[vc_bits], valid}; the feedback
-//                field for Q-adaptive (rr_pkg::q_feedback_width) and DQN-routing
-//                (an ack word, DqnEpisodeLayout), else 0 bits
+//                field (a side-band of the credit channel) carries
+//                Q-adaptive's feedback word (QFeedbackLayout) or DQN-routing's
+//                ack word (DqnEpisodeLayout), else it has 0 bits
 #pragma once
 
 namespace rlroute {
+
+// What the credit word's feedback field carries.
+enum class SideBand { None, QFeedback, DqnAck };
 
 struct LinkLayout {
   static constexpr int kValid = 0;
@@ -22,6 +26,7 @@ struct LinkLayout {
   int vc_bits = 1;
   int flit_bits = 64;
   int feedback_bits = 0;
+  SideBand side_band = SideBand::None;  // what those bits carry
 
   constexpr int data_lsb() const { return kVcLsb + vc_bits; }
   constexpr int link_bits() const { return data_lsb() + flit_bits; }

@@ -26,21 +26,27 @@
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/dqn_episodes.hpp"
+#include "rlroute/tb/side_band_check.hpp"
 
 namespace rlroute {
 
-class DqnEpisodeMirror {
+class DqnEpisodeMirror final : public SideBandCheck {
  public:
   explicit DqnEpisodeMirror(const Design& design);
 
-  void head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t cycle);
+  void head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t cycle,
+                    std::int64_t hop_cycles) override;
   // Each returns a violation or "".
-  std::string head_left(int router, int port, unsigned key, const Header& h, std::int64_t cycle);
-  std::string word_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle);
-
-  // Entries open in the copy, over all routers.
-  int open_count() const { return open_; }
-  // Every open entry, a line each (for the end-of-run failure).
+  std::string head_left(int router, int port, unsigned key, const Header& h, std::int64_t cycle) override;
+  std::string word_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) override;
+  // A router's word closes an entry of its upstream router's copy.
+  bool routers_in_parallel() const override { return false; }
+  // The entry a router opened, or ReqAck cleared (a full table).
+  std::vector<Field> rewritten_fields() const override { return {design_.header.episode, design_.header.req_ack}; }
+  // Entries open in the copy, over all routers, and the end-of-run failure
+  // with a line per open entry (at most 20).
+  int owed() const override { return open_; }
+  std::string owed_failure(std::int64_t waited_cycles) const override;
   std::string open_entries(int most) const;
 
  private:

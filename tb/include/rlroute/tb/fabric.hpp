@@ -59,10 +59,10 @@ class Fabric {
   virtual NetworkChecker::FrontWait longest_switch_wait() const = 0;
   // Q-adaptive: the reference's copy of the routers' tables (else nullptr).
   virtual const QMirror* q_mirror() const = 0;
-  // DQN-routing: pending-episode entries still open, and a line per entry
-  // (NetworkChecker::open_episodes).
-  virtual int open_episodes() const = 0;
-  virtual std::string describe_open_episodes(int most) const = 0;
+  // Words the design's side-band check still waits for, and the failure if
+  // they never come (NetworkChecker::side_band_owed).
+  virtual int side_band_owed() const = 0;
+  virtual std::string side_band_owed_failure(std::int64_t waited_cycles) const = 0;
   // Heads timed through the routers so far (NetworkChecker::residence).
   virtual NetworkChecker::ResidenceTable residence() const = 0;
 };
@@ -80,8 +80,10 @@ class CheckedFabric : public Fabric {
   NetworkChecker::FrontWait longest_front_wait() const override { return checker_.longest_front_wait(); }
   NetworkChecker::FrontWait longest_switch_wait() const override { return checker_.longest_switch_wait(); }
   const QMirror* q_mirror() const override { return checker_.q_mirror(); }
-  int open_episodes() const override { return checker_.open_episodes(); }
-  std::string describe_open_episodes(int most) const override { return checker_.describe_open_episodes(most); }
+  int side_band_owed() const override { return checker_.side_band_owed(); }
+  std::string side_band_owed_failure(std::int64_t waited_cycles) const override {
+    return checker_.side_band_owed_failure(waited_cycles);
+  }
   NetworkChecker::ResidenceTable residence() const override { return checker_.residence(); }
   void set_dqn_agent(DqnAgent* agent) override { agent_ = agent; }
 

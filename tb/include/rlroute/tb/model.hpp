@@ -9,34 +9,9 @@
 
 #include "rlroute/gen/bits.hpp"
 #include "rlroute/gen/link_words.hpp"
-#include "rlroute/ref/dqn_inference.hpp"
+#include "rlroute/tb/dqn_model_ports.hpp"
 
 namespace rlroute {
-
-// DQN-routing's agent port (routing.dqn_agent = "external"; rr_dqn_unit): a
-// decision a router starts this cycle, and the answer it takes at the next
-// clock edge (action -1: none, the packet escapes to DOR).
-struct DqnRequest {
-  bool valid = false;
-  std::vector<std::int32_t> observation;
-  std::uint32_t mask = 0;
-  unsigned tag = 0;
-  int episode = -1;  // the head's pending-episode entry; -1: it opened none
-};
-// A reward the router reports this cycle (rr_dqn_episode_unit): the ack of
-// the decided episode `episode` arrived on output port `port`; the packet
-// was `distance` hops away when the entry opened and reached its
-// destination `latency` cycles later. 002's reward is distance / latency.
-struct DqnReward {
-  int port = 0;
-  unsigned episode = 0;
-  unsigned distance = 0;
-  std::uint32_t latency = 0;
-};
-struct DqnAnswer {
-  unsigned tag = 0;
-  int action = -1;
-};
 
 struct ModelShape {
   int ports;      // router model: ports; network model: nodes
@@ -46,10 +21,7 @@ struct ModelShape {
   int flit_bits;
   int id_bits;  // width of id_i, the router identity (router model)
   int feedback_bits;  // LinkLayout::feedback_bits
-  int dqn_data_bits;  // DQN-routing: width of prog_data_i (DqnBlock::data_bits); 0: no programming port
-  // DQN-routing's agent port (gen DqnAgentPort; all 0: none).
-  int dqn_obs_values, dqn_activation_bits, dqn_actions, dqn_tag_bits, dqn_action_bits;
-  int dqn_episode_bits, dqn_distance_bits, dqn_stamp_bits;
+  DqnShape dqn;       // DQN-routing's ports (all 0: none)
 };
 
 // One Verilated router top. Outputs are registered: reading them never
@@ -74,20 +46,9 @@ class RouterModel {
   virtual std::uint32_t cycle() const = 0;
   virtual void reset() = 0;  // reset asserted for two cycles, inputs idle
   virtual void tick() = 0;   // one rising clock edge
-  // DQN-routing: the inference block's programming port (rr_dqn_infer) takes
-  // `write` at the next edge; nullptr: no write. A model without the port
-  // throws std::logic_error for a write.
-  virtual void set_dqn_write(const ref::DqnWrite* write) = 0;
-  // DQN-routing's agent port: this cycle's request, and the answer for the
-  // next edge (nullptr: none). A model without the port has no requests and
-  // throws std::logic_error for an answer. The request depends on this
-  // cycle's inputs (the observation counts the credits coming in): settle()
-  // after setting them, before reading it.
   virtual void settle() = 0;  // evaluates the logic with the inputs set so far
-  virtual DqnRequest dqn_request() const = 0;
-  virtual void set_dqn_answer(const DqnAnswer* answer) = 0;
-  // This cycle's rewards (after settle(): they depend on the credit inputs).
-  virtual std::vector<DqnReward> dqn_rewards() const = 0;
+  // DQN-routing's ports (router 0), or nullptr for a design without them.
+  virtual DqnModelPorts* dqn() = 0;
 };
 
 // The Verilated network top: every router and link; NI ports per node.
@@ -100,14 +61,9 @@ class NetworkModel {
   virtual LinkCredit credit_out(int node) const = 0;
   virtual void reset() = 0;
   virtual void tick() = 0;
-  // DQN-routing: the same write for every router's inference block (RouterModel::set_dqn_write).
-  virtual void set_dqn_write(const ref::DqnWrite* write) = 0;
-  // DQN-routing: router `router`'s agent port (RouterModel::dqn_request;
-  // settle() once after setting the NI inputs, before reading them).
-  virtual void settle() = 0;
-  virtual DqnRequest dqn_request(int router) const = 0;
-  virtual void set_dqn_answer(int router, const DqnAnswer* answer) = 0;
-  virtual std::vector<DqnReward> dqn_rewards(int router) const = 0;
+  virtual void settle() = 0;  // evaluates the logic with the inputs set so far
+  // DQN-routing's ports of every router, or nullptr for a design without them.
+  virtual DqnModelPorts* dqn() = 0;
   // The ports of the routers inside, for the checkers: what router `router`
   // sends out of `port` and the credit it returns there (registered outputs),
   // and the flit arriving at a router-to-router input (a link's output).

@@ -25,14 +25,10 @@
 //     keep a loser's turn serve it within that bound (each of the other V-1
 //     VCs of its port wins within P cycles, then it does); a starving
 //     switch allocator breaks it;
-//   - Q feedback check (Q-adaptive): every feedback word on the credit
-//     channel is the one the reference's copy of the tables says a head
-//     owes, and every head that owes one sends it (rlroute/tb/q_mirror.hpp);
-//   - episode check (DQN-routing): every ack word on the credit channel acks
-//     an open entry of the pending-episode table upstream, every head that
-//     owes an ack or cancel sends it, and no entry is reused while open
-//     (rlroute/tb/dqn_episode_mirror.hpp; the entries still open at the end
-//     of a run: open_episodes()).
+//   - the side-band check of the design's credit side-band, if it has one
+//     (rlroute/tb/side_band_check.hpp: Q-adaptive's feedback check,
+//     DQN-routing's episode check; what it still owes at the end of a run:
+//     side_band_owed()).
 // The first violation is kept, with enough state to find it. It also times
 // every head through every router (residence()).
 #pragma once
@@ -45,9 +41,9 @@
 #include <vector>
 
 #include "rlroute/gen/design.hpp"
-#include "rlroute/tb/dqn_episode_mirror.hpp"
 #include "rlroute/tb/model.hpp"
 #include "rlroute/tb/q_mirror.hpp"
+#include "rlroute/tb/side_band_check.hpp"
 #include "rlroute/tb/ring_queue.hpp"
 #include "rlroute/gen/routing.hpp"
 
@@ -79,17 +75,16 @@ class NetworkChecker {
     if (flit.valid) output_flit(router, port, flit);
   }
   void router_credit(int router, int port, const LinkCredit& credit) {
-    if (credit.valid || q_mirror_ || episodes_) credit_word(router, port, credit);
+    if (credit.valid || side_band_) credit_word(router, port, credit);
   }
   void end_outputs() { fold_router_phases(); }
   void router_input(int router, int port, const LinkFlit& flit) {
     if (flit.valid) input_flit(router, port, flit);
   }
   void end_inputs();
-  // Whether different routers may be observed at once: not with
-  // DQN-routing's episode mirror (a router's word closes an entry of its
-  // upstream router's copy).
-  bool routers_in_parallel() const { return !episodes_; }
+  // Whether different routers may be observed at once (as the side-band
+  // check allows).
+  bool routers_in_parallel() const { return !side_band_ || side_band_->routers_in_parallel(); }
 
   const std::string& violation() const { return violation_; }
   // Whether a flit left a router for another router this cycle.
@@ -111,11 +106,13 @@ class NetworkChecker {
   FrontWait longest_switch_wait() const { return longest_body_; }
   // Q-adaptive: the reference's copy of every router's table (nullptr for
   // other algorithms).
-  const QMirror* q_mirror() const { return q_mirror_.get(); }
-  // DQN-routing: pending-episode entries open in the checker's copy of the
-  // tables (0 for other algorithms), and a line per open entry.
-  int open_episodes() const { return episodes_ ? episodes_->open_count() : 0; }
-  std::string describe_open_episodes(int most) const { return episodes_ ? episodes_->open_entries(most) : ""; }
+  const QMirror* q_mirror() const { return dynamic_cast<const QMirror*>(side_band_.get()); }
+  // Words the side-band check still waits for (0 without one), and the
+  // failure if they never come (SideBandCheck::owed).
+  int side_band_owed() const { return side_band_ ? side_band_->owed() : 0; }
+  std::string side_band_owed_failure(std::int64_t waited_cycles) const {
+    return side_band_ ? side_band_->owed_failure(waited_cycles) : "";
+  }
   // Router residence: cycles from a head's arrival at an input port (the
   // cycle it is sampled there) to its departure on an output port, summed
   // and counted per [input port class][output port class] over the heads
@@ -216,8 +213,7 @@ class NetworkChecker {
   std::int64_t switch_wait_bound_;
   std::int64_t early_credits_;  // flits a router's output buffers hold (0 without speedup)
   std::string violation_;
-  std::unique_ptr<QMirror> q_mirror_;
-  std::unique_ptr<DqnEpisodeMirror> episodes_;
+  std::unique_ptr<SideBandCheck> side_band_;
 };
 
 }  // namespace rlroute

@@ -28,18 +28,31 @@
 #include "rlroute/gen/q_codes.hpp"
 #include "rlroute/gen/q_table_layout.hpp"
 #include "rlroute/ref/q_learning.hpp"
+#include "rlroute/tb/side_band_check.hpp"
 
 namespace rlroute {
 
-class QMirror {
+class QMirror final : public SideBandCheck {
  public:
   explicit QMirror(const Design& design);
+
+  // The network checker's side-band events (SideBandCheck), in terms of the
+  // calls below.
+  void head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t cycle,
+                    std::int64_t hop_cycles) override;
+  std::string word_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) override {
+    return feedback_sent(router, port, feedback, cycle);
+  }
+  std::string head_left(int router, int port, unsigned key, const Header& /*h*/, std::int64_t /*cycle*/) override {
+    return head_left(router, port, key);
+  }
+  bool routers_in_parallel() const override { return true; }
 
   // The checker's events, in its order within a cycle (network_checker.hpp);
   // each returns a violation or "". The events of different routers may
   // come from different threads at once: they touch only that router's
   // state (begin_cycle() applies the feedback, on one thread).
-  void begin_cycle(std::int64_t cycle);
+  void begin_cycle(std::int64_t cycle) override;
   std::string feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle);
   // A head arrived at `router` on `port`, `r` cycles after it arrived at
   // the router it came from (for a NIC port, r is not used).
