@@ -59,11 +59,17 @@ std::unique_ptr<RoutingRelation> make_routing_relation(const Design& design) {
   if (!algorithm.implemented) {
     config_fail(design.cfg, "routing.algorithm", fmt::format("\"{}\"", algorithm.name), "has no routing relation yet");
   }
-  if (algorithm.id == RoutingAlgorithm::QAdaptive) return std::make_unique<QAdaptiveRouting>(design);
-  if (algorithm.family == TopologyFamily::Dragonfly) return std::make_unique<DragonflyRouting>(design);
-  if (algorithm.id == RoutingAlgorithm::Star) return std::make_unique<StarRouting>(design);
-  if (algorithm.id == RoutingAlgorithm::Dqn) return std::make_unique<DqnRouting>(design, design.cfg.dqn_hop_threshold);
-  return std::make_unique<DorRouting>(design);
+  // Each backend's relation; the cube backend's star-channel is DOR with an
+  // alternative decided at the head of the VC.
+  switch (algorithm.backend) {
+    case Backend::Cube:
+      if (algorithm.head_decision == HeadDecisionKind::Alternative) return std::make_unique<StarRouting>(design);
+      return std::make_unique<DorRouting>(design);
+    case Backend::DqnRouting: return std::make_unique<DqnRouting>(design, design.cfg.dqn_hop_threshold);
+    case Backend::Dragonfly: return std::make_unique<DragonflyRouting>(design);
+    case Backend::QAdaptive: return std::make_unique<QAdaptiveRouting>(design);
+  }
+  return nullptr;  // unreachable: every Backend has a case
 }
 
 }  // namespace rlroute
