@@ -77,9 +77,10 @@ std::string plain_head_answers(const Design& d) {
 
 std::string credit_sideband_wiring(const std::string& in, const std::string& out, const std::string& width) {
   return "  for (genvar p = 0; p < P; p++) begin : gen_credit_words\n"
-         "    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];\n"
-         "    assign " + in + "[p*" + width + " +: " + width + "] = credit_i[p*CRW + CCW +: " + width + "];\n"
-         "    assign credit_o[p*CRW +: CRW] = {" + out + "[p*" + width + " +: " + width + "], core_credit_o[p*CCW +: CCW]};\n"
+         "    assign core_credit_i[p*CORE_CRW +: CORE_CRW] = credit_i[p*CRW +: CORE_CRW];\n"
+         "    assign " + in + "[p*" + width + " +: " + width + "] = credit_i[p*CRW + CORE_CRW +: " + width + "];\n"
+         "    assign credit_o[p*CRW +: CRW] = {" + out + "[p*" + width + " +: " + width +
+         "], core_credit_o[p*CORE_CRW +: CORE_CRW]};\n"
          "  end\n";
 }
 
@@ -89,7 +90,7 @@ std::vector<sv::Port> router_top_ports(const Design& d) {
   std::vector<sv::Port> ports{
       {"input", "", "clk_i", ""},
       {"input", "", "rst_ni", ""},
-      {"input", "IDW-1:0", "id_i",
+      {"input", "ID_W-1:0", "id_i",
        d.topo.dragonfly() ? "router identity: {group, index in group}"
                           : "router identity: coordinates, dimension 0 in the LSBs"},
       {"input", "P*LW-1:0", "flit_i", "port p at [p*LW +: LW]"},
@@ -114,23 +115,24 @@ std::vector<Param> router_top_params(const Design& d, const RouterTopNeeds& need
                             {"VCW", pkg + "::VC_BITS", ""},
                             {"LW", pkg + "::LINK_BITS", "link word (rr_pkg::LINK_*)"},
                             {"CRW", pkg + "::CREDIT_BITS", "credit word (rr_pkg::CREDIT_*)"},
-                            {"IDW", pkg + "::ROUTER_ID_BITS", ""}};
+                            {"ID_W", pkg + "::ROUTER_ID_BITS", ""}};
   if (needs.output_occupancy) {
-    params.push_back({"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"});
+    params.push_back({"OCC_W", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"});
   }
   if (needs.waiting_demand) {
-    params.push_back({"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"});
+    params.push_back(
+        {"DEMAND_W", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"});
   }
   if (needs.decision) {
     params.push_back({"DOW", backend_emitter(d).decision_operands_width(d),
                       "width of the operands of a decision at the head of the VC"});
-    params.push_back({"FW", !head.patches ? "1" : pkg + (pdor ? "::HDR_PDOR_W" : "::HDR_PHASE_W"),
+    params.push_back({"PATCH_W", !head.patches ? "1" : pkg + (pdor ? "::HDR_PDOR_W" : "::HDR_PHASE_W"),
                       !head.patches ? "a decision's header field value (none is set)"
                       : pdor        ? "the header field a decision sets: Pdor"
                                     : "the header field a decision sets: the phase"});
   }
   if (needs.vc_state || needs.input_occupancy) {
-    params.push_back({"CNW", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of a VC's credit or flit count"});
+    params.push_back({"CREDIT_CNT_W", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of a VC's credit or flit count"});
   }
   return params;
 }
@@ -142,8 +144,8 @@ std::string core_signals(const RouterTopNeeds& needs) {
   rows.push_back({"logic", "[P*VCW-1:0]", "rc_in_vc;"});
   rows.push_back({"logic", "[P*PW-1:0]", "rc_out_port;"});
   rows.push_back({"logic", "[P*V-1:0]", "rc_out_vcs;"});
-  if (needs.output_occupancy) rows.push_back({"logic", "[P*OW-1:0]", "occ;"});
-  if (needs.waiting_demand) rows.push_back({"logic", "[P*DW-1:0]", "dem;"});
+  if (needs.output_occupancy) rows.push_back({"logic", "[P*OCC_W-1:0]", "occ;"});
+  if (needs.waiting_demand) rows.push_back({"logic", "[P*DEMAND_W-1:0]", "dem;"});
   if (needs.decision) {
     for (std::vector<std::string> row : std::vector<std::vector<std::string>>{
              {"logic", "[P*PW-1:0]", "rc_alt_port, hd_port, hd_alt_port;"},
@@ -152,17 +154,20 @@ std::string core_signals(const RouterTopNeeds& needs) {
              {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"},
              {"logic", "[P-1:0]", "hd_ready, hd_fresh;"},
              {"logic", "[P*PW-1:0]", "hd_choice;"},
-             {"logic", "[P*FW-1:0]", "hd_patch;"}}) {
+             {"logic", "[P*PATCH_W-1:0]", "hd_patch;"}}) {
       rows.push_back(row);
     }
   }
   if (needs.vc_state) rows.push_back({"logic", "[P*V-1:0]", "vc_busy;"});
-  if (needs.vc_state) rows.push_back({"logic", "[P*V*CNW-1:0]", needs.input_occupancy ? "vc_credits, in_occ;" : "vc_credits;"});
-  else if (needs.input_occupancy) rows.push_back({"logic", "[P*V*CNW-1:0]", "in_occ;"});
+  if (needs.vc_state) {
+    rows.push_back({"logic", "[P*V*CREDIT_CNT_W-1:0]", needs.input_occupancy ? "vc_credits, in_occ;" : "vc_credits;"});
+  } else if (needs.input_occupancy) {
+    rows.push_back({"logic", "[P*V*CREDIT_CNT_W-1:0]", "in_occ;"});
+  }
   std::string s = sv::align(rows, "  ");
   if (needs.credit_sideband) {
-    s += "  localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
-         "  logic [P*CCW-1:0] core_credit_i, core_credit_o;  // without the feedback\n";
+    s += "  localparam int unsigned CORE_CRW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
+         "  logic [P*CORE_CRW-1:0] core_credit_i, core_credit_o;  // without the feedback\n";
   }
   return s + "\n";
 }
@@ -203,7 +208,7 @@ std::vector<Param> head_decision_params(const Design& d) {
                       names_phase ? "a non-minimal choice at the source sets the phase"
                       : pdor      ? "the escape to DOR sets Pdor"
                                   : "the alternative route enters phase 1 (to intermediate)"});
-    params.push_back({"FIELD_W", "FW", ""});
+    params.push_back({"FIELD_W", "PATCH_W", ""});
   }
   return params;
 }

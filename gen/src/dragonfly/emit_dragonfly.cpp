@@ -25,7 +25,7 @@ std::string contention_counters(const Design& d, const std::string& pkg) {
       "  logic [{pkg}::NUM_GROUPS*CFW-1:0] contention;\n",
       fmt::arg("pkg", pkg));
   if (!d.core.waiting_demand) {
-    s += "  logic [P*DW-1:0] unused_dem;  // no waiting demand in the UGAL queue\n"
+    s += "  logic [P*DEMAND_W-1:0] unused_dem;  // no waiting demand in the UGAL queue\n"
          "  assign unused_dem = dem;\n";
   }
   if (!traits(d.cfg.algorithm).contention_counters) return s + "  assign contention = '0;\n\n";
@@ -91,8 +91,8 @@ std::string route_unit(const Design& d, const std::string& pkg) {
             fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
            {"INTRA_VALIANT", bit(d.cfg.intra_group == IntraGroup::Valiant),
             fmt::format("routing.intra_group = \"{}\"", to_string(d.cfg.intra_group))},
-           {"OW", "OW", ""},
-           {"DW", "DW", ""},
+           {"OCC_W", "OCC_W", ""},
+           {"DEMAND_W", "DEMAND_W", ""},
            {"CFW", "CFW", ""},
            {"PORT", "p", ""},
            {"SEED", std::to_string(d.cfg.seed & 0xffff), "routing.seed (low 16 bits)"},
@@ -124,8 +124,8 @@ std::string ugal_decision(const Design& d, const std::string& pkg) {
                        {"BIAS", std::to_string(d.cfg.ugal_bias), "routing.ugal_bias"},
                        {"RULE_DOUBLE", d.cfg.ugal_rule == UgalRule::DoubleNonminimal ? "1'b1" : "1'b0",
                         fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
-                       {"OW", "OW", ""},
-                       {"DW", "DW", ""},
+                       {"OCC_W", "OCC_W", ""},
+                       {"DEMAND_W", "DEMAND_W", ""},
                        {"CFW", "CFW", ""}},
                       {{"occ_i", "occ", ""},
                        {"dem_i", waiting ? "dem" : "'0", fmt::format("routing.ugal_queue = \"{}\"", to_string(d.cfg.ugal_queue))},
@@ -180,7 +180,7 @@ std::vector<Param> dragonfly_topology_params(const Design& d, const std::string&
           {"A", pkg + "::GROUP_SIZE", ""},
           {"H", pkg + "::GLOBAL_PORTS", ""},
           {"NUM_G", pkg + "::NUM_GROUPS", ""},
-          {"L", pkg + "::LINKS_PER_GROUP_PAIR", ""},
+          {"LINKS_PER_PAIR", pkg + "::LINKS_PER_GROUP_PAIR", ""},
           {"PALMTREE", bit(d.topo.arrangement() == GlobalArrangement::Palmtree),
            fmt::format("topology.arrangement = \"{}\"", to_string(d.topo.arrangement()))},
           {"GB", pkg + "::GROUP_BITS", ""},
