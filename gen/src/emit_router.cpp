@@ -137,7 +137,7 @@ std::vector<Param> router_top_params(const Design& d, const RouterTopNeeds& need
   return params;
 }
 
-std::string core_signals(const RouterTopNeeds& needs) {
+std::string core_signals(const Design& d, const RouterTopNeeds& needs) {
   std::vector<std::vector<std::string>> rows;
   if (needs.arriving_heads) rows.push_back({"logic", "[P-1:0]", "rc_valid;"});
   rows.push_back({"logic", "[P*W-1:0]", "rc_hdr, rc_hdr_new;"});
@@ -165,6 +165,13 @@ std::string core_signals(const RouterTopNeeds& needs) {
     rows.push_back({"logic", "[P*V*CREDIT_CNT_W-1:0]", "in_occ;"});
   }
   std::string s = sv::align(rows, "  ");
+  if (needs.waiting_demand) {
+    s += "  // Per input VC, its front packet's VC request (rr_demand sums them per output port).\n" +
+         sv::align({{"logic", "[P*V-1:0]", "wait_req;"},
+                    {"logic", "[P*V*PW-1:0]", "wait_port;"},
+                    {"logic", "[P*V*" + d.module("pkg") + "::HDR_LEN_W-1:0]", "wait_len;"}},
+                   "  ");
+  }
   if (needs.credit_sideband) {
     s += "  localparam int unsigned CORE_CRW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
          "  logic [P*CORE_CRW-1:0] core_credit_i, core_credit_o;  // without the feedback\n";
@@ -230,7 +237,6 @@ std::string core_instance(const Design& d, const RouterTopNeeds& needs) {
                             {"LEN_W", pkg + "::HDR_LEN_W", ""},
                             {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},
                             {"HOPS_W", pkg + "::HDR_HOPS_W", ""}};
-  if (d.core.waiting_demand) params.push_back({"DEMAND", "1'b1", "waiting demand for the UGAL queue (routing.ugal_queue)"});
   if (needs.decision) {
     for (const Param& p : head_decision_params(d)) params.push_back(p);
   }
@@ -253,7 +259,7 @@ std::string core_instance(const Design& d, const RouterTopNeeds& needs) {
     connect(name, needs.decision);
   }
   connect("occ_o", needs.output_occupancy);
-  connect("dem_o", needs.waiting_demand);
+  for (const char* name : {"wait_req_o", "wait_port_o", "wait_len_o"}) connect(name, needs.waiting_demand);
   connect("vc_busy_o", needs.vc_state);
   connect("vc_credits_o", needs.vc_state);
   connect("in_occ_o", needs.input_occupancy);
@@ -266,6 +272,32 @@ std::string core_instance(const Design& d, const RouterTopNeeds& needs) {
          core + "  /* verilator lint_on PINCONNECTEMPTY */\n";
 }
 
+// The UGAL queue's second term (routing.ugal_queue = "credits_and_waiting"):
+// per output port, the flits of the packets waiting at the head of an input
+// VC for it, summed from the core's waiting requests.
+std::string waiting_demand(const Design& d, const RouterTopNeeds& needs) {
+  if (!needs.waiting_demand) return "";
+  const std::string pkg = d.module("pkg");
+  const bool registered = d.core.head.enabled;
+  return "  // Waiting demand per output port for the UGAL queue (routing.ugal_queue = \"" +
+         std::string(to_string(d.cfg.ugal_queue)) + "\").\n" +
+         sv::instance("rr_demand", "i_demand",
+                      {{"P", "P", ""},
+                       {"V", "V", ""},
+                       {"LEN_W", pkg + "::HDR_LEN_W", ""},
+                       {"REGISTERED", registered ? "1'b1" : "1'b0",
+                        registered ? "decided at the head of the VC: the queues of the last cycle"
+                                   : "decided at buffer write: this cycle's queues"}},
+                      {{"clk_i", "", ""},
+                       {"rst_ni", "", ""},
+                       {"wait_req_i", "wait_req", ""},
+                       {"wait_port_i", "wait_port", ""},
+                       {"wait_len_i", "wait_len", ""},
+                       {"dem_o", "dem", ""}},
+                      "  ") +
+         "\n";
+}
+
 }  // namespace
 
 std::string router_top(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests) {
@@ -273,8 +305,8 @@ std::string router_top(const Design& d, const RoutingRelation& relation, const V
   const RouterTopNeeds needs = backend.needs(d);
   std::string s = file_header(d, "Router top: the rr_router core with one route-compute unit per input port.");
   s += sv::module_header(d.module("router"), router_top_params(d, needs), router_top_ports(d));
-  s += "\n" + core_signals(needs) + head_ports_localparam(d) + vc_request_map_localparam(d, requests);
-  s += core_instance(d, needs) + "\n";
+  s += "\n" + core_signals(d, needs) + head_ports_localparam(d) + vc_request_map_localparam(d, requests);
+  s += core_instance(d, needs) + "\n" + waiting_demand(d, needs);
   s += backend.route_units(d, relation);
   return s + "endmodule\n";
 }

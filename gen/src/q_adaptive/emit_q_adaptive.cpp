@@ -116,7 +116,7 @@ std::string route_units(const Design& d) {
     ports.push_back(c);
   }
   return "  logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only\n"
-         "  assign unused_ugal_queue = ^{occ, dem};\n" +
+         "  assign unused_ugal_queue = ^occ;\n" +
          q_table_declarations(d, pkg) +
          fmt::format("  // Q-adaptive routing ({} VC levels), one unit per input port.\n",
                      traits(d.cfg.algorithm).vc_levels) +
@@ -141,7 +141,7 @@ std::string q_operands_width(const Design& d) {
 }
 
 RouterTopNeeds q_needs(const Design&) {
-  return {.credit_sideband = true, .decision = true, .output_occupancy = true, .waiting_demand = true};
+  return {.credit_sideband = true, .decision = true, .output_occupancy = true};
 }
 
 }  // namespace
