@@ -37,19 +37,19 @@ module rr_contention #(
   input  logic [P*LW-1:0]      flit_i,
   output logic [NUM_G*CFW-1:0] contention_o
 );
-  localparam int unsigned OBS = NUM_NI + A - 1;  // observed ports: terminals and locals
+  localparam int unsigned NUM_OBS = NUM_NI + A - 1;  // observed ports: terminals and locals
   localparam logic [SAT_CNT_W-1:0] SAT = SAT_CNT_W'(THRESHOLD + 1);
-  // A cycle adds at most OBS packets of 2^LEN_W - 1 flits to one counter.
-  localparam int unsigned SUM_W = ((SAT_CNT_W > LEN_W) ? SAT_CNT_W : LEN_W) + $clog2(OBS + 1) + 1;
+  // A cycle adds at most NUM_OBS packets of 2^LEN_W - 1 flits to one counter.
+  localparam int unsigned SUM_W = ((SAT_CNT_W > LEN_W) ? SAT_CNT_W : LEN_W) + $clog2(NUM_OBS + 1) + 1;
 
   logic [GB-1:0] my_g;
   assign my_g = id_i[IB+:GB];
 
-  logic [OBS-1:0]   seen;
-  logic [IB-1:0]    from [OBS];
-  logic [GB-1:0]    to   [OBS];
-  logic [LEN_W-1:0] len  [OBS];
-  for (genvar p = 0; p < OBS; p++) begin : gen_obs
+  logic [NUM_OBS-1:0]   seen;
+  logic [IB-1:0]    from [NUM_OBS];
+  logic [GB-1:0]    to   [NUM_OBS];
+  logic [LEN_W-1:0] len  [NUM_OBS];
+  for (genvar p = 0; p < NUM_OBS; p++) begin : gen_obs
     /* verilator lint_off UNUSEDSIGNAL */
     logic [LW-1:0] word;  // only the fields below are read
     /* verilator lint_on UNUSEDSIGNAL */
@@ -77,7 +77,7 @@ module rr_contention #(
       logic          prev_q;
       always_comb begin
         sum = window_end ? '0 : SUM_W'(count_q);
-        for (int unsigned p = 0; p < OBS; p++) begin
+        for (int unsigned p = 0; p < NUM_OBS; p++) begin
           if (seen[p] && from[p] == IB'(i) && to[p] == GB'(j)) sum = sum + SUM_W'(len[p]);
         end
       end
@@ -103,5 +103,5 @@ module rr_contention #(
 
   // Only the header fields above are read; global ports are not observed.
   logic unused;
-  assign unused = ^{id_i[IB-1:0], flit_i[P*LW-1:OBS*LW]};
+  assign unused = ^{id_i[IB-1:0], flit_i[P*LW-1:NUM_OBS*LW]};
 endmodule

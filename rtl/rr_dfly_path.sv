@@ -1,10 +1,10 @@
 // Dragonfly path arithmetic: the minimal path from router from_id_i towards
-// router to_id_i (ids {group, index}) of dfly(p, a, h, g) with L global links
-// per group pair, numbered as gen/src/topology_dragonfly.cpp numbers them
-// (docs/topology_dragonfly.md). The one RTL home of the global-link
-// arithmetic (other group, link end, owner, link copy, local port); the
-// route units (rr_route_dfly, rr_route_q_adaptive) instantiate it once per
-// path they need. Combinational. route_o: the first hop's port (terminal_i
+// router to_id_i (ids {group, index}) of dfly(p, a, h, g) with
+// LINKS_PER_PAIR global links per group pair, numbered as
+// gen/src/topology_dragonfly.cpp numbers them (docs/topology_dragonfly.md).
+// The one RTL home of the global-link arithmetic (other group, link end,
+// owner, link copy, local port); the route units (rr_route_dfly,
+// rr_route_q_adaptive) instantiate it once per path they need. Combinational. route_o: the first hop's port (terminal_i
 // when both are the same router); group_port_o: the port towards group
 // to_id_i over the chosen link copy; via_local_o: that link is another
 // router's; landing_o: the index where it lands; hops_o: the path's
@@ -16,7 +16,7 @@ module rr_dfly_path #(
   parameter int unsigned A = 4,              // routers per group
   parameter int unsigned H = 2,              // global ports per router
   parameter int unsigned NUM_G = 9,          // groups
-  parameter int unsigned L = 1,              // global links per group pair
+  parameter int unsigned LINKS_PER_PAIR = 1, // global links per group pair
   parameter bit          PALMTREE = 1'b0,    // global-link arrangement (0: absolute)
   parameter int unsigned GB = 4,             // group bits in an id
   parameter int unsigned IB = 2,             // index bits in an id
@@ -24,8 +24,8 @@ module rr_dfly_path #(
   parameter bit          GIVEN_COPY = 1'b0,  // take link copy copy_i instead of choosing one
   localparam int unsigned PORT_W = rr_pkg::id_width(P),
   localparam int unsigned ID_W = GB + IB,
-  localparam int unsigned COPY_W = rr_pkg::id_width(L),
-  localparam int unsigned HOPS_W = rr_pkg::UGAL_HOPS_W
+  localparam int unsigned COPY_W = rr_pkg::id_width(LINKS_PER_PAIR),
+  localparam int unsigned HW = rr_pkg::UGAL_HOPS_W
 ) (
   input  logic [ID_W-1:0]   from_id_i,
   input  logic [ID_W-1:0]   to_id_i,
@@ -35,15 +35,15 @@ module rr_dfly_path #(
   output logic [PORT_W-1:0] group_port_o,
   output logic              via_local_o,
   output logic [IB-1:0]     landing_o,
-  output logic [HOPS_W-1:0] hops_o
+  output logic [HW-1:0]     hops_o
 );
   localparam int unsigned FIRST_LOCAL = NUM_NI;
   localparam int unsigned FIRST_GLOBAL = NUM_NI + A - 1;
   // Every quantity below is computed at the width it needs, never as a 32-bit
   // int: a division or modulo by a constant on a 32-bit operand is a 32-bit
   // divider to Yosys (minutes of opt_expr and thousands of cells per unit).
-  localparam int unsigned NW = $clog2(A * H + 1);                // a global link end in a group: 0..A*H-1
-  localparam int unsigned KW = ((IB > COPY_W) ? IB : COPY_W) + 1;  // router index mod L
+  localparam int unsigned LINK_END_W = $clog2(A * H + 1);        // a global link end in a group: 0..A*H-1
+  localparam int unsigned KW = ((IB > COPY_W) ? IB : COPY_W) + 1;  // router index mod LINKS_PER_PAIR
 
   // Position of group t among group g's other groups (t != g).
   function automatic logic [GB-1:0] other_group(input logic [GB-1:0] g, input logic [GB-1:0] t);
@@ -54,14 +54,14 @@ module rr_dfly_path #(
     else other_group = (t < g) ? t : t - 1'b1;
   endfunction
 
-  // Group g's global link end towards group t over copy c (c < L, a constant).
-  function automatic logic [NW-1:0] link_end(input logic [GB-1:0] g, input logic [GB-1:0] t,
+  // Group g's global link end towards group t over copy c (c < LINKS_PER_PAIR, a constant).
+  function automatic logic [LINK_END_W-1:0] link_end(input logic [GB-1:0] g, input logic [GB-1:0] t,
                                              input int unsigned c);
-    link_end = NW'(other_group(g, t)) + NW'(c * (NUM_G - 1));
+    link_end = LINK_END_W'(other_group(g, t)) + LINK_END_W'(c * (NUM_G - 1));
   endfunction
 
-  function automatic logic [IB-1:0] owner(input logic [NW-1:0] n);  // router index holding link end n
-    owner = IB'(n / NW'(H));
+  function automatic logic [IB-1:0] owner(input logic [LINK_END_W-1:0] n);  // router index holding link end n
+    owner = IB'(n / LINK_END_W'(H));
   endfunction
 
   function automatic logic [PORT_W-1:0] local_to(input logic [IB-1:0] from, input logic [IB-1:0] to);
@@ -72,14 +72,14 @@ module rr_dfly_path #(
 
   // The link copy used from router (g, i) towards group t, preferring the
   // router's own link, then (if LANDING) a link landing on index `land`,
-  // else copy i mod L.
+  // else copy i mod LINKS_PER_PAIR.
   function automatic logic [COPY_W-1:0] copy_to(input logic [GB-1:0] g, input logic [IB-1:0] i,
                                                 input logic [GB-1:0] t, input logic [IB-1:0] land);
     bit own, lands;
-    copy_to = COPY_W'(KW'(i) % KW'(L));
+    copy_to = COPY_W'(KW'(i) % KW'(LINKS_PER_PAIR));
     own = 1'b0;
     lands = 1'b0;
-    for (int unsigned c = 0; c < L; c++) begin
+    for (int unsigned c = 0; c < LINKS_PER_PAIR; c++) begin
       if (!own && owner(link_end(g, t, c)) == i) begin
         copy_to = COPY_W'(c);
         own = 1'b1;
@@ -91,10 +91,10 @@ module rr_dfly_path #(
   endfunction
 
   // Link end of copy c (a run-time value) from group g towards group t.
-  function automatic logic [NW-1:0] link_end_of(input logic [GB-1:0] g, input logic [GB-1:0] t,
+  function automatic logic [LINK_END_W-1:0] link_end_of(input logic [GB-1:0] g, input logic [GB-1:0] t,
                                                 input logic [COPY_W-1:0] c);
     link_end_of = '0;
-    for (int unsigned k = 0; k < L; k++) begin
+    for (int unsigned k = 0; k < LINKS_PER_PAIR; k++) begin
       if (c == COPY_W'(k)) link_end_of = link_end(g, t, k);
     end
   endfunction
@@ -106,17 +106,17 @@ module rr_dfly_path #(
 
   always_comb begin
     logic [COPY_W-1:0] c;
-    logic [NW-1:0]     n;
+    logic [LINK_END_W-1:0]     n;
     c = GIVEN_COPY ? copy_i : copy_to(from_g, from_x, to_g, to_x);
     n = link_end_of(from_g, to_g, c);
     via_local_o = owner(n) != from_x;
-    group_port_o = via_local_o ? local_to(from_x, owner(n)) : PORT_W'(FIRST_GLOBAL) + PORT_W'(n % NW'(H));
+    group_port_o = via_local_o ? local_to(from_x, owner(n)) : PORT_W'(FIRST_GLOBAL) + PORT_W'(n % LINK_END_W'(H));
     landing_o = owner(link_end_of(to_g, from_g, c));
     if (from_g == to_g) begin
-      hops_o = (from_x != to_x) ? HOPS_W'(1) : HOPS_W'(0);
+      hops_o = (from_x != to_x) ? HW'(1) : HW'(0);
       route_o = (from_x != to_x) ? local_to(from_x, to_x) : terminal_i;
     end else begin
-      hops_o = HOPS_W'(1) + (via_local_o ? HOPS_W'(1) : HOPS_W'(0)) + ((landing_o != to_x) ? HOPS_W'(1) : HOPS_W'(0));
+      hops_o = HW'(1) + (via_local_o ? HW'(1) : HW'(0)) + ((landing_o != to_x) ? HW'(1) : HW'(0));
       route_o = group_port_o;
     end
   end

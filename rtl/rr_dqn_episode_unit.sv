@@ -15,10 +15,10 @@ module rr_dqn_episode_unit #(
   parameter int unsigned NUM_NI = 1,
   parameter int unsigned W = 64,
   parameter int unsigned E = 32,
-  parameter int unsigned TSW = 16,
-  parameter int unsigned DW = 3,
+  parameter int unsigned STAMP_W = 16,
+  parameter int unsigned DIST_W = 3,
   parameter int unsigned NUM_DIMS = 2,
-  parameter int unsigned CW = 2,       // bits per coordinate
+  parameter int unsigned COORD_W = 2,  // bits per coordinate
   parameter int unsigned K0 = 4,
   parameter int unsigned K1 = 4,
   parameter int unsigned K2 = 4,
@@ -28,13 +28,13 @@ module rr_dqn_episode_unit #(
   parameter int unsigned REQ_ACK_LSB = 0,
   parameter int unsigned EPISODE_LSB = 0,
   localparam int unsigned EW = rr_pkg::id_width(E),
-  localparam int unsigned ACK_W = 2 + EW + TSW,
+  localparam int unsigned ACK_W = 2 + EW + STAMP_W,
   localparam int unsigned PW = rr_pkg::id_width(P)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
-  input  logic [TSW-1:0]         now_i,
-  input  logic [NUM_DIMS*CW-1:0] coord_i,
+  input  logic [STAMP_W-1:0]     now_i,
+  input  logic [NUM_DIMS*COORD_W-1:0] coord_i,
   // route compute of the heads on the links
   input  logic [P-1:0]           rc_valid_i,
   input  logic [P*W-1:0]         rc_hdr_i,        // as it arrived
@@ -52,8 +52,8 @@ module rr_dqn_episode_unit #(
   // rewards, per output port lane
   output logic [P-1:0]           rew_valid_o,
   output logic [P*EW-1:0]        rew_idx_o,
-  output logic [P*DW-1:0]        rew_dist_o,
-  output logic [P*TSW-1:0]       rew_latency_o,
+  output logic [P*DIST_W-1:0]    rew_dist_o,
+  output logic [P*STAMP_W-1:0]   rew_latency_o,
   output logic [E-1:0]           open_entries_o
 );
   function automatic int unsigned radix(input int unsigned d);
@@ -62,7 +62,7 @@ module rr_dqn_episode_unit #(
 
   logic [P-1:0]    want_ack, dest, open, open_ok;
   logic [P*EW-1:0] up, open_idx;
-  logic [P*DW-1:0] distance;
+  logic [P*DIST_W-1:0] distance;
   logic [P*ACK_W-1:0] imm_d, imm_q;
 
   always_comb begin
@@ -78,13 +78,13 @@ module rr_dqn_episode_unit #(
       sum = 0;
       for (int unsigned d = 0; d < NUM_DIMS; d++) begin
         int unsigned a, b, off;
-        a   = 32'(coord_i[d*CW+:CW]);
-        b   = 32'(hdr[DST_LSB+LOCAL_W+d*CW+:CW]);
+        a   = 32'(coord_i[d*COORD_W+:COORD_W]);
+        b   = 32'(hdr[DST_LSB+LOCAL_W+d*COORD_W+:COORD_W]);
         off = (a > b) ? a - b : b - a;
         if (TORUS && radix(d) - off < off) off = radix(d) - off;
         sum = sum + off;
       end
-      distance[p*DW+:DW] = DW'(sum);
+      distance[p*DIST_W+:DIST_W] = DIST_W'(sum);
     end
   end
 
@@ -111,7 +111,7 @@ module rr_dqn_episode_unit #(
     else imm_q <= imm_d;
   end
 
-  rr_dqn_episodes #(.P(P), .NUM_NI(NUM_NI), .E(E), .STAMP_W(TSW), .DIST_W(DW)) i_table (
+  rr_dqn_episodes #(.P(P), .NUM_NI(NUM_NI), .E(E), .STAMP_W(STAMP_W), .DIST_W(DIST_W)) i_table (
     .clk_i, .rst_ni, .now_i,
     .open_i        (open),
     .open_up_i     (up),

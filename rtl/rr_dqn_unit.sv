@@ -17,7 +17,7 @@ module rr_dqn_unit #(
   parameter int unsigned V = 3,
   parameter int unsigned B = 8,          // flits per VC buffer
   parameter int unsigned NUM_DIMS = 2,
-  parameter int unsigned CW = 2,         // bits per coordinate
+  parameter int unsigned COORD_W = 2,    // bits per coordinate
   parameter int unsigned K0 = 4,
   parameter int unsigned K1 = 4,
   parameter int unsigned K2 = 4,
@@ -32,13 +32,13 @@ module rr_dqn_unit #(
   parameter int unsigned ACCW = 22,
   parameter int unsigned NPAR = 8,
   parameter int unsigned IPAR = 4,
-  parameter int unsigned AW = 8,
+  parameter int unsigned PROG_ADDR_W = 8,
   parameter bit          AGENT = 1'b0,  // the agent outside (agent port) instead of the inference block
   parameter int unsigned EW = 5,         // a pending-episode entry's index
   localparam int unsigned PW = rr_pkg::id_width(P),
-  localparam int unsigned BW = $clog2(B + 1),
+  localparam int unsigned CREDIT_CNT_W = $clog2(B + 1),
   localparam int unsigned VCW = rr_pkg::id_width(V),
-  localparam int unsigned DOW = VCW + 1 + EW + NUM_DIMS * CW + LEN_W,
+  localparam int unsigned DOW = VCW + 1 + EW + NUM_DIMS * COORD_W + LEN_W,
   localparam int unsigned NP = P - NUM_NI,           // network ports = actions
   localparam int unsigned NIN = 2 * NUM_DIMS + 1 + 2 * NP,
   localparam int unsigned LAYER_W = rr_pkg::id_width(NL),
@@ -50,7 +50,7 @@ module rr_dqn_unit #(
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
-  input  logic [NUM_DIMS*CW-1:0] coord_i,
+  input  logic [NUM_DIMS*COORD_W-1:0] coord_i,
   // heads at the head of their VCs, per input port
   input  logic [P-1:0]        hd_valid_i,
   input  logic [P-1:0]        hd_fresh_i,
@@ -62,13 +62,13 @@ module rr_dqn_unit #(
   output logic [P-1:0]        hd_patch_o,     // the Pdor value it leaves with
   // the router's VC state
   input  logic [P*V-1:0]      vc_busy_i,      // output VCs allocated
-  input  logic [P*V*BW-1:0]   vc_credits_i,   // output VCs' credits
-  input  logic [P*V*BW-1:0]   in_occ_i,       // input VCs' flits
+  input  logic [P*V*CREDIT_CNT_W-1:0] vc_credits_i,  // output VCs' credits
+  input  logic [P*V*CREDIT_CNT_W-1:0] in_occ_i,  // input VCs' flits
   // the inference block's programming port (rr_dqn_infer)
   input  logic                prog_we_i,
   input  logic [LAYER_W-1:0]       prog_layer_i,
   input  logic [1:0]          prog_kind_i,
-  input  logic [AW-1:0]       prog_addr_i,
+  input  logic [PROG_ADDR_W-1:0] prog_addr_i,
   input  logic [PDW-1:0]      prog_data_i,
   output logic [P*V-1:0]      busy_o,         // per input VC: a decision in its slot (observability)
   // the agent's decisions taken, per input port: the entries they mark
@@ -143,24 +143,25 @@ module rr_dqn_unit #(
         pick_slot = slot_of(p, hd_operands_i[p*DOW+DOW-VCW+:VCW]);
       end
     end
-    pick_episode = ops[NUM_DIMS*CW+LEN_W+:EW+1];
+    pick_episode = ops[NUM_DIMS*COORD_W+LEN_W+:EW+1];
     obs = '0;
     for (int unsigned d = 0; d < NUM_DIMS; d++) begin
-      obs[d*AB+:AB]              = sat(32'(coord_i[d*CW+:CW]));
-      obs[(NUM_DIMS+d)*AB+:AB]   = sat(32'(ops[d*CW+:CW]));
+      obs[d*AB+:AB]              = sat(32'(coord_i[d*COORD_W+:COORD_W]));
+      obs[(NUM_DIMS+d)*AB+:AB]   = sat(32'(ops[d*COORD_W+:COORD_W]));
     end
-    obs[2*NUM_DIMS*AB+:AB] = sat(32'(ops[NUM_DIMS*CW+:LEN_W]) >> LEN_SHIFT);
+    obs[2*NUM_DIMS*AB+:AB] = sat(32'(ops[NUM_DIMS*COORD_W+:LEN_W]) >> LEN_SHIFT);
     for (int unsigned q = 0; q < NP; q++) begin
-      obs[(2*NUM_DIMS+1+q)*AB+:AB] = sat(32'(in_occ_i[((NUM_NI+q)*V+V-1)*BW+:BW]) >> OCC_SHIFT);
-      obs[(2*NUM_DIMS+1+NP+q)*AB+:AB] = sat((32'(B) - 32'(vc_credits_i[((NUM_NI+q)*V+V-1)*BW+:BW])) >> OCC_SHIFT);
+      obs[(2*NUM_DIMS+1+q)*AB+:AB] = sat(32'(in_occ_i[((NUM_NI+q)*V+V-1)*CREDIT_CNT_W+:CREDIT_CNT_W]) >> OCC_SHIFT);
+      obs[(2*NUM_DIMS+1+NP+q)*AB+:AB] =
+          sat((32'(B) - 32'(vc_credits_i[((NUM_NI+q)*V+V-1)*CREDIT_CNT_W+:CREDIT_CNT_W])) >> OCC_SHIFT);
     end
   end
 
   // Network ports that lead to a neighbour (all on a torus).
   always_comb begin
     for (int unsigned d = 0; d < NUM_DIMS; d++) begin
-      mask[2*d]     = TORUS || (32'(coord_i[d*CW+:CW]) < radix(d) - 1);
-      mask[2*d + 1] = TORUS || (coord_i[d*CW+:CW] != '0);
+      mask[2*d]     = TORUS || (32'(coord_i[d*COORD_W+:COORD_W]) < radix(d) - 1);
+      mask[2*d + 1] = TORUS || (coord_i[d*COORD_W+:COORD_W] != '0);
     end
     for (int unsigned q = 2 * NUM_DIMS; q < NP; q++) mask[q] = 1'b0;
   end
@@ -181,7 +182,8 @@ module rr_dqn_unit #(
     assign unused_prog = ^{prog_we_i, prog_layer_i, prog_kind_i, prog_addr_i, prog_data_i};
   end else begin : gen_block
     rr_dqn_infer #(
-      .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .PROG_ADDR_W(AW), .TAGW(RVC_W)
+      .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .PROG_ADDR_W(PROG_ADDR_W),
+      .TAGW(RVC_W)
     ) i_infer (
       .clk_i, .rst_ni,
       .start_i       (start),
@@ -256,11 +258,11 @@ module rr_dqn_unit #(
         end
       end
       agent_port = PW'(NUM_NI) + PW'(act);
-      len        = ops[NUM_DIMS*CW+:LEN_W];
+      len        = ops[NUM_DIMS*COORD_W+:LEN_W];
       free       = 1'b0;
       for (int unsigned q = NUM_NI; q < P; q++) begin
         if (agent_port == PW'(q)) begin
-          free = !vc_busy_i[q*V+V-1] && (32'(vc_credits_i[(q*V+V-1)*BW+:BW]) >= 32'(len));
+          free = !vc_busy_i[q*V+V-1] && (32'(vc_credits_i[(q*V+V-1)*CREDIT_CNT_W+:CREDIT_CNT_W]) >= 32'(len));
         end
       end
       hd_ready_o[p]         = 1'b0;
@@ -275,8 +277,8 @@ module rr_dqn_unit #(
         if (act_valid && free) begin
           hd_choice_o[p*PW+:PW]   = agent_port;
           hd_alt_o[p]             = 1'b0;
-          decide_o[p]             = ops[NUM_DIMS*CW+LEN_W+EW];
-          decide_idx_o[p*EW+:EW]  = ops[NUM_DIMS*CW+LEN_W+:EW];
+          decide_o[p]             = ops[NUM_DIMS*COORD_W+LEN_W+EW];
+          decide_idx_o[p*EW+:EW]  = ops[NUM_DIMS*COORD_W+LEN_W+:EW];
         end
       end
     end

@@ -2,8 +2,8 @@
 // Q-values, one column per network port of the router, learning online from
 // the feedback that comes back with the credits.
 // Banked by column: bank c holds column c and takes the feedback of output
-// port c, one read-modify-write per cycle through its rr_q_update. RP row
-// read ports read the same row of every bank, asynchronously; a read sees
+// port c, one read-modify-write per cycle through its rr_q_update. READ_PORTS
+// row read ports read the same row of every bank, asynchronously; a read sees
 // the table as it was at the start of the cycle.
 // After reset the table writes its initial values, one row per cycle
 // (init_row_o, the values on init_value_i); ready_o rises after ROWS cycles,
@@ -13,7 +13,7 @@ module rr_q_table #(
   parameter int unsigned ROWS = 16,
   parameter int unsigned NUM_COLS = 4,       // columns = banks (the router's network ports)
   parameter int unsigned QW = 16,      // Q-value bits
-  parameter int unsigned RP = 1,      // row read ports
+  parameter int unsigned READ_PORTS = 1,  // row read ports
   parameter int unsigned RB = 8,      // update unit: fraction bits of the rates
   parameter int unsigned ALPHA = 51,
   parameter int unsigned BETA = 10,
@@ -26,8 +26,8 @@ module rr_q_table #(
   input  logic [NUM_COLS*ROW_W-1:0]   fb_row_i,
   input  logic [NUM_COLS*QW-1:0]    fb_target_i,
   // row reads
-  input  logic [RP*ROW_W-1:0]  rd_row_i,
-  output logic [RP*NUM_COLS*QW-1:0] rd_data_o,
+  input  logic [READ_PORTS*ROW_W-1:0] rd_row_i,
+  output logic [READ_PORTS*NUM_COLS*QW-1:0] rd_data_o,
   // initialisation
   output logic              ready_o,
   output logic [ROW_W-1:0]     init_row_o,
@@ -65,7 +65,7 @@ module rr_q_table #(
       if (!ready_q) mem_q[init_q] <= init_value_i[c*QW+:QW];
       else if (fb_valid_i[c]) mem_q[fb_row] <= q_next;
     end
-    for (genvar r = 0; r < RP; r++) begin : gen_read
+    for (genvar r = 0; r < READ_PORTS; r++) begin : gen_read
       assign rd_data_o[(r*NUM_COLS+c)*QW+:QW] = mem_q[rd_row_i[r*ROW_W+:ROW_W]];
     end
   end

@@ -1,13 +1,14 @@
 // Q-adaptive's learning and deciding part of a router (000, section 4): the
-// router's Q-table (rr_q_table), RP decision units (rr_q_decide) behind its
-// RP read ports, and the feedback in both directions.
+// router's Q-table (rr_q_table), READ_PORTS decision units (rr_q_decide)
+// behind its READ_PORTS read ports, and the feedback in both directions.
 // Decisions: each input port presents at most one head per cycle (hd_*, with
-// the operands its route unit prepared, rr_pkg::q_operands_width); input
-// port p reads on read port p mod RP. A head not accepted (hd_ready_o low:
+// the operands its route unit prepared, rr_pkg::q_operands_width); input port
+// p reads on read port p mod READ_PORTS. A head not accepted (hd_ready_o low:
 // its read port taken, or the table not ready_o yet) presents again. The
 // answer: the port (hd_choice_o) and, for a source router's non-minimal
-// choice, the header phase it leaves with (hd_alt_o, hd_patch_o). DC = 2
-// (routing.q_decision_cycles): the answer comes a cycle after the presentation.
+// choice, the header phase it leaves with (hd_alt_o, hd_patch_o).
+// DECIDE_CYCLES = 2 (routing.q_decision_cycles): the answer comes a cycle
+// after the presentation.
 // Feedback: fb_o goes upstream with the input port's next credit word; fb_i,
 // with the credits of output port o, updates column o - NUM_NI.
 // docs/q_adaptive.md, "The router" and "Two-cycle decisions".
@@ -26,8 +27,8 @@ module rr_q_unit #(
   parameter int unsigned THLD_SRC = 51,  // round(routing.q_thld1 x 2^TB)
   parameter int unsigned THLD_INT = 90,  // round(routing.q_thld2 x 2^TB)
   parameter int unsigned EPS = 66,       // round(routing.epsilon x 2^16)
-  parameter int unsigned RP = 1,         // read ports (routing.q_read_ports)
-  parameter int unsigned DC = 1,         // cycles per decision, 1 or 2 (routing.q_decision_cycles)
+  parameter int unsigned READ_PORTS = 1, // read ports (routing.q_read_ports)
+  parameter int unsigned DECIDE_CYCLES = 1,  // cycles per decision, 1 or 2 (routing.q_decision_cycles)
   localparam int unsigned NUM_COLS = P - NUM_NI,
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI,
   localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
@@ -35,7 +36,7 @@ module rr_q_unit #(
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned STAMP_W = rr_pkg::Q_STAMP_W,
   localparam int unsigned DOW = rr_pkg::q_operands_width(NUM_COLS, ROWS, H),
-  localparam int unsigned FBW = rr_pkg::q_feedback_width(ROWS, QW)
+  localparam int unsigned FB_W = rr_pkg::q_feedback_width(ROWS, QW)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -50,8 +51,8 @@ module rr_q_unit #(
   output logic [P-1:0]    hd_alt_o,       // a non-minimal choice at the source: patch the phase
   output logic [P*2-1:0]  hd_patch_o,     // the phase it leaves with
   // feedback: out with each input port's credit, in with each output port's
-  output logic [P*FBW-1:0] fb_o,
-  input  logic [P*FBW-1:0] fb_i,
+  output logic [P*FB_W-1:0] fb_o,
+  input  logic [P*FB_W-1:0] fb_i,
   // the table's initial values, one row per cycle after reset (from a route unit)
   output logic [ROW_W-1:0]   init_row_o,
   input  logic [NUM_COLS*QW-1:0] init_value_i,
@@ -59,7 +60,7 @@ module rr_q_unit #(
   output logic [NUM_COLS-1:0]    fb_drop_o       // per column: feedback dropped (table not ready)
 );
   localparam int unsigned FIRST_GLOBAL_COL = A - 1;
-  localparam int unsigned HIW = rr_pkg::id_width(H);
+  localparam int unsigned GLOBAL_IDX_W = rr_pkg::id_width(H);
 
   // ---- operands of each input port's head ----
   logic [COL_W-1:0] min_col [P];
@@ -77,16 +78,18 @@ module rr_q_unit #(
   logic [NUM_COLS-1:0]      tbl_fb_valid;
   logic [NUM_COLS*ROW_W-1:0]   tbl_fb_row;
   logic [NUM_COLS*QW-1:0]   tbl_fb_target;
-  logic [RP*ROW_W-1:0]  rd_row;
-  logic [RP*NUM_COLS*QW-1:0] rd_data;
+  logic [READ_PORTS*ROW_W-1:0]  rd_row;
+  logic [READ_PORTS*NUM_COLS*QW-1:0] rd_data;
   for (genvar c = 0; c < NUM_COLS; c++) begin : gen_fb_in
     // {target, row, valid} of the credit word of output port NUM_NI + c
-    assign {tbl_fb_target[c*QW+:QW], tbl_fb_row[c*ROW_W+:ROW_W], tbl_fb_valid[c]} = fb_i[(NUM_NI+c)*FBW+:FBW];
+    assign {tbl_fb_target[c*QW+:QW], tbl_fb_row[c*ROW_W+:ROW_W], tbl_fb_valid[c]} = fb_i[(NUM_NI+c)*FB_W+:FB_W];
   end
-  logic [NUM_NI*FBW-1:0] unused_ni_fb;  // nothing sends feedback to a node
-  assign unused_ni_fb = fb_i[NUM_NI*FBW-1:0];
+  logic [NUM_NI*FB_W-1:0] unused_ni_fb; // nothing sends feedback to a node
+  assign unused_ni_fb = fb_i[NUM_NI*FB_W-1:0];
 
-  rr_q_table #(.ROWS(ROWS), .NUM_COLS(NUM_COLS), .QW(QW), .RP(RP), .RB(RB), .ALPHA(ALPHA), .BETA(BETA)) i_table (
+  rr_q_table #(
+    .ROWS(ROWS), .NUM_COLS(NUM_COLS), .QW(QW), .READ_PORTS(READ_PORTS), .RB(RB), .ALPHA(ALPHA), .BETA(BETA)
+  ) i_table (
     .clk_i, .rst_ni,
     .fb_valid_i  (tbl_fb_valid),
     .fb_row_i    (tbl_fb_row),
@@ -102,12 +105,13 @@ module rr_q_unit #(
   // ---- the stage between the read and the decision ----
   // What each read port's decision needs (its row, the head's role and
   // minimal column, the LFSR draws) and each input port's operands for its
-  // answer and feedback: straight through (DC = 1) or registered (DC = 2).
+  // answer and feedback: straight through (DECIDE_CYCLES = 1) or registered
+  // (DECIDE_CYCLES = 2).
   localparam int unsigned DECIDE_IN_W = NUM_COLS * QW + 2 + 3 * COL_W + 1;
   localparam int unsigned ANSWER_IN_W = 1 + 2 + COL_W + H + STAMP_W + ROW_W + 1 + PW;
-  logic [RP*DECIDE_IN_W-1:0] dec_in, dec;
+  logic [READ_PORTS*DECIDE_IN_W-1:0] dec_in, dec;
   logic [P*ANSWER_IN_W-1:0]  op_in, op;
-  if (DC == 2) begin : gen_stage
+  if (DECIDE_CYCLES == 2) begin : gen_stage
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         dec <= '0;
@@ -126,10 +130,10 @@ module rr_q_unit #(
   logic [P-1:0]  granted;           // the head of port p has its read port this cycle
   logic [COL_W-1:0] col_of  [P];       // its read port's decision (a column)
   logic [QW-1:0] best_of [P];       // and its row's minimum
-  for (genvar k = 0; k < RP; k++) begin : gen_read
+  for (genvar k = 0; k < READ_PORTS; k++) begin : gen_read
     logic [P-1:0] mine, gnt;
     for (genvar p = 0; p < P; p++) begin : gen_mine
-      assign mine[p] = (p % RP) == k;
+      assign mine[p] = (p % READ_PORTS) == k;
     end
     rr_arbiter_rr #(.NUM_REQ(P)) i_arb (
       .clk_i, .rst_ni,
@@ -185,7 +189,7 @@ module rr_q_unit #(
       .best_q_o (k_best)
     );
     for (genvar p = 0; p < P; p++) begin : gen_answer
-      if ((p % RP) == k) begin : gen_mapped
+      if ((p % READ_PORTS) == k) begin : gen_mapped
         assign granted[p] = gnt[p];
         assign col_of[p]  = k_col;
         assign best_of[p] = k_best;
@@ -217,7 +221,7 @@ module rr_q_unit #(
     assign hd_choice_o[p*PW+:PW] = o_read ? PW'(NUM_NI) + PW'(col) : o_port;
     assign hd_alt_o[p] = o_read && o_role == 2'(rr_pkg::Q_ROLE_SOURCE) && col != o_min;
     // Into a third group: "to intermediate" (1); else "from intermediate" (2).
-    assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[HIW'(col - COL_W'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
+    assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[GLOBAL_IDX_W'(col - COL_W'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
 
     // target = r + Q_y (Q_y = 0 without a read), as a saturated Q code.
     localparam int unsigned TARGET_SUM_W = ((STAMP_W + QFB > QW) ? STAMP_W + QFB : QW) + 1;
@@ -227,11 +231,11 @@ module rr_q_unit #(
     assign q_y = o_read ? best_of[p] : '0;
     assign sum = (TARGET_SUM_W'(o_r) << QFB) + TARGET_SUM_W'(q_y);
     assign target = (sum > TARGET_SUM_W'({QW{1'b1}})) ? '1 : QW'(sum);
-    logic [FBW-1:0] fb_q;
+    logic [FB_W-1:0] fb_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) fb_q <= '0;
       else fb_q <= {target, o_fb_row, o_fb};
     end
-    assign fb_o[p*FBW+:FBW] = fb_q;
+    assign fb_o[p*FB_W+:FB_W] = fb_q;
   end
 endmodule

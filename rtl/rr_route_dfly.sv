@@ -18,7 +18,7 @@ module rr_route_dfly #(
   parameter int unsigned A = 4,              // routers per group
   parameter int unsigned H = 2,              // global ports per router
   parameter int unsigned NUM_G = 9,          // groups
-  parameter int unsigned L = 1,              // global links per group pair
+  parameter int unsigned LINKS_PER_PAIR = 1, // global links per group pair
   parameter bit          PALMTREE = 1'b0,    // global-link arrangement (0: absolute)
   parameter int unsigned GB = 4,             // group bits in an id
   parameter int unsigned IB = 2,             // index bits in an id
@@ -38,8 +38,8 @@ module rr_route_dfly #(
   parameter int          BIAS = 0,           // UGAL bias b, flits x hops
   parameter bit          RULE_DOUBLE = 1'b0, // UGAL rule: 0 q_m*H_m <= q_nm*H_nm + b; 1 q_m <= 2*q_nm + b
   parameter bit          INTRA_VALIANT = 1'b0,  // same-group pairs: 0 minimal, 1 through an intermediate group
-  parameter int unsigned OW = 8,             // occupancy width per port
-  parameter int unsigned DW = 8,             // waiting-demand width per port
+  parameter int unsigned OCC_W = 8,          // occupancy width per port
+  parameter int unsigned DEMAND_W = 8,       // waiting-demand width per port
   parameter int unsigned CFW = 4,            // contention factor width per group
   parameter int unsigned PORT = 0,           // this unit's input port (seeds the LFSR)
   parameter int unsigned SEED = 1,           // routing.seed
@@ -47,7 +47,7 @@ module rr_route_dfly #(
   localparam int unsigned VC_W = rr_pkg::id_width(V),
   localparam int unsigned PORT_W = rr_pkg::id_width(P),
   localparam int unsigned ID_W = GB + IB,
-  localparam int unsigned HOPS_W = rr_pkg::UGAL_HOPS_W,
+  localparam int unsigned HW = rr_pkg::UGAL_HOPS_W,
   localparam int unsigned OPERANDS_W = rr_pkg::ugal_operands_width(GB)
 ) (
   input  logic                 clk_i,
@@ -56,8 +56,8 @@ module rr_route_dfly #(
   input  logic [FLIT_W-1:0]    hdr_i,
   input  logic [PORT_W-1:0]    in_port_i,
   input  logic [VC_W-1:0]      in_vc_i,
-  input  logic [P*OW-1:0]      occ_i,        // per output port: used credits over its VCs
-  input  logic [P*DW-1:0]      dem_i,        // per output port: flits of packets waiting for it here
+  input  logic [P*OCC_W-1:0]   occ_i,        // per output port: used credits over its VCs
+  input  logic [P*DEMAND_W-1:0] dem_i,       // per output port: flits of packets waiting for it here
   input  logic [NUM_G*CFW-1:0] contention_i, // per group: contention factor C_j (UGAL-LE)
   output logic [PORT_W-1:0]    out_port_o,
   output logic [V-1:0]         out_vcs_o,
@@ -69,9 +69,9 @@ module rr_route_dfly #(
   output logic [OPERANDS_W-1:0] operands_o
 );
   localparam int unsigned FIRST_GLOBAL = NUM_NI + A - 1;
-  localparam int unsigned N_SAME = GROUP_INTERMEDIATE ? NUM_G - 1 : (NUM_G - 1) * A;  // src and dst group equal
-  localparam int unsigned N_DIFF = GROUP_INTERMEDIATE ? NUM_G - 2 : (NUM_G - 2) * A;
-  localparam int unsigned NB = $clog2(N_SAME + 1);             // an intermediate choice: 0..N_SAME-1
+  localparam int unsigned NUM_CAND_SAME = GROUP_INTERMEDIATE ? NUM_G - 1 : (NUM_G - 1) * A;  // src and dst group equal
+  localparam int unsigned NUM_CAND_DIFF = GROUP_INTERMEDIATE ? NUM_G - 2 : (NUM_G - 2) * A;
+  localparam int unsigned CHOICE_W = $clog2(NUM_CAND_SAME + 1);  // an intermediate choice: 0..NUM_CAND_SAME-1
 
   // ---- header fields ----
   logic [GB-1:0] my_g, dst_g, src_g, int_g;
@@ -105,10 +105,10 @@ module rr_route_dfly #(
   // Products of a run-time value with a small or constant factor, written as
   // shift-and-add so that no synthesis path spends a multiplier (a DSP slice
   // on the FPGA) on a 3-bit factor.
-  function automatic logic [16+NB-1:0] scale_rand(input logic [15:0] r, input int unsigned n);
+  function automatic logic [16+CHOICE_W-1:0] scale_rand(input logic [15:0] r, input int unsigned n);
     scale_rand = '0;
-    for (int unsigned k = 0; k < NB; k++) begin
-      if (((n >> k) & 1) != 0) scale_rand = scale_rand + ((16+NB)'(r) << k);
+    for (int unsigned k = 0; k < CHOICE_W; k++) begin
+      if (((n >> k) & 1) != 0) scale_rand = scale_rand + ((16+CHOICE_W)'(r) << k);
     end
   endfunction
 
@@ -116,18 +116,18 @@ module rr_route_dfly #(
   logic [GB-1:0] cand_g;
   logic [IB-1:0] cand_i;
   always_comb begin
-    logic [16+NB-1:0] scaled;
-    logic [NB-1:0]    pick;
+    logic [16+CHOICE_W-1:0] scaled;
+    logic [CHOICE_W-1:0]    pick;
     logic [GB-1:0]    cg, lo, hi;
-    scaled = (my_g == dst_g) ? scale_rand(rand_bits, N_SAME) : scale_rand(rand_bits, N_DIFF);
-    pick = NB'(scaled >> 16);
-    cg = GROUP_INTERMEDIATE ? GB'(pick) : GB'(pick / NB'(A));
+    scaled = (my_g == dst_g) ? scale_rand(rand_bits, NUM_CAND_SAME) : scale_rand(rand_bits, NUM_CAND_DIFF);
+    pick = CHOICE_W'(scaled >> 16);
+    cg = GROUP_INTERMEDIATE ? GB'(pick) : GB'(pick / CHOICE_W'(A));
     lo = (my_g < dst_g) ? my_g : dst_g;
     hi = (my_g < dst_g) ? dst_g : my_g;
     if (cg >= lo) cg = cg + 1'b1;
     if ((my_g != dst_g) && (cg >= hi)) cg = cg + 1'b1;
     cand_g = cg;
-    cand_i = GROUP_INTERMEDIATE ? '0 : IB'(pick % NB'(A));
+    cand_i = GROUP_INTERMEDIATE ? '0 : IB'(pick % CHOICE_W'(A));
   end
 
   // ---- decision ----
@@ -176,16 +176,17 @@ module rr_route_dfly #(
   // from there (its router, or where the link to its group lands) to the
   // destination; to the header's intermediate.
   logic [PORT_W-1:0] min_port, cand_port, inter_port;
-  logic [HOPS_W-1:0] hm, cand_hops, second_hops;
+  logic [HW-1:0] hm, cand_hops, second_hops;
   logic              cand_via_local;
   logic [IB-1:0]     cand_landing;
   logic [PORT_W-1:0] unused_min_group_port, unused_cand_route, unused_second_port, unused_second_group_port,
                      unused_inter_group_port;
   logic [IB-1:0]     unused_min_landing, unused_second_landing, unused_inter_landing;
   logic              unused_min_via_local, unused_second_via_local, unused_inter_via_local;
-  logic [HOPS_W-1:0] unused_inter_hops;
+  logic [HW-1:0] unused_inter_hops;
   rr_dfly_path #(
-    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE), .GB(GB), .IB(IB),
+    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .LINKS_PER_PAIR(LINKS_PER_PAIR), .PALMTREE(PALMTREE),
+    .GB(GB), .IB(IB),
     .LANDING(1'b1), .GIVEN_COPY(1'b0)
   ) i_min (
     .from_id_i(id_i), .to_id_i({dst_g, dst_i}), .copy_i('0), .terminal_i(dst_local),
@@ -193,7 +194,8 @@ module rr_route_dfly #(
     .landing_o(unused_min_landing), .hops_o(hm)
   );
   rr_dfly_path #(
-    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE), .GB(GB), .IB(IB),
+    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .LINKS_PER_PAIR(LINKS_PER_PAIR), .PALMTREE(PALMTREE),
+    .GB(GB), .IB(IB),
     .LANDING(!GROUP_INTERMEDIATE), .GIVEN_COPY(1'b0)
   ) i_cand (
     .from_id_i(id_i), .to_id_i({use_g, use_i}), .copy_i('0), .terminal_i('0),
@@ -201,7 +203,8 @@ module rr_route_dfly #(
     .landing_o(cand_landing), .hops_o(cand_hops)
   );
   rr_dfly_path #(
-    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE), .GB(GB), .IB(IB),
+    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .LINKS_PER_PAIR(LINKS_PER_PAIR), .PALMTREE(PALMTREE),
+    .GB(GB), .IB(IB),
     .LANDING(1'b1), .GIVEN_COPY(1'b0)
   ) i_second (
     .from_id_i({use_g, GROUP_INTERMEDIATE ? cand_landing : use_i}), .to_id_i({dst_g, dst_i}), .copy_i('0),
@@ -209,7 +212,8 @@ module rr_route_dfly #(
     .via_local_o(unused_second_via_local), .landing_o(unused_second_landing), .hops_o(second_hops)
   );
   rr_dfly_path #(
-    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE), .GB(GB), .IB(IB),
+    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .LINKS_PER_PAIR(LINKS_PER_PAIR), .PALMTREE(PALMTREE),
+    .GB(GB), .IB(IB),
     .LANDING(!GROUP_INTERMEDIATE), .GIVEN_COPY(1'b0)
   ) i_inter (
     .from_id_i(id_i), .to_id_i({int_g, GROUP_INTERMEDIATE ? IB'(0) : int_i}), .copy_i('0), .terminal_i('0),
@@ -218,12 +222,12 @@ module rr_route_dfly #(
   );
 
   // The candidates' path lengths, and whether a choice is open.
-  logic [HOPS_W-1:0] hnm;
+  logic [HW-1:0] hnm;
   logic              decide, le;
   always_comb begin
     logic at_dst;
     at_dst = (my_g == dst_g) && (my_i == dst_i);
-    if (GROUP_INTERMEDIATE) hnm = (cand_via_local ? HOPS_W'(2) : HOPS_W'(1)) + second_hops;
+    if (GROUP_INTERMEDIATE) hnm = (cand_via_local ? HW'(2) : HW'(1)) + second_hops;
     else hnm = cand_hops + second_hops;
     // UGAL-LE's contention term: another destination group, reached over
     // another router's global link.
@@ -237,7 +241,7 @@ module rr_route_dfly #(
   if (ADAPTIVE && !HEAD) begin : gen_decide_here
     rr_ugal_decide #(
       .P(P), .NUM_G(NUM_G), .GB(GB), .CONTENTION(CONTENTION), .BIAS(BIAS), .RULE_DOUBLE(RULE_DOUBLE),
-      .OW(OW), .DW(DW), .CFW(CFW)
+      .OCC_W(OCC_W), .DEMAND_W(DEMAND_W), .CFW(CFW)
     ) i_decide (
       .occ_i, .dem_i, .contention_i,
       .min_port_i   (min_port),

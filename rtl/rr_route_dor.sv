@@ -6,7 +6,7 @@
 // STAR (star-channel): VC V-1 is the adaptive VC and DOR runs on VCs 0..V-2;
 // the next dimension to correct after DOR's is the alternative (alt_*), and
 // decide_o leaves the choice to rr_star_decide. DQN (DQN-routing): VC V-1 is
-// the DQN VC; below the hop threshold THR and not Pdor, decide_o opens the
+// the DQN VC; below HOP_THRESHOLD hops and not Pdor, decide_o opens the
 // choice between the DQN VC and the DOR hop on the escape VCs (alt_*); else
 // hdr_o sets Pdor. Without either, decide_o is 0.
 // Ports: NUM_NI NI ports, then per dimension d the + side (NUM_NI + 2d) and
@@ -19,7 +19,7 @@ module rr_route_dor #(
   parameter int unsigned W = 64,
   parameter int unsigned NUM_NI = 1,
   parameter int unsigned NUM_DIMS = 2,
-  parameter int unsigned CW = 2,        // bits per coordinate
+  parameter int unsigned COORD_W = 2,   // bits per coordinate
   parameter int unsigned K0 = 4,
   parameter int unsigned K1 = 4,
   parameter int unsigned K2 = 4,
@@ -28,14 +28,14 @@ module rr_route_dor #(
   parameter int unsigned DST_LSB = 0,   // destination address in the header
   parameter bit          STAR = 1'b0,   // star-channel: VC V-1 adaptive (see above)
   parameter bit          DQN = 1'b0,    // DQN-routing: VC V-1 the DQN VC (see above)
-  parameter int unsigned THR = 8,       // DQN: hop threshold (routing.dqn_hop_threshold)
+  parameter int unsigned HOP_THRESHOLD = 8,  // DQN: hop threshold (routing.dqn_hop_threshold)
   parameter int unsigned HOPS_LSB = 0,  // DQN: the header's hop count and Pdor flag
   parameter int unsigned HOPS_W = 6,
   parameter int unsigned PDOR_LSB = 0,
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P)
 ) (
-  input  logic [NUM_DIMS*CW-1:0] coord_i,
+  input  logic [NUM_DIMS*COORD_W-1:0] coord_i,
   input  logic [W-1:0]           hdr_i,
   input  logic [PW-1:0]          in_port_i,
   input  logic [VCW-1:0]         in_vc_i,
@@ -46,7 +46,7 @@ module rr_route_dor #(
   output logic                   decide_o,    // STAR, DQN: the choice between the two is open
   output logic [W-1:0]           hdr_o        // the header as it leaves (DQN: Pdor set)
 );
-  localparam int unsigned EV = (STAR || DQN) ? V - 1 : V;  // the VCs DOR runs on
+  localparam int unsigned NUM_DOR_VCS = (STAR || DQN) ? V - 1 : V;  // the VCs DOR runs on
   localparam int unsigned COORD_LSB = DST_LSB + LOCAL_W;
 
   function automatic int unsigned radix(input int unsigned d);
@@ -62,7 +62,7 @@ module rr_route_dor #(
 
   // The dateline class of a VC is its parity; the upper bits of the id do not matter.
   logic         in_class;
-  assign in_class = (EV > 1) ? in_vc_i[0] && !((STAR || DQN) && in_vc_i == VCW'(V - 1)) : 1'b0;
+  assign in_class = (NUM_DOR_VCS > 1) ? in_vc_i[0] && !((STAR || DQN) && in_vc_i == VCW'(V - 1)) : 1'b0;
   if (VCW > 1) begin : gen_unused_vc
     logic unused_vc;
     assign unused_vc = ^in_vc_i[VCW-1:1];
@@ -72,8 +72,8 @@ module rr_route_dor #(
   logic [V-1:0]  out_dor_vcs, star_alt_vcs;
   always_comb begin
     logic          done, alt, plus, wraps, cont, cls, ahead;
-    logic [CW-1:0] here, dest;
-    logic [CW:0]   delta;
+    logic [COORD_W-1:0] here, dest;
+    logic [COORD_W:0]   delta;
     out_dor_port = local_port;
     out_dor_vcs  = '1;
     done       = 1'b0;
@@ -87,15 +87,15 @@ module rr_route_dor #(
     ahead      = 1'b0;
     delta      = '0;
     for (int unsigned d = 0; d < NUM_DIMS; d++) begin
-      here = coord_i[d*CW+:CW];
-      dest = hdr_i[COORD_LSB+d*CW+:CW];
+      here = coord_i[d*COORD_W+:COORD_W];
+      dest = hdr_i[COORD_LSB+d*COORD_W+:COORD_W];
       if (STAR && done && !alt && (here != dest)) begin
         // The next dimension still to correct: the alternative (STAR).
         alt = 1'b1;
         if (TORUS) begin
           delta = (dest >= here) ? ({1'b0, dest} - {1'b0, here})
-                                 : ({1'b0, dest} + (CW+1)'(radix(d)) - {1'b0, here});
-          plus  = (delta <= (CW+1)'(radix(d) / 2));
+                                 : ({1'b0, dest} + (COORD_W+1)'(radix(d)) - {1'b0, here});
+          plus  = (delta <= (COORD_W+1)'(radix(d) / 2));
         end else begin
           plus = (dest > here);
         end
@@ -105,9 +105,9 @@ module rr_route_dor #(
         if (TORUS) begin
           // forward distance (dest - here) mod k
           delta = (dest >= here) ? ({1'b0, dest} - {1'b0, here})
-                                 : ({1'b0, dest} + (CW+1)'(radix(d)) - {1'b0, here});
-          plus  = (delta <= (CW+1)'(radix(d) / 2));
-          wraps = plus ? (here == CW'(radix(d) - 1)) : (here == '0);
+                                 : ({1'b0, dest} + (COORD_W+1)'(radix(d)) - {1'b0, here});
+          plus  = (delta <= (COORD_W+1)'(radix(d) / 2));
+          wraps = plus ? (here == COORD_W'(radix(d) - 1)) : (here == '0);
           cont  = (in_port_i == PW'(NUM_NI + 2 * d)) || (in_port_i == PW'(NUM_NI + 2 * d + 1));
           ahead = plus ? (dest < here) : (dest > here);
           cls   = (cont && in_class) || wraps;
@@ -116,8 +116,8 @@ module rr_route_dor #(
           // it, to show the watchdog catches the real deadlock).
           // Class 1 from the wrap hop on, class 0 while the wrap lies ahead,
           // every VC for a path that never wraps in this dimension.
-          if (EV > 1 && (cls || ahead)) begin
-            for (int unsigned v = 0; v < EV; v++) out_dor_vcs[v] = ((v % 2) == 1) == cls;
+          if (NUM_DOR_VCS > 1 && (cls || ahead)) begin
+            for (int unsigned v = 0; v < NUM_DOR_VCS; v++) out_dor_vcs[v] = ((v % 2) == 1) == cls;
           end
         end else begin
           plus = (dest > here);
@@ -134,7 +134,7 @@ module rr_route_dor #(
     logic         leaves, open_choice;
     logic [V-1:0] escape_vcs;  // DOR's hop without the DQN VC (all VCs to eject)
     assign leaves      = out_dor_port >= PW'(NUM_NI);
-    assign open_choice = leaves && !hdr_i[PDOR_LSB] && (hdr_i[HOPS_LSB+:HOPS_W] < HOPS_W'(THR));
+    assign open_choice = leaves && !hdr_i[PDOR_LSB] && (hdr_i[HOPS_LSB+:HOPS_W] < HOPS_W'(HOP_THRESHOLD));
     assign escape_vcs  = leaves ? out_dor_vcs & ~(V'(1) << (V - 1)) : out_dor_vcs;
     assign out_port_o  = out_dor_port;
     assign out_vcs_o   = open_choice ? V'(1) << (V - 1) : escape_vcs;

@@ -16,7 +16,7 @@ module rr_route_q_adaptive #(
   parameter int unsigned A = 4,                  // routers per group
   parameter int unsigned H = 2,                  // global ports per router
   parameter int unsigned NUM_G = 9,              // groups
-  parameter int unsigned L = 1,                  // global links per group pair
+  parameter int unsigned LINKS_PER_PAIR = 1,     // global links per group pair
   parameter bit          PALMTREE = 1'b0,        // global-link arrangement (0: absolute)
   parameter int unsigned GB = 4,                 // group bits in an id
   parameter int unsigned IB = 2,                 // index bits in an id
@@ -30,14 +30,14 @@ module rr_route_q_adaptive #(
   parameter int unsigned QFB = 4,                // Q-value fraction bits (routing.q_fraction_bits)
   parameter int unsigned LOCAL_HOP_CYCLES = 3,   // zero-load cycles of a local hop (pipeline.hpp hop_latency)
   parameter int unsigned GLOBAL_HOP_CYCLES = 12, // and of a global hop
-  localparam int unsigned C = P - NUM_NI,              // Q-table columns: the network ports
+  localparam int unsigned NUM_COLS = P - NUM_NI,       // Q-table columns: the network ports
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI, // Q-table rows
   localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
   localparam int unsigned STAMP_W = rr_pkg::Q_STAMP_W,
   localparam int unsigned VC_W = rr_pkg::id_width(V),
   localparam int unsigned PORT_W = rr_pkg::id_width(P),
   localparam int unsigned ID_W = GB + IB,
-  localparam int unsigned OPERANDS_W = rr_pkg::q_operands_width(C, ROWS, H)
+  localparam int unsigned OPERANDS_W = rr_pkg::q_operands_width(NUM_COLS, ROWS, H)
 ) (
   input  logic [ID_W-1:0]       id_i,
   input  logic [FLIT_W-1:0]     hdr_i,
@@ -52,11 +52,11 @@ module rr_route_q_adaptive #(
   output logic                  decide_o,       // a head for the Q unit
   output logic [OPERANDS_W-1:0] operands_o,
   input  logic [ROW_W-1:0]      q_init_row_i,   // a row of the table
-  output logic [C*QW-1:0]       q_init_value_o  // its initial values, column 0 in the LSBs
+  output logic [NUM_COLS*QW-1:0] q_init_value_o // its initial values, column 0 in the LSBs
 );
   localparam int unsigned FIRST_GLOBAL = NUM_NI + A - 1;
-  localparam int unsigned NW = $clog2(A * H + 1);  // a global link end in a group: 0..A*H-1
-  localparam int unsigned COPY_W = rr_pkg::id_width(L);
+  localparam int unsigned LINK_END_W = $clog2(A * H + 1);  // a global link end in a group: 0..A*H-1
+  localparam int unsigned COPY_W = rr_pkg::id_width(LINKS_PER_PAIR);
   localparam int unsigned QLB = (LOCAL_W > 0) ? LOCAL_W : 1;  // a source node in a Q row
 
   // The packet's row: rank of its destination group among the others x p +
@@ -69,10 +69,10 @@ module rr_route_q_adaptive #(
   endfunction
   // The group link end n of group g leads to: link end n is towards other
   // group n mod (G-1) (rr_dfly_path's other_group, inverted).
-  function automatic logic [GB-1:0] group_over(input logic [GB-1:0] g, input logic [NW-1:0] n);
-    logic [NW-1:0] m;
+  function automatic logic [GB-1:0] group_over(input logic [GB-1:0] g, input logic [LINK_END_W-1:0] n);
+    logic [LINK_END_W-1:0] m;
     logic [GB:0]   o, u;
-    m = n % NW'(NUM_G - 1);
+    m = n % LINK_END_W'(NUM_G - 1);
     o = (GB+1)'(m);
     if (PALMTREE) begin  // o = (g - u - 1) mod G
       u = {1'b0, g} + (GB+1)'(NUM_G - 1) - o;
@@ -123,7 +123,8 @@ module rr_route_q_adaptive #(
   logic [IB-1:0]     unused_min_landing;
   logic [rr_pkg::UGAL_HOPS_W-1:0] unused_min_hops;
   rr_dfly_path #(
-    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE), .GB(GB), .IB(IB),
+    .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .LINKS_PER_PAIR(LINKS_PER_PAIR), .PALMTREE(PALMTREE),
+    .GB(GB), .IB(IB),
     .LANDING(1'b1), .GIVEN_COPY(1'b0)
   ) i_min (
     .from_id_i(id_i), .to_id_i({dst_g, dst_i}), .copy_i('0), .terminal_i(dst_local),
@@ -154,7 +155,7 @@ module rr_route_q_adaptive #(
 
   logic [H-1:0] to_dst;
   for (genvar k = 0; k < H; k++) begin : gen_to_dst
-    assign to_dst[k] = group_over(my_g, NW'(my_i) * NW'(H) + NW'(k)) == dst_g;
+    assign to_dst[k] = group_over(my_g, LINK_END_W'(my_i) * LINK_END_W'(H) + LINK_END_W'(k)) == dst_g;
   end
 
   // A head decides (or reads its row for Q_y, or owes feedback) unless it is
@@ -163,16 +164,16 @@ module rr_route_q_adaptive #(
   // rank of the destination group among that router's others (its group:
   // this one over a local port, the other end of the global link over a
   // global one).
-  localparam int unsigned CW = rr_pkg::id_width(C);
+  localparam int unsigned COL_W = rr_pkg::id_width(NUM_COLS);
   logic [STAMP_W-1:0] r;
   logic [GB-1:0]      up_g;
   logic [PORT_W-1:0]  in_k;  // the input port's index among the global ports
   assign r = now_i - hdr_i[STAMP_LSB+:STAMP_W];
   assign in_k = in_port_i - PORT_W'(FIRST_GLOBAL);
-  assign up_g = in_global ? group_over(my_g, NW'(my_i) * NW'(H) + NW'(in_k)) : my_g;
+  assign up_g = in_global ? group_over(my_g, LINK_END_W'(my_i) * LINK_END_W'(H) + LINK_END_W'(in_k)) : my_g;
   assign decide_o = !in_dst_group || in_global;
   assign operands_o = {to_dst, row_of(up_g, dst_g, src_n), r, !in_ni, row_of(my_g, dst_g, src_n),
-                       !in_dst_group, role, CW'(min_port - PORT_W'(NUM_NI))};
+                       !in_dst_group, role, COL_W'(min_port - PORT_W'(NUM_NI))};
 
   always_comb begin
     hdr_o = hdr_i;
@@ -190,7 +191,7 @@ module rr_route_q_adaptive #(
   assign init_quot = q_init_row_i / ROW_W'(NUM_NI);
   assign init_rank = (GB+1)'(init_quot);
   assign init_g = (init_rank < {1'b0, my_g}) ? init_rank[GB-1:0] : GB'(init_rank + 1'b1);
-  for (genvar c = 0; c < C; c++) begin : gen_init
+  for (genvar c = 0; c < NUM_COLS; c++) begin : gen_init
     logic [PORT_W-1:0] unused_route, unused_group_port;
     logic [IB-1:0]     unused_landing;
     logic [rr_pkg::UGAL_HOPS_W-1:0] unused_hops;
@@ -202,17 +203,18 @@ module rr_route_q_adaptive #(
       assign j = (IB'(c) < my_i) ? IB'(c) : IB'(c + 1);
     end else begin : gen_global_col
       // Link end n of this group, copy n / (G-1), lands on router j of group u.
-      logic [NW-1:0]     n;
+      logic [LINK_END_W-1:0]     n;
       logic [PORT_W-1:0] unused_far_route, unused_far_group_port;
       logic              unused_far_via_local;
       logic [rr_pkg::UGAL_HOPS_W-1:0] unused_far_hops;
-      assign n = NW'(my_i) * NW'(H) + NW'(c - (A - 1));
+      assign n = LINK_END_W'(my_i) * LINK_END_W'(H) + LINK_END_W'(c - (A - 1));
       assign u = group_over(my_g, n);
       rr_dfly_path #(
-        .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE), .GB(GB), .IB(IB),
+        .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .LINKS_PER_PAIR(LINKS_PER_PAIR), .PALMTREE(PALMTREE),
+        .GB(GB), .IB(IB),
         .LANDING(1'b0), .GIVEN_COPY(1'b1)
       ) i_far (
-        .from_id_i(id_i), .to_id_i({u, IB'(0)}), .copy_i(COPY_W'(n / NW'(NUM_G - 1))), .terminal_i('0),
+        .from_id_i(id_i), .to_id_i({u, IB'(0)}), .copy_i(COPY_W'(n / LINK_END_W'(NUM_G - 1))), .terminal_i('0),
         .route_o(unused_far_route), .group_port_o(unused_far_group_port), .via_local_o(unused_far_via_local),
         .landing_o(j), .hops_o(unused_far_hops)
       );
@@ -221,7 +223,8 @@ module rr_route_q_adaptive #(
     end
     // Whether router (u, j)'s link to the row's group is another router's.
     rr_dfly_path #(
-      .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE), .GB(GB), .IB(IB),
+      .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .LINKS_PER_PAIR(LINKS_PER_PAIR), .PALMTREE(PALMTREE),
+      .GB(GB), .IB(IB),
       .LANDING(1'b0), .GIVEN_COPY(1'b0)
     ) i_to_row (
       .from_id_i({u, j}), .to_id_i({init_g, IB'(0)}), .copy_i('0), .terminal_i('0),

@@ -25,7 +25,6 @@ module rr_router #(
   parameter int unsigned LEN_W = 3,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
-  parameter bit          DEMAND = 1'b0,  // build rr_demand (dem_o); else dem_o = 0
   // The decision at the head of the VC (rr_head_decision has the contract)
   parameter logic [P-1:0] DECIDE_PORTS = '0,  // the input ports a decision unit serves
   parameter int unsigned DECIDE_CYCLES = 1,   // 0, 1 or 2: rr_head_decision CYCLES
@@ -43,7 +42,6 @@ module rr_router #(
   localparam int unsigned LW = rr_pkg::link_width(V, W),
   localparam int unsigned CRW = rr_pkg::credit_width(V),
   localparam int unsigned OCC_W = $clog2(V * B + 1),
-  localparam int unsigned DEMAND_W = rr_pkg::demand_width(P, V, LEN_W),
   localparam int unsigned R = P * V,
   localparam int unsigned PATCH_W = (FIELD_W > 0) ? FIELD_W : 1
 ) (
@@ -77,8 +75,12 @@ module rr_router #(
   // per output port: credits in use over all its VCs (downstream occupancy),
   // for adaptive route units
   output logic [P*OCC_W-1:0]   occ_o,
-  // per output port: flits of the packets waiting here for a VC of it (rr_demand)
-  output logic [P*DEMAND_W-1:0]   dem_o,
+  // per input VC: its front packet waits for an output VC (a VC allocation
+  // request), the output port it asks for and its length in flits (the UGAL
+  // queue's waiting demand, rr_demand in the router top)
+  output logic [R-1:0]      wait_req_o,
+  output logic [R*PW-1:0]   wait_port_o,
+  output logic [R*LEN_W-1:0] wait_len_o,
   // per output VC: allocated to a packet, and its credits (star's decision)
   output logic [R-1:0]      vc_busy_o,
   output logic [R*CREDIT_CNT_W-1:0]   vc_credits_o,
@@ -211,27 +213,9 @@ module rr_router #(
     .wait_o    (out_pend)
   );
 
-  if (DEMAND) begin : gen_demand
-    logic [P*DEMAND_W-1:0] dem;
-    rr_demand #(.P(P), .V(V), .LEN_W(LEN_W)) i_demand (
-      .va_req_i (va_req),
-      .va_port_i(va_port),
-      .va_len_i (va_len),
-      .dem_o    (dem)
-    );
-    if (DECIDE_PORTS != '0) begin : gen_dem_q  // decided at the head: the queues of the last cycle
-      logic [P*DEMAND_W-1:0] dem_q;
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) dem_q <= '0;
-        else dem_q <= dem;
-      end
-      assign dem_o = dem_q;
-    end else begin : gen_dem_now
-      assign dem_o = dem;
-    end
-  end else begin : gen_no_demand
-    assign dem_o = '0;
-  end
+  assign wait_req_o  = va_req;
+  assign wait_port_o = va_port;
+  assign wait_len_o  = va_len;
 
   // A speculation stands if its packet won an output VC that no packet holds.
   assign sa_ok = va_gnt & va_gnt_free;

@@ -12,8 +12,8 @@
 module rr_star_decide #(
   parameter int unsigned P = 5,
   parameter int unsigned V = 3,
-  parameter int unsigned CW = 4,      // bits of a credit count
-  parameter int unsigned OW = 5,      // bits of a port's occupancy
+  parameter int unsigned CREDIT_CNT_W = 4,  // bits of a credit count
+  parameter int unsigned OCC_W = 5,   // bits of a port's occupancy
   parameter int unsigned LEN_W = 3,   // packet length in flits
   localparam int unsigned PW = rr_pkg::id_width(P)
 ) (
@@ -21,15 +21,15 @@ module rr_star_decide #(
   input  logic [PW-1:0]     alt_port_i,
   input  logic [LEN_W-1:0]  len_i,
   input  logic [P*V-1:0]    vc_busy_i,     // per output VC: allocated to a packet
-  input  logic [P*V*CW-1:0] vc_credits_i,  // per output VC: credits
-  input  logic [P*OW-1:0]   occ_i,
+  input  logic [P*V*CREDIT_CNT_W-1:0] vc_credits_i,  // per output VC: credits
+  input  logic [P*OCC_W-1:0] occ_i,
   output logic              alt_o
 );
   // Selections by comparing the port with constants (AND-OR muxes).
   always_comb begin
     logic          free;
-    logic [CW-1:0] credits;
-    logic [OW-1:0] occ_alt, occ_dor;
+    logic [CREDIT_CNT_W-1:0] credits;
+    logic [OCC_W-1:0] occ_alt, occ_dor;
     free    = 1'b0;
     credits = '0;
     occ_alt = '0;
@@ -37,11 +37,11 @@ module rr_star_decide #(
     for (int unsigned q = 0; q < P; q++) begin
       if (alt_port_i == PW'(q)) begin
         free    = !vc_busy_i[q*V+V-1];
-        credits = vc_credits_i[(q*V+V-1)*CW+:CW];
-        occ_alt = occ_i[q*OW+:OW];
+        credits = vc_credits_i[(q*V+V-1)*CREDIT_CNT_W+:CREDIT_CNT_W];
+        occ_alt = occ_i[q*OCC_W+:OCC_W];
       end
-      if (port_i == PW'(q)) occ_dor = occ_i[q*OW+:OW];
+      if (port_i == PW'(q)) occ_dor = occ_i[q*OCC_W+:OCC_W];
     end
-    alt_o = free && ({1'b0, credits} >= (CW+1)'(len_i)) && (occ_alt < occ_dor);
+    alt_o = free && ({1'b0, credits} >= (CREDIT_CNT_W+1)'(len_i)) && (occ_alt < occ_dor);
   end
 endmodule

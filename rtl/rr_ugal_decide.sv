@@ -17,14 +17,14 @@ module rr_ugal_decide #(
   parameter bit          CONTENTION = 1'b0,  // UGAL-LE
   parameter int          BIAS = 0,           // b, flits x hops
   parameter bit          RULE_DOUBLE = 1'b0,
-  parameter int unsigned OW = 8,
-  parameter int unsigned DW = 8,
+  parameter int unsigned OCC_W = 8,
+  parameter int unsigned DEMAND_W = 8,
   parameter int unsigned CFW = 4,
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned HW = rr_pkg::UGAL_HOPS_W
 ) (
-  input  logic [P*OW-1:0]      occ_i,
-  input  logic [P*DW-1:0]      dem_i,
+  input  logic [P*OCC_W-1:0]   occ_i,
+  input  logic [P*DEMAND_W-1:0] dem_i,
   input  logic [NUM_G*CFW-1:0] contention_i,
   input  logic [PW-1:0]        min_port_i,
   input  logic [PW-1:0]        nonmin_port_i,
@@ -37,15 +37,17 @@ module rr_ugal_decide #(
   // q = occ + dem (QUEUE_W bits); costs: q x hops (<= 6) plus UGAL-LE's
   // q x (C - 1) (C <= A), compared as signed numbers with the bias
   // (|b| <= 1024, config.cpp).
-  localparam int unsigned QUEUE_W = ((OW > DW) ? OW : DW) + 1;
+  localparam int unsigned QUEUE_W = ((OCC_W > DEMAND_W) ? OCC_W : DEMAND_W) + 1;
   localparam int unsigned SCORE_W = ((QUEUE_W + CFW + 3 > 11) ? QUEUE_W + CFW + 3 : 11) + 2;
 
-  // Port and group selections are AND-OR muxes (indexing by port*OW would be
+  // Port and group selections are AND-OR muxes (indexing by port*OCC_W would be
   // a run-time multiply).
   function automatic logic [QUEUE_W-1:0] queue_at(input logic [PW-1:0] port);
     queue_at = '0;
     for (int unsigned q = 0; q < P; q++) begin
-      if (port == PW'(q)) queue_at = queue_at | (QUEUE_W'(occ_i[q*OW+:OW]) + QUEUE_W'(dem_i[q*DW+:DW]));
+      if (port == PW'(q)) begin
+        queue_at = queue_at | (QUEUE_W'(occ_i[q*OCC_W+:OCC_W]) + QUEUE_W'(dem_i[q*DEMAND_W+:DEMAND_W]));
+      end
     end
   endfunction
 

@@ -26,7 +26,7 @@ struct RouterTopNeeds {
   bool credit_sideband = false;   // above the core's {vc, valid}: feedback, acks
   bool decision = false;          // the head-decision interface (rc_alt_*, rc_decide, rc_operands, hd_*)
   bool output_occupancy = false;  // per output port, the credits in use (occ)
-  bool waiting_demand = false;    // per output port, the flits waiting for it (dem)
+  bool waiting_demand = false;    // the waiting VC requests (wait_*), summed per output port by rr_demand (dem)
   bool vc_state = false;          // the output VCs' allocation and credits
   bool input_occupancy = false;   // the input VCs' flits
   bool arriving_heads = false;    // the heads on the links (rc_valid)

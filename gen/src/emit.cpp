@@ -32,7 +32,7 @@ namespace {
 const std::vector<std::string> kBuildingBlocks = {
     "rr_pkg.sv",         "rr_arbiter_rr.sv",     "rr_arbiter_multi.sv", "rr_fifo.sv",
     "rr_credit_counter.sv", "rr_head_decision.sv", "rr_input_port.sv",  "rr_vc_alloc.sv",
-    "rr_sw_alloc.sv",    "rr_crossbar.sv",       "rr_output_port.sv",   "rr_demand.sv",
+    "rr_sw_alloc.sv",    "rr_crossbar.sv",       "rr_output_port.sv",
     "rr_handover_wait.sv", "rr_router.sv",       "rr_link.sv"};
 
 // RTL building blocks are small; a larger file is not one of ours.

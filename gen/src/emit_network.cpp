@@ -50,9 +50,10 @@ std::string port_tables(const Design& d) {
     s += fmt::format("    // {}\n    {}{}\n", t.router_name(r), fmt::join(entries, ", "), r > 0 ? "," : "");
   }
   s += "  };\n  // Router r's identity (id_i), the last router first.\n"
-       "  localparam logic [ROUTERS*IDW-1:0] ROUTER_ID = {";
+       "  localparam logic [ROUTERS*ID_W-1:0] ROUTER_ID = {";
   for (int r = t.num_routers() - 1; r >= 0; --r) {
-    s += fmt::format("{}IDW'({}){}", (t.num_routers() - 1 - r) % 8 == 0 ? "\n    " : " ", t.router_id(r), r > 0 ? "," : "\n");
+    s += fmt::format("{}ID_W'({}){}", (t.num_routers() - 1 - r) % 8 == 0 ? "\n    " : " ", t.router_id(r),
+                     r > 0 ? "," : "\n");
   }
   return s + "  };\n";
 }
@@ -83,7 +84,7 @@ std::string latency_tables(const Design& d) {
 std::string router_instance(const Design& d) {
   std::vector<sv::Connection> ports{{"clk_i", "", ""},
                                     {"rst_ni", "", ""},
-                                    {"id_i", "ROUTER_ID[r*IDW +: IDW]", ""},
+                                    {"id_i", "ROUTER_ID[r*ID_W +: ID_W]", ""},
                                     {"flit_i", "flit_in[r]", ""},
                                     {"flit_o", "flit_out[r]", ""},
                                     {"credit_i", "credit_in[r]", ""},
@@ -100,14 +101,14 @@ const char* kPortBlock =
     "    for (genvar p = 0; p < P; p++) begin : gen_port\n"
     "      localparam logic [ENTRY_W-1:0] ENTRY = PORT_MAP[(r*P + p)*ENTRY_W +: ENTRY_W];\n"
     "      if (ENTRY[ENTRY_W-1 -: 2] == PORT_NI) begin : gen_ni\n"
-    "        localparam int unsigned NODE = {16'd0, ENTRY[PORT_W +: 16]};\n"
+    "        localparam int unsigned NODE = {16'd0, ENTRY[FAR_PORT_W +: 16]};\n"
     "        assign flit_in[r][p*LW +: LW] = ni_flit_i[NODE*LW +: LW];\n"
     "        assign ni_flit_o[NODE*LW +: LW] = flit_out[r][p*LW +: LW];\n"
     "        assign credit_in[r][p*CRW +: CRW] = ni_credit_i[NODE*CRW +: CRW];\n"
     "        assign ni_credit_o[NODE*CRW +: CRW] = credit_out[r][p*CRW +: CRW];\n"
     "      end else if (ENTRY[ENTRY_W-1 -: 2] == PORT_LINK) begin : gen_link\n"
-    "        localparam int unsigned FAR = {16'd0, ENTRY[PORT_W +: 16]};  // the link's other end\n"
-    "        localparam int unsigned FAR_PORT = {24'd0, ENTRY[PORT_W-1:0]};\n"
+    "        localparam int unsigned FAR = {16'd0, ENTRY[FAR_PORT_W +: 16]};  // the link's other end\n"
+    "        localparam int unsigned FAR_PORT = {24'd0, ENTRY[FAR_PORT_W-1:0]};\n"
     "        rr_link #(\n"
     "          .WIDTH   (LW),\n"
     "          .LATENCY ({16'd0, LINK_LATENCY[p*16 +: 16]})\n"
@@ -155,8 +156,8 @@ std::string network_top(const Design& d) {
                           {"P", pkg + "::NUM_PORTS", ""},
                           {"LW", pkg + "::LINK_BITS", "link word (rr_pkg::LINK_*)"},
                           {"CRW", pkg + "::CREDIT_BITS", "credit word (rr_pkg::CREDIT_*)"},
-                          {"IDW", pkg + "::ROUTER_ID_BITS", ""},
-                          {"PORT_W", std::to_string(kPortBits), "PORT_MAP: bits of a far port"}},
+                          {"ID_W", pkg + "::ROUTER_ID_BITS", ""},
+                          {"FAR_PORT_W", std::to_string(kPortBits), "PORT_MAP: bits of a far port"}},
                          top_ports);
   s += "\n" + port_tables(d) + latency_tables(d);
   s += "  // The ports of router r, port p at [p*LW +: LW] (flits) and [p*CRW +: CRW] (credits).\n"

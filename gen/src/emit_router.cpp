@@ -77,9 +77,10 @@ std::string plain_head_answers(const Design& d) {
 
 std::string credit_sideband_wiring(const std::string& in, const std::string& out, const std::string& width) {
   return "  for (genvar p = 0; p < P; p++) begin : gen_credit_words\n"
-         "    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];\n"
-         "    assign " + in + "[p*" + width + " +: " + width + "] = credit_i[p*CRW + CCW +: " + width + "];\n"
-         "    assign credit_o[p*CRW +: CRW] = {" + out + "[p*" + width + " +: " + width + "], core_credit_o[p*CCW +: CCW]};\n"
+         "    assign core_credit_i[p*CORE_CRW +: CORE_CRW] = credit_i[p*CRW +: CORE_CRW];\n"
+         "    assign " + in + "[p*" + width + " +: " + width + "] = credit_i[p*CRW + CORE_CRW +: " + width + "];\n"
+         "    assign credit_o[p*CRW +: CRW] = {" + out + "[p*" + width + " +: " + width +
+         "], core_credit_o[p*CORE_CRW +: CORE_CRW]};\n"
          "  end\n";
 }
 
@@ -89,7 +90,7 @@ std::vector<sv::Port> router_top_ports(const Design& d) {
   std::vector<sv::Port> ports{
       {"input", "", "clk_i", ""},
       {"input", "", "rst_ni", ""},
-      {"input", "IDW-1:0", "id_i",
+      {"input", "ID_W-1:0", "id_i",
        d.topo.dragonfly() ? "router identity: {group, index in group}"
                           : "router identity: coordinates, dimension 0 in the LSBs"},
       {"input", "P*LW-1:0", "flit_i", "port p at [p*LW +: LW]"},
@@ -114,36 +115,37 @@ std::vector<Param> router_top_params(const Design& d, const RouterTopNeeds& need
                             {"VCW", pkg + "::VC_BITS", ""},
                             {"LW", pkg + "::LINK_BITS", "link word (rr_pkg::LINK_*)"},
                             {"CRW", pkg + "::CREDIT_BITS", "credit word (rr_pkg::CREDIT_*)"},
-                            {"IDW", pkg + "::ROUTER_ID_BITS", ""}};
+                            {"ID_W", pkg + "::ROUTER_ID_BITS", ""}};
   if (needs.output_occupancy) {
-    params.push_back({"OW", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"});
+    params.push_back({"OCC_W", "$clog2(V * " + pkg + "::BUFFER_FLITS + 1)", "width of an occupancy count"});
   }
   if (needs.waiting_demand) {
-    params.push_back({"DW", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"});
+    params.push_back(
+        {"DEMAND_W", "rr_pkg::demand_width(P, V, " + pkg + "::HDR_LEN_W)", "width of a waiting-demand count"});
   }
   if (needs.decision) {
     params.push_back({"DOW", backend_emitter(d).decision_operands_width(d),
                       "width of the operands of a decision at the head of the VC"});
-    params.push_back({"FW", !head.patches ? "1" : pkg + (pdor ? "::HDR_PDOR_W" : "::HDR_PHASE_W"),
+    params.push_back({"PATCH_W", !head.patches ? "1" : pkg + (pdor ? "::HDR_PDOR_W" : "::HDR_PHASE_W"),
                       !head.patches ? "a decision's header field value (none is set)"
                       : pdor        ? "the header field a decision sets: Pdor"
                                     : "the header field a decision sets: the phase"});
   }
   if (needs.vc_state || needs.input_occupancy) {
-    params.push_back({"CNW", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of a VC's credit or flit count"});
+    params.push_back({"CREDIT_CNT_W", "$clog2(" + pkg + "::BUFFER_FLITS + 1)", "width of a VC's credit or flit count"});
   }
   return params;
 }
 
-std::string core_signals(const RouterTopNeeds& needs) {
+std::string core_signals(const Design& d, const RouterTopNeeds& needs) {
   std::vector<std::vector<std::string>> rows;
   if (needs.arriving_heads) rows.push_back({"logic", "[P-1:0]", "rc_valid;"});
   rows.push_back({"logic", "[P*W-1:0]", "rc_hdr, rc_hdr_new;"});
   rows.push_back({"logic", "[P*VCW-1:0]", "rc_in_vc;"});
   rows.push_back({"logic", "[P*PW-1:0]", "rc_out_port;"});
   rows.push_back({"logic", "[P*V-1:0]", "rc_out_vcs;"});
-  if (needs.output_occupancy) rows.push_back({"logic", "[P*OW-1:0]", "occ;"});
-  if (needs.waiting_demand) rows.push_back({"logic", "[P*DW-1:0]", "dem;"});
+  if (needs.output_occupancy) rows.push_back({"logic", "[P*OCC_W-1:0]", "occ;"});
+  if (needs.waiting_demand) rows.push_back({"logic", "[P*DEMAND_W-1:0]", "dem;"});
   if (needs.decision) {
     for (std::vector<std::string> row : std::vector<std::vector<std::string>>{
              {"logic", "[P*PW-1:0]", "rc_alt_port, hd_port, hd_alt_port;"},
@@ -152,17 +154,27 @@ std::string core_signals(const RouterTopNeeds& needs) {
              {"logic", "[P*DOW-1:0]", "rc_operands, hd_operands;"},
              {"logic", "[P-1:0]", "hd_ready, hd_fresh;"},
              {"logic", "[P*PW-1:0]", "hd_choice;"},
-             {"logic", "[P*FW-1:0]", "hd_patch;"}}) {
+             {"logic", "[P*PATCH_W-1:0]", "hd_patch;"}}) {
       rows.push_back(row);
     }
   }
   if (needs.vc_state) rows.push_back({"logic", "[P*V-1:0]", "vc_busy;"});
-  if (needs.vc_state) rows.push_back({"logic", "[P*V*CNW-1:0]", needs.input_occupancy ? "vc_credits, in_occ;" : "vc_credits;"});
-  else if (needs.input_occupancy) rows.push_back({"logic", "[P*V*CNW-1:0]", "in_occ;"});
+  if (needs.vc_state) {
+    rows.push_back({"logic", "[P*V*CREDIT_CNT_W-1:0]", needs.input_occupancy ? "vc_credits, in_occ;" : "vc_credits;"});
+  } else if (needs.input_occupancy) {
+    rows.push_back({"logic", "[P*V*CREDIT_CNT_W-1:0]", "in_occ;"});
+  }
   std::string s = sv::align(rows, "  ");
+  if (needs.waiting_demand) {
+    s += "  // Per input VC, its front packet's VC request (rr_demand sums them per output port).\n" +
+         sv::align({{"logic", "[P*V-1:0]", "wait_req;"},
+                    {"logic", "[P*V*PW-1:0]", "wait_port;"},
+                    {"logic", "[P*V*" + d.module("pkg") + "::HDR_LEN_W-1:0]", "wait_len;"}},
+                   "  ");
+  }
   if (needs.credit_sideband) {
-    s += "  localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
-         "  logic [P*CCW-1:0] core_credit_i, core_credit_o;  // without the feedback\n";
+    s += "  localparam int unsigned CORE_CRW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}\n"
+         "  logic [P*CORE_CRW-1:0] core_credit_i, core_credit_o;  // without the feedback\n";
   }
   return s + "\n";
 }
@@ -203,7 +215,7 @@ std::vector<Param> head_decision_params(const Design& d) {
                       names_phase ? "a non-minimal choice at the source sets the phase"
                       : pdor      ? "the escape to DOR sets Pdor"
                                   : "the alternative route enters phase 1 (to intermediate)"});
-    params.push_back({"FIELD_W", "FW", ""});
+    params.push_back({"FIELD_W", "PATCH_W", ""});
   }
   return params;
 }
@@ -225,7 +237,6 @@ std::string core_instance(const Design& d, const RouterTopNeeds& needs) {
                             {"LEN_W", pkg + "::HDR_LEN_W", ""},
                             {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},
                             {"HOPS_W", pkg + "::HDR_HOPS_W", ""}};
-  if (d.core.waiting_demand) params.push_back({"DEMAND", "1'b1", "waiting demand for the UGAL queue (routing.ugal_queue)"});
   if (needs.decision) {
     for (const Param& p : head_decision_params(d)) params.push_back(p);
   }
@@ -248,7 +259,7 @@ std::string core_instance(const Design& d, const RouterTopNeeds& needs) {
     connect(name, needs.decision);
   }
   connect("occ_o", needs.output_occupancy);
-  connect("dem_o", needs.waiting_demand);
+  for (const char* name : {"wait_req_o", "wait_port_o", "wait_len_o"}) connect(name, needs.waiting_demand);
   connect("vc_busy_o", needs.vc_state);
   connect("vc_credits_o", needs.vc_state);
   connect("in_occ_o", needs.input_occupancy);
@@ -261,6 +272,32 @@ std::string core_instance(const Design& d, const RouterTopNeeds& needs) {
          core + "  /* verilator lint_on PINCONNECTEMPTY */\n";
 }
 
+// The UGAL queue's second term (routing.ugal_queue = "credits_and_waiting"):
+// per output port, the flits of the packets waiting at the head of an input
+// VC for it, summed from the core's waiting requests.
+std::string waiting_demand(const Design& d, const RouterTopNeeds& needs) {
+  if (!needs.waiting_demand) return "";
+  const std::string pkg = d.module("pkg");
+  const bool registered = d.core.head.enabled;
+  return "  // Waiting demand per output port for the UGAL queue (routing.ugal_queue = \"" +
+         std::string(to_string(d.cfg.ugal_queue)) + "\").\n" +
+         sv::instance("rr_demand", "i_demand",
+                      {{"P", "P", ""},
+                       {"V", "V", ""},
+                       {"LEN_W", pkg + "::HDR_LEN_W", ""},
+                       {"REGISTERED", registered ? "1'b1" : "1'b0",
+                        registered ? "decided at the head of the VC: the queues of the last cycle"
+                                   : "decided at buffer write: this cycle's queues"}},
+                      {{"clk_i", "", ""},
+                       {"rst_ni", "", ""},
+                       {"wait_req_i", "wait_req", ""},
+                       {"wait_port_i", "wait_port", ""},
+                       {"wait_len_i", "wait_len", ""},
+                       {"dem_o", "dem", ""}},
+                      "  ") +
+         "\n";
+}
+
 }  // namespace
 
 std::string router_top(const Design& d, const RoutingRelation& relation, const VcRequestMap& requests) {
@@ -268,8 +305,8 @@ std::string router_top(const Design& d, const RoutingRelation& relation, const V
   const RouterTopNeeds needs = backend.needs(d);
   std::string s = file_header(d, "Router top: the rr_router core with one route-compute unit per input port.");
   s += sv::module_header(d.module("router"), router_top_params(d, needs), router_top_ports(d));
-  s += "\n" + core_signals(needs) + head_ports_localparam(d) + vc_request_map_localparam(d, requests);
-  s += core_instance(d, needs) + "\n";
+  s += "\n" + core_signals(d, needs) + head_ports_localparam(d) + vc_request_map_localparam(d, requests);
+  s += core_instance(d, needs) + "\n" + waiting_demand(d, needs);
   s += backend.route_units(d, relation);
   return s + "endmodule\n";
 }

@@ -192,10 +192,10 @@ TEST(DqnNetwork, RouteCheckerFailsOnADqnHopPastTheThreshold) {
   Bench b(torus("net_dqn4x4", 4));
   EmittedDesign e = b.emitted;
   std::string& text = e.files.at("rtl/rr_route_dor.sv");
-  const std::string from = "(hdr_i[HOPS_LSB+:HOPS_W] < HOPS_W'(THR))";
+  const std::string from = "(hdr_i[HOPS_LSB+:HOPS_W] < HOPS_W'(HOP_THRESHOLD))";
   const std::size_t at = text.find(from);
   ASSERT_NE(at, std::string::npos);
-  text.replace(at, from.size(), "(hdr_i[HOPS_LSB+:HOPS_W] < HOPS_W'(THR + 4))");
+  text.replace(at, from.size(), "(hdr_i[HOPS_LSB+:HOPS_W] < HOPS_W'(HOP_THRESHOLD + 4))");
   e.hash = content_hash({{"rtl", b.emitted.hash}, {"broken", "DQN hops past the threshold"}});
   const ModelFactory factory = load_model(b.design, e, ModelKind::Router);
   HarnessFabric fabric(b.design, *b.relation, factory);

@@ -11,7 +11,7 @@ module tb_route_dfly_head #(
   parameter int unsigned A = 4,
   parameter int unsigned H = 2,
   parameter int unsigned NUM_G = 9,
-  parameter int unsigned L = 1,
+  parameter int unsigned LINKS_PER_PAIR = 1,
   parameter bit          PALMTREE = 1'b0,
   parameter int unsigned GB = 4,
   parameter int unsigned IB = 2,
@@ -30,25 +30,25 @@ module tb_route_dfly_head #(
   parameter int          BIAS = 0,
   parameter bit          RULE_DOUBLE = 1'b0,
   parameter bit          INTRA_VALIANT = 1'b0,
-  parameter int unsigned OW = 8,
-  parameter int unsigned DW = 8,
+  parameter int unsigned OCC_W = 8,
+  parameter int unsigned DEMAND_W = 8,
   parameter int unsigned CFW = 4,
   parameter int unsigned PORT = 0,
   parameter int unsigned SEED = 1,
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
-  localparam int unsigned IDW = GB + IB,
+  localparam int unsigned ID_W = GB + IB,
   localparam int unsigned HW = rr_pkg::UGAL_HOPS_W,
   localparam int unsigned DOW = rr_pkg::ugal_operands_width(GB)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  input  logic [IDW-1:0]       id_i,
+  input  logic [ID_W-1:0]      id_i,
   input  logic [FLIT_W-1:0]         hdr_i,
   input  logic [PW-1:0]        in_port_i,
   input  logic [VCW-1:0]       in_vc_i,
-  input  logic [P*OW-1:0]      occ_i,
-  input  logic [P*DW-1:0]      dem_i,
+  input  logic [P*OCC_W-1:0]   occ_i,
+  input  logic [P*DEMAND_W-1:0] dem_i,
   input  logic [NUM_G*CFW-1:0] contention_i,
   output logic [PW-1:0]        out_port_o,
   output logic [V-1:0]         out_vcs_o,
@@ -62,12 +62,13 @@ module tb_route_dfly_head #(
   logic           nonmin;
 
   rr_route_dfly #(
-    .P(P), .V(V), .FLIT_W(FLIT_W), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .L(L), .PALMTREE(PALMTREE),
+    .P(P), .V(V), .FLIT_W(FLIT_W), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .LINKS_PER_PAIR(LINKS_PER_PAIR),
+    .PALMTREE(PALMTREE),
     .GB(GB), .IB(IB), .LOCAL_W(LOCAL_W), .DST_LSB(DST_LSB), .SRC_LSB(SRC_LSB), .PHASE_LSB(PHASE_LSB),
     .INTER_LSB(INTER_LSB), .ROUTE_STATE(ROUTE_STATE), .ALWAYS_VALIANT(ALWAYS_VALIANT),
     .GROUP_INTERMEDIATE(GROUP_INTERMEDIATE), .ADAPTIVE(ADAPTIVE), .CONTENTION(CONTENTION), .REDIVERT(REDIVERT),
     .LEVELS(LEVELS), .BIAS(BIAS), .RULE_DOUBLE(RULE_DOUBLE),
-    .INTRA_VALIANT(INTRA_VALIANT), .OW(OW), .DW(DW), .CFW(CFW), .PORT(PORT), .SEED(SEED), .HEAD(1'b1)
+    .INTRA_VALIANT(INTRA_VALIANT), .OCC_W(OCC_W), .DEMAND_W(DEMAND_W), .CFW(CFW), .PORT(PORT), .SEED(SEED), .HEAD(1'b1)
   ) i_route (
     .clk_i, .rst_ni, .id_i, .hdr_i, .in_port_i, .in_vc_i, .occ_i, .dem_i, .contention_i,
     .out_port_o(min_port),
@@ -86,7 +87,7 @@ module tb_route_dfly_head #(
 
   rr_ugal_decide #(
     .P(P), .NUM_G(NUM_G), .GB(GB), .CONTENTION(CONTENTION), .BIAS(BIAS),
-    .RULE_DOUBLE(RULE_DOUBLE), .OW(OW), .DW(DW), .CFW(CFW)
+    .RULE_DOUBLE(RULE_DOUBLE), .OCC_W(OCC_W), .DEMAND_W(DEMAND_W), .CFW(CFW)
   ) i_decide (
     .occ_i, .dem_i, .contention_i,
     .min_port_i   (min_port),

@@ -19,10 +19,10 @@
 // CTest test names. P: the prefix reading.
 namespace cfg {
 
-template <class M, unsigned N, unsigned G, unsigned CW>
+template <class M, unsigned N, unsigned G, unsigned CREDIT_CNT_W>
 struct MultiCfg {
   using Model = M;
-  static constexpr unsigned kN = N, kG = G, kCW = CW;
+  static constexpr unsigned kN = N, kG = G, kCreditCntW = CREDIT_CNT_W;
 };
 
 struct N5G2 : MultiCfg<Vrr_arbiter_multi_n5g2, 5, 2, 4> {};
@@ -108,7 +108,7 @@ class MultiModel {
 template <class Cfg>
 class MultiTest : public ::testing::Test {
  protected:
-  static constexpr unsigned N = Cfg::kN, G = Cfg::kG, CW = Cfg::kCW;
+  static constexpr unsigned N = Cfg::kN, G = Cfg::kG, CREDIT_CNT_W = Cfg::kCreditCntW;
   static constexpr std::uint64_t kAll = rtltest::mask(N);
 
   MultiTest() { dut_.reset(); }
@@ -144,7 +144,7 @@ TYPED_TEST(MultiTest, NoRequestNoGrant) {
 
 TYPED_TEST(MultiTest, MultiFlitPacketsTakeOneGrantInRoundRobinOrder) {
   constexpr unsigned N = TestFixture::N;
-  const Inputs all{TestFixture::kAll, 0, false, (1u << TestFixture::CW) - 1, 0};
+  const Inputs all{TestFixture::kAll, 0, false, (1u << TestFixture::CREDIT_CNT_W) - 1, 0};
   for (unsigned c = 0; c < 3 * N; ++c) {
     const Grant g = this->step(all);
     EXPECT_EQ(g.gnt, std::uint64_t{1} << (c % N)) << "cycle " << c;
@@ -154,7 +154,7 @@ TYPED_TEST(MultiTest, MultiFlitPacketsTakeOneGrantInRoundRobinOrder) {
 
 TYPED_TEST(MultiTest, SingleFlitPacketsTakeGGrantsWithCredits) {
   constexpr unsigned N = TestFixture::N, G = TestFixture::G;
-  Inputs all{TestFixture::kAll, TestFixture::kAll, false, (1u << TestFixture::CW) - 1, 0};
+  Inputs all{TestFixture::kAll, TestFixture::kAll, false, (1u << TestFixture::CREDIT_CNT_W) - 1, 0};
   // With credits for all: G consecutive requesters per cycle, wrapping.
   unsigned next = 0;
   for (unsigned c = 0; c < 2 * N; ++c) {
@@ -170,7 +170,7 @@ TYPED_TEST(MultiTest, SingleFlitPacketsTakeGGrantsWithCredits) {
   all.credits = 3;
   EXPECT_EQ(popcount(this->step(all).gnt), 1);
   // A busy VC (a multi-flit holder) takes one single-flit packet at most.
-  all.credits = (1u << TestFixture::CW) - 1;
+  all.credits = (1u << TestFixture::CREDIT_CNT_W) - 1;
   all.busy = true;
   EXPECT_EQ(popcount(this->step(all).gnt), 1);
 }
@@ -178,7 +178,8 @@ TYPED_TEST(MultiTest, SingleFlitPacketsTakeGGrantsWithCredits) {
 TYPED_TEST(MultiTest, AMultiFlitWinnerTakesTheVcAlone) {
   constexpr unsigned N = TestFixture::N;
   // Requester 0 (multi-flit) wins; the single-flit ones after it wait.
-  const Inputs in{TestFixture::kAll, TestFixture::kAll & ~std::uint64_t{1}, false, (1u << TestFixture::CW) - 1, 0};
+  const Inputs in{TestFixture::kAll, TestFixture::kAll & ~std::uint64_t{1}, false,
+                  (1u << TestFixture::CREDIT_CNT_W) - 1, 0};
   const Grant g = this->step(in);
   EXPECT_EQ(g.gnt, 1u);
   EXPECT_EQ(g.n, 0u);
@@ -187,7 +188,7 @@ TYPED_TEST(MultiTest, AMultiFlitWinnerTakesTheVcAlone) {
 }
 
 TYPED_TEST(MultiTest, RandomAgainstModel) {
-  constexpr unsigned N = TestFixture::N, CW = TestFixture::CW;
+  constexpr unsigned N = TestFixture::N, CREDIT_CNT_W = TestFixture::CREDIT_CNT_W;
   Rng rng(0xB17 + N * 10 + TestFixture::G);
   for (unsigned c = 0; c < 20000; ++c) {
     const unsigned density = (c / 200) % 4 == 0 ? 5 : (c / 200) % 4 == 1 ? 30 : (c / 200) % 4 == 2 ? 60 : 95;
@@ -197,8 +198,8 @@ TYPED_TEST(MultiTest, RandomAgainstModel) {
       in.single |= std::uint64_t{rng.chance(80)} << i;
     }
     in.busy = rng.chance(20);
-    in.credits = static_cast<unsigned>(rng.bits(CW));
-    in.singles = static_cast<unsigned>(rng.bits(CW));
+    in.credits = static_cast<unsigned>(rng.bits(CREDIT_CNT_W));
+    in.singles = static_cast<unsigned>(rng.bits(CREDIT_CNT_W));
     this->step(in);
     if (::testing::Test::HasFailure()) return;
   }

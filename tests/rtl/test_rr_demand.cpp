@@ -1,32 +1,38 @@
 // Block test for rtl/rr_demand.sv (waiting demand per output port, the UGAL
-// queue's second term) against a C++ model: dem_o[o] = sum of va_len_i[r]
-// over the input VCs r with va_req_i[r] and va_port_i[r] == o. Random
-// requests (port codes P..2^PW-1 included, which count for no port), every
-// VC requesting the same port with the longest packet (the width's bound),
-// and no request at all.
+// queue's second term) against a C++ model: dem_o[o] = sum of wait_len_i[r]
+// over the input VCs r with wait_req_i[r] and wait_port_i[r] == o; with
+// REGISTERED, the sums of the cycle before (zero after reset), and a change of
+// the requests does not reach dem_o before the clock edge. Random requests
+// (port codes P..2^PW-1 included, which count for no port), every VC
+// requesting the same port with the longest packet (the width's bound), and
+// no request at all.
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include <verilated.h>
 
 #include "Vrr_demand_p3v3.h"
+#include "Vrr_demand_p3v3_reg.h"
 #include "Vrr_demand_p7v4.h"
+#include "Vrr_demand_p7v4_reg.h"
 #include "vtb.hpp"
 
 namespace cfg {
 
-template <class M, unsigned P_, unsigned V_, unsigned LEN_W_, unsigned PW_, unsigned DW_>
+template <class M, unsigned P_, unsigned V_, unsigned LEN_W_, unsigned PW_, unsigned DEMAND_W_, bool REGISTERED_>
 struct DemandCfg {
   using Model = M;
-  static constexpr unsigned P = P_, V = V_, LEN_W = LEN_W_, PW = PW_, DW = DW_, R = P_ * V_;
+  static constexpr unsigned P = P_, V = V_, LEN_W = LEN_W_, PW = PW_, DEMAND_W = DEMAND_W_, R = P_ * V_;
+  static constexpr bool REGISTERED = REGISTERED_;
 };
 
-// DW = rr_pkg::demand_width(P, V, LEN_W) = $clog2(P*V*(2^LEN_W - 1) + 1).
-struct P7V4 : DemandCfg<Vrr_demand_p7v4, 7, 4, 3, 3, 8> {};
-struct P3V3 : DemandCfg<Vrr_demand_p3v3, 3, 3, 6, 2, 10> {};
+// DEMAND_W = rr_pkg::demand_width(P, V, LEN_W) = $clog2(P*V*(2^LEN_W - 1) + 1).
+struct P7V4 : DemandCfg<Vrr_demand_p7v4, 7, 4, 3, 3, 8, false> {};
+struct P3V3 : DemandCfg<Vrr_demand_p3v3, 3, 3, 6, 2, 10, false> {};
+struct P7V4Reg : DemandCfg<Vrr_demand_p7v4_reg, 7, 4, 3, 3, 8, true> {};
+struct P3V3Reg : DemandCfg<Vrr_demand_p3v3_reg, 3, 3, 6, 2, 10, true> {};
 
 }  // namespace cfg
 
@@ -38,17 +44,29 @@ using rtltest::Rng;
 template <class Cfg>
 class DemandTest : public ::testing::Test {
  protected:
-  static constexpr unsigned P = Cfg::P, R = Cfg::R, PW = Cfg::PW, LEN_W = Cfg::LEN_W, DW = Cfg::DW;
+  static constexpr unsigned P = Cfg::P, R = Cfg::R, PW = Cfg::PW, LEN_W = Cfg::LEN_W, DEMAND_W = Cfg::DEMAND_W;
 
-  DemandTest() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<typename Cfg::Model>(ctx_.get())) {}
-  ~DemandTest() override { dut_->final(); }
+  DemandTest() : dut_(0xDE3A) {
+    dut_.reset();
+    if (Cfg::REGISTERED) expect_demand(std::vector<unsigned>(P, 0), "after reset");
+  }
 
   struct Req {
     bool valid = false;
     unsigned port = 0, len = 0;
   };
 
-  // Drives one request vector and compares every port's demand with the model.
+  void expect_demand(const std::vector<unsigned>& want, const char* when) {
+    const Bits got = rtltest::get_bits(dut_->dem_o, P * DEMAND_W);
+    for (unsigned o = 0; o < P; ++o) {
+      ASSERT_LT(want[o], 1u << DEMAND_W) << "the model's sum does not fit DEMAND_W";
+      ASSERT_EQ(got.get(o * DEMAND_W, DEMAND_W), want[o]) << "port " << o << ", " << when;
+    }
+  }
+
+  // Drives one request vector and compares every port's demand with the
+  // model: at once, or (REGISTERED) the last vector's until the clock edge
+  // and this one's after it.
   void check(const std::vector<Req>& reqs) {
     Bits req, port, len;
     std::vector<unsigned> want(P, 0);
@@ -58,22 +76,24 @@ class DemandTest : public ::testing::Test {
       len.set(r * LEN_W, LEN_W, reqs[r].len);
       if (reqs[r].valid && reqs[r].port < P) want[reqs[r].port] += reqs[r].len;
     }
-    rtltest::put_bits(dut_->va_req_i, req, R);
-    rtltest::put_bits(dut_->va_port_i, port, R * PW);
-    rtltest::put_bits(dut_->va_len_i, len, R * LEN_W);
-    dut_->eval();
-    const Bits got = rtltest::get_bits(dut_->dem_o, P * DW);
-    for (unsigned o = 0; o < P; ++o) {
-      ASSERT_LT(want[o], 1u << DW) << "the model's sum does not fit DW";
-      ASSERT_EQ(got.get(o * DW, DW), want[o]) << "port " << o;
+    rtltest::put_bits(dut_->wait_req_i, req, R);
+    rtltest::put_bits(dut_->wait_port_i, port, R * PW);
+    rtltest::put_bits(dut_->wait_len_i, len, R * LEN_W);
+    dut_.eval();
+    if (Cfg::REGISTERED) {
+      expect_demand(last_, "before the clock edge");
+      if (::testing::Test::HasFatalFailure()) return;
+      dut_.tick();
+      last_ = want;
     }
+    expect_demand(want, Cfg::REGISTERED ? "after the clock edge" : "combinational");
   }
 
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<typename Cfg::Model> dut_;
+  rtltest::Dut<typename Cfg::Model> dut_;
+  std::vector<unsigned> last_ = std::vector<unsigned>(P, 0);  // REGISTERED: the sums dem_o holds
 };
 
-using DemandCfgs = ::testing::Types<cfg::P7V4, cfg::P3V3>;
+using DemandCfgs = ::testing::Types<cfg::P7V4, cfg::P3V3, cfg::P7V4Reg, cfg::P3V3Reg>;
 TYPED_TEST_SUITE(DemandTest, DemandCfgs);
 
 TYPED_TEST(DemandTest, SumsTheWaitingPacketsPerPort) {
@@ -97,7 +117,9 @@ TYPED_TEST(DemandTest, SumsTheWaitingPacketsPerPort) {
   for (unsigned o = 0; o < P; ++o) {
     for (Req& q : reqs) q = Req{true, o, (1u << LEN_W) - 1};
     this->check(reqs);
+    if (::testing::Test::HasFatalFailure()) return;
   }
+  this->check(std::vector<Req>(R));  // and none again: the register empties
 }
 
 }  // namespace

@@ -47,7 +47,8 @@ using namespace rlroute;
     using Root = Vrr_##NAME##___024root;                                                                \
     static constexpr unsigned P = Root::rr_dfly_path__DOT__P, NUM_NI = Root::rr_dfly_path__DOT__NUM_NI, \
                               A = Root::rr_dfly_path__DOT__A, H = Root::rr_dfly_path__DOT__H,           \
-                              NUM_G = Root::rr_dfly_path__DOT__NUM_G, L = Root::rr_dfly_path__DOT__L;   \
+                              NUM_G = Root::rr_dfly_path__DOT__NUM_G,                                   \
+                              LINKS_PER_PAIR = Root::rr_dfly_path__DOT__LINKS_PER_PAIR;                 \
     static constexpr bool PALMTREE = Root::rr_dfly_path__DOT__PALMTREE != 0,                            \
                           LANDING = Root::rr_dfly_path__DOT__LANDING != 0,                              \
                           GIVEN_COPY = Root::rr_dfly_path__DOT__GIVEN_COPY != 0;                        \
@@ -102,7 +103,7 @@ TYPED_TEST_SUITE(DflyPathTest, PathCfgs);
 
 TYPED_TEST(DflyPathTest, ParametersMatchDesign) {
   EXPECT_EQ(this->d_.ports, static_cast<int>(TypeParam::P));
-  EXPECT_EQ(this->t_.links_per_group_pair(), static_cast<int>(TypeParam::L));
+  EXPECT_EQ(this->t_.links_per_group_pair(), static_cast<int>(TypeParam::LINKS_PER_PAIR));
 }
 
 TYPED_TEST(DflyPathTest, EveryPairOfRouters) {

@@ -31,14 +31,14 @@ using rtltest::Bits;
 using rtltest::Rng;
 
 // As tests/rtl/CMakeLists.txt Verilates the unit.
-constexpr unsigned P = 5, NI = 1, W = 64, E = 5, TSW = 16, DW = 3, CW = 2, K = 4;
+constexpr unsigned P = 5, NI = 1, W = 64, E = 5, STAMP_W = 16, DIST_W = 3, COORD_W = 2, K = 4;
 constexpr unsigned DST_LSB = 5, REQ_ACK_LSB = 17, EPISODE_LSB = 33;
-constexpr unsigned EW = 3, PW = 3, AW = 2 + EW + TSW;  // id_width(E), id_width(P)
+constexpr unsigned EW = 3, PW = 3, ACK_W = 2 + EW + STAMP_W;  // id_width(E), id_width(P)
 constexpr unsigned kAll = (1u << E) - 1;  // every entry open
 constexpr std::uint64_t kReqAck = std::uint64_t{1} << REQ_ACK_LSB;
 // The header bits the route unit leaves alone here: dst, ReqAck, episode.
 constexpr std::uint64_t kFields =
-    (rtltest::mask(2 * CW) << DST_LSB) | kReqAck | (rtltest::mask(EW) << EPISODE_LSB);
+    (rtltest::mask(2 * COORD_W) << DST_LSB) | kReqAck | (rtltest::mask(EW) << EPISODE_LSB);
 
 // An ack word {valid, cancel, index, timestamp}.
 struct Word {
@@ -90,7 +90,7 @@ class DqnEpisodeUnitTest : public ::testing::Test {
   // Drives the inputs and settles the outputs.
   void settle() {
     dut_->now_i = now_;
-    dut_->coord_i = coord_[0] | (coord_[1] << CW);
+    dut_->coord_i = coord_[0] | (coord_[1] << COORD_W);
     std::uint64_t valid = 0, decide = 0;
     Bits hdr, port, route, didx, acks;
     for (unsigned p = 0; p < P; ++p) {
@@ -100,10 +100,10 @@ class DqnEpisodeUnitTest : public ::testing::Test {
       route.set(p * W, W, heads_[p].route);
       decide |= std::uint64_t{decide_[p]} << p;
       didx.set(p * EW, EW, decide_idx_[p]);
-      acks.set(p * AW, TSW, acks_[p].ts);
-      acks.set(p * AW + TSW, EW, acks_[p].index);
-      acks.set(p * AW + TSW + EW, 1, acks_[p].cancel);
-      acks.set(p * AW + TSW + EW + 1, 1, acks_[p].valid);
+      acks.set(p * ACK_W, STAMP_W, acks_[p].ts);
+      acks.set(p * ACK_W + STAMP_W, EW, acks_[p].index);
+      acks.set(p * ACK_W + STAMP_W + EW, 1, acks_[p].cancel);
+      acks.set(p * ACK_W + STAMP_W + EW + 1, 1, acks_[p].valid);
     }
     dut_->rc_valid_i = valid;
     rtltest::put_bits(dut_->rc_hdr_i, hdr, P * W);
@@ -111,22 +111,22 @@ class DqnEpisodeUnitTest : public ::testing::Test {
     rtltest::put_bits(dut_->rc_hdr_route_i, route, P * W);
     dut_->decide_i = decide;
     rtltest::put_bits(dut_->decide_idx_i, didx, P * EW);
-    rtltest::put_bits(dut_->ack_i, acks, P * AW);
+    rtltest::put_bits(dut_->ack_i, acks, P * ACK_W);
     dut_.eval();
   }
 
   // The clock edge; the next cycle starts idle, one timestamp later.
   void tick() {
     dut_.tick();
-    now_ = (now_ + 1) & rtltest::mask(TSW);
+    now_ = (now_ + 1) & rtltest::mask(STAMP_W);
     idle();
   }
 
   // A header to `dst` with random other bits.
   std::uint64_t header(bool req_ack, unsigned episode, const unsigned dst[2]) {
     std::uint64_t h = rng_.bits(64);
-    rtltest::set_field(h, DST_LSB, CW, dst[0]);
-    rtltest::set_field(h, DST_LSB + CW, CW, dst[1]);
+    rtltest::set_field(h, DST_LSB, COORD_W, dst[0]);
+    rtltest::set_field(h, DST_LSB + COORD_W, COORD_W, dst[1]);
     rtltest::set_field(h, REQ_ACK_LSB, 1, req_ack);
     rtltest::set_field(h, EPISODE_LSB, EW, episode);
     return h;
@@ -162,15 +162,18 @@ class DqnEpisodeUnitTest : public ::testing::Test {
   }
   std::uint64_t hdr_out(unsigned p) { return rtltest::get_bits(dut_->rc_hdr_o, P * W).get(p * W, W); }
   Word ack_out(unsigned p) {
-    const Bits b = rtltest::get_bits(dut_->ack_o, P * AW);
-    return {b.test(p * AW + TSW + EW + 1), b.test(p * AW + TSW + EW),
-            static_cast<unsigned>(b.get(p * AW + TSW, EW)), static_cast<std::uint32_t>(b.get(p * AW, TSW))};
+    const Bits b = rtltest::get_bits(dut_->ack_o, P * ACK_W);
+    return {b.test(p * ACK_W + STAMP_W + EW + 1), b.test(p * ACK_W + STAMP_W + EW),
+            static_cast<unsigned>(b.get(p * ACK_W + STAMP_W, EW)),
+            static_cast<std::uint32_t>(b.get(p * ACK_W, STAMP_W))};
   }
   bool rew_valid(unsigned q) { return rtltest::bit(dut_->rew_valid_o, q); }
   unsigned rew_idx(unsigned q) { return static_cast<unsigned>(rtltest::get_bits(dut_->rew_idx_o, P * EW).get(q * EW, EW)); }
-  unsigned rew_dist(unsigned q) { return static_cast<unsigned>(rtltest::get_bits(dut_->rew_dist_o, P * DW).get(q * DW, DW)); }
+  unsigned rew_dist(unsigned q) {
+    return static_cast<unsigned>(rtltest::get_bits(dut_->rew_dist_o, P * DIST_W).get(q * DIST_W, DIST_W));
+  }
   std::uint32_t rew_latency(unsigned q) {
-    return static_cast<std::uint32_t>(rtltest::get_bits(dut_->rew_latency_o, P * TSW).get(q * TSW, TSW));
+    return static_cast<std::uint32_t>(rtltest::get_bits(dut_->rew_latency_o, P * STAMP_W).get(q * STAMP_W, STAMP_W));
   }
   unsigned open_entries() { return static_cast<unsigned>(dut_->open_entries_o); }
   unsigned entries_opened() { return static_cast<unsigned>(dut_->rc_entry_o); }
@@ -276,7 +279,7 @@ TEST_F(DqnEpisodeUnitTest, APassingHeadOpensAnEntryWhoseAckIsRewardedAndGoesUpst
         const Open* o = k < order.size() ? &opens[order[k]] : nullptr;
         std::uint32_t ts = 0;
         if (o) {
-          ts = static_cast<std::uint32_t>(rng_.bits(TSW));
+          ts = static_cast<std::uint32_t>(rng_.bits(STAMP_W));
           acks_[o->out] = {true, false, o->idx, ts};
         }
         settle();
@@ -284,7 +287,7 @@ TEST_F(DqnEpisodeUnitTest, APassingHeadOpensAnEntryWhoseAckIsRewardedAndGoesUpst
           EXPECT_EQ(rewards(), 1u << o->out) << at;
           EXPECT_EQ(rew_idx(o->out), o->idx) << at;
           EXPECT_EQ(rew_dist(o->out), o->dist) << at;
-          EXPECT_EQ(rew_latency(o->out), (ts - o->opened) & rtltest::mask(TSW)) << at;
+          EXPECT_EQ(rew_latency(o->out), (ts - o->opened) & rtltest::mask(STAMP_W)) << at;
         } else {
           EXPECT_EQ(rewards(), 0u) << at;
         }
@@ -319,7 +322,7 @@ TEST_F(DqnEpisodeUnitTest, AHeadAtItsDestinationIsAckedUpstreamInTheNextCycle) {
   int words = 0;
   for (int round = 0; round < 200; ++round) {
     const std::string at = "round " + std::to_string(round);
-    now_ = static_cast<std::uint32_t>(rng_.bits(TSW));
+    now_ = static_cast<std::uint32_t>(rng_.bits(STAMP_W));
     const std::uint32_t arrival = now_;
     unsigned ports = static_cast<unsigned>(rng_.range(1, (1u << P) - 1));
     unsigned eps[P] = {};
@@ -512,13 +515,13 @@ TEST_F(DqnEpisodeUnitTest, AnInjectedPacketsAckEndsItsEpisode) {
     tick();
     settle();
     ASSERT_EQ(open_entries(), 1u << e) << at;
-    const std::uint32_t ts = static_cast<std::uint32_t>(rng_.bits(TSW));
+    const std::uint32_t ts = static_cast<std::uint32_t>(rng_.bits(STAMP_W));
     acks_[lane] = {true, false, e, ts};
     settle();
     EXPECT_EQ(rewards(), 1u << lane) << at;
     EXPECT_EQ(rew_idx(lane), e) << at;
     EXPECT_EQ(rew_dist(lane), dist) << at;
-    EXPECT_EQ(rew_latency(lane), (ts - opened) & rtltest::mask(TSW)) << at;
+    EXPECT_EQ(rew_latency(lane), (ts - opened) & rtltest::mask(STAMP_W)) << at;
     expect_no_words(at);
     tick();
     settle();

@@ -22,11 +22,11 @@
 namespace cfg {
 struct P5E8 {
   using Model = Vrr_dqn_episodes_p5e8;
-  static constexpr unsigned P = 5, NI = 1, E = 8, TSW = 8, DW = 6;
+  static constexpr unsigned P = 5, NI = 1, E = 8, STAMP_W = 8, DIST_W = 6;
 };
 struct P7E32 {
   using Model = Vrr_dqn_episodes_p7e32;
-  static constexpr unsigned P = 7, NI = 2, E = 32, TSW = 16, DW = 6;
+  static constexpr unsigned P = 7, NI = 2, E = 32, STAMP_W = 16, DIST_W = 6;
 };
 }  // namespace cfg
 
@@ -46,10 +46,11 @@ unsigned id_width(unsigned n) {
 template <class Cfg>
 class DqnEpisodesTest : public ::testing::Test {
  protected:
-  static constexpr unsigned P = Cfg::P, E = Cfg::E, TSW = Cfg::TSW, DW = Cfg::DW;
-  const unsigned EW = id_width(E), AW = 2 + id_width(E) + TSW;
+  static constexpr unsigned P = Cfg::P, E = Cfg::E, STAMP_W = Cfg::STAMP_W, DIST_W = Cfg::DIST_W;
+  const unsigned EW = id_width(E), ACK_W = 2 + id_width(E) + STAMP_W;
 
-  DqnEpisodesTest() : table_(static_cast<int>(P), static_cast<int>(Cfg::NI), static_cast<int>(E), static_cast<int>(TSW)) {
+  DqnEpisodesTest()
+      : table_(static_cast<int>(P), static_cast<int>(Cfg::NI), static_cast<int>(E), static_cast<int>(STAMP_W)) {
     drive(idle());
     dut_.reset();
   }
@@ -68,17 +69,17 @@ class DqnEpisodesTest : public ::testing::Test {
 
   void put_word(Bits& bits, unsigned p, const EpisodeAck& a) const {
     // {valid, cancel, index, timestamp}, MSB first
-    bits.set(p * AW, TSW, a.timestamp);
-    bits.set(p * AW + TSW, EW, a.index);
-    bits.set(p * AW + TSW + EW, 1, a.cancel);
-    bits.set(p * AW + TSW + EW + 1, 1, a.valid);
+    bits.set(p * ACK_W, STAMP_W, a.timestamp);
+    bits.set(p * ACK_W + STAMP_W, EW, a.index);
+    bits.set(p * ACK_W + STAMP_W + EW, 1, a.cancel);
+    bits.set(p * ACK_W + STAMP_W + EW + 1, 1, a.valid);
   }
   EpisodeAck get_word(const Bits& bits, unsigned p) const {
     EpisodeAck a;
-    a.timestamp = static_cast<std::uint32_t>(bits.get(p * AW, TSW));
-    a.index = static_cast<unsigned>(bits.get(p * AW + TSW, EW));
-    a.cancel = bits.get(p * AW + TSW + EW, 1) != 0;
-    a.valid = bits.get(p * AW + TSW + EW + 1, 1) != 0;
+    a.timestamp = static_cast<std::uint32_t>(bits.get(p * ACK_W, STAMP_W));
+    a.index = static_cast<unsigned>(bits.get(p * ACK_W + STAMP_W, EW));
+    a.cancel = bits.get(p * ACK_W + STAMP_W + EW, 1) != 0;
+    a.valid = bits.get(p * ACK_W + STAMP_W + EW + 1, 1) != 0;
     return a;
   }
 
@@ -90,7 +91,7 @@ class DqnEpisodesTest : public ::testing::Test {
       open |= std::uint64_t{in.open[p]} << p;
       decide |= std::uint64_t{in.decide[p]} << p;
       up.set(p * EW, EW, in.open_up[p]);
-      dist.set(p * DW, DW, in.open_dist[p]);
+      dist.set(p * DIST_W, DIST_W, in.open_dist[p]);
       didx.set(p * EW, EW, in.decide_index[p]);
       put_word(acks, p, in.ack_in[p]);
       put_word(imm, p, in.immediate[p]);
@@ -98,10 +99,10 @@ class DqnEpisodesTest : public ::testing::Test {
     dut_->open_i = open;
     dut_->decide_i = decide;
     rtltest::put_bits(dut_->open_up_i, up, P * EW);
-    rtltest::put_bits(dut_->open_dist_i, dist, P * DW);
+    rtltest::put_bits(dut_->open_dist_i, dist, P * DIST_W);
     rtltest::put_bits(dut_->decide_idx_i, didx, P * EW);
-    rtltest::put_bits(dut_->ack_i, acks, P * AW);
-    rtltest::put_bits(dut_->imm_i, imm, P * AW);
+    rtltest::put_bits(dut_->ack_i, acks, P * ACK_W);
+    rtltest::put_bits(dut_->imm_i, imm, P * ACK_W);
   }
 
   // One cycle of random traffic within the protocol.
@@ -117,16 +118,16 @@ class DqnEpisodesTest : public ::testing::Test {
     for (unsigned p = 0; p < P; ++p) {
       in.open[p] = rng.chance(35);
       in.open_up[p] = static_cast<unsigned>(rng.bits(EW));
-      in.open_dist[p] = static_cast<unsigned>(rng.bits(DW));
+      in.open_dist[p] = static_cast<unsigned>(rng.bits(DIST_W));
       if (rng.chance(15)) in.immediate[p] = {true, rng.chance(50), static_cast<unsigned>(rng.bits(EW)),
-                                            static_cast<std::uint32_t>(rng.bits(TSW))};
+                                            static_cast<std::uint32_t>(rng.bits(STAMP_W))};
     }
     for (unsigned q = 0; q < P && !waiting.empty(); ++q) {
       const unsigned e = waiting[rng.range(0, waiting.size() - 1)];
       if (used[e]) continue;
       if (rng.chance(30)) {
         used[e] = true;
-        in.ack_in[q] = {true, rng.chance(20), e, static_cast<std::uint32_t>(rng.bits(TSW))};
+        in.ack_in[q] = {true, rng.chance(20), e, static_cast<std::uint32_t>(rng.bits(STAMP_W))};
       } else if (rng.chance(25) && !table_.decided(e)) {
         used[e] = true;
         in.decide[q] = true;
@@ -145,7 +146,7 @@ TYPED_TEST_SUITE(DqnEpisodesTest, EpisodeCfgs);
 
 TYPED_TEST(DqnEpisodesTest, MatchesTheReferenceEveryCycle) {
   constexpr unsigned P = TestFixture::P;
-  const unsigned EW = this->EW, TSW = TestFixture::TSW, DW = TestFixture::DW;
+  const unsigned EW = this->EW, STAMP_W = TestFixture::STAMP_W, DIST_W = TestFixture::DIST_W;
   Rng rng(0xE915 + P);
   int full = 0, rewards = 0, sent = 0, cancels = 0;
   for (std::uint32_t cycle = 0; cycle < 20000; ++cycle) {
@@ -155,9 +156,9 @@ TYPED_TEST(DqnEpisodesTest, MatchesTheReferenceEveryCycle) {
     const auto want = this->table_.step(in);
     const Bits open_idx = rtltest::get_bits(this->dut_->open_idx_o, P * EW);
     const Bits rew_idx = rtltest::get_bits(this->dut_->rew_idx_o, P * EW);
-    const Bits rew_dist = rtltest::get_bits(this->dut_->rew_dist_o, P * DW);
-    const Bits rew_lat = rtltest::get_bits(this->dut_->rew_latency_o, P * TSW);
-    const Bits acks = rtltest::get_bits(this->dut_->ack_o, P * this->AW);
+    const Bits rew_dist = rtltest::get_bits(this->dut_->rew_dist_o, P * DIST_W);
+    const Bits rew_lat = rtltest::get_bits(this->dut_->rew_latency_o, P * STAMP_W);
+    const Bits acks = rtltest::get_bits(this->dut_->ack_o, P * this->ACK_W);
     for (unsigned p = 0; p < P; ++p) {
       const std::string at = "cycle " + std::to_string(cycle) + " port " + std::to_string(p);
       if (in.open[p]) {
@@ -173,8 +174,8 @@ TYPED_TEST(DqnEpisodesTest, MatchesTheReferenceEveryCycle) {
       if (rv) {
         ++rewards;
         ASSERT_EQ(rew_idx.get(p * EW, EW), want.rewards[p].index) << at;
-        ASSERT_EQ(rew_dist.get(p * DW, DW), want.rewards[p].distance) << at;
-        ASSERT_EQ(rew_lat.get(p * TSW, TSW), want.rewards[p].latency) << at;
+        ASSERT_EQ(rew_dist.get(p * DIST_W, DIST_W), want.rewards[p].distance) << at;
+        ASSERT_EQ(rew_lat.get(p * STAMP_W, STAMP_W), want.rewards[p].latency) << at;
       }
       const EpisodeAck got = this->get_word(acks, p);
       ASSERT_EQ(got.valid, want.ack_out[p].valid) << at;

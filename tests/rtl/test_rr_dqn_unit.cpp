@@ -54,8 +54,8 @@ using rlroute::ref::DqnNetwork;
 using rtltest::Bits;
 using rtltest::Rng;
 
-constexpr unsigned P = 5, V = 3, B = 8, BW = 4, CW = 2, LEN_W = 3, VCW = 2, EW = 5, DOW = VCW + 1 + EW + 2 * CW + LEN_W,
-                   PW = 3;
+constexpr unsigned P = 5, V = 3, B = 8, CREDIT_CNT_W = 4, COORD_W = 2, LEN_W = 3, VCW = 2, EW = 5,
+                   DOW = VCW + 1 + EW + 2 * COORD_W + LEN_W, PW = 3;
 constexpr int NPAR = 4, IPAR = 4, kMaxLen = 4;  // MAX_LEN
 
 template <class Cfg>
@@ -92,12 +92,12 @@ class DqnUnitTest : public ::testing::Test {
     Bits busy, credits, occ;
     for (unsigned i = 0; i < P * V; ++i) {
       busy.set(i, 1, s.busy[i]);
-      credits.set(i * BW, BW, s.credits[i]);
-      occ.set(i * BW, BW, s.occ[i]);
+      credits.set(i * CREDIT_CNT_W, CREDIT_CNT_W, s.credits[i]);
+      occ.set(i * CREDIT_CNT_W, CREDIT_CNT_W, s.occ[i]);
     }
     rtltest::put_bits(dut_->vc_busy_i, busy, P * V);
-    rtltest::put_bits(dut_->vc_credits_i, credits, P * V * BW);
-    rtltest::put_bits(dut_->in_occ_i, occ, P * V * BW);
+    rtltest::put_bits(dut_->vc_credits_i, credits, P * V * CREDIT_CNT_W);
+    rtltest::put_bits(dut_->in_occ_i, occ, P * V * CREDIT_CNT_W);
   }
 
   struct Head {
@@ -114,12 +114,12 @@ class DqnUnitTest : public ::testing::Test {
       valid |= std::uint64_t{heads[p].valid} << p;
       fresh |= std::uint64_t{heads[p].fresh} << p;
       ports.set(p * PW, PW, heads[p].dor_port);
-      ops.set(p * DOW, CW, heads[p].dst[0]);
-      ops.set(p * DOW + CW, CW, heads[p].dst[1]);
-      ops.set(p * DOW + 2 * CW, LEN_W, heads[p].len);
-      ops.set(p * DOW + 2 * CW + LEN_W, EW, heads[p].entry_idx);
-      ops.set(p * DOW + 2 * CW + LEN_W + EW, 1, heads[p].entry);
-      ops.set(p * DOW + 2 * CW + LEN_W + EW + 1, VCW, heads[p].vc);
+      ops.set(p * DOW, COORD_W, heads[p].dst[0]);
+      ops.set(p * DOW + COORD_W, COORD_W, heads[p].dst[1]);
+      ops.set(p * DOW + 2 * COORD_W, LEN_W, heads[p].len);
+      ops.set(p * DOW + 2 * COORD_W + LEN_W, EW, heads[p].entry_idx);
+      ops.set(p * DOW + 2 * COORD_W + LEN_W + EW, 1, heads[p].entry);
+      ops.set(p * DOW + 2 * COORD_W + LEN_W + EW + 1, VCW, heads[p].vc);
     }
     dut_->hd_valid_i = valid;
     dut_->hd_fresh_i = fresh;
@@ -155,7 +155,7 @@ class DqnUnitTest : public ::testing::Test {
   }
 
   void set_coords(const int coords[2]) {
-    dut_->coord_i = static_cast<unsigned>(coords[0] | (coords[1] << CW));
+    dut_->coord_i = static_cast<unsigned>(coords[0] | (coords[1] << COORD_W));
   }
 
   // Presents head h at port p every cycle until it is taken; returns the
@@ -488,7 +488,7 @@ TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) 
 // so a half-full VC reads 64, not 127; every request's observation is the
 // reference's, over random lengths, occupancies and credits from 0 to 256.
 TEST(DqnUnitDeepBuffers, TheObservationScalesLengthAndOccupanciesToTheActivationRange) {
-  constexpr unsigned kB = 256, kBW = 9, kLenW = 9, kDow = VCW + 1 + EW + 2 * CW + kLenW;
+  constexpr unsigned kB = 256, kCreditCntW = 9, kLenW = 9, kDow = VCW + 1 + EW + 2 * COORD_W + kLenW;
   constexpr int kLongest = 256;
   ASSERT_EQ(rlroute::ref::dqn_observation_shift(kLongest, 8), 1u);
   ASSERT_EQ(rlroute::ref::dqn_observation_shift(128, 8), 0u);
@@ -501,26 +501,26 @@ TEST(DqnUnitDeepBuffers, TheObservationScalesLengthAndOccupanciesToTheActivation
   bool saw_half = false, saw_top = false;
   for (int trial = 0; trial < 200; ++trial) {
     const int coords[2] = {static_cast<int>(rng.range(0, 3)), static_cast<int>(rng.range(0, 3))};
-    dut->coord_i = static_cast<unsigned>(coords[0] | (coords[1] << CW));
+    dut->coord_i = static_cast<unsigned>(coords[0] | (coords[1] << COORD_W));
     std::vector<unsigned> credits(P * V), occ(P * V);
     Bits credit_bits, occ_bits;
     for (unsigned i = 0; i < P * V; ++i) {
       credits[i] = static_cast<unsigned>(rng.range(0, kB));
       occ[i] = trial == 0 ? kB / 2 : trial == 1 ? kB : static_cast<unsigned>(rng.range(0, kB));
-      credit_bits.set(i * kBW, kBW, credits[i]);
-      occ_bits.set(i * kBW, kBW, occ[i]);
+      credit_bits.set(i * kCreditCntW, kCreditCntW, credits[i]);
+      occ_bits.set(i * kCreditCntW, kCreditCntW, occ[i]);
     }
     rtltest::put_bits(dut->vc_busy_i, Bits(0), P * V);
-    rtltest::put_bits(dut->vc_credits_i, credit_bits, P * V * kBW);
-    rtltest::put_bits(dut->in_occ_i, occ_bits, P * V * kBW);
+    rtltest::put_bits(dut->vc_credits_i, credit_bits, P * V * kCreditCntW);
+    rtltest::put_bits(dut->in_occ_i, occ_bits, P * V * kCreditCntW);
     const unsigned port = static_cast<unsigned>(rng.range(0, P - 1)), vc = static_cast<unsigned>(rng.range(0, V - 1));
     const unsigned len = static_cast<unsigned>(rng.range(1, kLongest)), dst[2] = {static_cast<unsigned>(rng.range(0, 3)),
                                                                                  static_cast<unsigned>(rng.range(0, 3))};
     Bits ops, ports;
-    ops.set(port * kDow, CW, dst[0]);
-    ops.set(port * kDow + CW, CW, dst[1]);
-    ops.set(port * kDow + 2 * CW, kLenW, len);
-    ops.set(port * kDow + 2 * CW + kLenW + EW + 1, VCW, vc);
+    ops.set(port * kDow, COORD_W, dst[0]);
+    ops.set(port * kDow + COORD_W, COORD_W, dst[1]);
+    ops.set(port * kDow + 2 * COORD_W, kLenW, len);
+    ops.set(port * kDow + 2 * COORD_W + kLenW + EW + 1, VCW, vc);
     ports.set(port * PW, PW, 1);
     dut->hd_valid_i = 1u << port;
     dut->hd_fresh_i = 1u << port;

@@ -18,10 +18,10 @@
 
 namespace cfg {
 
-template <class M, unsigned ROWS_, unsigned C_, unsigned W_, unsigned RP_>
+template <class M, unsigned ROWS_, unsigned NUM_COLS_, unsigned QW_, unsigned READ_PORTS_>
 struct TableCfg {
   using Model = M;
-  static constexpr unsigned ROWS = ROWS_, C = C_, W = W_, RP = RP_;
+  static constexpr unsigned ROWS = ROWS_, NUM_COLS = NUM_COLS_, QW = QW_, READ_PORTS = READ_PORTS_;
 };
 
 // As tests/rtl/CMakeLists.txt builds them (000's rates: alpha 51/256, beta 10/256).
@@ -39,48 +39,48 @@ using rtltest::Rng;
 template <class Cfg>
 class QTableTest : public ::testing::Test {
  protected:
-  static constexpr unsigned ROWS = Cfg::ROWS, C = Cfg::C, W = Cfg::W, RP = Cfg::RP;
-  static constexpr unsigned AW = ROWS > 1 ? 32 - __builtin_clz(ROWS - 1) : 1;
-  static constexpr uint32_t kMax = (uint32_t{1} << W) - 1;
+  static constexpr unsigned ROWS = Cfg::ROWS, NUM_COLS = Cfg::NUM_COLS, QW = Cfg::QW, READ_PORTS = Cfg::READ_PORTS;
+  static constexpr unsigned ROW_W = ROWS > 1 ? 32 - __builtin_clz(ROWS - 1) : 1;
+  static constexpr uint32_t kMax = (uint32_t{1} << QW) - 1;
 
   // The initial value of an entry: any function of row and column will do;
   // this one differs for every entry of the small table.
   static uint32_t initial(unsigned row, unsigned col) { return (row * 37 + col * 11 + 5) & kMax; }
 
-  QTableTest() : table_(ROWS, std::vector<uint32_t>(C)) { dut_.reset(); }
+  QTableTest() : table_(ROWS, std::vector<uint32_t>(NUM_COLS)) { dut_.reset(); }
 
   void drive_init_values() {
     const unsigned row = dut_->init_row_o;
     Bits v;
-    for (unsigned c = 0; c < C; ++c) v.set(c * W, W, initial(row, c));
-    rtltest::put_bits(dut_->init_value_i, v, C * W);
+    for (unsigned c = 0; c < NUM_COLS; ++c) v.set(c * QW, QW, initial(row, c));
+    rtltest::put_bits(dut_->init_value_i, v, NUM_COLS * QW);
   }
 
   // Drives the feedback of one cycle (all columns); nothing if fb is empty.
   void drive_feedback(const std::vector<int>& row, const std::vector<uint32_t>& target) {
     uint64_t valid = 0;
     Bits rows, targets;
-    for (unsigned c = 0; c < C; ++c) {
+    for (unsigned c = 0; c < NUM_COLS; ++c) {
       if (row[c] < 0) continue;
       valid |= uint64_t{1} << c;
-      rows.set(c * AW, AW, static_cast<uint64_t>(row[c]));
-      targets.set(c * W, W, target[c]);
+      rows.set(c * ROW_W, ROW_W, static_cast<uint64_t>(row[c]));
+      targets.set(c * QW, QW, target[c]);
     }
     dut_->fb_valid_i = valid;
-    rtltest::put_bits(dut_->fb_row_i, rows, C * AW);
-    rtltest::put_bits(dut_->fb_target_i, targets, C * W);
+    rtltest::put_bits(dut_->fb_row_i, rows, NUM_COLS * ROW_W);
+    rtltest::put_bits(dut_->fb_target_i, targets, NUM_COLS * QW);
   }
 
   // Reads `rows` on the read ports and compares them with the model.
   void read_and_compare(const std::vector<unsigned>& rows) {
     Bits addr;
-    for (unsigned r = 0; r < RP; ++r) addr.set(r * AW, AW, rows[r]);
-    rtltest::put_bits(dut_->rd_row_i, addr, RP * AW);
+    for (unsigned r = 0; r < READ_PORTS; ++r) addr.set(r * ROW_W, ROW_W, rows[r]);
+    rtltest::put_bits(dut_->rd_row_i, addr, READ_PORTS * ROW_W);
     dut_->eval();
-    const Bits data = rtltest::get_bits(dut_->rd_data_o, RP * C * W);
-    for (unsigned r = 0; r < RP; ++r) {
-      for (unsigned c = 0; c < C; ++c) {
-        ASSERT_EQ(data.get((r * C + c) * W, W), table_[rows[r]][c])
+    const Bits data = rtltest::get_bits(dut_->rd_data_o, READ_PORTS * NUM_COLS * QW);
+    for (unsigned r = 0; r < READ_PORTS; ++r) {
+      for (unsigned c = 0; c < NUM_COLS; ++c) {
+        ASSERT_EQ(data.get((r * NUM_COLS + c) * QW, QW), table_[rows[r]][c])
             << "read port " << r << " row " << rows[r] << " column " << c << " cycle " << dut_.cycle();
       }
     }
@@ -88,10 +88,10 @@ class QTableTest : public ::testing::Test {
 
   // Reads the whole table through the read ports, no feedback meanwhile.
   void compare_whole_table() {
-    drive_feedback(std::vector<int>(C, -1), std::vector<uint32_t>(C, 0));
-    for (unsigned base = 0; base < ROWS; base += RP) {
-      std::vector<unsigned> rows(RP);
-      for (unsigned r = 0; r < RP; ++r) rows[r] = (base + r) % ROWS;
+    drive_feedback(std::vector<int>(NUM_COLS, -1), std::vector<uint32_t>(NUM_COLS, 0));
+    for (unsigned base = 0; base < ROWS; base += READ_PORTS) {
+      std::vector<unsigned> rows(READ_PORTS);
+      for (unsigned r = 0; r < READ_PORTS; ++r) rows[r] = (base + r) % ROWS;
       read_and_compare(rows);
       if (this->HasFatalFailure()) return;
       dut_.tick();
@@ -107,12 +107,12 @@ class QTableTest : public ::testing::Test {
     }
     ASSERT_TRUE(dut_->ready_o) << "not ready after " << ROWS << " cycles";
     for (unsigned r = 0; r < ROWS; ++r)
-      for (unsigned c = 0; c < C; ++c) table_[r][c] = initial(r, c);
+      for (unsigned c = 0; c < NUM_COLS; ++c) table_[r][c] = initial(r, c);
   }
 
   Dut<typename Cfg::Model> dut_;
   std::vector<std::vector<uint32_t>> table_;  // the model
-  rlroute::ref::QFormat format_{.value_bits = W, .fraction_bits = 4};
+  rlroute::ref::QFormat format_{.value_bits = QW, .fraction_bits = 4};
   rlroute::ref::QRates rates_{};  // 000's: 8 bits, alpha 51, beta 10
 };
 
@@ -125,33 +125,34 @@ TYPED_TEST(QTableTest, InitialisesEveryRowThenBecomesReady) {
 }
 
 TYPED_TEST(QTableTest, FeedbackBeforeReadyIsDroppedAndCounted) {
-  constexpr unsigned C = TestFixture::C;
-  std::vector<int> rows(C, 0);
-  std::vector<uint32_t> targets(C, 0);
+  constexpr unsigned NUM_COLS = TestFixture::NUM_COLS;
+  std::vector<int> rows(NUM_COLS, 0);
+  std::vector<uint32_t> targets(NUM_COLS, 0);
   for (unsigned i = 0; i < TestFixture::ROWS; ++i) {
     this->drive_init_values();
     this->drive_feedback(rows, targets);
     this->dut_.eval();
-    ASSERT_EQ(this->dut_->fb_drop_o, (uint64_t{1} << C) - 1) << "cycle " << i;
+    ASSERT_EQ(this->dut_->fb_drop_o, (uint64_t{1} << NUM_COLS) - 1) << "cycle " << i;
     this->dut_.tick();
   }
   for (unsigned r = 0; r < TestFixture::ROWS; ++r)
-    for (unsigned c = 0; c < C; ++c) this->table_[r][c] = TestFixture::initial(r, c);
+    for (unsigned c = 0; c < NUM_COLS; ++c) this->table_[r][c] = TestFixture::initial(r, c);
   this->dut_.eval();
   EXPECT_EQ(this->dut_->fb_drop_o, 0u);
   this->compare_whole_table();
 }
 
 TYPED_TEST(QTableTest, LearnsLikeTheReferenceUnderARandomFeedbackStream) {
-  constexpr unsigned ROWS = TestFixture::ROWS, C = TestFixture::C, W = TestFixture::W, RP = TestFixture::RP;
+  constexpr unsigned ROWS = TestFixture::ROWS, NUM_COLS = TestFixture::NUM_COLS, QW = TestFixture::QW,
+                     READ_PORTS = TestFixture::READ_PORTS;
   constexpr uint32_t kMax = TestFixture::kMax;
   ASSERT_NO_FATAL_FAILURE(this->initialise());
   Rng rng(3);
   unsigned updates = 0, at_zero = 0, at_top = 0;
   for (unsigned cycle = 0; cycle < 20000; ++cycle) {
-    std::vector<int> rows(C, -1);
-    std::vector<uint32_t> targets(C, 0);
-    for (unsigned c = 0; c < C; ++c) {
+    std::vector<int> rows(NUM_COLS, -1);
+    std::vector<uint32_t> targets(NUM_COLS, 0);
+    for (unsigned c = 0; c < NUM_COLS; ++c) {
       if (!rng.chance(60)) continue;
       // A quarter of the feedback goes to two hot rows, back to back: row 0
       // always learns 0 (its entries reach the bottom of the range), row 1
@@ -167,17 +168,19 @@ TYPED_TEST(QTableTest, LearnsLikeTheReferenceUnderARandomFeedbackStream) {
         case 0: targets[c] = 0; break;
         case 1: targets[c] = kMax; break;
         case 2: targets[c] = static_cast<uint32_t>(std::clamp<int64_t>(int64_t{q} + int64_t(rng.range(0, 40)) - 20, 0, kMax)); break;
-        default: targets[c] = static_cast<uint32_t>(rng.bits(W)); break;
+        default: targets[c] = static_cast<uint32_t>(rng.bits(QW)); break;
       }
     }
     this->drive_feedback(rows, targets);
-    std::vector<unsigned> reads(RP);
-    for (unsigned r = 0; r < RP; ++r) reads[r] = static_cast<unsigned>(rng.chance(50) ? rng.range(0, 1) : rng.range(0, ROWS - 1));
+    std::vector<unsigned> reads(READ_PORTS);
+    for (unsigned r = 0; r < READ_PORTS; ++r) {
+      reads[r] = static_cast<unsigned>(rng.chance(50) ? rng.range(0, 1) : rng.range(0, ROWS - 1));
+    }
     // The reads see the table before this cycle's updates.
     ASSERT_NO_FATAL_FAILURE(this->read_and_compare(reads));
     ASSERT_EQ(this->dut_->fb_drop_o, 0u);
     this->dut_.tick();
-    for (unsigned c = 0; c < C; ++c) {
+    for (unsigned c = 0; c < NUM_COLS; ++c) {
       if (rows[c] < 0) continue;
       uint32_t& q = this->table_[rows[c]][c];
       q = rlroute::ref::q_update(this->format_, this->rates_, q, targets[c]);
@@ -192,7 +195,7 @@ TYPED_TEST(QTableTest, LearnsLikeTheReferenceUnderARandomFeedbackStream) {
   }
   ASSERT_NO_FATAL_FAILURE(this->compare_whole_table());
   // The stream did what it was meant to: many updates, entries pinned at both ends of the range.
-  EXPECT_GT(updates, 20000u * C / 2);
+  EXPECT_GT(updates, 20000u * NUM_COLS / 2);
   EXPECT_GT(at_zero, 100u);
   EXPECT_GT(at_top, 100u);
 }

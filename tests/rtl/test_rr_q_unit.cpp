@@ -7,7 +7,7 @@
 //    init_value_i is taken), then ready_o; until then no head is accepted and
 //    feedback is dropped (fb_drop_o per column);
 //  - input port p presents on hd_*; a head that needs its row competes for
-//    read port p mod RP (round-robin, the pointer moving past every winner,
+//    read port p mod READ_PORTS (round-robin, the pointer moving past every winner,
 //    also before ready_o) and is accepted only if it won; a head that needs
 //    no row is always accepted (once ready);
 //  - the decision of a read port: rlroute::ref::q_decide on the row as the
@@ -19,8 +19,8 @@
 //    route's port for a head that needs no row), whether a source router
 //    leaves non-minimally (hd_alt_o) and the phase it leaves with
 //    (hd_patch_o: 1 through a global port that does not lead to the
-//    destination group, else 2); in the cycle of the presentation (DC = 1)
-//    or in the next one (DC = 2);
+//    destination group, else 2); in the cycle of the presentation (DECIDE_CYCLES = 1)
+//    or in the next one (DECIDE_CYCLES = 2);
 //  - the first accepted presentation of a head whose feedback is due sends
 //    {row upstream, target = r + Q_y} on fb_o one cycle after the answer,
 //    Q_y = its row's minimum (0 for a head that needs no row), saturated;
@@ -50,12 +50,12 @@ namespace cfg {
 
 template <class M, unsigned P_, unsigned NUM_NI_, unsigned A_, unsigned H_, unsigned NUM_G_, unsigned QW_,
           unsigned QFB_, unsigned RB_, unsigned ALPHA_, unsigned BETA_, unsigned TB_, unsigned THLD_SRC_,
-          unsigned THLD_INT_, unsigned EPS_, unsigned RP_, unsigned DC_>
+          unsigned THLD_INT_, unsigned EPS_, unsigned READ_PORTS_, unsigned DECIDE_CYCLES_>
 struct UnitCfg {
   using Model = M;
   static constexpr unsigned P = P_, NUM_NI = NUM_NI_, A = A_, H = H_, NUM_G = NUM_G_, QW = QW_, QFB = QFB_, RB = RB_,
                             ALPHA = ALPHA_, BETA = BETA_, TB = TB_, THLD_SRC = THLD_SRC_, THLD_INT = THLD_INT_,
-                            EPS = EPS_, RP = RP_, DC = DC_;
+                            EPS = EPS_, READ_PORTS = READ_PORTS_, DECIDE_CYCLES = DECIDE_CYCLES_;
 };
 
 // As tests/rtl/CMakeLists.txt builds them.
@@ -105,27 +105,27 @@ struct FeedbackWord {
 template <class Cfg>
 class QUnitTest : public ::testing::Test {
  protected:
-  static constexpr unsigned P = Cfg::P, NUM_NI = Cfg::NUM_NI, A = Cfg::A, H = Cfg::H, QW = Cfg::QW, RP = Cfg::RP,
-                            DC = Cfg::DC;
-  static constexpr unsigned C = P - NUM_NI, ROWS = (Cfg::NUM_G - 1) * NUM_NI;
-  static constexpr unsigned AW = id_width(ROWS), CW = id_width(C), PW = id_width(P), TW = 16;
-  static constexpr unsigned DOW = CW + 2 + 1 + 2 * AW + 1 + TW + H;  // rr_pkg::q_operands_width
-  static constexpr unsigned FBW = 1 + AW + QW;                       // rr_pkg::q_feedback_width
+  static constexpr unsigned P = Cfg::P, NUM_NI = Cfg::NUM_NI, A = Cfg::A, H = Cfg::H, QW = Cfg::QW,
+                            READ_PORTS = Cfg::READ_PORTS, DECIDE_CYCLES = Cfg::DECIDE_CYCLES;
+  static constexpr unsigned NUM_COLS = P - NUM_NI, ROWS = (Cfg::NUM_G - 1) * NUM_NI;
+  static constexpr unsigned ROW_W = id_width(ROWS), COL_W = id_width(NUM_COLS), PW = id_width(P), STAMP_W = 16;
+  static constexpr unsigned DOW = COL_W + 2 + 1 + 2 * ROW_W + 1 + STAMP_W + H;  // rr_pkg::q_operands_width
+  static constexpr unsigned FB_W = 1 + ROW_W + QW;                                // rr_pkg::q_feedback_width
   static constexpr std::uint32_t kMax = (std::uint32_t{1} << QW) - 1;
 
   QUnitTest() {
     dut_.reset();
     dut_->seed_i = kSeed;
-    table_.assign(ROWS, std::vector<std::uint32_t>(C, 0));
-    for (unsigned k = 0; k < RP; ++k) {
+    table_.assign(ROWS, std::vector<std::uint32_t>(NUM_COLS, 0));
+    for (unsigned k = 0; k < READ_PORTS; ++k) {
       eps_seed_.push_back(static_cast<std::uint16_t>(kSeed ^ static_cast<std::uint16_t>(k * 0x3C6Fu)));
       col_seed_.push_back(static_cast<std::uint16_t>(kSeed ^ static_cast<std::uint16_t>(k * 0x3C6Fu + 0x5A5Au)));
     }
-    lfsr_eps_.assign(RP, 0);
-    lfsr_col_.assign(RP, 0);
-    arb_mask_.assign(RP, static_cast<std::uint32_t>(rtltest::mask(P)));
-    answers_.assign(DC - 1, std::vector<Answer>(P));
-    words_.assign(DC, std::vector<FeedbackWord>(P));
+    lfsr_eps_.assign(READ_PORTS, 0);
+    lfsr_col_.assign(READ_PORTS, 0);
+    arb_mask_.assign(READ_PORTS, static_cast<std::uint32_t>(rtltest::mask(P)));
+    answers_.assign(DECIDE_CYCLES - 1, std::vector<Answer>(P));
+    words_.assign(DECIDE_CYCLES, std::vector<FeedbackWord>(P));
   }
 
   // The table's initial values: any function of row and column; small
@@ -149,7 +149,7 @@ class QUnitTest : public ::testing::Test {
     // Two hot rows, where feedback drives entries together (ties) and to
     // the ends of the range.
     h.row = static_cast<unsigned>(rng_.chance(40) ? rng_.range(0, 1) : rng_.range(0, ROWS - 1));
-    h.min_col = static_cast<unsigned>(rng_.range(0, C - 1));
+    h.min_col = static_cast<unsigned>(rng_.range(0, NUM_COLS - 1));
     h.fb_due = rng_.chance(80);
     h.r = static_cast<unsigned>(rng_.chance(5) ? rng_.range(0, 0xFFFF) : rng_.range(0, 40));
     h.fb_row = static_cast<unsigned>(rng_.range(0, ROWS - 1));
@@ -159,9 +159,9 @@ class QUnitTest : public ::testing::Test {
 
   // Feedback for each column (row -1: none).
   void random_feedback(std::vector<int>& rows, std::vector<std::uint32_t>& targets) {
-    rows.assign(C, -1);
-    targets.assign(C, 0);
-    for (unsigned c = 0; c < C; ++c) {
+    rows.assign(NUM_COLS, -1);
+    targets.assign(NUM_COLS, 0);
+    for (unsigned c = 0; c < NUM_COLS; ++c) {
       if (!rng_.chance(40)) continue;
       rows[c] = static_cast<int>(rng_.chance(40) ? rng_.range(0, 1) : rng_.range(0, ROWS - 1));
       const std::uint32_t q = table_[static_cast<unsigned>(rows[c])][c];
@@ -196,37 +196,37 @@ class QUnitTest : public ::testing::Test {
       rtltest::set_field(ports, p * PW, PW, h.port);
       // {to_dst, fb_row, r, fb_due, row, read, role, min_col}, min_col at the LSB
       unsigned lsb = p * DOW;
-      for (const auto& [value, width] : {std::pair<std::uint64_t, unsigned>{h.min_col, CW},
+      for (const auto& [value, width] : {std::pair<std::uint64_t, unsigned>{h.min_col, COL_W},
                                          {h.role, 2u},
                                          {h.read, 1u},
-                                         {h.row, AW},
+                                         {h.row, ROW_W},
                                          {h.fb_due, 1u},
-                                         {h.r, TW},
-                                         {h.fb_row, AW},
+                                         {h.r, STAMP_W},
+                                         {h.fb_row, ROW_W},
                                          {h.to_dst, H}}) {
         ops.set(lsb, width, value);
         lsb += width;
       }
     }
-    for (unsigned c = 0; c < C; ++c) {
+    for (unsigned c = 0; c < NUM_COLS; ++c) {
       if (fb_rows[c] < 0) continue;
       // {target, row, valid} of the credit word of output port NUM_NI + c
-      const unsigned lsb = (NUM_NI + c) * FBW;
+      const unsigned lsb = (NUM_NI + c) * FB_W;
       fb.set(lsb, 1, 1);
-      fb.set(lsb + 1, AW, static_cast<std::uint64_t>(fb_rows[c]));
-      fb.set(lsb + 1 + AW, QW, fb_targets[c]);
+      fb.set(lsb + 1, ROW_W, static_cast<std::uint64_t>(fb_rows[c]));
+      fb.set(lsb + 1 + ROW_W, QW, fb_targets[c]);
     }
     // Nodes send no feedback: whatever is on their words must be ignored.
-    for (unsigned n = 0; n < NUM_NI; ++n) fb.set(n * FBW, FBW, rng_.bits(FBW));
+    for (unsigned n = 0; n < NUM_NI; ++n) fb.set(n * FB_W, FB_W, rng_.bits(FB_W));
     rtltest::put(dut_->hd_valid_i, valid);
     rtltest::put(dut_->hd_fresh_i, fresh);
     rtltest::put(dut_->hd_port_i, ports);
     rtltest::put_bits(dut_->hd_operands_i, ops, P * DOW);
-    rtltest::put_bits(dut_->fb_i, fb, P * FBW);
+    rtltest::put_bits(dut_->fb_i, fb, P * FB_W);
     Bits init;
     const unsigned init_row = static_cast<unsigned>(dut_->init_row_o);
-    for (unsigned c = 0; c < C; ++c) init.set(c * QW, QW, initial(init_row % ROWS, c));
-    rtltest::put_bits(dut_->init_value_i, init, C * QW);
+    for (unsigned c = 0; c < NUM_COLS; ++c) init.set(c * QW, QW, initial(init_row % ROWS, c));
+    rtltest::put_bits(dut_->init_value_i, init, NUM_COLS * QW);
     dut_.eval();
 
     // Initialisation and readiness.
@@ -236,16 +236,16 @@ class QUnitTest : public ::testing::Test {
       ASSERT_EQ(dut_->init_row_o, init_cycles_) << at;
     }
     std::uint64_t drops = 0;
-    for (unsigned c = 0; c < C; ++c) drops |= std::uint64_t{!ready && fb_rows[c] >= 0} << c;
+    for (unsigned c = 0; c < NUM_COLS; ++c) drops |= std::uint64_t{!ready && fb_rows[c] >= 0} << c;
     ASSERT_EQ(dut_->fb_drop_o, drops) << at;
 
     // Read ports: arbitration and decisions on the table as it stands.
-    std::vector<int> winner(RP, -1);
-    std::vector<unsigned> col(RP, 0);
-    std::vector<std::uint32_t> best(RP, 0);
-    for (unsigned k = 0; k < RP; ++k) {
+    std::vector<int> winner(READ_PORTS, -1);
+    std::vector<unsigned> col(READ_PORTS, 0);
+    std::vector<std::uint32_t> best(READ_PORTS, 0);
+    for (unsigned k = 0; k < READ_PORTS; ++k) {
       std::uint32_t req = 0;
-      for (unsigned p = k; p < P; p += RP) req |= std::uint32_t{heads[p].valid && heads[p].read} << p;
+      for (unsigned p = k; p < P; p += READ_PORTS) req |= std::uint32_t{heads[p].valid && heads[p].read} << p;
       const std::uint32_t masked = req & arb_mask_[k];
       if (req != 0) {
         winner[k] = std::countr_zero(masked != 0 ? masked : req);
@@ -263,7 +263,7 @@ class QUnitTest : public ::testing::Test {
       in.min_port = h.min_col;
       in.random_local = ((rc & 0xFFu) * (A - 1)) >> 8;
       in.explore = lfsr_eps_[k] < Cfg::EPS;
-      in.random_port = ((rc >> 8) * C) >> 8;
+      in.random_port = ((rc >> 8) * NUM_COLS) >> 8;
       col[k] = rlroute::ref::q_decide(in, thresholds_);
       best[k] = *std::min_element(row.begin(), row.end());
       if (ready && winner[k] >= 0) count_decision(h, in, col[k]);
@@ -275,7 +275,7 @@ class QUnitTest : public ::testing::Test {
     std::uint64_t accepted = 0;
     for (unsigned p = 0; p < P; ++p) {
       const Head& h = heads[p];
-      const unsigned k = p % RP;
+      const unsigned k = p % READ_PORTS;
       const bool accept = ready && (!h.read || winner[k] == static_cast<int>(p));
       accepted |= std::uint64_t{accept} << p;
       refused_ += h.valid && ready && !accept;
@@ -292,7 +292,7 @@ class QUnitTest : public ::testing::Test {
     }
     ASSERT_EQ(dut_->hd_ready_o, accepted) << at;
 
-    // The answers due this cycle: this cycle's (DC = 1) or last cycle's.
+    // The answers due this cycle: this cycle's (DECIDE_CYCLES = 1) or last cycle's.
     answers_.push_back(answer);
     const std::vector<Answer>& due = answers_.front();
     for (unsigned p = 0; p < P; ++p) {
@@ -304,15 +304,15 @@ class QUnitTest : public ::testing::Test {
       ++answers_checked_;
     }
     answers_.pop_front();
-    // The feedback words of the presentations DC cycles ago.
-    const Bits fb_out = rtltest::get_bits(dut_->fb_o, P * FBW);
+    // The feedback words of the presentations DECIDE_CYCLES cycles ago.
+    const Bits fb_out = rtltest::get_bits(dut_->fb_o, P * FB_W);
     for (unsigned p = 0; p < P; ++p) {
       const FeedbackWord& w = words_.front()[p];
       const std::string who = at + " feedback of input port " + std::to_string(p);
-      ASSERT_EQ(fb_out.get(p * FBW, 1), w.valid) << who;
+      ASSERT_EQ(fb_out.get(p * FB_W, 1), w.valid) << who;
       if (!w.valid) continue;
-      ASSERT_EQ(fb_out.get(p * FBW + 1, AW), w.row) << who;
-      ASSERT_EQ(fb_out.get(p * FBW + 1 + AW, QW), w.target) << who;
+      ASSERT_EQ(fb_out.get(p * FB_W + 1, ROW_W), w.row) << who;
+      ASSERT_EQ(fb_out.get(p * FB_W + 1 + ROW_W, QW), w.target) << who;
       ++words_checked_;
     }
     words_.pop_front();
@@ -323,7 +323,7 @@ class QUnitTest : public ::testing::Test {
     // Model update: the table (this cycle's feedback, once ready), the
     // initialisation, the arbiters and the LFSRs.
     if (ready) {
-      for (unsigned c = 0; c < C; ++c) {
+      for (unsigned c = 0; c < NUM_COLS; ++c) {
         if (fb_rows[c] < 0) continue;
         std::uint32_t& q = table_[static_cast<unsigned>(fb_rows[c])][c];
         q = rlroute::ref::q_update(format_, rates_, q, fb_targets[c]);
@@ -331,11 +331,11 @@ class QUnitTest : public ::testing::Test {
         ++updates_;
       }
     } else {
-      for (unsigned c = 0; c < C; ++c) table_[init_cycles_][c] = initial(init_cycles_, c);
+      for (unsigned c = 0; c < NUM_COLS; ++c) table_[init_cycles_][c] = initial(init_cycles_, c);
       ++init_cycles_;
     }
     arb_mask_ = arb_next_;
-    for (unsigned k = 0; k < RP; ++k) {
+    for (unsigned k = 0; k < READ_PORTS; ++k) {
       lfsr_eps_[k] = lfsr_eps_[k] == 0 ? static_cast<std::uint16_t>(eps_seed_[k] | 1u) : lfsr_next(lfsr_eps_[k]);
       lfsr_col_[k] = lfsr_col_[k] == 0 ? static_cast<std::uint16_t>(col_seed_[k] | 1u) : lfsr_next(lfsr_col_[k]);
     }
@@ -369,13 +369,13 @@ class QUnitTest : public ::testing::Test {
   }
 
   Dut<typename Cfg::Model> dut_;
-  Rng rng_{0x9u + Cfg::P * 31 + Cfg::DC};
+  Rng rng_{0x9u + Cfg::P * 31 + Cfg::DECIDE_CYCLES};
   std::vector<std::vector<std::uint32_t>> table_;  // the model's table
   unsigned init_cycles_ = 0;
   std::vector<std::uint16_t> eps_seed_, col_seed_, lfsr_eps_, lfsr_col_;
-  std::vector<std::uint32_t> arb_mask_, arb_next_ = std::vector<std::uint32_t>(RP);
-  std::deque<std::vector<Answer>> answers_;      // answers on their way (DC - 1 cycles)
-  std::deque<std::vector<FeedbackWord>> words_;  // feedback words on their way (DC cycles)
+  std::vector<std::uint32_t> arb_mask_, arb_next_ = std::vector<std::uint32_t>(READ_PORTS);
+  std::deque<std::vector<Answer>> answers_;      // answers on their way (DECIDE_CYCLES - 1 cycles)
+  std::deque<std::vector<FeedbackWord>> words_;  // feedback words on their way (DECIDE_CYCLES cycles)
   rlroute::ref::QFormat format_{.value_bits = QW, .fraction_bits = Cfg::QFB};
   rlroute::ref::QRates rates_{.rate_bits = Cfg::RB, .alpha = Cfg::ALPHA, .beta = Cfg::BETA};
   rlroute::ref::QThresholds thresholds_{.thld_bits = Cfg::TB, .source = Cfg::THLD_SRC, .intermediate = Cfg::THLD_INT};
@@ -414,7 +414,7 @@ TYPED_TEST(QUnitTest, DecidesAndLearnsLikeTheReferenceUnderRandomTraffic) {
   EXPECT_GT(this->kept_minimal_, 500u);
   EXPECT_GT(this->took_best_, 500u);
   EXPECT_GT(this->took_local_, 500u);
-  if (TestFixture::RP < TestFixture::P) {
+  if (TestFixture::READ_PORTS < TestFixture::P) {
     EXPECT_GT(this->refused_, 1000u);
   } else {
     EXPECT_EQ(this->refused_, 0u) << "a read port per input port: no head waits";

@@ -100,13 +100,13 @@ enum Algo : unsigned {
 
 // dfly(2,4,2,9) absolute, l = 1: 72 nodes, addresses {group:4, index:2, terminal:1}.
 struct Abs9 {
-  static constexpr unsigned NUM_G = 9, L = 1, GB = 4;
+  static constexpr unsigned NUM_G = 9, LINKS_PER_PAIR = 1, GB = 4;
   static constexpr bool PALMTREE = false;
   static constexpr unsigned DST_LSB = 0, SRC_LSB = 7, PHASE_LSB = 27, INTER_LSB = 29;
 };
 // dfly(2,4,2,5) palmtree, l = 2: 40 nodes, addresses {group:3, index:2, terminal:1}.
 struct Palm5 {
-  static constexpr unsigned NUM_G = 5, L = 2, GB = 3;
+  static constexpr unsigned NUM_G = 5, LINKS_PER_PAIR = 2, GB = 3;
   static constexpr bool PALMTREE = true;
   static constexpr unsigned DST_LSB = 0, SRC_LSB = 6, PHASE_LSB = 25, INTER_LSB = 27;
 };
@@ -123,7 +123,8 @@ template <class M, class T, unsigned ALGO_, unsigned V_, int BIAS_ = 0, unsigned
           bool RULE_DOUBLE_ = false, bool INTRA_VALIANT_ = false>
 struct DflyCfg : T {
   using Model = M;
-  static constexpr unsigned P = 7, NUM_NI = 2, A = 4, H = 2, IB = 2, LOCAL_W = 1, W = 64, OW = 8, DW = 8, CFW = 3;
+  static constexpr unsigned P = 7, NUM_NI = 2, A = 4, H = 2, IB = 2, LOCAL_W = 1, W = 64, OCC_W = 8, DEMAND_W = 8,
+                            CFW = 3;
   static constexpr unsigned ALGO = ALGO_, V = V_, PORT = PORT_, SEED = SEED_;
   static constexpr int BIAS = BIAS_;
   static constexpr bool RULE_DOUBLE = RULE_DOUBLE_, INTRA_VALIANT = INTRA_VALIANT_;
@@ -206,7 +207,7 @@ const char* algo_name(unsigned algo) {
 
 // The parameters of one Verilated model (the -G values of CMakeLists.txt).
 struct Params {
-  unsigned P, NUM_NI, A, H, NUM_G, L, GB, IB, LOCAL_W, W, OW, DW, CFW, ALGO, V, PORT, SEED;
+  unsigned P, NUM_NI, A, H, NUM_G, LINKS_PER_PAIR, GB, IB, LOCAL_W, W, OCC_W, DEMAND_W, CFW, ALGO, V, PORT, SEED;
   int BIAS;
   bool PALMTREE, RULE_DOUBLE, INTRA_VALIANT;
   unsigned DST_LSB, SRC_LSB, PHASE_LSB, INTER_LSB;
@@ -267,8 +268,8 @@ class Bench {
         P(prm.P),
         V(prm.V),
         ALGO(prm.ALGO),
-        OW(prm.OW),
-        DW(prm.DW),
+        OCC_W(prm.OCC_W),
+        DEMAND_W(prm.DEMAND_W),
         CFW(prm.CFW),
         BIAS(prm.BIAS),
         kAdaptive(prm.ALGO >= cfg::kUgalG),
@@ -322,8 +323,8 @@ class Bench {
   Out run(const Case& c) {
     driven_id_ = topo_.router_id(c.router);
     std::uint64_t occ = 0, dem = 0, cf = 0;
-    for (unsigned p = 0; p < P; ++p) set_field(occ, p * OW, OW, c.occ[p]);
-    for (unsigned p = 0; p < P; ++p) set_field(dem, p * DW, DW, c.dem[p]);
+    for (unsigned p = 0; p < P; ++p) set_field(occ, p * OCC_W, OCC_W, c.occ[p]);
+    for (unsigned p = 0; p < P; ++p) set_field(dem, p * DEMAND_W, DEMAND_W, c.dem[p]);
     for (unsigned g = 0; g < prm_.NUM_G; ++g) set_field(cf, g * CFW, CFW, c.cf[g]);
     dut_eval(driven_id_, c.hdr, static_cast<unsigned>(c.in_port), static_cast<unsigned>(c.in_vc), occ, dem, cf);
     Out o;
@@ -534,7 +535,7 @@ class Bench {
     for (unsigned p = 0; p < P; ++p) {
       switch (occ_style % 5) {
         case 0:
-          c.occ[p] = static_cast<unsigned>(rng.bits(OW));
+          c.occ[p] = static_cast<unsigned>(rng.bits(OCC_W));
           break;
         case 1:
           c.occ[p] = static_cast<unsigned>(rng.range(0, 7));
@@ -555,7 +556,7 @@ class Bench {
     if (occ_style % 5 != 4) {
       for (unsigned p = 0; p < P; ++p) {
         c.dem[p] = rng.chance(50) ? 0u : rng.chance(80) ? static_cast<unsigned>(rng.range(0, 12))
-                                                         : static_cast<unsigned>(rng.bits(DW));
+                                                         : static_cast<unsigned>(rng.bits(DEMAND_W));
       }
     }
     if (occ_style % 5 == 3) {  // a congested minimal port
@@ -619,7 +620,7 @@ class Bench {
     EXPECT_EQ(d.ports, static_cast<int>(prm_.P));
     EXPECT_EQ(d.vcs, static_cast<int>(prm_.V));
     EXPECT_EQ(d.flit_bits, static_cast<int>(prm_.W));
-    EXPECT_EQ(t.links_per_group_pair(), static_cast<int>(prm_.L));
+    EXPECT_EQ(t.links_per_group_pair(), static_cast<int>(prm_.LINKS_PER_PAIR));
     EXPECT_EQ(t.router_id_bits(), static_cast<int>(prm_.GB + prm_.IB));
     EXPECT_EQ(t.local_bits(), static_cast<int>(prm_.LOCAL_W));
     EXPECT_EQ(this->rel_.levels(), static_cast<int>(prm_.V));
@@ -957,7 +958,7 @@ class Bench {
 
  protected:
   const Params prm_;
-  const unsigned P, V, ALGO, OW, DW, CFW;
+  const unsigned P, V, ALGO, OCC_W, DEMAND_W, CFW;
   const int BIAS;
   const bool kAdaptive;
   const Design& d_;
@@ -970,8 +971,8 @@ class Bench {
 
 template <class Cfg>
 constexpr Params params() {
-  return {Cfg::P,        Cfg::NUM_NI,    Cfg::A,       Cfg::H,           Cfg::NUM_G,         Cfg::L,
-          Cfg::GB,       Cfg::IB,        Cfg::LOCAL_W, Cfg::W,           Cfg::OW,            Cfg::DW,
+  return {Cfg::P,        Cfg::NUM_NI,    Cfg::A,       Cfg::H,           Cfg::NUM_G,         Cfg::LINKS_PER_PAIR,
+          Cfg::GB,       Cfg::IB,        Cfg::LOCAL_W, Cfg::W,           Cfg::OCC_W,            Cfg::DEMAND_W,
           Cfg::CFW,      Cfg::ALGO,      Cfg::V,       Cfg::PORT,        Cfg::SEED,          Cfg::BIAS,
           Cfg::PALMTREE, Cfg::RULE_DOUBLE, Cfg::INTRA_VALIANT, Cfg::DST_LSB, Cfg::SRC_LSB, Cfg::PHASE_LSB,
           Cfg::INTER_LSB, Cfg::kBuilt};

@@ -128,11 +128,11 @@ RR_STAR_CFG(SM5x3, sm5x3, false, 1, 2, 64, 5, 3)
 
 // DQN-routing: the example's 4x4 torus with 002's threshold, 4 VCs with two
 // nodes per router and a low threshold, a mesh with one escape VC.
-#define RR_DQN_CFG(NAME, SUFFIX, TORUS, NPR, VCS, FLIT_BITS, THR, ...)                     \
-  struct NAME {                                                                          \
-    using Model = Vrr_route_dor_##SUFFIX;                                                \
-    using Root = Vrr_route_dor_##SUFFIX##___024root;                                     \
-    static Topo topo() { return {TORUS, {__VA_ARGS__}, NPR, VCS, FLIT_BITS, false, THR}; } \
+#define RR_DQN_CFG(NAME, SUFFIX, TORUS, NPR, VCS, FLIT_BITS, THRESHOLD, ...)                     \
+  struct NAME {                                                                                \
+    using Model = Vrr_route_dor_##SUFFIX;                                                      \
+    using Root = Vrr_route_dor_##SUFFIX##___024root;                                           \
+    static Topo topo() { return {TORUS, {__VA_ARGS__}, NPR, VCS, FLIT_BITS, false, THRESHOLD}; } \
   };
 RR_DQN_CFG(Q4x4, q4x4, true, 1, 3, 64, 8, 4, 4)
 RR_DQN_CFG(Q3x6, q3x6, true, 2, 4, 64, 3, 3, 6)
@@ -151,12 +151,12 @@ using rtltest::Rng;
 
 // The parameters a model was Verilated with.
 struct Params {
-  unsigned P, V, W, NUM_NI, NUM_DIMS, CW, K[3];
+  unsigned P, V, W, NUM_NI, NUM_DIMS, COORD_W, K[3];
   bool TORUS;
   unsigned LOCAL_W, DST_LSB;
   bool STAR;
   bool DQN;
-  unsigned THR, HOPS_LSB, HOPS_W, PDOR_LSB;
+  unsigned HOP_THRESHOLD, HOPS_LSB, HOPS_W, PDOR_LSB;
 };
 
 template <class Root>
@@ -166,14 +166,14 @@ Params params_of() {
           Root::rr_route_dor__DOT__W,
           Root::rr_route_dor__DOT__NUM_NI,
           Root::rr_route_dor__DOT__NUM_DIMS,
-          Root::rr_route_dor__DOT__CW,
+          Root::rr_route_dor__DOT__COORD_W,
           {Root::rr_route_dor__DOT__K0, Root::rr_route_dor__DOT__K1, Root::rr_route_dor__DOT__K2},
           Root::rr_route_dor__DOT__TORUS != 0,
           Root::rr_route_dor__DOT__LOCAL_W,
           Root::rr_route_dor__DOT__DST_LSB,
           Root::rr_route_dor__DOT__STAR != 0,
           Root::rr_route_dor__DOT__DQN != 0,
-          Root::rr_route_dor__DOT__THR,
+          Root::rr_route_dor__DOT__HOP_THRESHOLD,
           Root::rr_route_dor__DOT__HOPS_LSB,
           Root::rr_route_dor__DOT__HOPS_W,
           Root::rr_route_dor__DOT__PDOR_LSB};
@@ -260,7 +260,7 @@ class Bench {
     EXPECT_EQ(prm_.STAR, topo_cfg_.star);
     EXPECT_EQ(prm_.DQN, topo_cfg_.dqn_threshold > 0);
     if (prm_.DQN) {
-      EXPECT_EQ(prm_.THR, static_cast<unsigned>(topo_cfg_.dqn_threshold));
+      EXPECT_EQ(prm_.HOP_THRESHOLD, static_cast<unsigned>(topo_cfg_.dqn_threshold));
       EXPECT_EQ(prm_.HOPS_LSB, static_cast<unsigned>(d_.header.hops.lsb));
       EXPECT_EQ(prm_.HOPS_W, static_cast<unsigned>(d_.header.hops.width));
       EXPECT_EQ(prm_.PDOR_LSB, static_cast<unsigned>(d_.header.pdor.lsb));
@@ -271,7 +271,7 @@ class Bench {
     EXPECT_EQ(prm_.W, static_cast<unsigned>(d_.flit_bits));
     EXPECT_EQ(prm_.NUM_NI, static_cast<unsigned>(t_.nodes_per_router()));
     EXPECT_EQ(prm_.NUM_DIMS, static_cast<unsigned>(t_.num_dims()));
-    EXPECT_EQ(prm_.CW, static_cast<unsigned>(t_.coord_bits()));
+    EXPECT_EQ(prm_.COORD_W, static_cast<unsigned>(t_.coord_bits()));
     for (int d = 0; d < 3; ++d) {
       // The emitter passes 1 for a dimension the topology does not have.
       EXPECT_EQ(prm_.K[d], d < t_.num_dims() ? static_cast<unsigned>(t_.radix(d)) : 1u) << "K" << d;
@@ -279,13 +279,13 @@ class Bench {
     EXPECT_EQ(prm_.TORUS, t_.torus());
     EXPECT_EQ(prm_.LOCAL_W, static_cast<unsigned>(t_.local_bits()));
     EXPECT_EQ(prm_.DST_LSB, static_cast<unsigned>(d_.header.dst.lsb));
-    EXPECT_EQ(static_cast<unsigned>(d_.header.dst.width), prm_.LOCAL_W + prm_.NUM_DIMS * prm_.CW);
-    // coord_i is the router id: {coord[n-1], ..., coord[0]}, CW bits each.
-    EXPECT_EQ(static_cast<unsigned>(t_.router_id_bits()), prm_.NUM_DIMS * prm_.CW);
+    EXPECT_EQ(static_cast<unsigned>(d_.header.dst.width), prm_.LOCAL_W + prm_.NUM_DIMS * prm_.COORD_W);
+    // coord_i is the router id: {coord[n-1], ..., coord[0]}, COORD_W bits each.
+    EXPECT_EQ(static_cast<unsigned>(t_.router_id_bits()), prm_.NUM_DIMS * prm_.COORD_W);
     for (int r = 0; r < t_.num_routers(); ++r) {
       const std::vector<int> c = t_.coords(r);
       std::uint64_t id = 0;
-      for (unsigned d = 0; d < prm_.NUM_DIMS; ++d) rtltest::set_field(id, d * prm_.CW, prm_.CW, c[d]);
+      for (unsigned d = 0; d < prm_.NUM_DIMS; ++d) rtltest::set_field(id, d * prm_.COORD_W, prm_.COORD_W, c[d]);
       ASSERT_EQ(t_.router_id(r), id) << t_.router_name(r);
     }
     // Exactly the config of the parameter set.
@@ -421,7 +421,8 @@ class Bench {
   // the unit gives the DQN VC (on DOR's port, which the DQN unit replaces)
   // and the DOR hop as the alternative; closed, the DOR hop with Pdor set.
   void DqnSweepAgainstRelation() {
-    const DqnRouting rel(d_, static_cast<int>(prm_.THR));
+    const int threshold = static_cast<int>(prm_.HOP_THRESHOLD);
+    const DqnRouting rel(d_, threshold);
     Rng rng(0xD9A + prm_.P);
     const std::uint32_t dqn_vc = 1u << (prm_.V - 1);
     unsigned cases = 0, open = 0, closed = 0, failures = 0;
@@ -429,7 +430,7 @@ class Bench {
       for (int in_port = 0; in_port < static_cast<int>(prm_.P); ++in_port) {
         for (int in_vc = 0; in_vc < static_cast<int>(prm_.V); ++in_vc) {
           for (int dst = 0; dst < t_.num_nodes(); ++dst) {
-            for (const int hops : {0, static_cast<int>(prm_.THR) - 1, static_cast<int>(prm_.THR), 40}) {
+            for (const int hops : {0, threshold - 1, threshold, 40}) {
               for (const bool pdor : {false, true}) {
                 std::uint64_t hdr = header_for(dst, rng);
                 rtltest::set_field(hdr, prm_.HOPS_LSB, prm_.HOPS_W, static_cast<std::uint64_t>(hops));
@@ -481,8 +482,8 @@ class Bench {
         }
       }
     }
-    std::cout << "[ info ] " << t_.describe() << ", DQN, threshold " << prm_.THR << ": " << cases << " cases, "
-              << open << " open, " << closed << " DOR with Pdor\n";
+    std::cout << "[ info ] " << t_.describe() << ", DQN, threshold " << prm_.HOP_THRESHOLD << ": " << cases
+              << " cases, " << open << " open, " << closed << " DOR with Pdor\n";
     EXPECT_GT(open, 0u);
     EXPECT_GT(closed, 0u);
   }

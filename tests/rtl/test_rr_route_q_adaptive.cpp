@@ -57,7 +57,7 @@ struct P5 {
 template <class Cfg>
 class RouteQAdaptiveTest : public ::testing::Test {
  protected:
-  static constexpr unsigned P = 7, NUM_NI = 2, A = 4, H = 2, C = P - NUM_NI;
+  static constexpr unsigned P = 7, NUM_NI = 2, A = 4, H = 2, NUM_COLS = P - NUM_NI;
 
   RouteQAdaptiveTest()
       : d_(derive_design(parse_config(fmt::format(R"(
@@ -89,7 +89,7 @@ q_fraction_bits = {}
 
   unsigned rows() const { return static_cast<unsigned>(layout_.rows()); }
   unsigned row_bits() const { return rows() > 1 ? std::bit_width(rows() - 1) : 1; }
-  static constexpr unsigned kColBits = std::bit_width(C - 1);
+  static constexpr unsigned kColBits = std::bit_width(NUM_COLS - 1);
 
   std::uint64_t code(int cycles) const {
     const std::uint64_t max = (1u << Cfg::QW) - 1;
@@ -239,9 +239,9 @@ TYPED_TEST(RouteQAdaptiveTest, InitialValuesOfEveryRowAreTheLayouts) {
       dut->id_i = static_cast<std::uint32_t>(t.router_id(router));
       dut->q_init_row_i = row;
       dut.eval();
-      const rtltest::Bits values = rtltest::get_bits(dut->q_init_value_o, T::C * TypeParam::QW);
+      const rtltest::Bits values = rtltest::get_bits(dut->q_init_value_o, T::NUM_COLS * TypeParam::QW);
       const int group = this->layout_.dst_group_of_row(router, static_cast<int>(row));
-      for (unsigned c = 0; c < T::C; ++c) {
+      for (unsigned c = 0; c < T::NUM_COLS; ++c) {
         const int cycles = this->layout_.initial_cycles(router, group, static_cast<int>(c));
         saturated += this->code(cycles) == (1u << TypeParam::QW) - 1;
         ASSERT_EQ(values.get(c * TypeParam::QW, TypeParam::QW), this->code(cycles))

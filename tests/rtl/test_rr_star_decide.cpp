@@ -19,10 +19,10 @@
 
 namespace cfg {
 
-template <class M, unsigned P_, unsigned V_, unsigned CW_, unsigned OW_, unsigned LEN_W_, unsigned PW_>
+template <class M, unsigned P_, unsigned V_, unsigned CREDIT_CNT_W_, unsigned OCC_W_, unsigned LEN_W_, unsigned PW_>
 struct StarCfg {
   using Model = M;
-  static constexpr unsigned P = P_, V = V_, CW = CW_, OW = OW_, LEN_W = LEN_W_, PW = PW_;
+  static constexpr unsigned P = P_, V = V_, CREDIT_CNT_W = CREDIT_CNT_W_, OCC_W = OCC_W_, LEN_W = LEN_W_, PW = PW_;
 };
 
 // The 4x4 torus star router (5 ports, 3 VCs x 8 flits, 3-bit length field)
@@ -40,7 +40,7 @@ using rtltest::Rng;
 template <class Cfg>
 class StarDecideTest : public ::testing::Test {
  protected:
-  static constexpr unsigned P = Cfg::P, V = Cfg::V, CW = Cfg::CW, OW = Cfg::OW, PW = Cfg::PW;
+  static constexpr unsigned P = Cfg::P, V = Cfg::V, CREDIT_CNT_W = Cfg::CREDIT_CNT_W, OCC_W = Cfg::OCC_W, PW = Cfg::PW;
 
   StarDecideTest()
       : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<typename Cfg::Model>(ctx_.get())) {}
@@ -63,15 +63,15 @@ class StarDecideTest : public ::testing::Test {
     Bits busy, credits, occ;
     for (unsigned i = 0; i < P * V; ++i) {
       busy.set(i, 1, s.busy[i]);
-      credits.set(i * CW, CW, s.credits[i]);
+      credits.set(i * CREDIT_CNT_W, CREDIT_CNT_W, s.credits[i]);
     }
-    for (unsigned q = 0; q < P; ++q) occ.set(q * OW, OW, s.occ[q]);
+    for (unsigned q = 0; q < P; ++q) occ.set(q * OCC_W, OCC_W, s.occ[q]);
     rtltest::put(dut_->port_i, port);
     rtltest::put(dut_->alt_port_i, alt);
     rtltest::put(dut_->len_i, len);
     rtltest::put_bits(dut_->vc_busy_i, busy, P * V);
-    rtltest::put_bits(dut_->vc_credits_i, credits, P * V * CW);
-    rtltest::put_bits(dut_->occ_i, occ, P * OW);
+    rtltest::put_bits(dut_->vc_credits_i, credits, P * V * CREDIT_CNT_W);
+    rtltest::put_bits(dut_->occ_i, occ, P * OCC_W);
     dut_->eval();
     return dut_->alt_o != 0;
   }
@@ -84,7 +84,7 @@ using StarCfgs = ::testing::Types<cfg::P5V3, cfg::P7V4>;
 TYPED_TEST_SUITE(StarDecideTest, StarCfgs);
 
 TYPED_TEST(StarDecideTest, EachConditionAloneTurnsTheChoice) {
-  constexpr unsigned P = TypeParam::P, V = TypeParam::V, CW = TypeParam::CW;
+  constexpr unsigned P = TypeParam::P, V = TypeParam::V, CREDIT_CNT_W = TypeParam::CREDIT_CNT_W;
   for (unsigned port = 1; port < P; ++port) {
     for (unsigned alt = 1; alt < P; ++alt) {
       if (alt == port) continue;
@@ -103,7 +103,7 @@ TYPED_TEST(StarDecideTest, EachConditionAloneTurnsTheChoice) {
         s.busy[vc - 1] = false;
         s.credits[vc] = len - 1;
         EXPECT_FALSE(this->dut(s, port, alt, len)) << "no room for the whole packet (virtual cut-through)";
-        s.credits[vc] = (1u << CW) - 1;
+        s.credits[vc] = (1u << CREDIT_CNT_W) - 1;
         EXPECT_TRUE(this->dut(s, port, alt, len));
         s.occ[alt] = 5;
         EXPECT_FALSE(this->dut(s, port, alt, len)) << "a tie goes to the DOR hop";
@@ -117,17 +117,17 @@ TYPED_TEST(StarDecideTest, EachConditionAloneTurnsTheChoice) {
 }
 
 TYPED_TEST(StarDecideTest, RandomStatesFollowTheRule) {
-  constexpr unsigned P = TypeParam::P, V = TypeParam::V, CW = TypeParam::CW, OW = TypeParam::OW,
-                     PW = TypeParam::PW, LEN_W = TypeParam::LEN_W;
+  constexpr unsigned P = TypeParam::P, V = TypeParam::V, CREDIT_CNT_W = TypeParam::CREDIT_CNT_W,
+                     OCC_W = TypeParam::OCC_W, PW = TypeParam::PW, LEN_W = TypeParam::LEN_W;
   Rng rng(0x57A + P);
   unsigned alts = 0;
   for (int i = 0; i < 20000; ++i) {
     typename TestFixture::State s;
     for (unsigned k = 0; k < P * V; ++k) {
       s.busy[k] = rng.chance(40);
-      s.credits[k] = static_cast<unsigned>(rng.bits(CW));
+      s.credits[k] = static_cast<unsigned>(rng.bits(CREDIT_CNT_W));
     }
-    for (unsigned q = 0; q < P; ++q) s.occ[q] = static_cast<unsigned>(rng.bits(OW));
+    for (unsigned q = 0; q < P; ++q) s.occ[q] = static_cast<unsigned>(rng.bits(OCC_W));
     const unsigned port = static_cast<unsigned>(rng.bits(PW)), alt = static_cast<unsigned>(rng.bits(PW));
     const unsigned len = static_cast<unsigned>(rng.range(1, (1u << LEN_W) - 1));
     const bool want = TestFixture::rule(s, port, alt, len);

@@ -27,10 +27,11 @@ constexpr unsigned clog2(unsigned n) {
   return w;
 }
 
-template <class M, unsigned P_, unsigned V_, unsigned LEN_W_, unsigned CW_, unsigned G_ = 1, bool SPEC_ = false>
+template <class M, unsigned P_, unsigned V_, unsigned LEN_W_, unsigned CREDIT_CNT_W_, unsigned G_ = 1,
+          bool SPEC_ = false>
 struct VaCfg {
   using Model = M;
-  static constexpr unsigned P = P_, V = V_, LEN_W = LEN_W_, CW = CW_, G = G_;
+  static constexpr unsigned P = P_, V = V_, LEN_W = LEN_W_, CREDIT_CNT_W = CREDIT_CNT_W_, G = G_;
   static constexpr bool SPEC = SPEC_;  // gnt_free_o built
   static constexpr unsigned R = P * V;
   static constexpr unsigned PW = P > 1 ? clog2(P) : 1;
@@ -216,13 +217,13 @@ template <class Cfg>
 class VcAllocTest : public ::testing::Test {
  protected:
   static constexpr unsigned P = Cfg::P, V = Cfg::V, R = Cfg::R, PW = Cfg::PW, VCW = Cfg::VCW;
-  static constexpr unsigned LEN_W = Cfg::LEN_W, CW = Cfg::CW, G = Cfg::G;
+  static constexpr unsigned LEN_W = Cfg::LEN_W, CREDIT_CNT_W = Cfg::CREDIT_CNT_W, G = Cfg::G;
 
   VcAllocTest() { dut_.reset(); }
 
   VaIn idle() const {
     VaIn in(R);
-    for (unsigned o = 0; o < R; ++o) in.credits[o] = rtltest::mask(CW);
+    for (unsigned o = 0; o < R; ++o) in.credits[o] = rtltest::mask(CREDIT_CNT_W);
     return in;
   }
 
@@ -241,8 +242,8 @@ class VcAllocTest : public ::testing::Test {
     for (unsigned o = 0; o < R; ++o) {
       set_field(busy, o, 1, in.busy[o]);
       set_field(handover, o, 1, in.handover[o]);
-      set_field(credits, o * CW, CW, in.credits[o]);
-      set_field(singles, o * CW, CW, in.singles[o]);
+      set_field(credits, o * CREDIT_CNT_W, CREDIT_CNT_W, in.credits[o]);
+      set_field(singles, o * CREDIT_CNT_W, CREDIT_CNT_W, in.singles[o]);
     }
     rtltest::put(dut_->req_i, req);
     rtltest::put(dut_->port_i, port);
@@ -376,7 +377,8 @@ class VcAllocTest : public ::testing::Test {
     for (unsigned o = 0; o < R; ++o) {
       in.busy[o] = rng.chance(busy_pct);
       in.handover[o] = in.busy[o] && rng.chance(30);
-      in.credits[o] = static_cast<unsigned>(rng.chance(50) ? rng.range(0, rtltest::mask(LEN_W) + 1) : rng.range(0, rtltest::mask(CW)));
+      in.credits[o] = static_cast<unsigned>(rng.chance(50) ? rng.range(0, rtltest::mask(LEN_W) + 1)
+                                                           : rng.range(0, rtltest::mask(CREDIT_CNT_W)));
     }
     if (Cfg::G > 1) {
       // Single-flit packets, often several on one output VC; some output VCs
@@ -414,7 +416,7 @@ TYPED_TEST(VcAllocTest, CreditsMustCoverWholePacket) {
   in.len[0] = static_cast<unsigned>(rtltest::mask(TestFixture::LEN_W));  // longest packet
   in.credits[1 * V + 0] = in.len[0] - 1;
   EXPECT_EQ(this->step(in).gnt, 0u) << "granted one credit short of the longest packet";
-  in.credits[1 * V + 0] = static_cast<unsigned>(rtltest::mask(TestFixture::CW));
+  in.credits[1 * V + 0] = static_cast<unsigned>(rtltest::mask(TestFixture::CREDIT_CNT_W));
   EXPECT_EQ(this->step(in).gnt, 1u) << "not granted with full credits";
   in.busy[1 * V + 0] = true;
   EXPECT_EQ(this->step(in).gnt, 0u) << "granted a busy VC";
@@ -594,7 +596,7 @@ TYPED_TEST(VcAllocTest, PersistentEligibleRequesterNotStarved) {
     bool ok = false;
     for (unsigned w = 0; w < V; ++w) {
       fbusy[w] = rng.chance(30);
-      fcred[w] = static_cast<unsigned>(rng.range(0, rtltest::mask(TestFixture::CW)));
+      fcred[w] = static_cast<unsigned>(rng.range(0, rtltest::mask(TestFixture::CREDIT_CNT_W)));
       ok |= bit(tmask, w) && !fbusy[w] && fcred[w] >= tlen;
     }
     if (!ok) {

@@ -19,7 +19,7 @@ DorRouteUnit dor_route_unit(const Design& d, const std::string& pkg) {
               {"W", "W", ""},
               {"NUM_NI", pkg + "::NUM_NI", ""},
               {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
-              {"CW", pkg + "::COORD_BITS", ""}};
+              {"COORD_W", pkg + "::COORD_BITS", ""}};
   for (int dim = 0; dim < 3; ++dim) {
     u.radices.push_back({fmt::format("K{}", dim), std::to_string(dim < t.num_dims() ? t.radix(dim) : 1),
                          dim < t.num_dims() ? fmt::format("topology.dims[{}]", dim) : "unused dimension"});
@@ -63,7 +63,11 @@ std::string star_units(const Design& d, const std::string& pkg) {
          "    // The packet's length: the decision asks for credits for all of it.\n"
          "    assign rc_operands[p*DOW +: DOW] = rc_hdr[p*W + " + pkg + "::HDR_LEN_LSB +: " + pkg + "::HDR_LEN_W];\n" +
          sv::instance("rr_star_decide", "i_decide",
-                      {{"P", "P", ""}, {"V", "V", ""}, {"CW", "CNW", ""}, {"OW", "OW", ""}, {"LEN_W", pkg + "::HDR_LEN_W", ""}},
+                      {{"P", "P", ""},
+                       {"V", "V", ""},
+                       {"CREDIT_CNT_W", "CREDIT_CNT_W", ""},
+                       {"OCC_W", "OCC_W", ""},
+                       {"LEN_W", pkg + "::HDR_LEN_W", ""}},
                       {{"port_i", "hd_port[p*PW +: PW]", ""},
                        {"alt_port_i", "hd_alt_port[p*PW +: PW]", ""},
                        {"len_i", "hd_operands[p*DOW +: DOW]", ""},

@@ -26,7 +26,7 @@ std::vector<Param> dqn_unit_params(const Design& d, const std::string& pkg, cons
                           {"V", "V", ""},
                           {"B", pkg + "::BUFFER_FLITS", ""},
                           {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
-                          {"CW", pkg + "::COORD_BITS", ""}};
+                          {"COORD_W", pkg + "::COORD_BITS", ""}};
   unit.insert(unit.end(), route.radices.begin(), route.radices.end());
   unit.push_back(route.torus);
   for (const Param& q : std::vector<Param>{{"LEN_W", pkg + "::HDR_LEN_W", ""},
@@ -38,7 +38,7 @@ std::vector<Param> dqn_unit_params(const Design& d, const std::string& pkg, cons
                                            {"ACCW", pkg + "::DQN_ACC_BITS", ""},
                                            {"NPAR", pkg + "::DQN_NPAR", ""},
                                            {"IPAR", pkg + "::DQN_IPAR", ""},
-                                           {"AW", pkg + "::DQN_PROG_ADDR_BITS", ""}}) {
+                                           {"PROG_ADDR_W", pkg + "::DQN_PROG_ADDR_BITS", ""}}) {
     unit.push_back(q);
   }
   unit.push_back({"AGENT", external ? "1'b1" : "1'b0", fmt::format("routing.dqn_agent = \"{}\"", to_string(d.cfg.dqn_agent))});
@@ -154,10 +154,10 @@ std::string episode_unit(const Design& d, const std::string& pkg, const DorRoute
                        {"NUM_NI", pkg + "::NUM_NI", ""},
                        {"W", "W", ""},
                        {"E", pkg + "::DQN_EPISODES", "routing.dqn_episodes"},
-                       {"TSW", pkg + "::DQN_STAMP_BITS", ""},
-                       {"DW", pkg + "::DQN_DISTANCE_BITS", ""},
+                       {"STAMP_W", pkg + "::DQN_STAMP_BITS", ""},
+                       {"DIST_W", pkg + "::DQN_DISTANCE_BITS", ""},
                        {"NUM_DIMS", pkg + "::NUM_DIMS", ""},
-                       {"CW", pkg + "::COORD_BITS", ""},
+                       {"COORD_W", pkg + "::COORD_BITS", ""},
                        route.radices[0], route.radices[1], route.radices[2], route.torus,
                        {"LOCAL_W", pkg + "::LOCAL_BITS", ""},
                        {"DST_LSB", pkg + "::HDR_DST_LSB", ""},
@@ -172,7 +172,7 @@ DorRouteUnit dqn_route_unit(const Design& d, const std::string& pkg) {
   DorRouteUnit u = dor_route_unit(d, pkg);
   const std::string algorithm_key = fmt::format("routing.algorithm = \"{}\"", to_string(d.cfg.algorithm));
   u.params.push_back({"DQN", "1'b1", algorithm_key});
-  u.params.push_back({"THR", pkg + "::DQN_HOP_THRESHOLD", ""});
+  u.params.push_back({"HOP_THRESHOLD", pkg + "::DQN_HOP_THRESHOLD", ""});
   u.params.push_back({"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""});
   u.params.push_back({"HOPS_W", pkg + "::HDR_HOPS_W", ""});
   u.params.push_back({"PDOR_LSB", pkg + "::HDR_PDOR_LSB", ""});

@@ -24,10 +24,6 @@ std::string contention_counters(const Design& d, const std::string& pkg) {
       "  localparam int unsigned CFW = $clog2({pkg}::GROUP_SIZE + 1);\n"
       "  logic [{pkg}::NUM_GROUPS*CFW-1:0] contention;\n",
       fmt::arg("pkg", pkg));
-  if (!d.core.waiting_demand) {
-    s += "  logic [P*DW-1:0] unused_dem;  // no waiting demand in the UGAL queue\n"
-         "  assign unused_dem = dem;\n";
-  }
   if (!traits(d.cfg.algorithm).contention_counters) return s + "  assign contention = '0;\n\n";
   return s + sv::instance("rr_contention", "i_contention",
                       {{"P", "P", ""},
@@ -53,6 +49,13 @@ std::string contention_counters(const Design& d, const std::string& pkg) {
                        {"contention_o", "contention", ""}},
                       "  ") +
          "\n";
+}
+
+// The width of dem_i: the router top's DEMAND_W with a waiting demand, else
+// one bit of zero.
+Param demand_width(const Design& d) {
+  if (d.core.waiting_demand) return {"DEMAND_W", "DEMAND_W", ""};
+  return {"DEMAND_W", "1", "no waiting demand: dem_i is zero"};
 }
 
 std::vector<Connection> route_unit_connections(const Design& d) {
@@ -91,8 +94,8 @@ std::string route_unit(const Design& d, const std::string& pkg) {
             fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
            {"INTRA_VALIANT", bit(d.cfg.intra_group == IntraGroup::Valiant),
             fmt::format("routing.intra_group = \"{}\"", to_string(d.cfg.intra_group))},
-           {"OW", "OW", ""},
-           {"DW", "DW", ""},
+           {"OCC_W", "OCC_W", ""},
+           demand_width(d),
            {"CFW", "CFW", ""},
            {"PORT", "p", ""},
            {"SEED", std::to_string(d.cfg.seed & 0xffff), "routing.seed (low 16 bits)"},
@@ -124,8 +127,8 @@ std::string ugal_decision(const Design& d, const std::string& pkg) {
                        {"BIAS", std::to_string(d.cfg.ugal_bias), "routing.ugal_bias"},
                        {"RULE_DOUBLE", d.cfg.ugal_rule == UgalRule::DoubleNonminimal ? "1'b1" : "1'b0",
                         fmt::format("routing.ugal_rule = \"{}\"", to_string(d.cfg.ugal_rule))},
-                       {"OW", "OW", ""},
-                       {"DW", "DW", ""},
+                       {"OCC_W", "OCC_W", ""},
+                       demand_width(d),
                        {"CFW", "CFW", ""}},
                       {{"occ_i", "occ", ""},
                        {"dem_i", waiting ? "dem" : "'0", fmt::format("routing.ugal_queue = \"{}\"", to_string(d.cfg.ugal_queue))},
@@ -160,13 +163,14 @@ std::string dragonfly_operands_width(const Design& d) {
   return "rr_pkg::ugal_operands_width(" + d.module("pkg") + "::GROUP_BITS)";
 }
 
-RouterTopNeeds dragonfly_needs(const Design&) {
-  return {.decision = true, .output_occupancy = true, .waiting_demand = true};
+RouterTopNeeds dragonfly_needs(const Design& d) {
+  return {.decision = true, .output_occupancy = true, .waiting_demand = d.core.waiting_demand};
 }
 
-std::vector<std::string> dragonfly_blocks(const Design&) {
+std::vector<std::string> dragonfly_blocks(const Design& d) {
   std::vector<std::string> blocks = dragonfly_path_blocks();
   for (const char* b : {"rr_lfsr.sv", "rr_contention.sv", "rr_ugal_decide.sv", "rr_route_dfly.sv"}) blocks.push_back(b);
+  if (d.core.waiting_demand) blocks.push_back("rr_demand.sv");  // the UGAL queue's waiting demand
   return blocks;
 }
 
@@ -180,7 +184,7 @@ std::vector<Param> dragonfly_topology_params(const Design& d, const std::string&
           {"A", pkg + "::GROUP_SIZE", ""},
           {"H", pkg + "::GLOBAL_PORTS", ""},
           {"NUM_G", pkg + "::NUM_GROUPS", ""},
-          {"L", pkg + "::LINKS_PER_GROUP_PAIR", ""},
+          {"LINKS_PER_PAIR", pkg + "::LINKS_PER_GROUP_PAIR", ""},
           {"PALMTREE", bit(d.topo.arrangement() == GlobalArrangement::Palmtree),
            fmt::format("topology.arrangement = \"{}\"", to_string(d.topo.arrangement()))},
           {"GB", pkg + "::GROUP_BITS", ""},

@@ -27,7 +27,7 @@ std::vector<Connection> q_unit_ports(const Design& d) {
   for (const Connection& c : std::vector<Connection>{{"fb_o", "fb_out", ""},
                                                      {"fb_i", "fb_in", ""},
                                                      {"init_row_o", "q_init_row", ""},
-                                                     {"init_value_i", "q_init_value[0 +: C*QW]",
+                                                     {"init_value_i", "q_init_value[0 +: NUM_COLS*QW]",
                                                       "port 0's route unit gives the initial values"},
                                                      {"ready_o", "q_ready", ""},
                                                      {"fb_drop_o", "q_fb_drop", ""}}) {
@@ -43,9 +43,9 @@ std::string q_unit(const Design& d) {
   const QCodes codes = q_codes(d.cfg);
   const int read_ports = d.cfg.q_read_ports > 0 ? d.cfg.q_read_ports : d.ports;
   std::string s = "  // Q-adaptive: the credit words carry the feedback above {vc, valid}.\n"
-                  "  localparam int unsigned FBW = rr_pkg::q_feedback_width(Q_ROWS, QW);\n"
-                  "  logic [P*FBW-1:0] fb_in, fb_out;\n" +
-                  credit_sideband_wiring("fb_in", "fb_out", "FBW") + "\n";
+                  "  localparam int unsigned FB_W = rr_pkg::q_feedback_width(Q_ROWS, QW);\n"
+                  "  logic [P*FB_W-1:0] fb_in, fb_out;\n" +
+                  credit_sideband_wiring("fb_in", "fb_out", "FB_W") + "\n";
   s += sv::instance(
       "rr_q_unit", "i_q",
       {{"P", "P", ""},
@@ -62,12 +62,12 @@ std::string q_unit(const Design& d) {
        {"THLD_SRC", std::to_string(codes.thld1), fmt::format("routing.q_thld1 = {}", d.cfg.q_thld1)},
        {"THLD_INT", std::to_string(codes.thld2), fmt::format("routing.q_thld2 = {}", d.cfg.q_thld2)},
        {"EPS", std::to_string(codes.epsilon), fmt::format("routing.epsilon = {}", d.cfg.epsilon)},
-       {"RP", std::to_string(read_ports),
+       {"READ_PORTS", std::to_string(read_ports),
         d.cfg.q_read_ports > 0 ? "routing.q_read_ports" : "routing.q_read_ports = 0: one per input port"},
-       {"DC", std::to_string(d.cfg.q_decision_cycles), "routing.q_decision_cycles"}},
+       {"DECIDE_CYCLES", std::to_string(d.cfg.q_decision_cycles), "routing.q_decision_cycles"}},
       q_unit_ports(d), "  ");
   s += "  logic                unused_q_unit;\n"
-       "  assign unused_q_unit = ^{q_init_value[P*C*QW-1:C*QW], q_ready, q_fb_drop, hd_alt_port};\n";
+       "  assign unused_q_unit = ^{q_init_value[P*NUM_COLS*QW-1:NUM_COLS*QW], q_ready, q_fb_drop, hd_alt_port};\n";
   return s;
 }
 
@@ -76,13 +76,13 @@ std::string q_unit(const Design& d) {
 std::string q_table_declarations(const Design& d, const std::string& pkg) {
   return fmt::format(
       "  // Q-adaptive's table: its rows, a column per network port, QW-bit values.\n"
-      "  localparam int unsigned C = P - {}::NUM_NI;\n"
+      "  localparam int unsigned NUM_COLS = P - {}::NUM_NI;\n"
       "  localparam int unsigned Q_ROWS = {};\n"
       "  localparam int unsigned QW = {};\n"
       "  logic [rr_pkg::id_width(Q_ROWS)-1:0] q_init_row;\n"
-      "  logic [P*C*QW-1:0] q_init_value;\n"
+      "  logic [P*NUM_COLS*QW-1:0] q_init_value;\n"
       "  logic q_ready;\n"
-      "  logic [C-1:0] q_fb_drop;\n",
+      "  logic [NUM_COLS-1:0] q_fb_drop;\n",
       pkg, QTableLayout::rows(d.topo), d.cfg.q_value_bits);
 }
 
@@ -111,11 +111,12 @@ std::string route_units(const Design& d) {
                                                      {"decide_o", "rc_decide[p]", ""},
                                                      {"operands_o", "rc_operands[p*DOW +: DOW]", ""},
                                                      {"q_init_row_i", "q_init_row", ""},
-                                                     {"q_init_value_o", "q_init_value[p*C*QW +: C*QW]", ""}}) {
+                                                     {"q_init_value_o",
+                                                      "q_init_value[p*NUM_COLS*QW +: NUM_COLS*QW]", ""}}) {
     ports.push_back(c);
   }
   return "  logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only\n"
-         "  assign unused_ugal_queue = ^{occ, dem};\n" +
+         "  assign unused_ugal_queue = ^occ;\n" +
          q_table_declarations(d, pkg) +
          fmt::format("  // Q-adaptive routing ({} VC levels), one unit per input port.\n",
                      traits(d.cfg.algorithm).vc_levels) +
@@ -140,7 +141,7 @@ std::string q_operands_width(const Design& d) {
 }
 
 RouterTopNeeds q_needs(const Design&) {
-  return {.credit_sideband = true, .decision = true, .output_occupancy = true, .waiting_demand = true};
+  return {.credit_sideband = true, .decision = true, .output_occupancy = true};
 }
 
 }  // namespace

@@ -4,13 +4,13 @@
 // speedup 1; local links 1/1, global links 10/10 cycles (link/credit latency).
 
 module dfly_2_4_2_9_q_adaptive_network #(
-  localparam int unsigned NODES   = dfly_2_4_2_9_q_adaptive_pkg::NUM_NODES,
-  localparam int unsigned ROUTERS = dfly_2_4_2_9_q_adaptive_pkg::NUM_ROUTERS,
-  localparam int unsigned P       = dfly_2_4_2_9_q_adaptive_pkg::NUM_PORTS,
-  localparam int unsigned LW      = dfly_2_4_2_9_q_adaptive_pkg::LINK_BITS,   // link word (rr_pkg::LINK_*)
-  localparam int unsigned CRW     = dfly_2_4_2_9_q_adaptive_pkg::CREDIT_BITS, // credit word (rr_pkg::CREDIT_*)
-  localparam int unsigned IDW     = dfly_2_4_2_9_q_adaptive_pkg::ROUTER_ID_BITS,
-  localparam int unsigned PORT_W  = 8                                         // PORT_MAP: bits of a far port
+  localparam int unsigned NODES      = dfly_2_4_2_9_q_adaptive_pkg::NUM_NODES,
+  localparam int unsigned ROUTERS    = dfly_2_4_2_9_q_adaptive_pkg::NUM_ROUTERS,
+  localparam int unsigned P          = dfly_2_4_2_9_q_adaptive_pkg::NUM_PORTS,
+  localparam int unsigned LW         = dfly_2_4_2_9_q_adaptive_pkg::LINK_BITS,   // link word (rr_pkg::LINK_*)
+  localparam int unsigned CRW        = dfly_2_4_2_9_q_adaptive_pkg::CREDIT_BITS, // credit word (rr_pkg::CREDIT_*)
+  localparam int unsigned ID_W       = dfly_2_4_2_9_q_adaptive_pkg::ROUTER_ID_BITS,
+  localparam int unsigned FAR_PORT_W = 8                                         // PORT_MAP: bits of a far port
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -100,12 +100,12 @@ module dfly_2_4_2_9_q_adaptive_network #(
     {PORT_LINK, 16'd8, 8'd5}, {PORT_LINK, 16'd4, 8'd5}, {PORT_LINK, 16'd3, 8'd2}, {PORT_LINK, 16'd2, 8'd2}, {PORT_LINK, 16'd1, 8'd2}, {PORT_NI, 16'd1, 8'd0}, {PORT_NI, 16'd0, 8'd0}
   };
   // Router r's identity (id_i), the last router first.
-  localparam logic [ROUTERS*IDW-1:0] ROUTER_ID = {
-    IDW'(35), IDW'(34), IDW'(33), IDW'(32), IDW'(31), IDW'(30), IDW'(29), IDW'(28),
-    IDW'(27), IDW'(26), IDW'(25), IDW'(24), IDW'(23), IDW'(22), IDW'(21), IDW'(20),
-    IDW'(19), IDW'(18), IDW'(17), IDW'(16), IDW'(15), IDW'(14), IDW'(13), IDW'(12),
-    IDW'(11), IDW'(10), IDW'(9), IDW'(8), IDW'(7), IDW'(6), IDW'(5), IDW'(4),
-    IDW'(3), IDW'(2), IDW'(1), IDW'(0)
+  localparam logic [ROUTERS*ID_W-1:0] ROUTER_ID = {
+    ID_W'(35), ID_W'(34), ID_W'(33), ID_W'(32), ID_W'(31), ID_W'(30), ID_W'(29), ID_W'(28),
+    ID_W'(27), ID_W'(26), ID_W'(25), ID_W'(24), ID_W'(23), ID_W'(22), ID_W'(21), ID_W'(20),
+    ID_W'(19), ID_W'(18), ID_W'(17), ID_W'(16), ID_W'(15), ID_W'(14), ID_W'(13), ID_W'(12),
+    ID_W'(11), ID_W'(10), ID_W'(9), ID_W'(8), ID_W'(7), ID_W'(6), ID_W'(5), ID_W'(4),
+    ID_W'(3), ID_W'(2), ID_W'(1), ID_W'(0)
   };
   // Cycles of the link and of the credit link arriving at port p (NI ports: 0):
   //   port 2 (l1): topology.local_link_latency, topology.local_credit_latency
@@ -130,7 +130,7 @@ module dfly_2_4_2_9_q_adaptive_network #(
     dfly_2_4_2_9_q_adaptive_router i_router (
       .clk_i,
       .rst_ni,
-      .id_i         (ROUTER_ID[r*IDW +: IDW]),
+      .id_i         (ROUTER_ID[r*ID_W +: ID_W]),
       .flit_i       (flit_in[r]),
       .flit_o       (flit_out[r]),
       .credit_i     (credit_in[r]),
@@ -142,14 +142,14 @@ module dfly_2_4_2_9_q_adaptive_network #(
     for (genvar p = 0; p < P; p++) begin : gen_port
       localparam logic [ENTRY_W-1:0] ENTRY = PORT_MAP[(r*P + p)*ENTRY_W +: ENTRY_W];
       if (ENTRY[ENTRY_W-1 -: 2] == PORT_NI) begin : gen_ni
-        localparam int unsigned NODE = {16'd0, ENTRY[PORT_W +: 16]};
+        localparam int unsigned NODE = {16'd0, ENTRY[FAR_PORT_W +: 16]};
         assign flit_in[r][p*LW +: LW] = ni_flit_i[NODE*LW +: LW];
         assign ni_flit_o[NODE*LW +: LW] = flit_out[r][p*LW +: LW];
         assign credit_in[r][p*CRW +: CRW] = ni_credit_i[NODE*CRW +: CRW];
         assign ni_credit_o[NODE*CRW +: CRW] = credit_out[r][p*CRW +: CRW];
       end else if (ENTRY[ENTRY_W-1 -: 2] == PORT_LINK) begin : gen_link
-        localparam int unsigned FAR = {16'd0, ENTRY[PORT_W +: 16]};  // the link's other end
-        localparam int unsigned FAR_PORT = {24'd0, ENTRY[PORT_W-1:0]};
+        localparam int unsigned FAR = {16'd0, ENTRY[FAR_PORT_W +: 16]};  // the link's other end
+        localparam int unsigned FAR_PORT = {24'd0, ENTRY[FAR_PORT_W-1:0]};
         rr_link #(
           .WIDTH   (LW),
           .LATENCY ({16'd0, LINK_LATENCY[p*16 +: 16]})

@@ -4,22 +4,21 @@
 // speedup 1; local links 1/1, global links 10/10 cycles (link/credit latency).
 
 module dfly_2_4_2_9_q_adaptive_router #(
-  localparam int unsigned P   = dfly_2_4_2_9_q_adaptive_pkg::NUM_PORTS,
-  localparam int unsigned V   = dfly_2_4_2_9_q_adaptive_pkg::NUM_VCS,
-  localparam int unsigned W   = dfly_2_4_2_9_q_adaptive_pkg::FLIT_BITS,
-  localparam int unsigned PW  = dfly_2_4_2_9_q_adaptive_pkg::PORT_BITS,
-  localparam int unsigned VCW = dfly_2_4_2_9_q_adaptive_pkg::VC_BITS,
-  localparam int unsigned LW  = dfly_2_4_2_9_q_adaptive_pkg::LINK_BITS,                                                                           // link word (rr_pkg::LINK_*)
-  localparam int unsigned CRW = dfly_2_4_2_9_q_adaptive_pkg::CREDIT_BITS,                                                                         // credit word (rr_pkg::CREDIT_*)
-  localparam int unsigned IDW = dfly_2_4_2_9_q_adaptive_pkg::ROUTER_ID_BITS,
-  localparam int unsigned OW  = $clog2(V * dfly_2_4_2_9_q_adaptive_pkg::BUFFER_FLITS + 1),                                                        // width of an occupancy count
-  localparam int unsigned DW  = rr_pkg::demand_width(P, V, dfly_2_4_2_9_q_adaptive_pkg::HDR_LEN_W),                                               // width of a waiting-demand count
-  localparam int unsigned DOW = rr_pkg::q_operands_width(P - dfly_2_4_2_9_q_adaptive_pkg::NUM_NI, 16, dfly_2_4_2_9_q_adaptive_pkg::GLOBAL_PORTS), // width of the operands of a decision at the head of the VC
-  localparam int unsigned FW  = dfly_2_4_2_9_q_adaptive_pkg::HDR_PHASE_W                                                                          // the header field a decision sets: the phase
+  localparam int unsigned P       = dfly_2_4_2_9_q_adaptive_pkg::NUM_PORTS,
+  localparam int unsigned V       = dfly_2_4_2_9_q_adaptive_pkg::NUM_VCS,
+  localparam int unsigned W       = dfly_2_4_2_9_q_adaptive_pkg::FLIT_BITS,
+  localparam int unsigned PW      = dfly_2_4_2_9_q_adaptive_pkg::PORT_BITS,
+  localparam int unsigned VCW     = dfly_2_4_2_9_q_adaptive_pkg::VC_BITS,
+  localparam int unsigned LW      = dfly_2_4_2_9_q_adaptive_pkg::LINK_BITS,                                                                           // link word (rr_pkg::LINK_*)
+  localparam int unsigned CRW     = dfly_2_4_2_9_q_adaptive_pkg::CREDIT_BITS,                                                                         // credit word (rr_pkg::CREDIT_*)
+  localparam int unsigned ID_W    = dfly_2_4_2_9_q_adaptive_pkg::ROUTER_ID_BITS,
+  localparam int unsigned OCC_W   = $clog2(V * dfly_2_4_2_9_q_adaptive_pkg::BUFFER_FLITS + 1),                                                        // width of an occupancy count
+  localparam int unsigned DOW     = rr_pkg::q_operands_width(P - dfly_2_4_2_9_q_adaptive_pkg::NUM_NI, 16, dfly_2_4_2_9_q_adaptive_pkg::GLOBAL_PORTS), // width of the operands of a decision at the head of the VC
+  localparam int unsigned PATCH_W = dfly_2_4_2_9_q_adaptive_pkg::HDR_PHASE_W                                                                          // the header field a decision sets: the phase
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
-  input  logic [IDW-1:0]   id_i,         // router identity: {group, index in group}
+  input  logic [ID_W-1:0]  id_i,         // router identity: {group, index in group}
   input  logic [P*LW-1:0]  flit_i,       // port p at [p*LW +: LW]
   output logic [P*LW-1:0]  flit_o,
   input  logic [P*CRW-1:0] credit_i,     // port p at [p*CRW +: CRW]
@@ -29,21 +28,20 @@ module dfly_2_4_2_9_q_adaptive_router #(
   output logic [P*32-1:0]  stat_stall_o  // per output port: cycles stalled
 );
 
-  logic [P*W-1:0]   rc_hdr, rc_hdr_new;
-  logic [P*VCW-1:0] rc_in_vc;
-  logic [P*PW-1:0]  rc_out_port;
-  logic [P*V-1:0]   rc_out_vcs;
-  logic [P*OW-1:0]  occ;
-  logic [P*DW-1:0]  dem;
-  logic [P*PW-1:0]  rc_alt_port, hd_port, hd_alt_port;
-  logic [P*V-1:0]   rc_alt_vcs;
-  logic [P-1:0]     rc_decide, hd_valid, hd_alt;
-  logic [P*DOW-1:0] rc_operands, hd_operands;
-  logic [P-1:0]     hd_ready, hd_fresh;
-  logic [P*PW-1:0]  hd_choice;
-  logic [P*FW-1:0]  hd_patch;
-  localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}
-  logic [P*CCW-1:0] core_credit_i, core_credit_o;  // without the feedback
+  logic [P*W-1:0]       rc_hdr, rc_hdr_new;
+  logic [P*VCW-1:0]     rc_in_vc;
+  logic [P*PW-1:0]      rc_out_port;
+  logic [P*V-1:0]       rc_out_vcs;
+  logic [P*OCC_W-1:0]   occ;
+  logic [P*PW-1:0]      rc_alt_port, hd_port, hd_alt_port;
+  logic [P*V-1:0]       rc_alt_vcs;
+  logic [P-1:0]         rc_decide, hd_valid, hd_alt;
+  logic [P*DOW-1:0]     rc_operands, hd_operands;
+  logic [P-1:0]         hd_ready, hd_fresh;
+  logic [P*PW-1:0]      hd_choice;
+  logic [P*PATCH_W-1:0] hd_patch;
+  localparam int unsigned CORE_CRW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}
+  logic [P*CORE_CRW-1:0] core_credit_i, core_credit_o;  // without the feedback
 
   // The requests the VC allocator can ever see (rr_vc_alloc REQ_MAP), from
   // the generator's walk over every path of the routing relation: in the
@@ -111,7 +109,7 @@ module dfly_2_4_2_9_q_adaptive_router #(
     .DECIDE_CYCLES (1),                                          // the Q unit decides at the head of the VC, registered
     .ANSWER_PORT   (1'b1),                                       // the Q unit names the port
     .FIELD_LSB     (dfly_2_4_2_9_q_adaptive_pkg::HDR_PHASE_LSB), // a non-minimal choice at the source sets the phase
-    .FIELD_W       (FW)
+    .FIELD_W       (PATCH_W)
   ) i_core (
     .clk_i,
     .rst_ni,
@@ -139,7 +137,9 @@ module dfly_2_4_2_9_q_adaptive_router #(
     .hd_choice_i   (hd_choice),
     .hd_patch_i    (hd_patch),
     .occ_o         (occ),
-    .dem_o         (dem),
+    .wait_req_o    (),
+    .wait_port_o   (),
+    .wait_len_o    (),
     .vc_busy_o     (),
     .vc_credits_o  (),
     .in_occ_o      (),
@@ -150,15 +150,15 @@ module dfly_2_4_2_9_q_adaptive_router #(
   /* verilator lint_on PINCONNECTEMPTY */
 
   logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only
-  assign unused_ugal_queue = ^{occ, dem};
+  assign unused_ugal_queue = ^occ;
   // Q-adaptive's table: its rows, a column per network port, QW-bit values.
-  localparam int unsigned C = P - dfly_2_4_2_9_q_adaptive_pkg::NUM_NI;
+  localparam int unsigned NUM_COLS = P - dfly_2_4_2_9_q_adaptive_pkg::NUM_NI;
   localparam int unsigned Q_ROWS = 16;
   localparam int unsigned QW = 16;
   logic [rr_pkg::id_width(Q_ROWS)-1:0] q_init_row;
-  logic [P*C*QW-1:0] q_init_value;
+  logic [P*NUM_COLS*QW-1:0] q_init_value;
   logic q_ready;
-  logic [C-1:0] q_fb_drop;
+  logic [NUM_COLS-1:0] q_fb_drop;
   // Q-adaptive routing (5 VC levels), one unit per input port.
   for (genvar p = 0; p < P; p++) begin : gen_rc
     rr_route_q_adaptive #(
@@ -169,7 +169,7 @@ module dfly_2_4_2_9_q_adaptive_router #(
       .A                 (dfly_2_4_2_9_q_adaptive_pkg::GROUP_SIZE),
       .H                 (dfly_2_4_2_9_q_adaptive_pkg::GLOBAL_PORTS),
       .NUM_G             (dfly_2_4_2_9_q_adaptive_pkg::NUM_GROUPS),
-      .L                 (dfly_2_4_2_9_q_adaptive_pkg::LINKS_PER_GROUP_PAIR),
+      .LINKS_PER_PAIR    (dfly_2_4_2_9_q_adaptive_pkg::LINKS_PER_GROUP_PAIR),
       .PALMTREE          (1'b0), // topology.arrangement = "absolute"
       .GB                (dfly_2_4_2_9_q_adaptive_pkg::GROUP_BITS),
       .IB                (dfly_2_4_2_9_q_adaptive_pkg::INDEX_BITS),
@@ -197,35 +197,35 @@ module dfly_2_4_2_9_q_adaptive_router #(
       .decide_o       (rc_decide[p]),
       .operands_o     (rc_operands[p*DOW +: DOW]),
       .q_init_row_i   (q_init_row),
-      .q_init_value_o (q_init_value[p*C*QW +: C*QW])
+      .q_init_value_o (q_init_value[p*NUM_COLS*QW +: NUM_COLS*QW])
     );
   end
   // Q-adaptive: the credit words carry the feedback above {vc, valid}.
-  localparam int unsigned FBW = rr_pkg::q_feedback_width(Q_ROWS, QW);
-  logic [P*FBW-1:0] fb_in, fb_out;
+  localparam int unsigned FB_W = rr_pkg::q_feedback_width(Q_ROWS, QW);
+  logic [P*FB_W-1:0] fb_in, fb_out;
   for (genvar p = 0; p < P; p++) begin : gen_credit_words
-    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];
-    assign fb_in[p*FBW +: FBW] = credit_i[p*CRW + CCW +: FBW];
-    assign credit_o[p*CRW +: CRW] = {fb_out[p*FBW +: FBW], core_credit_o[p*CCW +: CCW]};
+    assign core_credit_i[p*CORE_CRW +: CORE_CRW] = credit_i[p*CRW +: CORE_CRW];
+    assign fb_in[p*FB_W +: FB_W] = credit_i[p*CRW + CORE_CRW +: FB_W];
+    assign credit_o[p*CRW +: CRW] = {fb_out[p*FB_W +: FB_W], core_credit_o[p*CORE_CRW +: CORE_CRW]};
   end
 
   rr_q_unit #(
-    .P        (P),
-    .NUM_NI   (dfly_2_4_2_9_q_adaptive_pkg::NUM_NI),
-    .A        (dfly_2_4_2_9_q_adaptive_pkg::GROUP_SIZE),
-    .H        (dfly_2_4_2_9_q_adaptive_pkg::GLOBAL_PORTS),
-    .NUM_G    (dfly_2_4_2_9_q_adaptive_pkg::NUM_GROUPS),
-    .QW       (QW),  // routing.q_value_bits
-    .QFB      (4),   // routing.q_fraction_bits
-    .RB       (12),
-    .ALPHA    (819), // routing.alpha = 0.2
-    .BETA     (164), // routing.beta = 0.04
-    .TB       (10),
-    .THLD_SRC (205), // routing.q_thld1 = 0.2
-    .THLD_INT (358), // routing.q_thld2 = 0.35
-    .EPS      (66),  // routing.epsilon = 0.001
-    .RP       (7),   // routing.q_read_ports = 0: one per input port
-    .DC       (1)    // routing.q_decision_cycles
+    .P             (P),
+    .NUM_NI        (dfly_2_4_2_9_q_adaptive_pkg::NUM_NI),
+    .A             (dfly_2_4_2_9_q_adaptive_pkg::GROUP_SIZE),
+    .H             (dfly_2_4_2_9_q_adaptive_pkg::GLOBAL_PORTS),
+    .NUM_G         (dfly_2_4_2_9_q_adaptive_pkg::NUM_GROUPS),
+    .QW            (QW),  // routing.q_value_bits
+    .QFB           (4),   // routing.q_fraction_bits
+    .RB            (12),
+    .ALPHA         (819), // routing.alpha = 0.2
+    .BETA          (164), // routing.beta = 0.04
+    .TB            (10),
+    .THLD_SRC      (205), // routing.q_thld1 = 0.2
+    .THLD_INT      (358), // routing.q_thld2 = 0.35
+    .EPS           (66),  // routing.epsilon = 0.001
+    .READ_PORTS    (7),   // routing.q_read_ports = 0: one per input port
+    .DECIDE_CYCLES (1)    // routing.q_decision_cycles
   ) i_q (
     .clk_i,
     .rst_ni,
@@ -241,10 +241,10 @@ module dfly_2_4_2_9_q_adaptive_router #(
     .fb_o          (fb_out),
     .fb_i          (fb_in),
     .init_row_o    (q_init_row),
-    .init_value_i  (q_init_value[0 +: C*QW]),                    // port 0's route unit gives the initial values
+    .init_value_i  (q_init_value[0 +: NUM_COLS*QW]),             // port 0's route unit gives the initial values
     .ready_o       (q_ready),
     .fb_drop_o     (q_fb_drop)
   );
   logic                unused_q_unit;
-  assign unused_q_unit = ^{q_init_value[P*C*QW-1:C*QW], q_ready, q_fb_drop, hd_alt_port};
+  assign unused_q_unit = ^{q_init_value[P*NUM_COLS*QW-1:NUM_COLS*QW], q_ready, q_fb_drop, hd_alt_port};
 endmodule

@@ -11,7 +11,6 @@ rtl/rr_vc_alloc.sv
 rtl/rr_sw_alloc.sv
 rtl/rr_crossbar.sv
 rtl/rr_output_port.sv
-rtl/rr_demand.sv
 rtl/rr_handover_wait.sv
 rtl/rr_router.sv
 rtl/rr_link.sv
@@ -21,5 +20,6 @@ rtl/rr_lfsr.sv
 rtl/rr_contention.sv
 rtl/rr_ugal_decide.sv
 rtl/rr_route_dfly.sv
+rtl/rr_demand.sv
 dfly_2_4_2_9_ugal_le_router.sv
 dfly_2_4_2_9_ugal_le_network.sv

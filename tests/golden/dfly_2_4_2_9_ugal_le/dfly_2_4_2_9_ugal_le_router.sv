@@ -4,22 +4,22 @@
 // speedup 1; local links 1/1, global links 10/10 cycles (link/credit latency).
 
 module dfly_2_4_2_9_ugal_le_router #(
-  localparam int unsigned P   = dfly_2_4_2_9_ugal_le_pkg::NUM_PORTS,
-  localparam int unsigned V   = dfly_2_4_2_9_ugal_le_pkg::NUM_VCS,
-  localparam int unsigned W   = dfly_2_4_2_9_ugal_le_pkg::FLIT_BITS,
-  localparam int unsigned PW  = dfly_2_4_2_9_ugal_le_pkg::PORT_BITS,
-  localparam int unsigned VCW = dfly_2_4_2_9_ugal_le_pkg::VC_BITS,
-  localparam int unsigned LW  = dfly_2_4_2_9_ugal_le_pkg::LINK_BITS,                               // link word (rr_pkg::LINK_*)
-  localparam int unsigned CRW = dfly_2_4_2_9_ugal_le_pkg::CREDIT_BITS,                             // credit word (rr_pkg::CREDIT_*)
-  localparam int unsigned IDW = dfly_2_4_2_9_ugal_le_pkg::ROUTER_ID_BITS,
-  localparam int unsigned OW  = $clog2(V * dfly_2_4_2_9_ugal_le_pkg::BUFFER_FLITS + 1),            // width of an occupancy count
-  localparam int unsigned DW  = rr_pkg::demand_width(P, V, dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_W),   // width of a waiting-demand count
-  localparam int unsigned DOW = rr_pkg::ugal_operands_width(dfly_2_4_2_9_ugal_le_pkg::GROUP_BITS), // width of the operands of a decision at the head of the VC
-  localparam int unsigned FW  = dfly_2_4_2_9_ugal_le_pkg::HDR_PHASE_W                              // the header field a decision sets: the phase
+  localparam int unsigned P        = dfly_2_4_2_9_ugal_le_pkg::NUM_PORTS,
+  localparam int unsigned V        = dfly_2_4_2_9_ugal_le_pkg::NUM_VCS,
+  localparam int unsigned W        = dfly_2_4_2_9_ugal_le_pkg::FLIT_BITS,
+  localparam int unsigned PW       = dfly_2_4_2_9_ugal_le_pkg::PORT_BITS,
+  localparam int unsigned VCW      = dfly_2_4_2_9_ugal_le_pkg::VC_BITS,
+  localparam int unsigned LW       = dfly_2_4_2_9_ugal_le_pkg::LINK_BITS,                               // link word (rr_pkg::LINK_*)
+  localparam int unsigned CRW      = dfly_2_4_2_9_ugal_le_pkg::CREDIT_BITS,                             // credit word (rr_pkg::CREDIT_*)
+  localparam int unsigned ID_W     = dfly_2_4_2_9_ugal_le_pkg::ROUTER_ID_BITS,
+  localparam int unsigned OCC_W    = $clog2(V * dfly_2_4_2_9_ugal_le_pkg::BUFFER_FLITS + 1),            // width of an occupancy count
+  localparam int unsigned DEMAND_W = rr_pkg::demand_width(P, V, dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_W),   // width of a waiting-demand count
+  localparam int unsigned DOW      = rr_pkg::ugal_operands_width(dfly_2_4_2_9_ugal_le_pkg::GROUP_BITS), // width of the operands of a decision at the head of the VC
+  localparam int unsigned PATCH_W  = dfly_2_4_2_9_ugal_le_pkg::HDR_PHASE_W                              // the header field a decision sets: the phase
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
-  input  logic [IDW-1:0]   id_i,         // router identity: {group, index in group}
+  input  logic [ID_W-1:0]  id_i,         // router identity: {group, index in group}
   input  logic [P*LW-1:0]  flit_i,       // port p at [p*LW +: LW]
   output logic [P*LW-1:0]  flit_o,
   input  logic [P*CRW-1:0] credit_i,     // port p at [p*CRW +: CRW]
@@ -29,19 +29,23 @@ module dfly_2_4_2_9_ugal_le_router #(
   output logic [P*32-1:0]  stat_stall_o  // per output port: cycles stalled
 );
 
-  logic [P*W-1:0]   rc_hdr, rc_hdr_new;
-  logic [P*VCW-1:0] rc_in_vc;
-  logic [P*PW-1:0]  rc_out_port;
-  logic [P*V-1:0]   rc_out_vcs;
-  logic [P*OW-1:0]  occ;
-  logic [P*DW-1:0]  dem;
-  logic [P*PW-1:0]  rc_alt_port, hd_port, hd_alt_port;
-  logic [P*V-1:0]   rc_alt_vcs;
-  logic [P-1:0]     rc_decide, hd_valid, hd_alt;
-  logic [P*DOW-1:0] rc_operands, hd_operands;
-  logic [P-1:0]     hd_ready, hd_fresh;
-  logic [P*PW-1:0]  hd_choice;
-  logic [P*FW-1:0]  hd_patch;
+  logic [P*W-1:0]        rc_hdr, rc_hdr_new;
+  logic [P*VCW-1:0]      rc_in_vc;
+  logic [P*PW-1:0]       rc_out_port;
+  logic [P*V-1:0]        rc_out_vcs;
+  logic [P*OCC_W-1:0]    occ;
+  logic [P*DEMAND_W-1:0] dem;
+  logic [P*PW-1:0]       rc_alt_port, hd_port, hd_alt_port;
+  logic [P*V-1:0]        rc_alt_vcs;
+  logic [P-1:0]          rc_decide, hd_valid, hd_alt;
+  logic [P*DOW-1:0]      rc_operands, hd_operands;
+  logic [P-1:0]          hd_ready, hd_fresh;
+  logic [P*PW-1:0]       hd_choice;
+  logic [P*PATCH_W-1:0]  hd_patch;
+  // Per input VC, its front packet's VC request (rr_demand sums them per output port).
+  logic [P*V-1:0]                                     wait_req;
+  logic [P*V*PW-1:0]                                  wait_port;
+  logic [P*V*dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_W-1:0] wait_len;
 
   // Input ports at which the minimal/non-minimal choice can be open
   // (the NI ports): only these get the decision hardware.
@@ -101,12 +105,11 @@ module dfly_2_4_2_9_ugal_le_router #(
     .LEN_W         (dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_W),
     .HOPS_LSB      (dfly_2_4_2_9_ugal_le_pkg::HDR_HOPS_LSB),
     .HOPS_W        (dfly_2_4_2_9_ugal_le_pkg::HDR_HOPS_W),
-    .DEMAND        (1'b1),                                    // waiting demand for the UGAL queue (routing.ugal_queue)
     .DOW           (DOW),
     .DECIDE_PORTS  (DECIDE_PORTS),
     .DECIDE_CYCLES (1),                                       // routing.decision = "vc_head_registered"
     .FIELD_LSB     (dfly_2_4_2_9_ugal_le_pkg::HDR_PHASE_LSB), // the alternative route enters phase 1 (to intermediate)
-    .FIELD_W       (FW)
+    .FIELD_W       (PATCH_W)
   ) i_core (
     .clk_i,
     .rst_ni,
@@ -134,7 +137,9 @@ module dfly_2_4_2_9_ugal_le_router #(
     .hd_choice_i   (hd_choice),
     .hd_patch_i    (hd_patch),
     .occ_o         (occ),
-    .dem_o         (dem),
+    .wait_req_o    (wait_req),
+    .wait_port_o   (wait_port),
+    .wait_len_o    (wait_len),
     .vc_busy_o     (),
     .vc_credits_o  (),
     .in_occ_o      (),
@@ -143,6 +148,21 @@ module dfly_2_4_2_9_ugal_le_router #(
     .stat_stall_o
   );
   /* verilator lint_on PINCONNECTEMPTY */
+
+  // Waiting demand per output port for the UGAL queue (routing.ugal_queue = "credits_and_waiting").
+  rr_demand #(
+    .P          (P),
+    .V          (V),
+    .LEN_W      (dfly_2_4_2_9_ugal_le_pkg::HDR_LEN_W),
+    .REGISTERED (1'b1) // decided at the head of the VC: the queues of the last cycle
+  ) i_demand (
+    .clk_i,
+    .rst_ni,
+    .wait_req_i  (wait_req),
+    .wait_port_i (wait_port),
+    .wait_len_i  (wait_len),
+    .dem_o       (dem)
+  );
 
   // Contention factors C_j per destination group (UGAL-LE only).
   localparam int unsigned CFW = $clog2(dfly_2_4_2_9_ugal_le_pkg::GROUP_SIZE + 1);
@@ -180,7 +200,7 @@ module dfly_2_4_2_9_ugal_le_router #(
       .A                  (dfly_2_4_2_9_ugal_le_pkg::GROUP_SIZE),
       .H                  (dfly_2_4_2_9_ugal_le_pkg::GLOBAL_PORTS),
       .NUM_G              (dfly_2_4_2_9_ugal_le_pkg::NUM_GROUPS),
-      .L                  (dfly_2_4_2_9_ugal_le_pkg::LINKS_PER_GROUP_PAIR),
+      .LINKS_PER_PAIR     (dfly_2_4_2_9_ugal_le_pkg::LINKS_PER_GROUP_PAIR),
       .PALMTREE           (1'b0), // topology.arrangement = "absolute"
       .GB                 (dfly_2_4_2_9_ugal_le_pkg::GROUP_BITS),
       .IB                 (dfly_2_4_2_9_ugal_le_pkg::INDEX_BITS),
@@ -199,8 +219,8 @@ module dfly_2_4_2_9_ugal_le_router #(
       .BIAS               (0),    // routing.ugal_bias
       .RULE_DOUBLE        (1'b0), // routing.ugal_rule = "hop_weighted"
       .INTRA_VALIANT      (1'b0), // routing.intra_group = "minimal"
-      .OW                 (OW),
-      .DW                 (DW),
+      .OCC_W              (OCC_W),
+      .DEMAND_W           (DEMAND_W),
       .CFW                (CFW),
       .PORT               (p),
       .SEED               (1),    // routing.seed (low 16 bits)
@@ -237,8 +257,8 @@ module dfly_2_4_2_9_ugal_le_router #(
         .CONTENTION  (1'b1), // UGAL-LE
         .BIAS        (0),    // routing.ugal_bias
         .RULE_DOUBLE (1'b0), // routing.ugal_rule = "hop_weighted"
-        .OW          (OW),
-        .DW          (DW),
+        .OCC_W       (OCC_W),
+        .DEMAND_W    (DEMAND_W),
         .CFW         (CFW)
       ) i_decide (
         .occ_i         (occ),

@@ -11,7 +11,6 @@ rtl/rr_vc_alloc.sv
 rtl/rr_sw_alloc.sv
 rtl/rr_crossbar.sv
 rtl/rr_output_port.sv
-rtl/rr_demand.sv
 rtl/rr_handover_wait.sv
 rtl/rr_router.sv
 rtl/rr_link.sv

@@ -4,18 +4,18 @@
 // speedup 1; link latency 1, credit latency 1.
 
 module torus4x4_dor_router #(
-  localparam int unsigned P   = torus4x4_dor_pkg::NUM_PORTS,
-  localparam int unsigned V   = torus4x4_dor_pkg::NUM_VCS,
-  localparam int unsigned W   = torus4x4_dor_pkg::FLIT_BITS,
-  localparam int unsigned PW  = torus4x4_dor_pkg::PORT_BITS,
-  localparam int unsigned VCW = torus4x4_dor_pkg::VC_BITS,
-  localparam int unsigned LW  = torus4x4_dor_pkg::LINK_BITS,   // link word (rr_pkg::LINK_*)
-  localparam int unsigned CRW = torus4x4_dor_pkg::CREDIT_BITS, // credit word (rr_pkg::CREDIT_*)
-  localparam int unsigned IDW = torus4x4_dor_pkg::ROUTER_ID_BITS
+  localparam int unsigned P    = torus4x4_dor_pkg::NUM_PORTS,
+  localparam int unsigned V    = torus4x4_dor_pkg::NUM_VCS,
+  localparam int unsigned W    = torus4x4_dor_pkg::FLIT_BITS,
+  localparam int unsigned PW   = torus4x4_dor_pkg::PORT_BITS,
+  localparam int unsigned VCW  = torus4x4_dor_pkg::VC_BITS,
+  localparam int unsigned LW   = torus4x4_dor_pkg::LINK_BITS,   // link word (rr_pkg::LINK_*)
+  localparam int unsigned CRW  = torus4x4_dor_pkg::CREDIT_BITS, // credit word (rr_pkg::CREDIT_*)
+  localparam int unsigned ID_W = torus4x4_dor_pkg::ROUTER_ID_BITS
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
-  input  logic [IDW-1:0]   id_i,         // router identity: coordinates, dimension 0 in the LSBs
+  input  logic [ID_W-1:0]  id_i,         // router identity: coordinates, dimension 0 in the LSBs
   input  logic [P*LW-1:0]  flit_i,       // port p at [p*LW +: LW]
   output logic [P*LW-1:0]  flit_o,
   input  logic [P*CRW-1:0] credit_i,     // port p at [p*CRW +: CRW]
@@ -93,7 +93,9 @@ module torus4x4_dor_router #(
     .hd_choice_i   ('0),
     .hd_patch_i    ('0),
     .occ_o         (),
-    .dem_o         (),
+    .wait_req_o    (),
+    .wait_port_o   (),
+    .wait_len_o    (),
     .vc_busy_o     (),
     .vc_credits_o  (),
     .in_occ_o      (),
@@ -113,7 +115,7 @@ module torus4x4_dor_router #(
       .W        (W),
       .NUM_NI   (torus4x4_dor_pkg::NUM_NI),
       .NUM_DIMS (torus4x4_dor_pkg::NUM_DIMS),
-      .CW       (torus4x4_dor_pkg::COORD_BITS),
+      .COORD_W  (torus4x4_dor_pkg::COORD_BITS),
       .K0       (4),    // topology.dims[0]
       .K1       (4),    // topology.dims[1]
       .K2       (1),    // unused dimension

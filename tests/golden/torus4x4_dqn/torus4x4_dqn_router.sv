@@ -4,21 +4,21 @@
 // speedup 1; link latency 1, credit latency 1.
 
 module torus4x4_dqn_router #(
-  localparam int unsigned P   = torus4x4_dqn_pkg::NUM_PORTS,
-  localparam int unsigned V   = torus4x4_dqn_pkg::NUM_VCS,
-  localparam int unsigned W   = torus4x4_dqn_pkg::FLIT_BITS,
-  localparam int unsigned PW  = torus4x4_dqn_pkg::PORT_BITS,
-  localparam int unsigned VCW = torus4x4_dqn_pkg::VC_BITS,
-  localparam int unsigned LW  = torus4x4_dqn_pkg::LINK_BITS,                                                                                                            // link word (rr_pkg::LINK_*)
-  localparam int unsigned CRW = torus4x4_dqn_pkg::CREDIT_BITS,                                                                                                          // credit word (rr_pkg::CREDIT_*)
-  localparam int unsigned IDW = torus4x4_dqn_pkg::ROUTER_ID_BITS,
-  localparam int unsigned DOW = VCW + 1 + torus4x4_dqn_pkg::DQN_EPISODE_BITS + torus4x4_dqn_pkg::NUM_DIMS * torus4x4_dqn_pkg::COORD_BITS + torus4x4_dqn_pkg::HDR_LEN_W, // width of the operands of a decision at the head of the VC
-  localparam int unsigned FW  = torus4x4_dqn_pkg::HDR_PDOR_W,                                                                                                           // the header field a decision sets: Pdor
-  localparam int unsigned CNW = $clog2(torus4x4_dqn_pkg::BUFFER_FLITS + 1)                                                                                              // width of a VC's credit or flit count
+  localparam int unsigned P            = torus4x4_dqn_pkg::NUM_PORTS,
+  localparam int unsigned V            = torus4x4_dqn_pkg::NUM_VCS,
+  localparam int unsigned W            = torus4x4_dqn_pkg::FLIT_BITS,
+  localparam int unsigned PW           = torus4x4_dqn_pkg::PORT_BITS,
+  localparam int unsigned VCW          = torus4x4_dqn_pkg::VC_BITS,
+  localparam int unsigned LW           = torus4x4_dqn_pkg::LINK_BITS,                                                                                                            // link word (rr_pkg::LINK_*)
+  localparam int unsigned CRW          = torus4x4_dqn_pkg::CREDIT_BITS,                                                                                                          // credit word (rr_pkg::CREDIT_*)
+  localparam int unsigned ID_W         = torus4x4_dqn_pkg::ROUTER_ID_BITS,
+  localparam int unsigned DOW          = VCW + 1 + torus4x4_dqn_pkg::DQN_EPISODE_BITS + torus4x4_dqn_pkg::NUM_DIMS * torus4x4_dqn_pkg::COORD_BITS + torus4x4_dqn_pkg::HDR_LEN_W, // width of the operands of a decision at the head of the VC
+  localparam int unsigned PATCH_W      = torus4x4_dqn_pkg::HDR_PDOR_W,                                                                                                           // the header field a decision sets: Pdor
+  localparam int unsigned CREDIT_CNT_W = $clog2(torus4x4_dqn_pkg::BUFFER_FLITS + 1)                                                                                              // width of a VC's credit or flit count
 ) (
   input  logic                                             clk_i,
   input  logic                                             rst_ni,
-  input  logic [IDW-1:0]                                   id_i,         // router identity: coordinates, dimension 0 in the LSBs
+  input  logic [ID_W-1:0]                                  id_i,         // router identity: coordinates, dimension 0 in the LSBs
   input  logic [P*LW-1:0]                                  flit_i,       // port p at [p*LW +: LW]
   output logic [P*LW-1:0]                                  flit_o,
   input  logic [P*CRW-1:0]                                 credit_i,     // port p at [p*CRW +: CRW]
@@ -33,22 +33,22 @@ module torus4x4_dqn_router #(
   input  logic [torus4x4_dqn_pkg::DQN_PROG_DATA_BITS-1:0]  prog_data_i   // the word, the bias or the shift
 );
 
-  logic [P-1:0]       rc_valid;
-  logic [P*W-1:0]     rc_hdr, rc_hdr_new;
-  logic [P*VCW-1:0]   rc_in_vc;
-  logic [P*PW-1:0]    rc_out_port;
-  logic [P*V-1:0]     rc_out_vcs;
-  logic [P*PW-1:0]    rc_alt_port, hd_port, hd_alt_port;
-  logic [P*V-1:0]     rc_alt_vcs;
-  logic [P-1:0]       rc_decide, hd_valid, hd_alt;
-  logic [P*DOW-1:0]   rc_operands, hd_operands;
-  logic [P-1:0]       hd_ready, hd_fresh;
-  logic [P*PW-1:0]    hd_choice;
-  logic [P*FW-1:0]    hd_patch;
-  logic [P*V-1:0]     vc_busy;
-  logic [P*V*CNW-1:0] vc_credits, in_occ;
-  localparam int unsigned CCW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}
-  logic [P*CCW-1:0] core_credit_i, core_credit_o;  // without the feedback
+  logic [P-1:0]                rc_valid;
+  logic [P*W-1:0]              rc_hdr, rc_hdr_new;
+  logic [P*VCW-1:0]            rc_in_vc;
+  logic [P*PW-1:0]             rc_out_port;
+  logic [P*V-1:0]              rc_out_vcs;
+  logic [P*PW-1:0]             rc_alt_port, hd_port, hd_alt_port;
+  logic [P*V-1:0]              rc_alt_vcs;
+  logic [P-1:0]                rc_decide, hd_valid, hd_alt;
+  logic [P*DOW-1:0]            rc_operands, hd_operands;
+  logic [P-1:0]                hd_ready, hd_fresh;
+  logic [P*PW-1:0]             hd_choice;
+  logic [P*PATCH_W-1:0]        hd_patch;
+  logic [P*V-1:0]              vc_busy;
+  logic [P*V*CREDIT_CNT_W-1:0] vc_credits, in_occ;
+  localparam int unsigned CORE_CRW = rr_pkg::credit_width(V);  // the core's credit word {vc, valid}
+  logic [P*CORE_CRW-1:0] core_credit_i, core_credit_o;  // without the feedback
 
   // The requests the VC allocator can ever see (rr_vc_alloc REQ_MAP), from
   // the generator's walk over every path of the routing relation: in the
@@ -96,7 +96,7 @@ module torus4x4_dqn_router #(
     .DECIDE_CYCLES (1),                              // the DQN unit decides at the head of the VC, registered
     .ANSWER_PORT   (1'b1),                           // the DQN unit names the port
     .FIELD_LSB     (torus4x4_dqn_pkg::HDR_PDOR_LSB), // the escape to DOR sets Pdor
-    .FIELD_W       (FW)
+    .FIELD_W       (PATCH_W)
   ) i_core (
     .clk_i,
     .rst_ni,
@@ -124,7 +124,9 @@ module torus4x4_dqn_router #(
     .hd_choice_i   (hd_choice),
     .hd_patch_i    (hd_patch),
     .occ_o         (),
-    .dem_o         (),
+    .wait_req_o    (),
+    .wait_port_o   (),
+    .wait_len_o    (),
     .vc_busy_o     (vc_busy),
     .vc_credits_o  (vc_credits),
     .in_occ_o      (in_occ),
@@ -147,30 +149,30 @@ module torus4x4_dqn_router #(
   // The credit words carry the episodes' ack words above {vc, valid}.
   logic [P*torus4x4_dqn_pkg::DQN_ACK_BITS-1:0] ack_in, ack_out;
   for (genvar p = 0; p < P; p++) begin : gen_credit_words
-    assign core_credit_i[p*CCW +: CCW] = credit_i[p*CRW +: CCW];
-    assign ack_in[p*torus4x4_dqn_pkg::DQN_ACK_BITS +: torus4x4_dqn_pkg::DQN_ACK_BITS] = credit_i[p*CRW + CCW +: torus4x4_dqn_pkg::DQN_ACK_BITS];
-    assign credit_o[p*CRW +: CRW] = {ack_out[p*torus4x4_dqn_pkg::DQN_ACK_BITS +: torus4x4_dqn_pkg::DQN_ACK_BITS], core_credit_o[p*CCW +: CCW]};
+    assign core_credit_i[p*CORE_CRW +: CORE_CRW] = credit_i[p*CRW +: CORE_CRW];
+    assign ack_in[p*torus4x4_dqn_pkg::DQN_ACK_BITS +: torus4x4_dqn_pkg::DQN_ACK_BITS] = credit_i[p*CRW + CORE_CRW +: torus4x4_dqn_pkg::DQN_ACK_BITS];
+    assign credit_o[p*CRW +: CRW] = {ack_out[p*torus4x4_dqn_pkg::DQN_ACK_BITS +: torus4x4_dqn_pkg::DQN_ACK_BITS], core_credit_o[p*CORE_CRW +: CORE_CRW]};
   end
   for (genvar p = 0; p < P; p++) begin : gen_rc
     rr_route_dor #(
-      .P        (P),
-      .V        (V),
-      .W        (W),
-      .NUM_NI   (torus4x4_dqn_pkg::NUM_NI),
-      .NUM_DIMS (torus4x4_dqn_pkg::NUM_DIMS),
-      .CW       (torus4x4_dqn_pkg::COORD_BITS),
-      .K0       (4),    // topology.dims[0]
-      .K1       (4),    // topology.dims[1]
-      .K2       (1),    // unused dimension
-      .TORUS    (1'b1), // topology.kind = "torus"
-      .LOCAL_W  (torus4x4_dqn_pkg::LOCAL_BITS),
-      .DST_LSB  (torus4x4_dqn_pkg::HDR_DST_LSB),
-      .STAR     (1'b0), // routing.algorithm = "dqn"
-      .DQN      (1'b1), // routing.algorithm = "dqn"
-      .THR      (torus4x4_dqn_pkg::DQN_HOP_THRESHOLD),
-      .HOPS_LSB (torus4x4_dqn_pkg::HDR_HOPS_LSB),
-      .HOPS_W   (torus4x4_dqn_pkg::HDR_HOPS_W),
-      .PDOR_LSB (torus4x4_dqn_pkg::HDR_PDOR_LSB)
+      .P             (P),
+      .V             (V),
+      .W             (W),
+      .NUM_NI        (torus4x4_dqn_pkg::NUM_NI),
+      .NUM_DIMS      (torus4x4_dqn_pkg::NUM_DIMS),
+      .COORD_W       (torus4x4_dqn_pkg::COORD_BITS),
+      .K0            (4),    // topology.dims[0]
+      .K1            (4),    // topology.dims[1]
+      .K2            (1),    // unused dimension
+      .TORUS         (1'b1), // topology.kind = "torus"
+      .LOCAL_W       (torus4x4_dqn_pkg::LOCAL_BITS),
+      .DST_LSB       (torus4x4_dqn_pkg::HDR_DST_LSB),
+      .STAR          (1'b0), // routing.algorithm = "dqn"
+      .DQN           (1'b1), // routing.algorithm = "dqn"
+      .HOP_THRESHOLD (torus4x4_dqn_pkg::DQN_HOP_THRESHOLD),
+      .HOPS_LSB      (torus4x4_dqn_pkg::HDR_HOPS_LSB),
+      .HOPS_W        (torus4x4_dqn_pkg::HDR_HOPS_W),
+      .PDOR_LSB      (torus4x4_dqn_pkg::HDR_PDOR_LSB)
     ) i_route (
       .coord_i    (id_i),
       .hdr_i      (rc_hdr[p*W +: W]),
@@ -206,10 +208,10 @@ module torus4x4_dqn_router #(
     .NUM_NI      (torus4x4_dqn_pkg::NUM_NI),
     .W           (W),
     .E           (torus4x4_dqn_pkg::DQN_EPISODES), // routing.dqn_episodes
-    .TSW         (torus4x4_dqn_pkg::DQN_STAMP_BITS),
-    .DW          (torus4x4_dqn_pkg::DQN_DISTANCE_BITS),
+    .STAMP_W     (torus4x4_dqn_pkg::DQN_STAMP_BITS),
+    .DIST_W      (torus4x4_dqn_pkg::DQN_DISTANCE_BITS),
     .NUM_DIMS    (torus4x4_dqn_pkg::NUM_DIMS),
-    .CW          (torus4x4_dqn_pkg::COORD_BITS),
+    .COORD_W     (torus4x4_dqn_pkg::COORD_BITS),
     .K0          (4),                              // topology.dims[0]
     .K1          (4),                              // topology.dims[1]
     .K2          (1),                              // unused dimension
@@ -241,28 +243,28 @@ module torus4x4_dqn_router #(
     .open_entries_o (unused_dqn_entries)          // observability only
   );
   rr_dqn_unit #(
-    .P        (P),
-    .NUM_NI   (torus4x4_dqn_pkg::NUM_NI),
-    .V        (V),
-    .B        (torus4x4_dqn_pkg::BUFFER_FLITS),
-    .NUM_DIMS (torus4x4_dqn_pkg::NUM_DIMS),
-    .CW       (torus4x4_dqn_pkg::COORD_BITS),
-    .K0       (4),    // topology.dims[0]
-    .K1       (4),    // topology.dims[1]
-    .K2       (1),    // unused dimension
-    .TORUS    (1'b1), // topology.kind = "torus"
-    .LEN_W    (torus4x4_dqn_pkg::HDR_LEN_W),
-    .MAX_LEN  (torus4x4_dqn_pkg::MAX_PACKET_FLITS),
-    .NL       (torus4x4_dqn_pkg::DQN_LAYERS),
-    .SIZES    (torus4x4_dqn_pkg::DQN_SIZES),
-    .WB       (torus4x4_dqn_pkg::DQN_WEIGHT_BITS),
-    .AB       (torus4x4_dqn_pkg::DQN_ACTIVATION_BITS),
-    .ACCW     (torus4x4_dqn_pkg::DQN_ACC_BITS),
-    .NPAR     (torus4x4_dqn_pkg::DQN_NPAR),
-    .IPAR     (torus4x4_dqn_pkg::DQN_IPAR),
-    .AW       (torus4x4_dqn_pkg::DQN_PROG_ADDR_BITS),
-    .AGENT    (1'b0), // routing.dqn_agent = "block"
-    .EW       (torus4x4_dqn_pkg::DQN_EPISODE_BITS)
+    .P           (P),
+    .NUM_NI      (torus4x4_dqn_pkg::NUM_NI),
+    .V           (V),
+    .B           (torus4x4_dqn_pkg::BUFFER_FLITS),
+    .NUM_DIMS    (torus4x4_dqn_pkg::NUM_DIMS),
+    .COORD_W     (torus4x4_dqn_pkg::COORD_BITS),
+    .K0          (4),    // topology.dims[0]
+    .K1          (4),    // topology.dims[1]
+    .K2          (1),    // unused dimension
+    .TORUS       (1'b1), // topology.kind = "torus"
+    .LEN_W       (torus4x4_dqn_pkg::HDR_LEN_W),
+    .MAX_LEN     (torus4x4_dqn_pkg::MAX_PACKET_FLITS),
+    .NL          (torus4x4_dqn_pkg::DQN_LAYERS),
+    .SIZES       (torus4x4_dqn_pkg::DQN_SIZES),
+    .WB          (torus4x4_dqn_pkg::DQN_WEIGHT_BITS),
+    .AB          (torus4x4_dqn_pkg::DQN_ACTIVATION_BITS),
+    .ACCW        (torus4x4_dqn_pkg::DQN_ACC_BITS),
+    .NPAR        (torus4x4_dqn_pkg::DQN_NPAR),
+    .IPAR        (torus4x4_dqn_pkg::DQN_IPAR),
+    .PROG_ADDR_W (torus4x4_dqn_pkg::DQN_PROG_ADDR_BITS),
+    .AGENT       (1'b0), // routing.dqn_agent = "block"
+    .EW          (torus4x4_dqn_pkg::DQN_EPISODE_BITS)
   ) i_dqn (
     .clk_i,
     .rst_ni,

@@ -1,5 +1,6 @@
 // How the shared router core (rtl/rr_router.sv) is built for a design: the
-// head-decision seam and the waiting demand its routing algorithm needs.
+// head-decision seam its routing algorithm needs, and whether the router top
+// sums the core's waiting VC requests into a waiting demand (rr_demand).
 // Derived once with the design, from the algorithm's row of kAlgorithms and
 // the config; the emitter prints it and nothing re-derives it.
 #pragma once
@@ -37,7 +38,7 @@ struct HeadDecision {
 };
 
 struct RouterCore {
-  bool waiting_demand = false;  // rr_router DEMAND: flits waiting for each output port (rr_demand)
+  bool waiting_demand = false;  // the top's rr_demand on the core's wait_*_o: flits waiting for each output port
   HeadDecision head;
 };
 
