@@ -18,7 +18,7 @@ module rr_head_decision #(
   parameter int unsigned SLOTS = 1,        // routes read per VC, each with a decision slot
   parameter int unsigned CYCLES = 1,       // see above
   parameter bit          ANSWER_PORT = 1'b0,
-  parameter int unsigned FIELD_W = 1,      // the header field the answer's value sets
+  parameter int unsigned PATCH_W = 1,      // the value the answer sets its header field to (at least 1)
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned BRW = LEN_W + V + PW,              // a route without a choice
   localparam int unsigned RTW = BRW + PW + V + 1 + DOW,      // a route with one
@@ -42,13 +42,13 @@ module rr_head_decision #(
   input  logic               hd_ready_i,    // the unit accepted this cycle's presentation
   input  logic               hd_alt_i,      // take the alternative (ANSWER_PORT: patch the header)
   input  logic [PW-1:0]      hd_choice_i,   // ANSWER_PORT: the port to take
-  input  logic [FIELD_W-1:0] hd_patch_i,    // ANSWER_PORT: the header field's value if it patches
+  input  logic [PATCH_W-1:0] hd_patch_i,    // ANSWER_PORT: the header field's value if it patches
   // per VC: the oldest packet's VC request and its decision
   output logic [V-1:0]       req_o,
   output logic [V*PW-1:0]    req_port_o,
   output logic [V*V-1:0]     req_vcs_o,
   output logic [V-1:0]       alt_o,         // it takes the alternative
-  output logic [V*FIELD_W-1:0] field_o      // the value the leaving head's field takes if alt_o
+  output logic [V*PATCH_W-1:0] field_o      // the value the leaving head's field takes if alt_o
 );
   logic [V-1:0]  wants, fresh, hd_pick, hd_take;
   logic [SLOT_W-1:0] pres_slot [V];
@@ -67,7 +67,7 @@ module rr_head_decision #(
     // ANSWER_PORT, the port and the header field's value.
     logic [SLOTS-1:0]         dec_q, salt_q;
     logic [SLOTS*PW-1:0]      schoice_q;
-    logic [SLOTS*FIELD_W-1:0] spatch_q;
+    logic [SLOTS*PATCH_W-1:0] spatch_q;
     logic decided, take_alt;
     // The answer that arrives this cycle (ans_now) and the slot it is for
     // (ans_slot); with CYCLES < 2, this cycle's presentation's. CYCLES = 2:
@@ -147,7 +147,7 @@ module rr_head_decision #(
     end
     assign req_vcs_o[v*V+:V] = take_alt ? route[BRW+PW+:V] : route[PW+:V];
     assign alt_o[v]          = take_alt;
-    assign field_o[v*FIELD_W+:FIELD_W] = spatch_q[0+:FIELD_W];
+    assign field_o[v*PATCH_W+:PATCH_W] = spatch_q[0+:PATCH_W];
     logic unused_route;  // the length, and the fields only presentations read
     assign unused_route = ^route;
 
@@ -170,9 +170,9 @@ module rr_head_decision #(
     if (ANSWER_PORT) begin : gen_choice
       // The chosen port and field value follow dec_q.
       logic [SLOTS*PW-1:0]      schoice_up;
-      logic [SLOTS*FIELD_W-1:0] spatch_up;
+      logic [SLOTS*PATCH_W-1:0] spatch_up;
       assign schoice_up = va_gnt_i[v] ? schoice_q >> PW : schoice_q;
-      assign spatch_up  = va_gnt_i[v] ? spatch_q >> FIELD_W : spatch_q;
+      assign spatch_up  = va_gnt_i[v] ? spatch_q >> PATCH_W : spatch_q;
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
           schoice_q <= '0;
@@ -180,14 +180,14 @@ module rr_head_decision #(
         end else begin
           for (int unsigned k = 0; k < SLOTS; k++) begin
             schoice_q[k*PW+:PW]          <= land[k] ? hd_choice_i : schoice_up[k*PW+:PW];
-            spatch_q[k*FIELD_W+:FIELD_W] <= land[k] ? hd_patch_i : spatch_up[k*FIELD_W+:FIELD_W];
+            spatch_q[k*PATCH_W+:PATCH_W] <= land[k] ? hd_patch_i : spatch_up[k*PATCH_W+:PATCH_W];
           end
         end
       end
     end else begin : gen_no_choice
       // The alternative's value: 1 (phase 1, or Pdor set).
       assign schoice_q = '0;
-      assign spatch_q  = {SLOTS{FIELD_W'(1)}};
+      assign spatch_q  = {SLOTS{PATCH_W'(1)}};
       logic unused_choice;
       assign unused_choice = ^{schoice_q, spatch_q};
     end

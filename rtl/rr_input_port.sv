@@ -303,7 +303,7 @@ module rr_input_port #(
     logic [V*PATCH_W-1:0] fields;
     rr_head_decision #(
       .P(P), .V(V), .LEN_W(LEN_W), .DOW(DOW), .DEPTH(RD), .SLOTS(RR), .CYCLES(DECIDE_CYCLES),
-      .ANSWER_PORT(ANSWER_PORT), .FIELD_W(PATCH_W)
+      .ANSWER_PORT(ANSWER_PORT), .PATCH_W(PATCH_W)
     ) i_decision (
       .clk_i, .rst_ni,
       .routes_i     (routes_all),

@@ -23,6 +23,8 @@
 #include <verilated.h>
 
 #include "Vrr_dqn_episode_unit_t4x4e5.h"
+#include "rlroute/gen/dqn_episodes.hpp"
+#include "rlroute/ref/dqn_episodes.hpp"
 #include "vtb.hpp"
 
 namespace {
@@ -33,7 +35,7 @@ using rtltest::Rng;
 // As tests/rtl/CMakeLists.txt Verilates the unit.
 constexpr unsigned P = 5, NI = 1, W = 64, E = 5, STAMP_W = 16, DIST_W = 3, COORD_W = 2, K = 4;
 constexpr unsigned DST_LSB = 5, REQ_ACK_LSB = 17, EPISODE_LSB = 33;
-constexpr unsigned EW = 3, PW = 3, ACK_W = 2 + EW + STAMP_W;  // id_width(E), id_width(P)
+constexpr unsigned EW = 3, PW = 3;  // id_width(E), id_width(P)
 constexpr unsigned kAll = (1u << E) - 1;  // every entry open
 constexpr std::uint64_t kReqAck = std::uint64_t{1} << REQ_ACK_LSB;
 // The header bits the route unit leaves alone here: dst, ReqAck, episode.
@@ -41,15 +43,18 @@ constexpr std::uint64_t kFields =
     (rtltest::mask(2 * COORD_W) << DST_LSB) | kReqAck | (rtltest::mask(EW) << EPISODE_LSB);
 
 // An ack word {valid, cancel, index, timestamp}.
-struct Word {
-  bool valid = false, cancel = false;
-  unsigned index = 0;
-  std::uint32_t ts = 0;
-  bool operator==(const Word&) const = default;
-};
-std::ostream& operator<<(std::ostream& os, const Word& w) {
-  return os << "{valid " << w.valid << ", cancel " << w.cancel << ", index " << w.index << ", ts " << w.ts << "}";
+using Word = rlroute::ref::EpisodeAck;
+// The ack word's layout (rlroute/gen/dqn_episodes.hpp) for this table.
+const rlroute::DqnEpisodeLayout kAcks{.entries = E, .index_bits = EW, .stamp_bits = STAMP_W, .distance_bits = DIST_W};
+const unsigned ACK_W = static_cast<unsigned>(kAcks.ack_bits());
+}  // namespace
+namespace rlroute::ref {
+std::ostream& operator<<(std::ostream& os, const EpisodeAck& w) {
+  return os << "{valid " << w.valid << ", cancel " << w.cancel << ", index " << w.index << ", ts " << w.timestamp
+            << "}";
 }
+}  // namespace rlroute::ref
+namespace {
 
 // A head at route compute: the header as it arrived, its route's output port,
 // and the header as the route unit rewrote it.
@@ -100,10 +105,7 @@ class DqnEpisodeUnitTest : public ::testing::Test {
       route.set(p * W, W, heads_[p].route);
       decide |= std::uint64_t{decide_[p]} << p;
       didx.set(p * EW, EW, decide_idx_[p]);
-      acks.set(p * ACK_W, STAMP_W, acks_[p].ts);
-      acks.set(p * ACK_W + STAMP_W, EW, acks_[p].index);
-      acks.set(p * ACK_W + STAMP_W + EW, 1, acks_[p].cancel);
-      acks.set(p * ACK_W + STAMP_W + EW + 1, 1, acks_[p].valid);
+      acks.set(p * ACK_W, ACK_W, kAcks.encode(acks_[p]));
     }
     dut_->rc_valid_i = valid;
     rtltest::put_bits(dut_->rc_hdr_i, hdr, P * W);
@@ -163,9 +165,7 @@ class DqnEpisodeUnitTest : public ::testing::Test {
   std::uint64_t hdr_out(unsigned p) { return rtltest::get_bits(dut_->rc_hdr_o, P * W).get(p * W, W); }
   Word ack_out(unsigned p) {
     const Bits b = rtltest::get_bits(dut_->ack_o, P * ACK_W);
-    return {b.test(p * ACK_W + STAMP_W + EW + 1), b.test(p * ACK_W + STAMP_W + EW),
-            static_cast<unsigned>(b.get(p * ACK_W + STAMP_W, EW)),
-            static_cast<std::uint32_t>(b.get(p * ACK_W, STAMP_W))};
+    return kAcks.decode(b.get(p * ACK_W, ACK_W));
   }
   bool rew_valid(unsigned q) { return rtltest::bit(dut_->rew_valid_o, q); }
   unsigned rew_idx(unsigned q) { return static_cast<unsigned>(rtltest::get_bits(dut_->rew_idx_o, P * EW).get(q * EW, EW)); }

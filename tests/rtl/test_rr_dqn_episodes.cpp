@@ -17,6 +17,7 @@
 #include "Vrr_dqn_episodes_p5e8.h"
 #include "Vrr_dqn_episodes_p7e32.h"
 #include "rlroute/ref/dqn_episodes.hpp"
+#include "rlroute/gen/dqn_episodes.hpp"
 #include "vtb.hpp"
 
 namespace cfg {
@@ -47,7 +48,10 @@ template <class Cfg>
 class DqnEpisodesTest : public ::testing::Test {
  protected:
   static constexpr unsigned P = Cfg::P, E = Cfg::E, STAMP_W = Cfg::STAMP_W, DIST_W = Cfg::DIST_W;
-  const unsigned EW = id_width(E), ACK_W = 2 + id_width(E) + STAMP_W;
+  const unsigned EW = id_width(E);
+  const rlroute::DqnEpisodeLayout acks_{.entries = static_cast<int>(E), .index_bits = static_cast<int>(EW),
+                                        .stamp_bits = static_cast<int>(STAMP_W), .distance_bits = static_cast<int>(DIST_W)};
+  const unsigned ACK_W = static_cast<unsigned>(acks_.ack_bits());
 
   DqnEpisodesTest()
       : table_(static_cast<int>(P), static_cast<int>(Cfg::NI), static_cast<int>(E), static_cast<int>(STAMP_W)) {
@@ -67,21 +71,9 @@ class DqnEpisodesTest : public ::testing::Test {
     return in;
   }
 
-  void put_word(Bits& bits, unsigned p, const EpisodeAck& a) const {
-    // {valid, cancel, index, timestamp}, MSB first
-    bits.set(p * ACK_W, STAMP_W, a.timestamp);
-    bits.set(p * ACK_W + STAMP_W, EW, a.index);
-    bits.set(p * ACK_W + STAMP_W + EW, 1, a.cancel);
-    bits.set(p * ACK_W + STAMP_W + EW + 1, 1, a.valid);
-  }
-  EpisodeAck get_word(const Bits& bits, unsigned p) const {
-    EpisodeAck a;
-    a.timestamp = static_cast<std::uint32_t>(bits.get(p * ACK_W, STAMP_W));
-    a.index = static_cast<unsigned>(bits.get(p * ACK_W + STAMP_W, EW));
-    a.cancel = bits.get(p * ACK_W + STAMP_W + EW, 1) != 0;
-    a.valid = bits.get(p * ACK_W + STAMP_W + EW + 1, 1) != 0;
-    return a;
-  }
+  // Port p's ack word, by the layout of rlroute/gen/dqn_episodes.hpp.
+  void put_word(Bits& bits, unsigned p, const EpisodeAck& a) const { bits.set(p * ACK_W, ACK_W, acks_.encode(a)); }
+  EpisodeAck get_word(const Bits& bits, unsigned p) const { return acks_.decode(bits.get(p * ACK_W, ACK_W)); }
 
   void drive(const DqnEpisodeTable::Inputs& in) {
     dut_->now_i = in.now;

@@ -93,7 +93,7 @@ namespace {
 struct Shape {
   unsigned P, V, LEN_W, DOW, DEPTH, SLOTS, CYCLES;
   bool ANSWER_PORT;
-  unsigned FIELD_W;
+  unsigned PATCH_W;
 
   constexpr unsigned pw() const { return P > 1 ? static_cast<unsigned>(std::bit_width(P - 1)) : 1u; }  // a port id
   constexpr unsigned count_bits() const { return static_cast<unsigned>(std::bit_width(DEPTH)); }        // 0..DEPTH
@@ -117,7 +117,7 @@ struct HdCfg {
                                 R::rr_head_decision__DOT__SLOTS,
                                 R::rr_head_decision__DOT__CYCLES,
                                 R::rr_head_decision__DOT__ANSWER_PORT != 0,
-                                R::rr_head_decision__DOT__FIELD_W};
+                                R::rr_head_decision__DOT__PATCH_W};
   // The RTL's own widths of a route and of a count, checked against the
   // documented layout.
   static constexpr unsigned kRtlRouteBits = R::rr_head_decision__DOT__RTW;
@@ -503,7 +503,7 @@ class Bench {
   }
   Answer random_answer() {
     return {rng_.chance(50), static_cast<unsigned>(rng_.range(0, S.P - 1)),
-            static_cast<unsigned>(rng_.bits(S.FIELD_W))};
+            static_cast<unsigned>(rng_.bits(S.PATCH_W))};
   }
   // VCs holding a route and not kept from asking by the flits of a granted packet.
   std::uint32_t may_ask() const {
@@ -657,7 +657,7 @@ class Bench {
     }
     const Bits req_port = rtltest::get_bits(dut_->req_port_o, V * PW);
     const Bits req_vcs = rtltest::get_bits(dut_->req_vcs_o, V * V);
-    const Bits field = rtltest::get_bits(dut_->field_o, V * S.FIELD_W);
+    const Bits field = rtltest::get_bits(dut_->field_o, V * S.PATCH_W);
     for (unsigned v = 0; v < V; ++v) {
       const Reference::Request &q = view.vc[v];
       const int vc = static_cast<int>(v);
@@ -666,7 +666,7 @@ class Bench {
       if ((m = differ("alt_o", vc, bit(dut_->alt_o, v), q.alt))) return m;
       if ((m = differ("req_port_o", vc, req_port.get(v * PW, PW), q.port))) return m;
       if ((m = differ("req_vcs_o", vc, req_vcs.get(v * V, V), q.vcs))) return m;
-      if (q.alt && (m = differ("field_o", vc, field.get(v * S.FIELD_W, S.FIELD_W), q.field))) return m;
+      if (q.alt && (m = differ("field_o", vc, field.get(v * S.PATCH_W, S.PATCH_W), q.field))) return m;
     }
     return std::nullopt;
   }
@@ -684,11 +684,11 @@ class Bench {
     s.hd = view.hd;
     const Bits req_port = rtltest::get_bits(dut_->req_port_o, V * PW);
     const Bits req_vcs = rtltest::get_bits(dut_->req_vcs_o, V * V);
-    const Bits field = rtltest::get_bits(dut_->field_o, V * S.FIELD_W);
+    const Bits field = rtltest::get_bits(dut_->field_o, V * S.PATCH_W);
     for (unsigned v = 0; v < V; ++v) {
       s.req_port.push_back(static_cast<unsigned>(req_port.get(v * PW, PW)));
       s.req_vcs.push_back(static_cast<std::uint32_t>(req_vcs.get(v * V, V)));
-      s.field.push_back(static_cast<unsigned>(field.get(v * S.FIELD_W, S.FIELD_W)));
+      s.field.push_back(static_cast<unsigned>(field.get(v * S.PATCH_W, S.PATCH_W)));
     }
     return s;
   }

@@ -42,6 +42,7 @@
 
 #include "Vrr_q_unit_a.h"
 #include "Vrr_q_unit_b.h"
+#include "rlroute/gen/q_codes.hpp"
 #include "rlroute/ref/q_decision.hpp"
 #include "rlroute/ref/q_learning.hpp"
 #include "vtb.hpp"
@@ -96,11 +97,8 @@ struct Answer {
   unsigned choice = 0, patch = 0;
   bool alt = false;
 };
-struct FeedbackWord {
-  bool valid = false;
-  unsigned row = 0;
-  std::uint32_t target = 0;
-};
+// A feedback word, {valid, row, target} (rlroute/gen/q_codes.hpp).
+using FeedbackWord = rlroute::QFeedback;
 
 template <class Cfg>
 class QUnitTest : public ::testing::Test {
@@ -110,7 +108,6 @@ class QUnitTest : public ::testing::Test {
   static constexpr unsigned NUM_COLS = P - NUM_NI, ROWS = (Cfg::NUM_G - 1) * NUM_NI;
   static constexpr unsigned ROW_W = id_width(ROWS), COL_W = id_width(NUM_COLS), PW = id_width(P), STAMP_W = 16;
   static constexpr unsigned DOW = COL_W + 2 + 1 + 2 * ROW_W + 1 + STAMP_W + H;  // rr_pkg::q_operands_width
-  static constexpr unsigned FB_W = 1 + ROW_W + QW;                                // rr_pkg::q_feedback_width
   static constexpr std::uint32_t kMax = (std::uint32_t{1} << QW) - 1;
 
   QUnitTest() {
@@ -208,13 +205,11 @@ class QUnitTest : public ::testing::Test {
         lsb += width;
       }
     }
+    const unsigned FB_W = feedback_.bits();
     for (unsigned c = 0; c < NUM_COLS; ++c) {
       if (fb_rows[c] < 0) continue;
-      // {target, row, valid} of the credit word of output port NUM_NI + c
-      const unsigned lsb = (NUM_NI + c) * FB_W;
-      fb.set(lsb, 1, 1);
-      fb.set(lsb + 1, ROW_W, static_cast<std::uint64_t>(fb_rows[c]));
-      fb.set(lsb + 1 + ROW_W, QW, fb_targets[c]);
+      // the feedback field of the credit word of output port NUM_NI + c
+      fb.set((NUM_NI + c) * FB_W, FB_W, feedback_.encode({true, fb_rows[c], fb_targets[c]}));
     }
     // Nodes send no feedback: whatever is on their words must be ignored.
     for (unsigned n = 0; n < NUM_NI; ++n) fb.set(n * FB_W, FB_W, rng_.bits(FB_W));
@@ -286,7 +281,7 @@ class QUnitTest : public ::testing::Test {
       const bool into_third = c >= A - 1 && ((h.to_dst >> (c - (A - 1))) & 1u) == 0;
       answer[p].patch = into_third ? 1 : 2;
       word[p].valid = h.valid && accept && h.fresh && h.fb_due;
-      word[p].row = h.fb_row;
+      word[p].row = static_cast<int>(h.fb_row);
       word[p].target = rlroute::ref::q_target(format_, h.r, h.read ? best[k] : 0);
       saturated_ += word[p].valid && word[p].target == kMax;
     }
@@ -308,11 +303,12 @@ class QUnitTest : public ::testing::Test {
     const Bits fb_out = rtltest::get_bits(dut_->fb_o, P * FB_W);
     for (unsigned p = 0; p < P; ++p) {
       const FeedbackWord& w = words_.front()[p];
+      const FeedbackWord got = feedback_.decode(fb_out.get(p * FB_W, FB_W));
       const std::string who = at + " feedback of input port " + std::to_string(p);
-      ASSERT_EQ(fb_out.get(p * FB_W, 1), w.valid) << who;
+      ASSERT_EQ(got.valid, w.valid) << who;
       if (!w.valid) continue;
-      ASSERT_EQ(fb_out.get(p * FB_W + 1, ROW_W), w.row) << who;
-      ASSERT_EQ(fb_out.get(p * FB_W + 1 + ROW_W, QW), w.target) << who;
+      ASSERT_EQ(got.row, w.row) << who;
+      ASSERT_EQ(got.target, w.target) << who;
       ++words_checked_;
     }
     words_.pop_front();
@@ -375,6 +371,7 @@ class QUnitTest : public ::testing::Test {
   std::vector<std::uint16_t> eps_seed_, col_seed_, lfsr_eps_, lfsr_col_;
   std::vector<std::uint32_t> arb_mask_, arb_next_ = std::vector<std::uint32_t>(READ_PORTS);
   std::deque<std::vector<Answer>> answers_;      // answers on their way (DECIDE_CYCLES - 1 cycles)
+  const rlroute::QFeedbackLayout feedback_{static_cast<int>(ROWS), static_cast<int>(QW)};  // rr_pkg::q_feedback_width
   std::deque<std::vector<FeedbackWord>> words_;  // feedback words on their way (DECIDE_CYCLES cycles)
   rlroute::ref::QFormat format_{.value_bits = QW, .fraction_bits = Cfg::QFB};
   rlroute::ref::QRates rates_{.rate_bits = Cfg::RB, .alpha = Cfg::ALPHA, .beta = Cfg::BETA};
