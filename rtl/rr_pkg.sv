@@ -1,31 +1,17 @@
-// Shared constants of the rr_ router library: routing algorithm codes and the
-// layout of the words on a link. Every rr_ module and every emitted top uses
-// these names instead of numbers.
+// Shared constants of the rr_ router library: the layout of the words on a
+// link and the widths the blocks share. Every rr_ module and every emitted top
+// uses these names instead of numbers. No block knows a routing algorithm: each
+// takes its algorithm's traits as parameters from the generator.
 //
-// The algorithm codes mirror the rows of the C++ table kAlgorithms
-// (gen/include/rlroute/gen/algorithm.hpp); a unit test reads this file and checks
-// that the two agree. The link layout is described once in C++ by LinkLayout
-// (gen/include/rlroute/gen/link_layout.hpp), which the test bench's adapters read.
+// The link layout is described once in C++ by LinkLayout
+// (gen/include/rlroute/gen/link_layout.hpp), which the test bench's adapters
+// read; a unit test reads this file and checks that the two agree.
 //
 // Dialect (../shared/DESIGN.md section 3): localparams and functions only, used
 // as rr_pkg::NAME; no import, no types in ports.
 package rr_pkg;
   // A design uses only some of the constants.
   /* verilator lint_off UNUSEDPARAM */
-
-  // -------------------------------------------------------------------------
-  // Routing algorithms (routing.algorithm), by their C++ table row.
-  localparam int unsigned ALGO_DOR        = 0;
-  localparam int unsigned ALGO_STAR       = 1;
-  localparam int unsigned ALGO_DQN        = 2;
-  localparam int unsigned ALGO_MIN        = 3;
-  localparam int unsigned ALGO_VALG       = 4;
-  localparam int unsigned ALGO_VALN       = 5;
-  localparam int unsigned ALGO_UGAL_G     = 6;
-  localparam int unsigned ALGO_UGAL_N     = 7;
-  localparam int unsigned ALGO_UGAL_LE    = 8;
-  localparam int unsigned ALGO_PAR        = 9;
-  localparam int unsigned ALGO_Q_ADAPTIVE = 10;
 
   // -------------------------------------------------------------------------
   // Link word, LSB first: {data[W], vc[VCW], tail, head, valid}.

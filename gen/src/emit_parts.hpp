@@ -33,8 +33,6 @@ std::vector<DqnPortSignal> dqn_agent_signals(const std::string& pkg);
 std::vector<sv::Port> dqn_top_ports(const Design& d, const std::string& multiple);
 // The network top: every router and every link.
 std::string network_top(const Design& d);
-// The rr_pkg constant of an algorithm's RTL code, e.g. "rr_pkg::ALGO_UGAL_LE".
-std::string algorithm_constant(RoutingAlgorithm algorithm);
 
 // The pieces of a router top (emit_router.cpp) that every family's route
 // units connect to: the per-port slices of a route unit, and the

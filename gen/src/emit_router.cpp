@@ -12,12 +12,6 @@
 
 namespace rlroute::emit {
 
-std::string algorithm_constant(RoutingAlgorithm algorithm) {
-  std::string name(traits(algorithm).name);
-  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return "rr_pkg::ALGO_" + name;
-}
-
 using sv::Connection;
 using sv::Param;
 

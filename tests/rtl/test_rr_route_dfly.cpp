@@ -89,13 +89,13 @@ namespace cfg {
 // CMakeLists.txt, are read back from the model and compared with the
 // generator's dragonfly_route_traits() of this row).
 enum Algo : unsigned {
-  kMin = rlroute::traits(rlroute::RoutingAlgorithm::Min).rtl_code,
-  kValg = rlroute::traits(rlroute::RoutingAlgorithm::Valg).rtl_code,
-  kValn = rlroute::traits(rlroute::RoutingAlgorithm::Valn).rtl_code,
-  kUgalG = rlroute::traits(rlroute::RoutingAlgorithm::UgalG).rtl_code,
-  kUgalN = rlroute::traits(rlroute::RoutingAlgorithm::UgalN).rtl_code,
-  kUgalLe = rlroute::traits(rlroute::RoutingAlgorithm::UgalLe).rtl_code,
-  kPar = rlroute::traits(rlroute::RoutingAlgorithm::Par).rtl_code,
+  kMin = static_cast<unsigned>(rlroute::RoutingAlgorithm::Min),
+  kValg = static_cast<unsigned>(rlroute::RoutingAlgorithm::Valg),
+  kValn = static_cast<unsigned>(rlroute::RoutingAlgorithm::Valn),
+  kUgalG = static_cast<unsigned>(rlroute::RoutingAlgorithm::UgalG),
+  kUgalN = static_cast<unsigned>(rlroute::RoutingAlgorithm::UgalN),
+  kUgalLe = static_cast<unsigned>(rlroute::RoutingAlgorithm::UgalLe),
+  kPar = static_cast<unsigned>(rlroute::RoutingAlgorithm::Par),
 };
 
 // dfly(2,4,2,9) absolute, l = 1: 72 nodes, addresses {group:4, index:2, terminal:1}.

@@ -1,8 +1,8 @@
 // The routing algorithms and their traits: one row per algorithm, the one
 // home of its name, topology family, VC levels, hop bound, header route state
-// and RTL code. Config validation, the design (header layout), the relation
-// factory, the emitter and the tests all read this table; rtl/rr_pkg.sv
-// mirrors the RTL codes as named constants (a unit test keeps the two equal).
+// and backend. Config validation, the design (header layout), the relation
+// factory, the emitter and the tests all read this table; the RTL knows no
+// algorithm (its blocks take the traits as parameters).
 //
 // Adding an algorithm: one row here and its backend, a folder of gen/src
 // (cube/, dqn/, dragonfly/, q_adaptive/): its relation (chosen by
@@ -80,8 +80,6 @@ struct AlgorithmTraits {
   HeadDecisionKind head_decision;
   PatchedField patched;
   Backend backend;
-  // rr_pkg::ALGO_<RTL name> of the route unit; the name is `name` in upper case.
-  unsigned rtl_code;
 
   constexpr bool nonminimal() const { return route_state != RouteStateFields::None; }
   // The header names the intermediate (field inter).
@@ -101,18 +99,18 @@ struct AlgorithmTraits {
 
 // clang-format off
 inline constexpr std::array<AlgorithmTraits, 11> kAlgorithms{{
-//  id                            name          family                      impl  levels hops route state                           path choice                  LE     head decision                      patched               backend               code
-  {RoutingAlgorithm::Dor,       "dor",        TopologyFamily::Cube,      true,  2,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::None,          PatchedField::None,  Backend::Cube,        0},
-  {RoutingAlgorithm::Star,      "star",       TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::Alternative,   PatchedField::None,  Backend::Cube,        1},
-  {RoutingAlgorithm::Dqn,       "dqn",        TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::NamesPort,     PatchedField::Pdor,  Backend::DqnRouting,  2},
-  {RoutingAlgorithm::Min,       "min",        TopologyFamily::Dragonfly, true,  2,    3,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::None,          PatchedField::None,  Backend::Dragonfly,   3},
-  {RoutingAlgorithm::Valg,      "valg",       TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AlwaysValiant,   false, HeadDecisionKind::None,          PatchedField::None,  Backend::Dragonfly,   4},
-  {RoutingAlgorithm::Valn,      "valn",       TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AlwaysValiant,   false, HeadDecisionKind::None,          PatchedField::None,  Backend::Dragonfly,   5},
-  {RoutingAlgorithm::UgalG,     "ugal_g",     TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AtSource,        false, HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly,   6},
-  {RoutingAlgorithm::UgalN,     "ugal_n",     TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        false, HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly,   7},
-  {RoutingAlgorithm::UgalLe,    "ugal_le",    TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        true,  HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly,   8},
-  {RoutingAlgorithm::Par,       "par",        TopologyFamily::Dragonfly, true,  5,    7,   RouteStateFields::IntermediateRouter, PathChoice::AtSourceGroup,   false, HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly,   9},
-  {RoutingAlgorithm::QAdaptive, "q_adaptive", TopologyFamily::Dragonfly, true,  5,    5,   RouteStateFields::PhaseOnly,          PathChoice::QTable,          false, HeadDecisionKind::NamesPort,     PatchedField::Phase, Backend::QAdaptive,   10},
+//  id                            name          family                      impl  levels hops route state                           path choice                  LE     head decision                      patched               backend
+  {RoutingAlgorithm::Dor,       "dor",        TopologyFamily::Cube,      true,  2,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::None,          PatchedField::None,  Backend::Cube},
+  {RoutingAlgorithm::Star,      "star",       TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::Alternative,   PatchedField::None,  Backend::Cube},
+  {RoutingAlgorithm::Dqn,       "dqn",        TopologyFamily::Cube,      true,  3,    0,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::NamesPort,     PatchedField::Pdor,  Backend::DqnRouting},
+  {RoutingAlgorithm::Min,       "min",        TopologyFamily::Dragonfly, true,  2,    3,   RouteStateFields::None,               PathChoice::MinimalOnly,     false, HeadDecisionKind::None,          PatchedField::None,  Backend::Dragonfly},
+  {RoutingAlgorithm::Valg,      "valg",       TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AlwaysValiant,   false, HeadDecisionKind::None,          PatchedField::None,  Backend::Dragonfly},
+  {RoutingAlgorithm::Valn,      "valn",       TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AlwaysValiant,   false, HeadDecisionKind::None,          PatchedField::None,  Backend::Dragonfly},
+  {RoutingAlgorithm::UgalG,     "ugal_g",     TopologyFamily::Dragonfly, true,  3,    5,   RouteStateFields::IntermediateGroup,  PathChoice::AtSource,        false, HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly},
+  {RoutingAlgorithm::UgalN,     "ugal_n",     TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        false, HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly},
+  {RoutingAlgorithm::UgalLe,    "ugal_le",    TopologyFamily::Dragonfly, true,  4,    6,   RouteStateFields::IntermediateRouter, PathChoice::AtSource,        true,  HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly},
+  {RoutingAlgorithm::Par,       "par",        TopologyFamily::Dragonfly, true,  5,    7,   RouteStateFields::IntermediateRouter, PathChoice::AtSourceGroup,   false, HeadDecisionKind::Configurable,  PatchedField::Phase, Backend::Dragonfly},
+  {RoutingAlgorithm::QAdaptive, "q_adaptive", TopologyFamily::Dragonfly, true,  5,    5,   RouteStateFields::PhaseOnly,          PathChoice::QTable,          false, HeadDecisionKind::NamesPort,     PatchedField::Phase, Backend::QAdaptive},
 }};
 // clang-format on
 
@@ -125,7 +123,7 @@ constexpr const AlgorithmTraits& traits(RoutingAlgorithm algorithm) {
 
 constexpr bool every_algorithm_has_its_row() {
   for (std::size_t i = 0; i < kAlgorithms.size(); ++i) {
-    if (static_cast<std::size_t>(kAlgorithms[i].id) != i || kAlgorithms[i].rtl_code != i) return false;
+    if (static_cast<std::size_t>(kAlgorithms[i].id) != i) return false;
   }
   return true;
 }
