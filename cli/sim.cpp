@@ -8,7 +8,7 @@
 #include "commands.hpp"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/files.hpp"
-#include "rlroute/tb/session.hpp"
+#include "rlroute/tb/simulator.hpp"
 #include "rlroute/tb/sim_options.hpp"
 
 namespace rlroute::cli {
@@ -78,7 +78,7 @@ CLI::Option* add_integer(CLI::App* app, const std::string& flag, std::optional<s
 // Default length of an FST window when only --trace-from is given.
 constexpr std::int64_t kDefaultTraceCycles = 1000;
 
-void print_header(const SimSession& s, const SimOptions& o) {
+void print_header(const Simulator& s, const SimOptions& o) {
   const std::string sizes = runs_application(o)
                                 ? fmt::format("messages in packets of up to {} flits", s.design().cfg.max_packet_flits)
                                 : fmt::format("{}-{} flit packets", o.packet_flits_min, o.packet_flits_max);
@@ -149,17 +149,17 @@ int run_sim(const SimArgs& a) {
   }
   if (!a.series.empty() && o.series_window == 0) o.series_window = kDefaultSeriesWindow;
   if (!a.q_dump.empty() && o.q_dump_cycle < 0) o.q_dump_cycle = kMaxSimCycles;  // the end of the run
-  const SimSession session(cfg, fabric, log);
-  if (session.model().build_seconds() > 0) log(fmt::format("model built in {:.1f} s", session.model().build_seconds()));
+  const Simulator simulator(cfg, fabric, log);
+  if (simulator.model().build_seconds() > 0) log(fmt::format("model built in {:.1f} s", simulator.model().build_seconds()));
 
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   std::vector<SimResult> results;
   bool failed = false;
   if (!o.dqn_source.empty()) log("DQN network: " + o.dqn_source);
-  if (!a.quiet) print_header(session, o);
+  if (!a.quiet) print_header(simulator, o);
   for (const double load : run_loads) {
     o.load = load;
-    const SimResult r = session.run(o, a.trace);
+    const SimResult r = simulator.run(o, a.trace);
     if (!a.quiet) print_row(r);
     if (!a.quiet && !r.app.name.empty()) {
       std::cout << fmt::format("{}: {} steps completed, {:.0f} cycles per step, {:.1f} spikes per process and step; "
@@ -167,7 +167,7 @@ int run_sim(const SimArgs& a) {
                                r.app.name, r.app.steps_completed, r.app.mean_step_cycles, r.app.mean_spikes,
                                r.latency.stdev);
     }
-    all.push_back(session.result_json(r, o));
+    all.push_back(simulator.result_json(r, o));
     results.push_back(r);
     if (!r.ok()) {
       std::cerr << "rlroute: simulation failed at load " << load << ": " << r.failure << "\n";
@@ -177,7 +177,7 @@ int run_sim(const SimArgs& a) {
   }
   if (!a.json.empty()) write_file_atomically(a.json, (all.size() == 1 ? all[0].dump(2) : all.dump(2)) + "\n", "--json");
   if (!a.series.empty()) write_file_atomically(a.series, series_csv(results), "--series");
-  if (!a.links.empty()) write_file_atomically(a.links, links_csv(session.design().topo, results), "--links");
+  if (!a.links.empty()) write_file_atomically(a.links, links_csv(simulator.design().topo, results), "--links");
   if (!a.q_dump.empty()) {
     std::string dump;
     for (const SimResult& r : results) {

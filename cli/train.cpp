@@ -13,7 +13,7 @@
 #include "rlroute/gen/dqn_weights.hpp"
 #include "rlroute/gen/files.hpp"
 #include "rlroute/gen/version.hpp"
-#include "rlroute/tb/session.hpp"
+#include "rlroute/tb/simulator.hpp"
 #include "rlroute/tb/sim_options.hpp"
 #include "rlroute/train/trainer.hpp"
 
@@ -80,10 +80,10 @@ int run_train(const TrainArgs& a) {
   const auto log = [&a](const std::string& line) {
     if (!a.quiet) std::cerr << "rlroute: " << line << "\n";
   };
-  const SimSession session(cfg, FabricKind::Harness, log);
+  const Simulator simulator(cfg, FabricKind::Harness, log);
   log(fmt::format("training on {} ({}), {} traffic at {} flits/node/cycle for {} cycles", cfg.name,
-                  session.design().topo.describe(), o.sim.pattern, o.sim.load, o.sim.warmup + o.sim.cycles));
-  const train::TrainResult r = train::train_dqn(session, o, log);
+                  simulator.design().topo.describe(), o.sim.pattern, o.sim.load, o.sim.warmup + o.sim.cycles));
+  const train::TrainResult r = train::train_dqn(simulator, o, log);
   if (!r.sim.ok()) {
     std::cerr << "rlroute: the training run failed: " << r.sim.failure << "\n";
     return 2;
@@ -103,7 +103,7 @@ int run_train(const TrainArgs& a) {
   if (!r.curve.empty()) provenance["mean_reward_last_window"] = r.curve.back().mean_reward;
   write_dqn_weights(a.output, r.quantized.network, provenance, &r.float_network);
   if (!a.curve.empty()) write_file_atomically(a.curve, train::curve_csv(r.curve), "--curve");
-  if (!a.json.empty()) write_file_atomically(a.json, session.result_json(r.sim, o.sim).dump(2) + "\n", "--json");
+  if (!a.json.empty()) write_file_atomically(a.json, simulator.result_json(r.sim, o.sim).dump(2) + "\n", "--json");
   log(fmt::format("{} decisions, {} rewards, {} gradient steps; quantized to {}-bit weights: the same action as the "
                   "float network on {:.1f}% of {} calibration observations; wrote {}",
                   r.steps, r.rewards, r.updates, dqn_block(cfg).weight_bits, 100 * r.quantized.agreement,

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "bench.hpp"
-#include "rlroute/tb/session.hpp"
+#include "rlroute/tb/simulator.hpp"
 #include "rlroute/train/agents.hpp"
 #include "rlroute/train/trainer.hpp"
 
@@ -42,12 +42,12 @@ struct Evaluation {
   double latency = 0;
 };
 
-Evaluation evaluate(const SimSession& session, std::shared_ptr<DqnAgent> policy) {
+Evaluation evaluate(const Simulator& simulator, std::shared_ptr<DqnAgent> policy) {
   auto meter = std::make_shared<RewardMeter>(std::move(policy));
   SimOptions o = run_options(0.3, 500, 3000);
   o.seed = 2;
   o.dqn_agent = meter;
-  const SimResult r = session.run(o);
+  const SimResult r = simulator.run(o);
   expect_clean(r);
   EXPECT_GT(meter->rewards(), 1000);
   return {meter->mean_reward(), r.avg_hops, r.latency.avg};
@@ -56,11 +56,11 @@ Evaluation evaluate(const SimSession& session, std::shared_ptr<DqnAgent> policy)
 }  // namespace
 
 TEST(DqnTraining, ATrainedAgentBeatsARandomPolicy) {
-  const SimSession session(parse_config(kTorus, "test.toml"), FabricKind::Harness);
+  const Simulator simulator(parse_config(kTorus, "test.toml"), FabricKind::Harness);
   TrainOptions o;
   o.sim = run_options(0.3, 0, 20000, 0);
   o.seed = 1;
-  const TrainResult t = train_dqn(session, o);
+  const TrainResult t = train_dqn(simulator, o);
   expect_clean(t.sim);
   ASSERT_GT(t.steps, 40000);
   EXPECT_GT(t.updates, 9000);
@@ -68,8 +68,8 @@ TEST(DqnTraining, ATrainedAgentBeatsARandomPolicy) {
   EXPECT_GT(t.curve.back().mean_reward, t.curve.front().mean_reward * 1.2) << "the reward rises while it learns";
   EXPECT_GT(t.quantized.agreement, 0.9);
 
-  const Evaluation trained = evaluate(session, std::make_shared<FixedPointAgent>(t.quantized.network));
-  const Evaluation random = evaluate(session, std::make_shared<RandomAgent>(5));
+  const Evaluation trained = evaluate(simulator, std::make_shared<FixedPointAgent>(t.quantized.network));
+  const Evaluation random = evaluate(simulator, std::make_shared<RandomAgent>(5));
   std::cout << "trained: reward " << trained.mean_reward << " hops " << trained.hops << " latency " << trained.latency
             << "; random: reward " << random.mean_reward << " hops " << random.hops << " latency " << random.latency
             << "\n";

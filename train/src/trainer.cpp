@@ -198,12 +198,12 @@ void check_trainable(const Config& cfg) {
   }
 }
 
-TrainResult train_dqn(const SimSession& session, const TrainOptions& options,
+TrainResult train_dqn(const Simulator& simulator, const TrainOptions& options,
                       const std::function<void(const std::string&)>& log) {
-  const Design& d = session.design();
+  const Design& d = simulator.design();
   check_trainable(d.cfg);
   if (d.cfg.dqn_agent != DqnAgentKind::External) {
-    throw std::invalid_argument("train: the session's design must have routing.dqn_agent = \"external\" (the "
+    throw std::invalid_argument("train: the simulator's design must have routing.dqn_agent = \"external\" (the "
                                 "agent on the routers' agent ports)");
   }
   torch::manual_seed(options.seed);
@@ -213,7 +213,7 @@ TrainResult train_dqn(const SimSession& session, const TrainOptions& options,
   SimOptions sim = options.sim;
   sim.dqn_agent = agent;
   sim.dqn_network = nullptr;
-  const SimResult run = session.run(sim);
+  const SimResult run = simulator.run(sim);
   if (!run.ok()) {  // the failure is the result; there is nothing to quantize
     TrainResult failed;
     failed.sim = run;

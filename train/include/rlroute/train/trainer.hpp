@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "rlroute/tb/session.hpp"
+#include "rlroute/tb/simulator.hpp"
 #include "rlroute/tb/simulation.hpp"
 #include "rlroute/ref/dqn_float.hpp"
 #include "rlroute/train/quantize.hpp"
@@ -75,11 +75,11 @@ struct TrainResult {
 // (routing.dqn_episodes = 0), so no reward would come.
 void check_trainable(const Config& cfg);
 
-// `session` must be a DQN design with the agent outside
+// `simulator` must be a DQN design with the agent outside
 // (routing.dqn_agent = "external"). Throws std::invalid_argument otherwise.
 // `log` gets a progress line per curve row (may be empty). If the training
 // run fails a check, the result holds only that run (sim.failure).
-TrainResult train_dqn(const SimSession& session, const TrainOptions& options,
+TrainResult train_dqn(const Simulator& simulator, const TrainOptions& options,
                       const std::function<void(const std::string&)>& log = {});
 
 // The curve as CSV: step,epsilon,rewards,mean_reward,loss,updates.

@@ -1,4 +1,4 @@
-#include "rlroute/tb/session.hpp"
+#include "rlroute/tb/simulator.hpp"
 
 #include "rlroute/tb/fabric.hpp"
 
@@ -6,7 +6,7 @@ namespace rlroute {
 
 const char* to_string(FabricKind kind) { return kind == FabricKind::Network ? "network" : "harness"; }
 
-SimSession::SimSession(const Config& config, FabricKind fabric, const std::function<void(const std::string&)>& log)
+Simulator::Simulator(const Config& config, FabricKind fabric, const std::function<void(const std::string&)>& log)
     : design_(derive_design(config)),
       relation_(make_routing_relation(design_)),
       emitted_(emit_design(design_, *relation_)),
@@ -14,7 +14,7 @@ SimSession::SimSession(const Config& config, FabricKind fabric, const std::funct
       factory_(load_model(design_, emitted_, fabric == FabricKind::Network ? ModelKind::Network : ModelKind::Router,
                           log)) {}
 
-SimResult SimSession::run(const SimOptions& options, const std::string& trace) const {
+SimResult Simulator::run(const SimOptions& options, const std::string& trace) const {
   if (fabric_ == FabricKind::Network) {
     NetworkTopFabric fabric(design_, *relation_, factory_);
     if (!trace.empty()) fabric.model().open_trace(trace);
@@ -24,7 +24,7 @@ SimResult SimSession::run(const SimOptions& options, const std::string& trace) c
   return run_simulation(design_, *relation_, fabric, options);
 }
 
-nlohmann::ordered_json SimSession::result_json(const SimResult& result, const SimOptions& options) const {
+nlohmann::ordered_json Simulator::result_json(const SimResult& result, const SimOptions& options) const {
   nlohmann::ordered_json j = result.to_json();
   j["config"] = design_.cfg.name;
   j["pattern"] = options.pattern;

@@ -1,4 +1,4 @@
-// A simulation session: one config's design, its checked routing relation,
+// A simulator: one config's design, its checked routing relation,
 // its emitted RTL and its Verilated model, ready to run any number of
 // simulations (one per offered load, say). What `rlroute sim` and the network
 // regressions share.
@@ -22,14 +22,14 @@ namespace rlroute {
 enum class FabricKind { Harness, Network };
 const char* to_string(FabricKind kind);
 
-class SimSession {
+class Simulator {
  public:
   // Derives the design, builds and checks the relation, emits the RTL and
   // loads (or builds) the model. `log` receives progress lines (may be empty).
-  SimSession(const Config& config, FabricKind fabric, const std::function<void(const std::string&)>& log = {});
-  // The relation refers to the design: a session stays where it was built.
-  SimSession(const SimSession&) = delete;
-  SimSession& operator=(const SimSession&) = delete;
+  Simulator(const Config& config, FabricKind fabric, const std::function<void(const std::string&)>& log = {});
+  // The relation refers to the design: a simulator stays where it was built.
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
 
   // One run on a fresh fabric (the harness on options.threads threads; the
   // network top on one). With `trace` set (network fabric only), an FST
