@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Q-adaptive's convergence and dynamic-load runs of docs/results.md (issue 11;
 # 000 sections 5.5 and 5.6) on dfly(2,4,2,9) with 000's router and packets
-# (sim/configs/dfly_2_4_2_9_000.toml: single-flit packets, speedup 2, 40-flit
+# (sim/configs/dfly_2_4_2_9_kang2021.toml: single-flit packets, speedup 2, 40-flit
 # VC buffers; 5 VCs, 000's parameters): from an empty
 # network under uniform random at 0.4 and 0.8, ADV+1 and ADV+4 at 0.4; then
 # the load stepping 0.4 -> 0.8 -> 0.4 (uniform) and 0.2 -> 0.4 -> 0.2 (ADV+4)
@@ -14,8 +14,8 @@ out=${1:-out/q_convergence}
 rlroute=${RLROUTE:-build/rlroute}
 mkdir -p "$out"
 /usr/bin/python3 sim/variants.py --suffix q_adaptive --out "$out" --set 'routing.algorithm="q_adaptive"' \
-  --set router.vcs=5 sim/configs/dfly_2_4_2_9_000.toml > /dev/null
-config="$out/dfly_2_4_2_9_000_q_adaptive.toml"
+  --set router.vcs=5 sim/configs/dfly_2_4_2_9_kang2021.toml > /dev/null
+config="$out/dfly_2_4_2_9_kang2021_q_adaptive.toml"
 run() {  # run NAME ARGS...
   local name=$1; shift
   "$rlroute" sim "$config" --warmup 0 --drain 0 --quiet --series "$out/$name.csv" --series-window 250 \

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Q-adaptive's sensitivity to its parameters (issue 11, docs/results.md).
 
-Runs Q-adaptive on one network (default sim/configs/dfly_2_4_2_9_000.toml,
+Runs Q-adaptive on one network (default sim/configs/dfly_2_4_2_9_kang2021.toml,
 000's router on 72 nodes, 5 VCs) once per parameter variant and traffic
 point, from an empty network, and writes one row per run: the accepted load,
 latency, p99, minimal share and hops of the measurement window (after the
@@ -117,7 +117,7 @@ def run(rlroute, config, point, out, warmup, cycles, variant):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--base", default=os.path.join(HERE, "configs", "dfly_2_4_2_9_000.toml"))
+    ap.add_argument("--base", default=os.path.join(HERE, "configs", "dfly_2_4_2_9_kang2021.toml"))
     ap.add_argument("--rlroute", default=os.path.join(ROOT, "build", "rlroute"))
     ap.add_argument("--out", default="out/q_sensitivity")
     ap.add_argument("--warmup", type=int, default=5000, help="cycles before the measurement window (default 5000)")

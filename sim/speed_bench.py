@@ -40,8 +40,8 @@ RUNS = [
                                                                  "--warmup", "2000"]),
     ("dfly(2,4,2,9) Q 0.5", "examples/dfly_2_4_2_9_q_adaptive.toml", ["--load", "0.5", "--cycles", "5000",
                                                                       "--warmup", "500"]),
-    ("dfly(4,8,4,33) MIN 0.3", "sim/configs/dfly_4_8_4_33_000.toml", ["--load", "0.3", "--cycles", "2000",
-                                                                      "--warmup", "500"]),
+    ("dfly(4,8,4,33) MIN 0.3", "sim/configs/dfly_4_8_4_33_kang2021.toml", ["--load", "0.3", "--cycles", "2000",
+                                                                           "--warmup", "500"]),
 ]
 SPEED_KEYS = ("router_cycles_per_second", "wall_seconds", "threads")
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The 1,056-node benchmark of docs/results.md (issues 10 and 11): every
-# dragonfly algorithm, Q-adaptive included, on sim/configs/dfly_4_8_4_33_000.toml (000's network and packet
+# dragonfly algorithm, Q-adaptive included, on sim/configs/dfly_4_8_4_33_kang2021.toml (000's network and packet
 # format) at the loads 000 section 5.3 discusses: uniform random at 0.8 and
 # 1.0, ADV+1 and ADV+4 at 0.45 and 1.0.
-# Usage: sim/scale_000.sh [OUT]   (OUT defaults to out/scale_000)
+# Usage: sim/scale_dfly1056.sh [OUT]   (OUT defaults to out/scale_dfly1056)
 # RLROUTE=PATH runs another binary (default build/rlroute). Writes
 # OUT/configs/*.toml, OUT/uniform/, OUT/adv_1/ and OUT/adv_4/ (sweep.py output) and
 # prints a Markdown table of every run. The measured window is 3125 cycles,
@@ -11,13 +11,13 @@
 # hours on 2 cores (Q-adaptive's results in docs/results.md are taken
 # after WARMUP=16000: ALGORITHMS="q_adaptive:5").
 # The same comparison on another network: BASE=CONFIG (default
-# sim/configs/dfly_4_8_4_33_000.toml), RUNS="PATTERN@LOADS ..." (sweep.py
+# sim/configs/dfly_4_8_4_33_kang2021.toml), RUNS="PATTERN@LOADS ..." (sweep.py
 # loads; default "uniform@0.8,1.0 adv+1@0.45,1.0 adv+4@0.45,1.0"), WARMUP, CYCLES, DRAIN
 # (default 2000, 3125, 1000). It also prints the saturation table
 # (sim/saturation_table.py).
 set -euo pipefail
-out=${1:-out/scale_000}
-base=${BASE:-sim/configs/dfly_4_8_4_33_000.toml}
+out=${1:-out/scale_dfly1056}
+base=${BASE:-sim/configs/dfly_4_8_4_33_kang2021.toml}
 # Each algorithm with the VC levels it needs (docs/routing_dragonfly.md).
 # ALGORITHMS="q_adaptive:5 min:2" limits the runs to those algorithms.
 for spec in ${ALGORITHMS:-min:2 valg:3 valn:4 ugal_g:3 ugal_n:4 ugal_le:4 par:5 q_adaptive:5}; do
@@ -39,7 +39,7 @@ for run in ${RUNS:-uniform@0.8,1.0 adv+1@0.45,1.0 adv+4@0.45,1.0}; do
   mkdir -p "$out"
   /usr/bin/python3 sim/sweep.py --rlroute "${RLROUTE:-build/rlroute}" --configs "$out/configs"/*.toml \
     --pattern "$pattern" --loads "${run#*@}" --warmup "${WARMUP:-2000}" --cycles "${CYCLES:-3125}" --drain "${DRAIN:-1000}" --seed 1 --jobs 2 \
-    --out "$dir" > "$dir.log" 2>&1 || { echo "scale_000: sweep $pattern failed, see $dir.log" >&2; exit 1; }
+    --out "$dir" > "$dir.log" 2>&1 || { echo "scale_dfly1056: sweep $pattern failed, see $dir.log" >&2; exit 1; }
   dirs+=("$dir")
 done
 # One row per config and run: accepted load, network latency, hops.
