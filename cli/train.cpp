@@ -138,7 +138,7 @@ Verb add_train(CLI::App& app) {
   }
   train->add_option("--json", a->json,
                     "write the network's results over the run after --warmup here, as rlroute sim --json does: the "
-                    "agent learning and exploring while measured (002's online measurement)");
+                    "agent learning and exploring while measured, as in the DQN-routing thesis [Lonardo 2019]");
   train->add_option("--init", a->init,
                     "start from the floating-point network of this weights file (an earlier rlroute train's) instead "
                     "of random weights, exploring at epsilon 0.1 from the start: pre-training, or a curriculum")

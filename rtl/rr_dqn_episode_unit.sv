@@ -1,4 +1,4 @@
-// DQN-routing's episodes in a router (002, Algorithms 2 and 3): the
+// DQN-routing's episodes in a router ([Lonardo 2019], Algorithms 2 and 3): the
 // pending-episode table (rr_dqn_episodes) and what the router does with it
 // when a head that requests an ack (ReqAck) arrives on input port p
 // (rc_valid_i[p]): at its destination (rc_port_i < NUM_NI) the router acks

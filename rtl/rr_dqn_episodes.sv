@@ -1,6 +1,6 @@
-// DQN-routing's pending-episode table of a router (002, Algorithms 2 and 3):
-// an entry per packet with ReqAck that this router routes, from the head's
-// arrival until its ack has gone upstream; in a router inside
+// DQN-routing's pending-episode table of a router ([Lonardo 2019], Algorithms 2
+// and 3): an entry per packet with ReqAck that this router routes, from the
+// head's arrival until its ack has gone upstream; in a router inside
 // rr_dqn_episode_unit. Bit-exact reference: ref/src/dqn_episodes.cpp.
 // Per input port p and cycle: open an entry (open_i: the free entry the port
 // holds in reserve, open_idx_o; none, open_ok_o low, is the caller's to

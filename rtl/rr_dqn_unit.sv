@@ -1,6 +1,6 @@
-// DQN-routing's deciding part of a router (002, Algorithm 2): the inference
-// block (rr_dqn_infer) and the decisions for the heads the input ports
-// present at the head of their VCs (rr_head_decision, CYCLES = 1 and ANSWER_PORT).
+// DQN-routing's deciding part of a router ([Lonardo 2019], Algorithm 2): the
+// inference block (rr_dqn_infer) and the decisions for the heads the input
+// ports present at the head of their VCs (rr_head_decision, CYCLES = 1 and ANSWER_PORT).
 // A head presents {input VC, its episode entry (rr_dqn_episode_unit),
 // length, destination coordinates} (hd_operands_i) and DOR's port
 // (hd_port_i); the answer is the agent's port, or DOR's port with the escape

@@ -1,4 +1,4 @@
-// Q-adaptive's decision unit (000 section 4, Figure 4 and Equation 2;
+// Q-adaptive's decision unit ([Kang 2021], section 4, Figure 4 and Equation 2;
 // docs/q_adaptive.md): from the packet's table row, the port (table column)
 // it leaves by. role_i says where the router stands on the packet's path
 // (rr_pkg::Q_ROLE_*):
@@ -16,8 +16,8 @@ module rr_q_decide #(
   parameter int unsigned NUM_COLS = 4,          // columns: the router's network ports
   parameter int unsigned QW = 16,         // Q-value bits
   parameter int unsigned TB = 8,         // fraction bits of the thresholds
-  parameter int unsigned THLD_SRC = 51,  // round(q_thld1 x 2^TB), 000: 0.2
-  parameter int unsigned THLD_INT = 90,  // round(q_thld2 x 2^TB), 000: 0.35
+  parameter int unsigned THLD_SRC = 51,  // round(q_thld1 x 2^TB), [Kang 2021]: 0.2
+  parameter int unsigned THLD_INT = 90,  // round(q_thld2 x 2^TB), [Kang 2021]: 0.35
   localparam int unsigned COL_W = rr_pkg::id_width(NUM_COLS)
 ) (
   input  logic [NUM_COLS*QW-1:0] row_i,

@@ -1,6 +1,6 @@
-// Q-adaptive's table (000, section 4): ROWS rows x NUM_COLS columns of QW-bit
-// Q-values, one column per network port of the router, learning online from
-// the feedback that comes back with the credits.
+// Q-adaptive's table ([Kang 2021], section 4): ROWS rows x NUM_COLS columns of
+// QW-bit Q-values, one column per network port of the router, learning online
+// from the feedback that comes back with the credits.
 // Banked by column: bank c holds column c and takes the feedback of output
 // port c, one read-modify-write per cycle through its rr_q_update. READ_PORTS
 // row read ports read the same row of every bank, asynchronously; a read sees

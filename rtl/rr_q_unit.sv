@@ -1,5 +1,5 @@
-// Q-adaptive's learning and deciding part of a router (000, section 4): the
-// router's Q-table (rr_q_table), READ_PORTS decision units (rr_q_decide)
+// Q-adaptive's learning and deciding part of a router ([Kang 2021], section 4):
+// the router's Q-table (rr_q_table), READ_PORTS decision units (rr_q_decide)
 // behind its READ_PORTS read ports, and the feedback in both directions.
 // Decisions: each input port presents at most one head per cycle (hd_*, with
 // the operands its route unit prepared, rr_pkg::q_operands_width); input port

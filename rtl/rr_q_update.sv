@@ -1,15 +1,15 @@
-// Q-adaptive's update unit (000 section 4, Equation 3; docs/q_adaptive.md):
-// one table entry learns from one feedback target. delta = target - Q_x;
-// Q_x + floor(delta x rate / 2^RB), rate = ALPHA when the estimate falls
-// (delta < 0), BETA when it rises (hysteretic Q-learning); the result
-// saturates to the QW-bit value range. Combinational: the table's bank wraps
-// it in its read-modify-write. Bit-exact with rlroute::ref::q_update
+// Q-adaptive's update unit ([Kang 2021], section 4, Equation 3;
+// docs/q_adaptive.md): one table entry learns from one feedback target.
+// delta = target - Q_x; Q_x + floor(delta x rate / 2^RB), rate = ALPHA when
+// the estimate falls (delta < 0), BETA when it rises (hysteretic Q-learning);
+// the result saturates to the QW-bit value range. Combinational: the table's
+// bank wraps it in its read-modify-write. Bit-exact with rlroute::ref::q_update
 // (ref/src/q_learning.cpp), which its block test compares on every input.
 module rr_q_update #(
   parameter int unsigned QW = 16,      // Q-value bits (routing.q_value_bits)
   parameter int unsigned RB = 8,      // fraction bits of the rates
-  parameter int unsigned ALPHA = 51,  // round(alpha x 2^RB), 000: 0.2
-  parameter int unsigned BETA = 10    // round(beta x 2^RB), 000: 0.04
+  parameter int unsigned ALPHA = 51,  // round(alpha x 2^RB), [Kang 2021]: 0.2
+  parameter int unsigned BETA = 10    // round(beta x 2^RB), [Kang 2021]: 0.04
 ) (
   input  logic [QW-1:0] q_i,       // the entry's value Q_x
   input  logic [QW-1:0] target_i,  // r + Q_y, saturated (the feedback)

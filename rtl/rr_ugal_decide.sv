@@ -2,8 +2,10 @@
 // UGAL-LE, PAR): given the minimal and the non-minimal candidate's first
 // output ports and path lengths, take the non-minimal one when its cost is
 // lower (docs/routing_dragonfly.md, "The UGAL rule"):
-//   hop-weighted (003, Algorithm 1): non-minimal when q_m*H_m > q_nm*H_nm + b
-//   double (000's reference code):   non-minimal when q_m     > 2*q_nm     + b
+//   hop-weighted ([Chaulagain 2024], Algorithm 1):
+//     non-minimal when q_m*H_m > q_nm*H_nm + b
+//   double (the reference code of [Kang 2021]):
+//     non-minimal when q_m     > 2*q_nm     + b
 // with q of a port = used credits (occ_i) + waiting demand (dem_i). UGAL-LE
 // adds q_m * (C_j - 1) to the minimal cost when the destination group j is
 // another group, this router has no global link to it (le_i) and C_j > 1.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The router-capacity benchmark of docs/results.md (issue 10): every dragonfly
 # algorithm of examples/dfly_2_4_2_9_*.toml under uniform random, ADV+1, ADV+4
-# and 003's 50% router-level mix, with one router variant:
+# and the 50% router-level mix of [Chaulagain 2024], with one router variant:
 #   s2    speedup 2, 32-flit output buffers, 4-flit packets, 24-flit VC buffers
 #   s2sf  speedup 2, 32-flit output buffers, single-flit packets (128-bit
 #         flits), 256-flit VC buffers with registered reads

@@ -1,20 +1,22 @@
 #!/usr/bin/python3
-"""002's Table 4.1 on rlroute: the 4x4 torus under DPSNN traffic (bursty
-all-to-all, docs/traffic.md "dpsnn") at the thesis's firing rates, DOR against
-star-channel and DQN-routing (docs/results.md, "DPSNN traffic").
+"""Table 4.1 of the DQN-routing thesis [Lonardo 2019] on rlroute: the 4x4 torus
+under DPSNN traffic (bursty all-to-all, docs/traffic.md "dpsnn") at the
+thesis's firing rates, DOR against star-channel and DQN-routing
+(docs/results.md, "DPSNN traffic").
 
-The routers are the examples with 002's packets: 128-bit flits, packets of up
-to 256 flits and 256-flit VC buffers (sim/variants.py writes them into OUT).
-For each rate: DOR (2 VCs) and star (3 VCs); DQN-routing trained at that rate
-(`rlroute train --pattern dpsnn:rate=R`, on a run with another seed: 002's
-"pre-training"), then simulated with the quantized network on the agent port
-(answering at once, 002's timing) and in the routers' inference blocks (the
-example's block: 8 x 4 multipliers per layer, a decision every 32 cycles).
+The routers are the examples with the thesis's packets: 128-bit flits, packets
+of up to 256 flits and 256-flit VC buffers (sim/variants.py writes them into
+OUT). For each rate: DOR (2 VCs) and star (3 VCs); DQN-routing trained at that
+rate (`rlroute train --pattern dpsnn:rate=R`, on a run with another seed: the
+thesis's "pre-training"), then simulated with the quantized network on the
+agent port (answering at once, the thesis's timing) and in the routers'
+inference blocks (the example's block: 8 x 4 multipliers per layer, a decision
+every 32 cycles).
 With --init every rate's training starts from that weights file's network
 (for instance one trained under uniform traffic) instead of random weights.
 Each run covers about --steps steps after two of warmup. Writes OUT/dpsnn.csv
-(a row per router and rate), OUT/dpsnn.md (the table in 002's form, in
-cycles and in microseconds) and OUT/dpsnn.png.
+(a row per router and rate), OUT/dpsnn.md (the table in the thesis's form,
+in cycles and in microseconds) and OUT/dpsnn.png.
 
     /usr/bin/python3 sim/dpsnn_table.py --out out/dpsnn
 """
@@ -28,9 +30,10 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# 002's link: 1.92e8 flits/node/s of 128 bits, one flit per cycle.
+# The thesis's link [Lonardo 2019]: 1.92e8 flits/node/s of 128 bits, one flit
+# per cycle.
 NS_PER_CYCLE = 1e9 / 1.92e8
-THESIS = {  # 002 Table 4.1, microseconds: (mean, stdev, max) for DOR and DQN
+THESIS = {  # [Lonardo 2019, Table 4.1], microseconds: (mean, stdev, max) for DOR and DQN
     21: ((1.010, 0.508, 3.801), (1.006, 0.491, 4.729)),
     47: ((1.900, 1.487, 7.369), (1.861, 1.421, 8.101)),
     71: ((2.682, 2.429, 10.411), (2.618, 2.333, 11.270)),
@@ -131,7 +134,7 @@ def main():
     by = {(r["router"], r["rate_hz"]): r for r in rows}
     rates = list(dict.fromkeys(r["rate_hz"] for r in rows))
     lines = ["| rate Hz | " + " | ".join(f"{x} mean / stdev / max us" for x in routers)
-             + " | 002 DOR | 002 DQN |", "|---" * (len(routers) + 3) + "|"]
+             + " | Lonardo 2019 DOR | Lonardo 2019 DQN |", "|---" * (len(routers) + 3) + "|"]
     for rate in rates:
         cells = [f"{by[(x, rate)]['avg_us']:.3f} / {by[(x, rate)]['stdev_us']:.3f} / {by[(x, rate)]['max_us']:.3f}"
                  for x in routers]
@@ -151,7 +154,7 @@ def main():
         ax[1].plot(rates, [p["stdev_us"] for p in pts], marker="o", label=x)
     for i, label in enumerate(("mean", "stdev")):
         ax[i].plot([r for r in rates if r in THESIS], [THESIS[r][0][i] for r in rates if r in THESIS], "k--",
-                   marker="x", label="002 DOR")
+                   marker="x", label="Lonardo 2019 DOR")
         ax[i].set_xlabel("mean firing rate (Hz)")
         ax[i].set_ylabel(f"{label} network latency (us, 5.2 ns cycles)")
         ax[i].set_xscale("log")

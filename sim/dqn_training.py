@@ -11,7 +11,8 @@ the same shape and the baselines (DOR with 2 VCs, star-channel); with
 --block also in the routers' inference blocks. `--set
 section.key=value` changes every config (DOR, star and the DQN router: sim/variants.py),
 `--dqn-set` the DQN router's alone (e.g. routing.dqn_fallback="hop"),
-and `--sim-args` adds flags to every train and sim run, e.g. 002's packets:
+and `--sim-args` adds flags to every train and sim run, e.g. the packets of
+[Lonardo 2019]:
 
     /usr/bin/python3 sim/dqn_training.py --out out/dqn_training_p256 --set router.flit_bits=128 \
         --set router.max_packet_flits=256 --set router.buffer_flits=256 \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Q-adaptive's convergence and dynamic-load runs of docs/results.md (issue 11;
-# 000 sections 5.5 and 5.6) on dfly(2,4,2,9) with 000's router and packets
-# (sim/configs/dfly_2_4_2_9_kang2021.toml: single-flit packets, speedup 2, 40-flit
-# VC buffers; 5 VCs, 000's parameters): from an empty
+# [Kang 2021], sections 5.5 and 5.6) on dfly(2,4,2,9) with the Q-adaptive
+# paper's router and packets (sim/configs/dfly_2_4_2_9_kang2021.toml:
+# single-flit packets, speedup 2, 40-flit VC buffers; 5 VCs, the paper's
+# parameters): from an empty
 # network under uniform random at 0.4 and 0.8, ADV+1 and ADV+4 at 0.4; then
 # the load stepping 0.4 -> 0.8 -> 0.4 (uniform) and 0.2 -> 0.4 -> 0.2 (ADV+4)
 # every 10,000 cycles. Windows of 250 cycles (8 us at 32 ns per cycle).

@@ -2,13 +2,13 @@
 """Q-adaptive's sensitivity to its parameters (issue 11, docs/results.md).
 
 Runs Q-adaptive on one network (default sim/configs/dfly_2_4_2_9_kang2021.toml,
-000's router on 72 nodes, 5 VCs) once per parameter variant and traffic
-point, from an empty network, and writes one row per run: the accepted load,
-latency, p99, minimal share and hops of the measurement window (after the
-warmup, which includes the learning transient), the table mean at the end,
-and how long learning took: the first series window whose accepted load
-reaches 95 % of the measurement window's (cycles; 000 section 5.5 calls
-this the convergence time).
+the Q-adaptive paper's router [Kang 2021] on 72 nodes, 5 VCs) once per parameter
+variant and traffic point, from an empty network, and writes one row per run:
+the accepted load, latency, p99, minimal share and hops of the measurement
+window (after the warmup, which includes the learning transient), the table mean
+at the end, and how long learning took: the first series window whose accepted
+load reaches 95 % of the measurement window's (cycles; [Kang 2021], section 5.5,
+calls this the convergence time).
 
     /usr/bin/python3 sim/q_sensitivity.py --out out/q_sensitivity [--jobs 2]
 
@@ -28,9 +28,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-# (name, {routing key: TOML value}): 000's parameters first, then one key
-# changed at a time. Value widths: 8 bits need q_fraction_bits <= 2 (at least
-# 6 integer bits), so 8 bits are tried with 2 and 0 fraction bits.
+# (name, {routing key: TOML value}): the paper's parameters [Kang 2021] first,
+# then one key changed at a time. Value widths: 8 bits need q_fraction_bits <= 2
+# (at least 6 integer bits), so 8 bits are tried with 2 and 0 fraction bits.
 VARIANTS = [
     ("paper", {}),
     ("no_learning", {"alpha": "0.0", "beta": "0.0"}),
@@ -63,8 +63,8 @@ VARIANTS = [
 ]
 
 # (name, pattern, offered load): the two overload points measure what the
-# network carries (000 section 5.3's "maximum load"), ADV+1 at 0.4 what the
-# learning does below saturation.
+# network carries (the "maximum load" of [Kang 2021], section 5.3), ADV+1 at 0.4
+# what the learning does below saturation.
 POINTS = [
     ("ur_1.0", "uniform", "1.0"),
     ("adv1_1.0", "adv+1", "1.0"),
@@ -160,7 +160,7 @@ def main():
             r = next(r for r in rows if r["variant"] == name and r["point"] == p[0])
             conv = r["converged_cycle"] if r["converged_cycle"] is not None else "-"
             cells.append(f"{r['accepted_load']:.3f} / {r['lat_p99']:.0f} / {r['minimal_share']:.2f} / {conv}")
-        desc = ", ".join(f"{k} = {v}" for k, v in keys.items()) or "000's (alpha 0.2, beta 0.04, ...)"
+        desc = ", ".join(f"{k} = {v}" for k, v in keys.items()) or "[Kang 2021]'s (alpha 0.2, beta 0.04, ...)"
         lines.append(f"| {name} | {desc} | " + " | ".join(cells) + " |")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(a.out, "sensitivity.md"), "w") as f:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plots `rlroute sim --series` CSVs: accepted load, average latency, minimal
 share and the Q-tables' mean per window, against cycles (bottom axis) and
-microseconds at 32 ns per cycle (top axis: one flit time of 000's links).
+microseconds at 32 ns per cycle (top axis: one flit time of the Q-adaptive
+paper's links [Kang 2021]).
 Usage: q_series_plot.py --out PNG [--title T] SERIES.csv..."""
 import argparse
 import csv

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The 1,056-node benchmark of docs/results.md (issues 10 and 11): every
-# dragonfly algorithm, Q-adaptive included, on sim/configs/dfly_4_8_4_33_kang2021.toml (000's network and packet
-# format) at the loads 000 section 5.3 discusses: uniform random at 0.8 and
-# 1.0, ADV+1 and ADV+4 at 0.45 and 1.0.
+# dragonfly algorithm, Q-adaptive included, on
+# sim/configs/dfly_4_8_4_33_kang2021.toml (the Q-adaptive paper's network and
+# packet format [Kang 2021]) at the loads its section 5.3 discusses: uniform
+# random at 0.8 and 1.0, ADV+1 and ADV+4 at 0.45 and 1.0.
 # Usage: sim/scale_dfly1056.sh [OUT]   (OUT defaults to out/scale_dfly1056)
 # RLROUTE=PATH runs another binary (default build/rlroute). Writes
 # OUT/configs/*.toml, OUT/uniform/, OUT/adv_1/ and OUT/adv_4/ (sweep.py output) and
 # prints a Markdown table of every run. The measured window is 3125 cycles,
-# 100 us at 000's 32 ns flit time (000 averages over 100 us). About 3.5
+# 100 us at the paper's 32 ns flit time (it averages over 100 us). About 3.5
 # hours on 2 cores (Q-adaptive's results in docs/results.md are taken
 # after WARMUP=16000: ALGORITHMS="q_adaptive:5").
 # The same comparison on another network: BASE=CONFIG (default
@@ -23,8 +24,9 @@ base=${BASE:-sim/configs/dfly_4_8_4_33_kang2021.toml}
 for spec in ${ALGORITHMS:-min:2 valg:3 valn:4 ugal_g:3 ugal_n:4 ugal_le:4 par:5 q_adaptive:5}; do
   algorithm=${spec%:*}
   extra=()
-  # UGAL-g/n and PAR as 000 ran them (the authors' code: adaptive_threshold = 2,
-  # zero bias); UGAL-LE with 003's rule and its window.
+  # UGAL-g/n and PAR as [Kang 2021] ran them (the authors' code:
+  # adaptive_threshold = 2, zero bias); UGAL-LE with the rule of
+  # [Chaulagain 2024] and its window.
   case "$algorithm" in
     ugal_g|ugal_n|par) extra=(--set 'routing.ugal_rule="double_nonminimal"') ;;
     ugal_le) extra=(--set routing.contention_window=500 --set routing.contention_threshold=5) ;;

@@ -432,7 +432,7 @@ class Parser {
     }
   }
 
-  // Q-adaptive's keys (000 section 4; docs/q_adaptive.md).
+  // Q-adaptive's keys ([Kang 2021, section 4]; docs/q_adaptive.md).
   void parse_q_adaptive() {
     const bool q = traits(cfg_.algorithm).choice == PathChoice::QTable;
     const auto only_q = [q](const Field& f) {
@@ -478,7 +478,7 @@ class Parser {
     }
   }
 
-  // DQN-routing's keys (002 chapter 3; docs/dqn.md).
+  // DQN-routing's keys ([Lonardo 2019, chapter 3]; docs/dqn.md).
   void parse_dqn() {
     const bool dqn = cfg_.algorithm == RoutingAlgorithm::Dqn;
     const auto only_dqn = [dqn](const Field& f) {

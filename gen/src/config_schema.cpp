@@ -90,8 +90,8 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "bits needed). It also sizes each VC's route FIFO (`buffer_flits / min_packet_flits` entries)."},
     {"router", "max_packet_flits", KeyFamily::Any, "integer", config_default<&Config::max_packet_flits>,
      "1..256, at least `min_packet_flits`",
-     "Largest packet, in flits: header + payload + footer (or the one flit). 002's packets are up to 256 flits; "
-     "`buffer_flits` must hold the largest packet (virtual cut-through)."},
+     "Largest packet, in flits: header + payload + footer (or the one flit). [Lonardo 2019] uses packets of up to 256 "
+     "flits; `buffer_flits` must hold the largest packet (virtual cut-through)."},
     {"router", "nodes_per_router", KeyFamily::TorusMesh, "integer", config_default<&Config::nodes_per_router>, "1..8",
      "Host (NI) ports per router. Torus and mesh only; a dragonfly takes it from `topology.p` (writing it is an "
      "error: `not valid for kind = \"dragonfly\"; use topology.p`).",
@@ -152,13 +152,13 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "`\"ugal_le\"` or `\"par\"`."},
     {"routing", "ugal_rule", KeyFamily::Any, "string", config_default<&Config::ugal_rule>,
      "`\"hop_weighted\"`, `\"double_nonminimal\"`",
-     "The minimal/non-minimal comparison: route minimally when `q_m * H_m <= q_nm * H_nm + b` (003, Algorithm 1) or "
-     "when `q_m <= 2 * q_nm + b` (the Q-adaptive authors' SST/Merlin code, `adaptive_threshold = 2`). Only with "
-     "`algorithm = \"ugal_g\"`, `\"ugal_n\"`, `\"ugal_le\"` or `\"par\"`."},
+     "The minimal/non-minimal comparison: route minimally when `q_m * H_m <= q_nm * H_nm + b` ([Chaulagain 2024], "
+     "Algorithm 1) or when `q_m <= 2 * q_nm + b` (the Q-adaptive authors' SST/Merlin code, `adaptive_threshold = 2`). "
+     "Only with `algorithm = \"ugal_g\"`, `\"ugal_n\"`, `\"ugal_le\"` or `\"par\"`."},
     {"routing", "ugal_queue", KeyFamily::Any, "string", config_default<&Config::ugal_queue>,
      "`\"credits_and_waiting\"`, `\"credits\"`",
      "What `q` of an output port counts: the credits in use plus the flits of the packets waiting in this router's "
-     "input VCs for that port (000's \"output queue occupancy plus used credits\"; `rtl/rr_demand.sv`), or the "
+     "input VCs for that port ([Kang 2021]: \"output queue occupancy plus used credits\"; `rtl/rr_demand.sv`), or the "
      "credits in use alone. Only with `algorithm = \"ugal_g\"`, `\"ugal_n\"`, `\"ugal_le\"` or `\"par\"`."},
     {"routing", "decision", KeyFamily::Any, "string", config_default<&Config::decision>,
      "`\"vc_head_registered\"`, `\"vc_head\"`, `\"buffer_write\"`",
@@ -182,10 +182,10 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "compared with `round(epsilon x 2^16)`."},
     {"routing", "q_thld1", KeyFamily::Any, "number", config_default<&Config::q_thld1>, "0..1",
      "Q-adaptive: the source router takes the table's best port instead of the minimal one when `(Q_min - Q_best) / "
-     "Q_min >= q_thld1`; `round(q_thld1 x 2^10)`. 000 uses 0.2 for 1,056 nodes, 0.05 for 2,550."},
+     "Q_min >= q_thld1`; `round(q_thld1 x 2^10)`. [Kang 2021] uses 0.2 for 1,056 nodes, 0.05 for 2,550."},
     {"routing", "q_thld2", KeyFamily::Any, "number", config_default<&Config::q_thld2>, "0..1",
-     "Q-adaptive: the same at the first router of an intermediate group, against a random local port. 000: 0.35 for "
-     "1,056 nodes, 0.4 for 2,550."},
+     "Q-adaptive: the same at the first router of an intermediate group, against a random local port. [Kang 2021]: "
+     "0.35 for 1,056 nodes, 0.4 for 2,550."},
     {"routing", "q_value_bits", KeyFamily::Any, "integer", config_default<&Config::q_value_bits>, "8..24",
      "Q-adaptive: the width of a table entry (an estimate in cycles, fixed point)."},
     {"routing", "q_fraction_bits", KeyFamily::Any, "integer", config_default<&Config::q_fraction_bits>,
@@ -203,8 +203,8 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "docs/q_adaptive.md, \"Two-cycle decisions\")."},
     {"routing", "dqn_hop_threshold", KeyFamily::Any, "integer", "twice the diameter", "0..63 - diameter",
      "DQN-routing: a packet whose hop count has reached it takes no more DQN hops (it is flagged `Pdor` and follows "
-     "DOR). 002 uses 8 on the 4x4 torus (its diameter is 4). The header counts up to 63 hops, and DOR may still need "
-     "the diameter after the threshold."},
+     "DOR). [Lonardo 2019] uses 8 on the 4x4 torus (its diameter is 4). The header counts up to 63 hops, and DOR may "
+     "still need the diameter after the threshold."},
     {"routing", "dqn_hidden", KeyFamily::Any, "array of integers", config_default<&Config::dqn_hidden>,
      "0..3 sizes, each 1..256",
      "DQN-routing: the inference block's hidden layers; the input is the 6 x dims + 1 observation values, the output "
@@ -234,10 +234,11 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
     {"routing", "dqn_fallback", KeyFamily::Any, "string", config_default<&Config::dqn_fallback>,
      "`\"pdor\"`, `\"hop\"`",
      "DQN-routing: what a packet becomes when the DQN channel the agent proposed cannot take the whole packet now. "
-     "`\"pdor\"` (002's Algorithm 2): it takes DOR's hop on the escape VCs with `Pdor` set and goes by DOR to its "
-     "destination. `\"hop\"` (not in 002): it takes DOR's hop on the escape VCs with `Pdor` left clear, so the next "
-     "router offers the DQN VC again; `Pdor` is then set by `dqn_hop_threshold` alone. Deadlock-free either way "
-     "(Duato: the escape VCs stay DOR's; the generator's check proves it). docs/dqn.md, \"Pdor is for good\"."},
+     "`\"pdor\"` ([Lonardo 2019], Algorithm 2): it takes DOR's hop on the escape VCs with `Pdor` set and goes by DOR "
+     "to its destination. `\"hop\"` (not in [Lonardo 2019]): it takes DOR's hop on the escape VCs with `Pdor` left "
+     "clear, so the next router offers the DQN VC again; `Pdor` is then set by `dqn_hop_threshold` alone. "
+     "Deadlock-free either way (Duato: the escape VCs stay DOR's; the generator's check proves it). docs/dqn.md, "
+     "\"Pdor is for good\"."},
     {"routing", "dqn_episodes", KeyFamily::Any, "integer", config_default<&Config::dqn_episodes>,
      "0 or the router's ports..256",
      "DQN-routing: entries of each router's pending-episode table (an entry per packet with `ReqAck` the router "
@@ -246,8 +247,8 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "docs/dqn.md, \"The episode unit\". 0: no table, no acks and no rewards: the inference-only router (the block "
      "does not learn; `rlroute train` needs entries), without the episode unit's area."},
     {"routing", "dqn_ack_ratio", KeyFamily::Any, "integer", config_default<&Config::dqn_ack_ratio>, "0..65535",
-     "DQN-routing: each NIC sets `ReqAck` on one packet in this many (002's `AckRatio`; the first packet included); "
-     "0: on none, so no episode opens and no reward comes."},
+     "DQN-routing: each NIC sets `ReqAck` on one packet in this many (`AckRatio` of [Lonardo 2019]; the first packet "
+     "included); 0: on none, so no episode opens and no reward comes."},
     // [sim]
     {"sim", "pattern", KeyFamily::Any, "string", sim_default<&SimDefaults::pattern>,
      "`\"uniform\"`, `\"transpose\"`, `\"bitcomp\"`, `\"bitrev\"`, `\"tornado\"`, `\"neighbor\"`, `\"hotspot\"`, "

@@ -63,7 +63,7 @@ LinkFlit Nic::inject(std::int64_t cycle) {
     h.length = static_cast<unsigned>(s.packet.length);
     h.packet_id = s.id;
     // DQN-routing: one packet in routing.dqn_ack_ratio asks for an ack
-    // (002's ReqAck and AckRatio), the NIC's first included.
+    // (ReqAck and AckRatio of [Lonardo 2019]), the NIC's first included.
     // No ack without a pending-episode table (routing.dqn_episodes = 0).
     if (design_.link.side_band == SideBand::DqnAck && design_.cfg.dqn_ack_ratio > 0) {
       h.req_ack = heads_sent_ % static_cast<std::uint64_t>(design_.cfg.dqn_ack_ratio) == 0;

@@ -267,9 +267,9 @@ TEST(DqnNetwork, AnAgentOutsideGivesIdenticalResultsAtEveryThreadCount) {
 // routing.dqn_fallback = "hop": a packet whose +x DQN VC is taken goes one
 // DOR hop on the escape VCs and is offered the DQN VC again at the next
 // router, so Pdor comes from the hop threshold alone: a packet arrives with
-// Pdor exactly when it took more hops than the threshold (under 002's rule
-// the escapes of this load would arrive with Pdor and fewer hops). The route
-// checker holds every hop, Pdor included, to the hop relation.
+// Pdor exactly when it took more hops than the threshold (under the rule of
+// [Lonardo 2019] the escapes of this load would arrive with Pdor and fewer
+// hops). The route checker holds every hop, Pdor included, to the hop relation.
 TEST(DqnNetwork, AHopFallbackSetsPdorOnlyAtTheThreshold) {
   Bench b(torus("net_dqn4x4_ext_hop", 4, "dqn_agent = \"external\"\ndqn_fallback = \"hop\"\n"));
   SimOptions o = run_options(0.3, 200, 3000);
@@ -377,10 +377,10 @@ TEST(DqnNetwork, AFullTableCancelsCleanly) {
   EXPECT_GT(agent->rewards, 100);
 }
 
-// 002's DPSNN traffic (docs/traffic.md, "dpsnn"): steps of a compute phase,
-// an all-to-all burst and a barrier, with the agent outside the routers on
-// an untrained network. Every check holds, every step's burst reaches every
-// other node, and the run completes step after step.
+// The DPSNN traffic of [Lonardo 2019] (docs/traffic.md, "dpsnn"): steps of a
+// compute phase, an all-to-all burst and a barrier, with the agent outside the
+// routers on an untrained network. Every check holds, every step's burst
+// reaches every other node, and the run completes step after step.
 TEST(DqnNetwork, BurstyAllToAllTrafficCompletesItsSteps) {
   Bench b(torus("net_dqn4x4_ext", 4, "dqn_agent = \"external\"\n"));
   SimOptions o = run_options(0.1, 500, 6000);

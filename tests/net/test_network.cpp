@@ -155,11 +155,11 @@ speedup = {0}
   }
 }
 
-// 002's packets: up to 256 flits of 128 bits, in 256-flit VC buffers (virtual
-// cut-through holds a whole packet). At 2% load 256-flit packets cross at
-// exactly the zero-load formula (the fastest of each hop count); at 0.6
-// (past DOR's saturation) with uniform sizes of 2..256 flits nothing is lost,
-// duplicated, corrupted or misrouted, and nothing deadlocks.
+// The packets of [Lonardo 2019]: up to 256 flits of 128 bits, in 256-flit VC
+// buffers (virtual cut-through holds a whole packet). At 2% load 256-flit
+// packets cross at exactly the zero-load formula (the fastest of each hop
+// count); at 0.6 (past DOR's saturation) with uniform sizes of 2..256 flits
+// nothing is lost, duplicated, corrupted or misrouted, and nothing deadlocks.
 TEST(Network, PacketsOfUpTo256Flits) {
   Bench b(R"(
 [design]

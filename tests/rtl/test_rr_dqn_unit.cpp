@@ -482,8 +482,8 @@ TEST_F(DqnUnitAgentTest, RequestsCarryTheObservationAndAnswersLandInTheirSlots) 
   EXPECT_FALSE(decided(4)) << "no action: no decision to reward";
 }
 
-// 002's packets: 256-flit VC buffers and packets of up to 256 flits
-// (Vrr_dqn_unit_t4x4_deep, the agent outside). The length and the
+// The packets of [Lonardo 2019]: 256-flit VC buffers and packets of up to 256
+// flits (Vrr_dqn_unit_t4x4_deep, the agent outside). The length and the
 // occupancies are halved before they saturate (LEN_SHIFT = OCC_SHIFT = 1),
 // so a half-full VC reads 64, not 127; every request's observation is the
 // reference's, over random lengths, occupancies and credits from 0 to 256.

@@ -2,7 +2,7 @@
 // bit-exact reference rlroute::ref::q_decide (ref/src/q_decision.cpp) and the
 // row minimum and its column of rlroute::ref::q_argmin, for random rows (with
 // many ties and zeros), every role, every draw, on the 1,056-node router's 11
-// columns with 000's thresholds and on two small tables.
+// columns with the thresholds of [Kang 2021] and on two small tables.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -108,7 +108,7 @@ TYPED_TEST(QDecideTest, EveryOutcomeOfTheDecisionOccurs) {
   EXPECT_EQ(this->check(row, QRole::kMinimal, 0, 1, true, 1), 0u);
   // Exploring goes by the random port.
   EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, true, 1), 1u);
-  if (TypeParam::SRC == 51) {  // 000's thresholds, 0.2 and 0.35
+  if (TypeParam::SRC == 51) {  // the thresholds of [Kang 2021], 0.2 and 0.35
     row[C - 1] = 10;           // the best port, 75 % below the minimal one: taken
     EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, false, 1), C - 1);
     row[C - 1] = 33;           // 17.5 % below: the minimal port is kept

@@ -24,7 +24,7 @@ struct TableCfg {
   static constexpr unsigned ROWS = ROWS_, NUM_COLS = NUM_COLS_, QW = QW_, READ_PORTS = READ_PORTS_;
 };
 
-// As tests/rtl/CMakeLists.txt builds them (000's rates: alpha 51/256, beta 10/256).
+// As tests/rtl/CMakeLists.txt builds them (the rates of [Kang 2021]: alpha 51/256, beta 10/256).
 struct R10C3 : TableCfg<Vrr_q_table_r10c3, 10, 3, 8, 2> {};        // rows not a power of two, 8-bit values
 struct R128C11 : TableCfg<Vrr_q_table_r128c11, 128, 11, 16, 2> {};  // dfly(4,8,4,33): (g-1) x p rows, 11 ports
 
@@ -113,7 +113,7 @@ class QTableTest : public ::testing::Test {
   Dut<typename Cfg::Model> dut_;
   std::vector<std::vector<uint32_t>> table_;  // the model
   rlroute::ref::QFormat format_{.value_bits = QW, .fraction_bits = 4};
-  rlroute::ref::QRates rates_{};  // 000's: 8 bits, alpha 51, beta 10
+  rlroute::ref::QRates rates_{};  // as [Kang 2021]: 8 bits, alpha 51, beta 10
 };
 
 using TableCfgs = ::testing::Types<cfg::R10C3, cfg::R128C11>;

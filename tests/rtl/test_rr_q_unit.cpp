@@ -61,8 +61,9 @@ struct UnitCfg {
 
 // As tests/rtl/CMakeLists.txt builds them.
 // Dfly2429 (Vrr_q_unit_a): the example's router, dfly(2,4,2,9) (5 network ports, 16 rows), the
-// generator's codes for 000's parameters (kQRateBits 12, kQThresholdBits 10)
-// with epsilon 0.1, a read port per input port, one-cycle decisions.
+// generator's codes for the parameters of [Kang 2021] (kQRateBits 12,
+// kQThresholdBits 10) with epsilon 0.1, a read port per input port, one-cycle
+// decisions.
 struct Dfly2429 : UnitCfg<Vrr_q_unit_a, 7, 2, 4, 2, 9, 16, 4, 12, 819, 164, 10, 205, 358, 6554, 7, 1> {};
 // SmallTwoCycle (Vrr_q_unit_b): 1 node, 2 local and 3 global ports, 7 groups (6 rows), 10-bit values
 // with 2 fraction bits (saturate at 255 cycles), 8-bit rates and

@@ -1,7 +1,8 @@
 // Block test for rtl/rr_q_update.sv: the update unit gives the value of the
 // bit-exact reference rlroute::ref::q_update (ref/src/q_learning.cpp) for
 // every (Q_x, target) pair of an 8-bit table, and for random and edge pairs
-// of the 16-bit table with 000's rates and of a format with other rates.
+// of the 16-bit table with the rates of [Kang 2021] and of a format with other
+// rates.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -25,8 +26,8 @@ struct UpdCfg {
 };
 
 // As tests/rtl/CMakeLists.txt builds them.
-struct W8 : UpdCfg<Vrr_q_update_w8, 8, 8, 51, 10> {};        // 000's rates on a small table: exhaustive
-struct W16 : UpdCfg<Vrr_q_update_w16, 16, 8, 51, 10> {};     // 000's rates, the default format
+struct W8 : UpdCfg<Vrr_q_update_w8, 8, 8, 51, 10> {};        // rates of [Kang 2021], small table: exhaustive
+struct W16 : UpdCfg<Vrr_q_update_w16, 16, 8, 51, 10> {};     // rates of [Kang 2021], the default format
 struct W12 : UpdCfg<Vrr_q_update_w12, 12, 6, 64, 1> {};      // alpha = 1 (the whole step), beta = 1/64
 
 }  // namespace cfg

@@ -126,8 +126,8 @@ RR_STAR_CFG(S3x6, s3x6, true, 2, 4, 64, 3, 6)
 RR_STAR_CFG(S2x5x3, s2x5x3, true, 1, 3, 64, 2, 5, 3)
 RR_STAR_CFG(SM5x3, sm5x3, false, 1, 2, 64, 5, 3)
 
-// DQN-routing: the example's 4x4 torus with 002's threshold, 4 VCs with two
-// nodes per router and a low threshold, a mesh with one escape VC.
+// DQN-routing: the example's 4x4 torus with the threshold of [Lonardo 2019], 4
+// VCs with two nodes per router and a low threshold, a mesh with one escape VC.
 #define RR_DQN_CFG(NAME, SUFFIX, TORUS, NPR, VCS, FLIT_BITS, THRESHOLD, ...)                     \
   struct NAME {                                                                                \
     using Model = Vrr_route_dor_##SUFFIX;                                                      \

@@ -918,7 +918,7 @@ TEST(Config, DqnDefaultsAndKeys) {
                           "[routing]\nalgorithm = \"dqn\"\n";
   const Config d = parse_config(dqn, "t.toml");
   EXPECT_EQ(d.algorithm, RoutingAlgorithm::Dqn);
-  EXPECT_EQ(d.dqn_hop_threshold, 8) << "002: twice the 4x4 torus's diameter";
+  EXPECT_EQ(d.dqn_hop_threshold, 8) << "[Lonardo 2019]: twice the 4x4 torus's diameter";
   EXPECT_EQ(d.dqn_hidden, (std::vector<int>{32, 32}));
   EXPECT_EQ(d.dqn_weight_bits, 8);
   EXPECT_EQ(d.dqn_activation_bits, 8);
@@ -943,7 +943,7 @@ TEST(Config, DqnDefaultsAndKeys) {
             "t.toml:8:1: routing.dqn_ack_ratio = -1: must be an integer in 0..65535");
   EXPECT_EQ(error_of(dqn + "dqn_agent = \"gpu\"\n"),
             "t.toml:8:1: routing.dqn_agent = \"gpu\": must be one of \"block\", \"external\"");
-  EXPECT_EQ(d.dqn_fallback, DqnFallback::Pdor) << "002's rule";
+  EXPECT_EQ(d.dqn_fallback, DqnFallback::Pdor) << "the rule of [Lonardo 2019]";
   EXPECT_EQ(parse_config(dqn + "dqn_fallback = \"hop\"\n", "t.toml").dqn_fallback, DqnFallback::Hop);
   EXPECT_EQ(error_of(dqn + "dqn_fallback = \"never\"\n"),
             "t.toml:8:1: routing.dqn_fallback = \"never\": must be one of \"pdor\", \"hop\"");
@@ -993,8 +993,8 @@ TEST(ConfigError, AlgorithmForAnotherTopology) {
             "dragonfly supports: min, valg, valn, ugal_g, ugal_n, ugal_le, par, q_adaptive");
 }
 
-// Q-adaptive's keys: 000's values for 1,056 nodes by default, each one
-// checked, and only for q_adaptive.
+// Q-adaptive's keys: the values of [Kang 2021] for 1,056 nodes by default, each
+// one checked, and only for q_adaptive.
 TEST(Config, QAdaptiveDefaultsAndKeys) {
   const std::string q = std::string(kDragonfly) + "[routing]\nalgorithm = \"q_adaptive\"\n";
   const Config d = parse_config(q, "t.toml");
@@ -1087,7 +1087,7 @@ TEST(ConfigError, MinPacketFlits) {
             "t.toml:5:1: router.max_packet_flits = 257: must be an integer in 1..256");
   EXPECT_EQ(parse_config(std::string(kMinimal) + "[router]\nmax_packet_flits = 256\nbuffer_flits = 256\n", "t.toml")
                 .max_packet_flits,
-            256) << "002's packets";
+            256) << "the packets of [Lonardo 2019]";
   EXPECT_EQ(error_of(std::string(kMinimal) + "[router]\nmax_packet_flits = 1\n"),
             "t.toml:5:1: router.max_packet_flits = 1: must be at least router.min_packet_flits = 2 (a packet of "
             "one flit needs router.min_packet_flits = 1)");

@@ -52,8 +52,8 @@ TEST(DpsnnApp, AMessageIsItsSpikesInPacketsOfUpToTheRoutersMaximum) {
   const std::vector<AppPacket> m = small.message(3, 7, 52);
   ASSERT_EQ(m.size(), 39u);
   for (const AppPacket& p : m) EXPECT_EQ((std::vector<int>{p.src, p.dst, p.length}), (std::vector<int>{3, 7, 4}));
-  // 128-bit flits and 002's 256-flit packets (254 payload flits): 1000
-  // spikes = 12,000 bytes = 750 flits = 254 + 254 + 242.
+  // 128-bit flits and the 256-flit packets of [Lonardo 2019] (254 payload
+  // flits): 1000 spikes = 12,000 bytes = 750 flits = 254 + 254 + 242.
   const DpsnnApp big(DpsnnSpec{}, 16, 128, 2, 256, 1);
   EXPECT_EQ(lengths(big.message(0, 1, 1000)), (std::vector<int>{256, 256, 244}));
   EXPECT_EQ(lengths(big.message(0, 1, 52)), (std::vector<int>{41}));  // 624 bytes: 39 flits, rounded up

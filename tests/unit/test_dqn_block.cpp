@@ -34,7 +34,7 @@ std::string fit_error(const DqnBlock& b, const ref::DqnNetwork& n) {
 
 TEST(DqnBlock, ShapeAndProgrammingPortOfTheDefaultBlock) {
   const DqnBlock b = dqn_block(parse_config(kDqn, "t.toml"));
-  EXPECT_EQ(b.sizes, (std::vector<int>{13, 32, 32, 4})) << "002's 13 observation values, one Q-value per port";
+  EXPECT_EQ(b.sizes, (std::vector<int>{13, 32, 32, 4})) << "13 observation values [Lonardo 2019], one Q-value per port";
   EXPECT_EQ(b.layers(), 3);
   EXPECT_EQ(b.accumulator_bits(), 8 + 8 + 6);  // clog2(32 + 1) = 6
   EXPECT_EQ(b.layer_bits(), 2);

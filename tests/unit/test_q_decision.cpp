@@ -1,5 +1,5 @@
 // The reference of Q-adaptive's decision (ref/q_decision.hpp): Figure 4 and
-// Equation 2 of 000, with the authors' tie and exploration rules.
+// Equation 2 of [Kang 2021], with the authors' tie and exploration rules.
 #include "rlroute/ref/q_decision.hpp"
 
 #include <gtest/gtest.h>

@@ -58,7 +58,7 @@ TEST(DqnRouting, OffersEveryPortOnTheDqnVcAndTheDorHopWithPdor) {
 
 // routing.dqn_fallback = "hop": the DOR hop leaves Pdor clear below the
 // threshold, so the next router offers the DQN VC again; at the threshold it
-// sets Pdor as 002's rule does.
+// sets Pdor as the rule of [Lonardo 2019] does.
 TEST(DqnRouting, AHopFallbackLeavesPdorClearBelowTheThreshold) {
   Config c = grid(TopologyKind::Torus, {4, 4}, 3);
   c.dqn_fallback = DqnFallback::Hop;

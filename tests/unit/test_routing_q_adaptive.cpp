@@ -100,10 +100,10 @@ TEST(QAdaptiveRouting, TheIntermediateRouterDecidesOnlyWithoutALinkToTheDestinat
   EXPECT_GT(minimal, 0);
 }
 
-// 000 gives every hop its own VC (5). The check finds 4 enough: levels 3 and
-// 4 then share a VC, and the only paths with a fifth hop end global -> local
-// into the destination router, so no dependency on that VC leads back to a
-// global channel. With 3 it names a cycle.
+// The Q-adaptive paper [Kang 2021] gives every hop its own VC (5). The check
+// finds 4 enough: levels 3 and 4 then share a VC, and the only paths with a
+// fifth hop end global -> local into the destination router, so no dependency
+// on that VC leads back to a global channel. With 3 it names a cycle.
 TEST(QAdaptiveRouting, DeadlockFreeWithFiveAndFourVcsAndNotWithThree) {
   for (const std::string arrangement : {"absolute", "palmtree"}) {
     SCOPED_TRACE(arrangement);

@@ -76,7 +76,8 @@ class LearningAgent final : public DqnAgent {
     return action;
   }
 
-  // 002's reward: distance / latency (hops per cycle of the rest of the way).
+  // The reward of [Lonardo 2019]: distance / latency (hops per cycle of the
+  // rest of the way).
   void reward(int router, const DqnReward& r) override {
     const auto it = pending_.find({router, static_cast<int>(r.episode)});
     if (it == pending_.end()) {

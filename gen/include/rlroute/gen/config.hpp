@@ -53,9 +53,9 @@ enum class SwitchAllocation { AfterVc, Speculative };
 // floating-point one in training).
 enum class DqnAgentKind { Block, External };
 // routing.dqn_fallback: what a packet becomes when the DQN channel the agent
-// proposed cannot take it: Pdor for the rest of its way (002's Algorithm 2),
-// or DOR for this hop only, Pdor then set by the hop threshold alone (not in
-// 002: docs/dqn.md, "Pdor is for good").
+// proposed cannot take it: Pdor for the rest of its way ([Lonardo 2019],
+// Algorithm 2), or DOR for this hop only, Pdor then set by the hop threshold
+// alone (not in the thesis: docs/dqn.md, "Pdor is for good").
 enum class DqnFallback { Pdor, Hop };
 const char* to_string(TopologyKind kind);
 const char* to_string(GlobalArrangement arrangement);
@@ -89,7 +89,7 @@ inline constexpr std::int64_t kMaxSimCycles = std::int64_t{1} << 40;
 inline constexpr int kMaxDragonflyRouters = 1024;
 inline constexpr int kMaxDragonflyNodes = 4096;
 
-// Packets of up to 256 flits (002's packets: up to 256 128-bit flits); a VC
+// Packets of up to 256 flits ([Lonardo 2019]: up to 256 128-bit flits); a VC
 // buffer holds at least the largest packet (virtual cut-through).
 inline constexpr int kMaxPacketFlits = 256;
 
@@ -99,8 +99,8 @@ inline constexpr int kHeaderHopBits = 6;
 inline constexpr int kMaxHeaderHops = (1 << kHeaderHopBits) - 1;
 
 // DQN-routing's inference block (routing.dqn_*): at most 3 hidden layers (the
-// block has up to 4), layers of up to 256 neurons (002's agent), up to 1,024
-// multipliers per layer.
+// block has up to 4), layers of up to 256 neurons (the agent of
+// [Lonardo 2019]), up to 1,024 multipliers per layer.
 inline constexpr int kMaxDqnHidden = 3;
 inline constexpr int kMaxDqnLayerSize = 256;
 inline constexpr int kMaxDqnMultipliers = 1024;
@@ -167,9 +167,9 @@ struct Config {
   UgalRule ugal_rule = UgalRule::HopWeighted;               // ugal_g, ugal_n, ugal_le, par
   UgalQueue ugal_queue = UgalQueue::CreditsAndWaiting;      // ugal_g, ugal_n, ugal_le, par
   DecisionPoint decision = DecisionPoint::VcHeadRegistered;  // ugal_g, ugal_n, ugal_le, par
-  // q_adaptive (000 section 4; its values for 1,056 nodes are the defaults):
-  // the learning rates of Equation 3 when the estimate falls (alpha) and
-  // rises (beta), the exploration probability, the thresholds of the source
+  // q_adaptive ([Kang 2021, section 4]; its values for 1,056 nodes are the
+  // defaults): the learning rates of Equation 3 when the estimate falls (alpha)
+  // and rises (beta), the exploration probability, the thresholds of the source
   // router and of the intermediate router, the fixed-point format of a
   // Q-value (cycles) and the table's row read ports (0: one per input port).
   double alpha = 0.2;
@@ -183,13 +183,13 @@ struct Config {
   // Cycles from a head's presentation to its decision: 1 (the row read and
   // the decision in one cycle) or 2 (through a register; a faster clock).
   int q_decision_cycles = 1;
-  // dqn (002 chapter 3; docs/dqn.md): the hop count from which a packet
-  // takes no more DQN hops (default twice the topology's diameter: 002's 8 on
-  // the 4x4 torus), the inference block's hidden layer sizes, weight and
-  // activation bits and multipliers per layer (dqn_npar neurons x dqn_ipar
-  // inputs per cycle), and the weights file `rlroute sim` programs into the
-  // block (as written; relative to the config file's directory; empty: an
-  // untrained random network).
+  // dqn ([Lonardo 2019, chapter 3]; docs/dqn.md): the hop count from which a
+  // packet takes no more DQN hops (default twice the topology's diameter: the
+  // thesis's 8 on the 4x4 torus), the inference block's hidden layer sizes,
+  // weight and activation bits and multipliers per layer (dqn_npar neurons x
+  // dqn_ipar inputs per cycle), and the weights file `rlroute sim` programs
+  // into the block (as written; relative to the config file's directory; empty:
+  // an untrained random network).
   int dqn_hop_threshold = 0;
   std::vector<int> dqn_hidden{32, 32};
   int dqn_weight_bits = 8;

@@ -1,8 +1,8 @@
-// Q-adaptive's table as one router of a dragonfly holds it (000 section 4;
-// docs/q_adaptive.md, "The algorithm"): which row a packet reads and updates,
-// which column a port is, and the value every entry starts from. The RTL
-// table (rtl/rr_q_table.sv) is this layout; the test bench and the Q-table's
-// initialisation follow it.
+// Q-adaptive's table as one router of a dragonfly holds it
+// ([Kang 2021, section 4]; docs/q_adaptive.md, "The algorithm"): which row a
+// packet reads and updates, which column a port is, and the value every entry
+// starts from. The RTL table (rtl/rr_q_table.sv) is this layout; the test bench
+// and the Q-table's initialisation follow it.
 #pragma once
 
 #include <cstdint>

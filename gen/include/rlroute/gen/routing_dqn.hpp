@@ -1,8 +1,8 @@
-// DQN-routing's relation on torus and mesh (002, section 3.2, Algorithm 2;
-// docs/dqn.md): the highest VC is the DQN VC, on which a packet not flagged
-// Pdor may take any network port the agent proposes (non-minimal, U-turns
-// included) while its hop count is below the threshold; the DOR hop on the
-// escape VCs below it (DorRouting on those VCs) is always offered and sets
+// DQN-routing's relation on torus and mesh ([Lonardo 2019], section 3.2,
+// Algorithm 2; docs/dqn.md): the highest VC is the DQN VC, on which a packet
+// not flagged Pdor may take any network port the agent proposes (non-minimal,
+// U-turns included) while its hop count is below the threshold; the DOR hop on
+// the escape VCs below it (DorRouting on those VCs) is always offered and sets
 // Pdor, after which the packet follows DOR to its destination (with
 // routing.dqn_fallback = "hop" the DOR hop sets Pdor only at the threshold,
 // and the packet may take the DQN VC again at the next router). Deadlock-free

@@ -1,5 +1,5 @@
-// Q-adaptive's routing relation (000 section 4, Figure 4; the authors' code
-// where the paper is silent: docs/q_adaptive.md): every path the learned
+// Q-adaptive's routing relation ([Kang 2021], section 4, Figure 4; the authors'
+// code where the paper is silent: docs/q_adaptive.md): every path the learned
 // decisions can take, the epsilon-greedy exploration included, so that the
 // generator's deadlock check and the test bench's route checker cover them.
 //

@@ -1,5 +1,5 @@
-// Star-channel routing on torus and mesh (002, section 2.7.2; Duato's
-// protocol): the highest VC of every channel is adaptive and minimal (a
+// Star-channel routing on torus and mesh ([Lonardo 2019], section 2.7.2;
+// Duato's protocol): the highest VC of every channel is adaptive and minimal (a
 // packet may take it in any dimension in which it is not yet at its
 // destination, in the minimal direction), the VCs below it are the escape
 // sub-network and follow dimension order with dateline classes (DorRouting

@@ -41,11 +41,12 @@ struct GridShape {
   std::array<int, 3> dims{};  // Explicit only
 };
 
-// 002's DPSNN traffic (section 4.2.2): each node is a process of a spiking
-// neural network that, every 1 ms step, computes, then sends each other process
-// its spikes (all-to-all), then waits at a barrier. docs/traffic.md, "dpsnn".
+// The DPSNN traffic of the DQN-routing thesis ([Lonardo 2019], section 4.2.2):
+// each node is a process of a spiking neural network that, every 1 ms step,
+// computes, then sends each other process its spikes (all-to-all), then waits
+// at a barrier. docs/traffic.md, "dpsnn".
 struct DpsnnSpec {
-  double rate_hz = 21;      // mean firing rate per neuron (002 Table 4.1: 21..556 Hz)
+  double rate_hz = 21;      // mean firing rate per neuron ([Lonardo 2019, Table 4.1]: 21..556 Hz)
   int neurons = 2500;       // neurons per process: one 2500-neuron module per node
   int spike_bytes = 12;     // an AER spike: neuron id and emission time
   int compute_cycles = 1000;  // the compute phase of each step

@@ -60,13 +60,13 @@ int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar);
 // a pipeline): the largest layer's ceil(outputs / npar) x ceil(inputs / ipar).
 int dqn_interval_cycles(const DqnNetwork& network, int npar, int ipar);
 
-// DQN-routing's observation of a packet at a router (rr_dqn_unit; 002's 13
-// values on a 2-D torus): the router's coordinates, the destination's, the
-// packet's length, then per network port the flits in the router's input
-// buffer of the DQN VC, then per network port the flits downstream in the
-// DQN VC of its output (buffer depth - credits). The length and the
-// occupancies are scaled to the activation range first (shifted right by
-// dqn_observation_shift of their largest value: router.max_packet_flits,
+// DQN-routing's observation of a packet at a router (rr_dqn_unit; the 13
+// values of [Lonardo 2019] on a 2-D torus): the router's coordinates, the
+// destination's, the packet's length, then per network port the flits in the
+// router's input buffer of the DQN VC, then per network port the flits
+// downstream in the DQN VC of its output (buffer depth - credits). The length
+// and the occupancies are scaled to the activation range first (shifted right
+// by dqn_observation_shift of their largest value: router.max_packet_flits,
 // router.buffer_flits); every value saturates at the largest activation,
 // 2^(activation_bits - 1) - 1.
 struct DqnObservationInputs {

@@ -1,9 +1,9 @@
-// Bit-exact reference of Q-adaptive's decision (000 section 4, Figure 4 and
-// Equation 2; the authors' code fills the gaps, docs/q_adaptive.md). Ports
-// are table columns: 0 .. a-2 the local ports, a-1 .. k-p-1 the global ones.
-// The random draws (explore or not, which port) come in as inputs: the RTL
-// decision unit takes them from its LFSR, and its block test feeds the same
-// draws to this function.
+// Bit-exact reference of Q-adaptive's decision ([Kang 2021], section 4,
+// Figure 4 and Equation 2; the authors' code fills the gaps,
+// docs/q_adaptive.md). Ports are table columns: 0 .. a-2 the local ports,
+// a-1 .. k-p-1 the global ones. The random draws (explore or not, which port)
+// come in as inputs: the RTL decision unit takes them from its LFSR, and its
+// block test feeds the same draws to this function.
 #pragma once
 
 #include <cstdint>

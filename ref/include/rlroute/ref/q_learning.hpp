@@ -1,8 +1,8 @@
-// Bit-exact reference of Q-adaptive's learning arithmetic (000 section 4,
-// Equation 3; docs/q_adaptive.md): the fixed-point format of a Q-value, the
-// feedback target r + Q_y, and the hysteretic update of one table entry. The
-// RTL update unit (rr_q_update) must agree with q_update() on every input;
-// its block test compares the two.
+// Bit-exact reference of Q-adaptive's learning arithmetic ([Kang 2021],
+// section 4, Equation 3; docs/q_adaptive.md): the fixed-point format of a
+// Q-value, the feedback target r + Q_y, and the hysteretic update of one table
+// entry. The RTL update unit (rr_q_update) must agree with q_update() on every
+// input; its block test compares the two.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,8 @@ struct QFormat {
 };
 
 // The learning rates as unsigned fractions of 2^rate_bits: alpha applies when
-// the estimate falls (delta < 0), beta when it rises (000: alpha 0.2, beta 0.04).
+// the estimate falls (delta < 0), beta when it rises ([Kang 2021]: alpha 0.2,
+// beta 0.04).
 struct QRates {
   unsigned rate_bits = 8;
   uint32_t alpha = 51;  // round(0.2 x 256)

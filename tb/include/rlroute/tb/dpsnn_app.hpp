@@ -1,7 +1,7 @@
-// DPSNN-like bursty all-to-all traffic (002 sections 4.2.2 and 4.3.3): every
-// node runs one process of a distributed spiking neural network. Each step
-// (1 ms of neural time) the processes compute, then send every other process
-// the spikes of their neurons (an all-to-all exchange), then meet at a
+// DPSNN-like bursty all-to-all traffic ([Lonardo 2019], sections 4.2.2 and
+// 4.3.3): every node runs one process of a distributed spiking neural network.
+// Each step (1 ms of neural time) the processes compute, then send every other
+// process the spikes of their neurons (an all-to-all exchange), then meet at a
 // barrier. docs/traffic.md, "dpsnn", states the model and its interpretations.
 #pragma once
 

@@ -1,9 +1,9 @@
 // A DQN-routing agent outside the routers (routing.dqn_agent = "external"):
 // the fabric passes every decision a router starts on its agent port
 // (rr_dqn_unit) to act() and returns the action in the same cycle, so the
-// decision costs no inference time, as in 002's simulator; and every reward
-// a router reports (rr_dqn_episode_unit) to reward(), in the cycle its ack
-// arrives.
+// decision costs no inference time, as in the simulator of [Lonardo 2019]; and
+// every reward a router reports (rr_dqn_episode_unit) to reward(), in the cycle
+// its ack arrives.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +26,8 @@ class DqnAgent {
   // come): if the router takes the action, the entry's reward reports it.
   virtual int act(int router, int episode, std::span<const std::int32_t> observation, std::uint32_t mask) = 0;
   // The reward of a decided episode of `router` (DqnReward: distance and
-  // latency; 002's reward is distance / latency). The entry is free again
-  // after this, so a later act() may name the same episode.
+  // latency; the reward of [Lonardo 2019] is distance / latency). The entry is
+  // free again after this, so a later act() may name the same episode.
   virtual void reward(int /*router*/, const DqnReward& /*reward*/) {}
 };
 

@@ -1,7 +1,8 @@
 // Agents for evaluating DQN-routing policies behind the routers' agent ports
 // (routing.dqn_agent = "external"): a uniformly random policy (the baseline a
 // trained network must beat), and a meter that passes decisions to another
-// agent and records the rewards the routers report (002's distance / latency).
+// agent and records the rewards the routers report (distance / latency, as in
+// [Lonardo 2019]).
 #pragma once
 
 #include <cstdint>
@@ -44,7 +45,8 @@ class RewardMeter final : public DqnAgent {
   double sum_ = 0;
 };
 
-// 002's reward (equation 3.1): distance / latency, hops per cycle.
+// The reward of [Lonardo 2019] (equation 3.1): distance / latency, hops per
+// cycle.
 double dqn_reward(const DqnReward& r);
 
 }  // namespace rlroute::train

@@ -1,9 +1,9 @@
 // The agent's Q-network (PyTorch's C++ API): a multilayer perceptron over the
 // observation (ReLU hidden layers of routing.dqn_hidden's sizes) with a
 // dueling head, Q = V(h) + A(h) - mean(A(h)) on the last hidden layer h
-// (Wang et al., as 002's agent; docs/dqn.md, "Training"). Both streams are
-// linear, so the head folds exactly into one output layer: the network the
-// inference block runs (to_float_network).
+// (Wang et al., as the agent of [Lonardo 2019]; docs/dqn.md, "Training"). Both
+// streams are linear, so the head folds exactly into one output layer: the
+// network the inference block runs (to_float_network).
 #pragma once
 
 #include <torch/torch.h>

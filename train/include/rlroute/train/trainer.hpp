@@ -2,14 +2,15 @@
 // "Training"): the Verilated network runs with the agent outside the routers
 // (routing.dqn_agent = "external"), a floating-point Q-network behind the
 // agent port acting epsilon-greedily; every reward a router reports (the ack
-// of a decided episode: distance / latency, 002 equation 3.1) completes a
-// transition in the replay buffer, and Adam trains the network on batches
-// from it. At the end the network is folded and quantized for the block.
+// of a decided episode: distance / latency, [Lonardo 2019], equation 3.1)
+// completes a transition in the replay buffer, and Adam trains the network on
+// batches from it. At the end the network is folded and quantized for the
+// block.
 //
-// 002's episodes are one decision long (Algorithm 2 starts an episode and
-// asks for one action, Algorithm 3 logs its reward and ends it), so every
-// transition is terminal: the target of a transition is its reward, and the
-// bootstrap term through which a target network and double DQN act is zero.
+// The episodes of [Lonardo 2019] are one decision long (Algorithm 2 starts an
+// episode and asks for one action, Algorithm 3 logs its reward and ends it), so
+// every transition is terminal: the target of a transition is its reward, and
+// the bootstrap term through which a target network and double DQN act is zero.
 // They are therefore not part of the update (docs/dqn.md, "Interpretations").
 #pragma once
 
@@ -25,7 +26,8 @@
 
 namespace rlroute::train {
 
-// 002's agent settings (appendix A.1, RLlib's DQN with these values) unless noted.
+// The agent settings of [Lonardo 2019] (appendix A.1, RLlib's DQN with these
+// values) unless noted.
 struct TrainOptions {
   SimOptions sim;  // the traffic and the run's length; the trainer sets the agent
   double learning_rate = 5e-4;
@@ -41,9 +43,9 @@ struct TrainOptions {
   std::int64_t curve_every = 1000;  // steps per training-curve row
   int calibration = 5000;           // observations the quantizer calibrates on
   std::uint64_t seed = 1;
-  // The network training starts from (rlroute train --init: 002's
-  // pre-training, or a curriculum over loads); none: PyTorch's random
-  // initialisation. It must have the block's layer shapes.
+  // The network training starts from (rlroute train --init: the
+  // pre-training of [Lonardo 2019], or a curriculum over loads); none:
+  // PyTorch's random initialisation. It must have the block's layer shapes.
   ref::FloatNetwork init;
 };
 
