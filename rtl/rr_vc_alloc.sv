@@ -66,7 +66,7 @@ module rr_vc_alloc #(
   // sim_guards_equiv.sh; docs/architecture.md, "RTL written for simulation
   // speed"). Stage 2 keeps one arbiter instance per output VC: mapped as
   // modules of their own, they give ABC a faster allocator than the same
-  // arbitration inline (docs/results.md, stop 41).
+  // arbitration inline (docs/results.md, "Allocators that skip idle work").
 `ifdef VERILATOR
   localparam bit SKIP_IDLE = 1'b1;
   localparam bit [R*R*RANK_W-1:0] RANKS = rank_table(REQ_MAP);

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Where a dragonfly's links are loaded under ADV+i (docs/results.md, issue 11).
+"""Where a dragonfly's links are loaded under ADV+i (docs/results.md).
 
 Reads the per-link CSV of `rlroute sim --links FILE` of a dragonfly run under
 `--pattern adv+I` (group G sends to group G + I) and groups the links by the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The router-capacity benchmark of docs/results.md (issue 10): every dragonfly
+# The router-capacity benchmark of docs/results.md: every dragonfly
 # algorithm of examples/dfly_2_4_2_9_*.toml under uniform random, ADV+1, ADV+4
 # and the 50% router-level mix of [Chaulagain 2024], with one router variant:
 #   s2    speedup 2, 32-flit output buffers, 4-flit packets, 24-flit VC buffers

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Q-adaptive's convergence and dynamic-load runs of docs/results.md (issue 11;
-# [Kang 2021], sections 5.5 and 5.6) on dfly(2,4,2,9) with the Q-adaptive
+# Q-adaptive's convergence and dynamic-load runs of docs/results.md
+# ([Kang 2021], sections 5.5 and 5.6) on dfly(2,4,2,9) with the Q-adaptive
 # paper's router and packets (sim/configs/dfly_2_4_2_9_kang2021.toml:
 # single-flit packets, speedup 2, 40-flit VC buffers; 5 VCs, the paper's
 # parameters): from an empty

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Q-adaptive's sensitivity to its parameters (issue 11, docs/results.md).
+"""Q-adaptive's sensitivity to its parameters (docs/results.md).
 
 Runs Q-adaptive on one network (default sim/configs/dfly_2_4_2_9_kang2021.toml,
 the Q-adaptive paper's router [Kang 2021] on 72 nodes, 5 VCs) once per parameter

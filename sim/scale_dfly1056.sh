@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The 1,056-node benchmark of docs/results.md (issues 10 and 11): every
-# dragonfly algorithm, Q-adaptive included, on
-# sim/configs/dfly_4_8_4_33_kang2021.toml (the Q-adaptive paper's network and
-# packet format [Kang 2021]) at the loads its section 5.3 discusses: uniform
-# random at 0.8 and 1.0, ADV+1 and ADV+4 at 0.45 and 1.0.
+# The 1,056-node benchmark of docs/results.md: every dragonfly algorithm,
+# Q-adaptive included, on sim/configs/dfly_4_8_4_33_kang2021.toml (the
+# Q-adaptive paper's network and packet format [Kang 2021]) at the loads its
+# section 5.3 discusses: uniform random at 0.8 and 1.0, ADV+1 and ADV+4 at 0.45
+# and 1.0.
 # Usage: sim/scale_dfly1056.sh [OUT]   (OUT defaults to out/scale_dfly1056)
 # RLROUTE=PATH runs another binary (default build/rlroute). Writes
 # OUT/configs/*.toml, OUT/uniform/, OUT/adv_1/ and OUT/adv_4/ (sweep.py output) and

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Simulation speed benchmark (issue 13; docs/results.md, "Simulation speed"):
+"""Simulation speed benchmark (docs/results.md, "Simulation speed"):
 router-cycles per second (`router_cycles_per_second` of the results JSON: the
-simulation loop's wall time) of the issue's runs, for one or more rlroute
+simulation loop's wall time) of the runs below, for one or more rlroute
 binaries and thread counts, into a CSV and a bar chart.
 
     /usr/bin/python3 sim/speed_bench.py --out out/speed \\

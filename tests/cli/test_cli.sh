@@ -35,7 +35,7 @@ bad "dimension of 1" $'[topology]\nkind = "torus"\ndims = [4, 1]' 'bad\.toml:3:1
 bad "too few VCs" $'[topology]\nkind = "torus"\ndims = [4, 4]\n[router]\nvcs = 1' 'bad\.toml:5:1: router\.vcs = 1: too few VCs for dor .* channel dependency cycle R0\(0,0\)'
 bad "VCT buffer" $'[topology]\nkind = "mesh"\ndims = [4, 4]\n[router]\nbuffer_flits = 3\nmax_packet_flits = 4' 'router\.buffer_flits = 3: virtual cut-through'
 
-# Output directories (issue 9): rlroute replaces only what it wrote itself.
+# Output directories: rlroute replaces only what it wrote itself.
 "$rlroute" gen "$examples/torus4x4_dor.toml" -o "$work/a/" > /dev/null 2> "$work/err.txt"
 check "gen -o DIR/ (trailing slash) onto its own output: exits 0" test $? -eq 0
 check "gen -o DIR/: the output is all there" diff -r "$work/a" "$work/keep"

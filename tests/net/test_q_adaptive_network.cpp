@@ -72,7 +72,7 @@ std::vector<SeriesPoint> run_adv1(const std::string& toml) {
 
 }  // namespace
 
-// Measured (stop 25, windows of 250 cycles): the first window 79 % minimal,
+// Measured (windows of 250 cycles): the first window 79 % minimal,
 // from cycle 250 on 10-27 %; the accepted load 0.10, 0.37 by cycle 2,000,
 // 0.41 in the last window; the tables' mean from 20.7 to 30.1 cycles. Without
 // learning: 98-99.6 % minimal and 0.123-0.125 throughout, mean 20.25.

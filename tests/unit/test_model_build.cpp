@@ -208,7 +208,8 @@ TEST_F(ModelCache, BuildsOnceThenLoadsTheVerifiedLibrary) {
   expect_router_runs(second);
 }
 
-// The SIGBUS case of issue 9, with a real Verilator rebuild.
+// A truncated library, which would crash the process with SIGBUS when loaded,
+// is rebuilt with a real Verilator build.
 TEST_F(ModelCache, TruncatedLibraryIsRebuiltWithVerilator) {
   const ModelCacheEntry e = seed();
   const fs::path prebuilt = seed_prebuilt();
