@@ -20,6 +20,7 @@ struct Verb {
 Verb add_gen(CLI::App& app);
 Verb add_sim(CLI::App& app);
 Verb add_synth(CLI::App& app);
+Verb add_report(CLI::App& app);         // runs sim/report.py (matplotlib)
 Verb add_train(CLI::App& app);          // the trainer itself (the rlroute-train binary)
 Verb add_train_forward(CLI::App& app);  // `rlroute train`: runs rlroute-train beside it
 

@@ -3,27 +3,60 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "rlroute/gen/interrupt.hpp"
+#include "rlroute/gen/printable.hpp"
 #include "rlroute/gen/version.hpp"
 
 namespace {
 
-// An error is one line: a control character (a newline in a path, an escape
-// sequence) is shown escaped, never sent to the terminal.
+// An error is one line of readable text: a control character (a newline in a
+// path, an escape sequence) or a byte that is not UTF-8 is shown escaped, never
+// sent to the terminal; a word longer than kLongWord characters (a pasted
+// value, a runaway path) is cut in the middle.
+constexpr std::size_t kLongWord = 240;
+
 std::string one_line(std::string_view text) {
+  const std::string line = rlroute::printable(text);
   std::string out;
-  for (const unsigned char c : text) {
-    if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
+  for (std::size_t i = 0; i < line.size();) {
+    const std::size_t end = std::min(line.find(' ', i), line.size());
+    if (end - i > kLongWord) {
+      // Cut at character boundaries (not inside a UTF-8 sequence).
+      const auto boundary = [&](std::size_t k) {
+        while (k > i && (static_cast<unsigned char>(line[k]) & 0xc0) == 0x80) --k;
+        return k;
+      };
+      const std::size_t head_end = boundary(i + kLongWord / 2), tail_begin = boundary(end - kLongWord / 4);
+      out += fmt::format("{}...({} bytes)...{}", line.substr(i, head_end - i), tail_begin - head_end,
+                         line.substr(tail_begin, end - tail_begin));
     } else {
-      out += static_cast<char>(c);
+      out += line.substr(i, end - i);
     }
+    if (end < line.size()) out += ' ';
+    i = end + 1;
   }
   return out;
+}
+
+// A value given as '' would read as the option left out: every option that
+// takes a value must have a non-empty one.
+void refuse_empty_values(const CLI::App& command) {
+  for (const CLI::Option* option : command.get_options()) {
+    if (option->count() == 0 || option->get_type_size() == 0) continue;
+    for (const std::string& value : option->results()) {
+      if (value.empty()) {
+        throw std::invalid_argument(fmt::format("{} \"\": an empty value; give one, or leave the option out",
+                                                option->get_name()));
+      }
+    }
+  }
 }
 
 int fail(std::string_view what) {
@@ -35,6 +68,7 @@ int fail(std::string_view what) {
 
 int main(int argc, char** argv) {
   using namespace rlroute::cli;
+  rlroute::install_interrupt_cleanup();
   CLI::App app{"rlroute: generator and simulator of APEnet/ExaNet-style interconnect routers"};
   app.set_version_flag("--version", std::string("rlroute ") + rlroute::kVersion);
   app.require_subcommand(1);
@@ -45,7 +79,7 @@ int main(int argc, char** argv) {
 #ifdef RLROUTE_TRAIN_BINARY
   const std::vector<Verb> verbs{add_train(app)};
 #else
-  const std::vector<Verb> verbs{add_gen(app), add_sim(app), add_synth(app), add_train_forward(app)};
+  const std::vector<Verb> verbs{add_gen(app), add_sim(app), add_synth(app), add_report(app), add_train_forward(app)};
 #endif
   try {
     app.parse(argc, argv);
@@ -56,7 +90,9 @@ int main(int argc, char** argv) {
   }
   try {
     for (const Verb& verb : verbs) {
-      if (verb.command->parsed()) return verb.run();
+      if (!verb.command->parsed()) continue;
+      refuse_empty_values(*verb.command);
+      return verb.run();
     }
   } catch (const std::exception& e) {
     return fail(e.what());

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "rlroute/gen/config.hpp"
+#include "rlroute/gen/dqn_block.hpp"
 #include "rlroute/gen/files.hpp"
 #include "rlroute/tb/simulator.hpp"
 #include "rlroute/tb/sim_options.hpp"
@@ -104,6 +105,10 @@ int run_sim(const SimArgs& a) {
     throw std::invalid_argument(fmt::format("--load {}: conflicts with --phases; the phases set the load", a.loads));
   }
   const std::vector<double> loads = a.loads.empty() ? std::vector<double>{cfg.sim.load} : parse_loads(a.loads);
+  check_distinct_files({{"--json", a.json}, {"--series", a.series}, {"--q-dump", a.q_dump}, {"--links", a.links},
+                        {"--trace", a.trace}},
+                       {{"the config", a.config},
+                        {"the weights file", dqn_weights_file(cfg, a.overrides.weights.value_or(""))}});
   if (!a.json.empty()) check_output_file(a.json, "--json");
   if (!a.series.empty()) check_output_file(a.series, "--series");
   if (!a.q_dump.empty()) check_output_file(a.q_dump, "--q-dump");
@@ -137,7 +142,8 @@ int run_sim(const SimArgs& a) {
         *a.overrides.threads));
   }
   // Checked against the design before the (possibly long) model build.
-  SimOptions o = resolve_sim_options(derive_design(cfg), a.overrides);
+  const Design design = derive_design(cfg);
+  SimOptions o = resolve_sim_options(design, a.overrides);
   if (!a.loads.empty() && runs_application(o)) {
     throw std::invalid_argument(fmt::format(
         "--load {}: conflicts with the {} pattern, whose rate sets the load", a.loads, o.pattern));
@@ -146,6 +152,13 @@ int run_sim(const SimArgs& a) {
   if (tracing) {
     o.trace_from = trace_from;
     o.trace_to = trace_to;
+  }
+  std::string why;
+  if (fabric == FabricKind::Harness) {
+    if (const auto usable = fewer_threads(o.threads, design.topo.num_routers(), &why)) {
+      if (!a.quiet) std::cerr << "rlroute: " << why << "\n";
+      o.threads = *usable;
+    }
   }
   if (!a.series.empty() && o.series_window == 0) o.series_window = kDefaultSeriesWindow;
   if (!a.q_dump.empty() && o.q_dump_cycle < 0) o.q_dump_cycle = kMaxSimCycles;  // the end of the run

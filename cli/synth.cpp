@@ -13,6 +13,7 @@ namespace rlroute::cli {
 namespace {
 
 int run_synth_command(const synth::SynthOptions& options) {
+  check_distinct_files({{"--json", options.json}}, {{"the config", options.config}, {"--liberty", options.liberty}});
   if (!options.json.empty()) check_output_file(options.json, "--json");
   const synth::SynthReport report = synth::run_synth(options);
   if (!options.json.empty()) write_file_atomically(options.json, report_json(report).dump(2) + "\n", "--json");

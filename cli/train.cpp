@@ -9,7 +9,6 @@
 
 #include "commands.hpp"
 #include "rlroute/gen/config.hpp"
-#include "rlroute/gen/dqn_block.hpp"
 #include "rlroute/gen/dqn_weights.hpp"
 #include "rlroute/gen/files.hpp"
 #include "rlroute/gen/version.hpp"
@@ -51,6 +50,8 @@ int run_train(const TrainArgs& a) {
   Config cfg = load_config(a.config);
   print_warnings(cfg.warnings);
   train::check_trainable(cfg);
+  check_distinct_files({{"-o", a.output}, {"--curve", a.curve}, {"--json", a.json}},
+                       {{"the config", a.config}});
   check_weights_output(a.output);
   if (!a.curve.empty()) check_output_file(a.curve, "--curve");
   if (!a.json.empty()) check_output_file(a.json, "--json");
@@ -67,6 +68,11 @@ int run_train(const TrainArgs& a) {
   if (!overrides.drain && a.json.empty()) overrides.drain = 0;
   train::TrainOptions o;
   o.sim = resolve_sim_options(design, overrides);
+  std::string why;
+  if (const auto usable = fewer_threads(o.sim.threads, design.topo.num_routers(), &why)) {
+    if (!a.quiet) std::cerr << "rlroute: " << why << "\n";
+    o.sim.threads = *usable;
+  }
   if (a.load && runs_application(o.sim)) {
     throw std::invalid_argument(
         fmt::format("--load {}: conflicts with the {} pattern, whose rate sets the load", *a.load, o.sim.pattern));

@@ -1,7 +1,7 @@
 // `rlroute train` in the rlroute binary: runs rlroute-train, the binary beside
 // it that holds the trainer. Only training needs libtorch, whose loading
 // (static initialisation, symbol resolution) costs every process about
-// half a second (docs/results.md, "Simulation speed"), so rlroute itself
+// half a second (docs/architecture.md, "Map"), so rlroute itself
 // does not link it. Every argument goes to rlroute-train unchanged (--help
 // included), which parses and checks them.
 #include <fmt/format.h>

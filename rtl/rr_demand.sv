@@ -8,7 +8,7 @@
 // the VC, whose requests depend on it): the sums of the last cycle.
 // Each port's sum is a balanced tree of adders (depth log2(P*V)): written as
 // one accumulating loop it became a chain of P*V adders, the longest path of
-// the UGAL routers (9 ns of 14 on dfly(2,4,2,9), docs/results.md).
+// the UGAL routers (9 ns of 14 on dfly(2,4,2,9); docs/routing_dragonfly.md, "Queue occupancy for the adaptive algorithms").
 module rr_demand #(
   parameter int unsigned P = 5,          // ports
   parameter int unsigned V = 2,          // VCs per port

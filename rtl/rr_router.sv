@@ -245,8 +245,8 @@ module rr_router #(
   // Per output port: a packet in VA or a flit in SA asks for it (the stall
   // statistic). One pass over the input VCs, each setting its port's bit
   // (a loop per port over every input VC cost the simulation 5 % of its
-  // instructions on a 4x4 torus; docs/results.md, "The harness's port access,
-  // and allocators written for the simulator").
+  // instructions on a 4x4 torus; docs/architecture.md, "RTL written for
+  // simulation speed").
   logic [P-1:0] port_wanted;
   always_comb begin
     port_wanted = '0;

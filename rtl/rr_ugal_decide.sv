@@ -1,7 +1,7 @@
 // The UGAL decision of the dragonfly's adaptive algorithms (UGAL-g, UGAL-n,
 // UGAL-LE, PAR): given the minimal and the non-minimal candidate's first
 // output ports and path lengths, take the non-minimal one when its cost is
-// lower (docs/routing_dragonfly.md, "The UGAL rule"):
+// lower (docs/routing_dragonfly.md, "UGAL-L"):
 //   hop-weighted ([Chaulagain 2024], Algorithm 1):
 //     non-minimal when q_m*H_m > q_nm*H_nm + b
 //   double (the reference code of [Kang 2021]):

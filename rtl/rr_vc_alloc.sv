@@ -66,7 +66,8 @@ module rr_vc_alloc #(
   // sim_guards_equiv.sh; docs/architecture.md, "RTL written for simulation
   // speed"). Stage 2 keeps one arbiter instance per output VC: mapped as
   // modules of their own, they give ABC a faster allocator than the same
-  // arbitration inline (docs/results.md, "Allocators that skip idle work").
+  // arbitration inline (docs/architecture.md, "RTL written for simulation
+  // speed").
 `ifdef VERILATOR
   localparam bit SKIP_IDLE = 1'b1;
   localparam bit [R*R*RANK_W-1:0] RANKS = rank_table(REQ_MAP);

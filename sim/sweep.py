@@ -50,6 +50,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 
@@ -240,6 +241,31 @@ def cpu_speed(res):
     return res["cycles"] * routers / cpu
 
 
+class Progress:
+    """Points done out of the sweep's total and an estimate of the time left
+    (the mean time per point so far: the first points, which build the
+    models, make it pessimistic)."""
+
+    def __init__(self, total):
+        self.total, self.done, self.t0 = total, 0, time.monotonic()
+        self.lock = threading.Lock()
+
+    def step(self):
+        with self.lock:
+            self.done += 1
+            elapsed = time.monotonic() - self.t0
+            left = elapsed / self.done * (self.total - self.done)
+            return f"[{self.done}/{self.total}, {fmt_duration(elapsed)} so far, about {fmt_duration(left)} left]"
+
+
+def fmt_duration(seconds):
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def sweep_config(args, rlroute, config, loads, runs_dir):
     stem = os.path.splitext(os.path.basename(config))[0]
     rows = []
@@ -247,6 +273,7 @@ def sweep_config(args, rlroute, config, loads, runs_dir):
 
     def report(row):
         mark = "" if row["drained"] else "  (not drained)"
+        mark += f"  {args.progress.step()}" if getattr(args, "progress", None) else ""
         print(f"  {row['config']:<16} load {fmt_load(row['offered_load']):>6}  accepted {row['accepted_load']:.4f}"
               f"  lat {row['lat_avg']:8.2f}  total {row['total_lat_avg']:10.2f}"
               f"  {row['router_cycles_per_second'] / 1e3:7.0f} kRc/s{mark}", flush=True)
@@ -505,6 +532,7 @@ def main(argv=None):
         print(f"sweeping {len(args.configs)} config(s) x {len(loads)} loads: {', '.join(fmt_load(x) for x in loads)}",
               flush=True)
         t0 = time.monotonic()
+        args.progress = None if args.replot else Progress(len(args.configs) * len(loads))
         by_config, summaries, all_rows = {}, [], []
         for c, (rows, secs) in zip(args.configs, sweep_all(args, rlroute, args.configs, loads, runs_dir)):
             cfg = read_config(c)

@@ -106,7 +106,7 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "0 with `speedup = 1`; `speedup`..256 otherwise",
      "Output buffer per output port, in flits (flip-flops: it is written S flits at a time). Writing it without "
      "speedup is an error (`needs router.speedup >= 2`). Measured on dfly(2,4,2,9) MIN at speedup 2 "
-     "(docs/results.md): 32 is best with both 24- and 256-flit VC buffers (0.751 and 0.913 accepted)."},
+     "(docs/architecture.md, \"Internal speedup\"): 32 is best with both 24- and 256-flit VC buffers (0.751 and 0.913 accepted)."},
     {"router", "buffer_read", KeyFamily::Any, "string", config_default<&Config::buffer_read>,
      "`\"async\"`, `\"registered\"`",
      "How a VC buffer's storage is read. `\"registered\"` reads it through a register (the next front is read a "
@@ -123,7 +123,7 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "allocation\"): one cycle less per router at zero load (T0 = H x (1 + L) + Lp + 1) and more accepted load per "
      "cycle (4x4 torus 0.650 -> 0.656-0.661 over three seeds, dfly(2,4,2,9) MIN at speedup 2 0.766 -> 0.796), at a "
      "lower Fmax (the 4x4 torus and the dfly UGAL-LE routers about 20 % lower: the VC allocator's grant gates the "
-     "switch; docs/results.md, \"Speculative switch allocation\")."},
+     "switch; docs/results.md, \"The targets\")."},
     // [routing]
     {"routing", "algorithm", KeyFamily::Any, "string", "`\"dor\"` (torus, mesh), `\"min\"` (dragonfly)", "see below",
      "Routing algorithm."},

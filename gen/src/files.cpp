@@ -1,8 +1,12 @@
 #include "rlroute/gen/files.hpp"
 
+#include "rlroute/gen/interrupt.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -59,19 +63,60 @@ fs::path sibling(const fs::path& target, std::string_view tag) {
   return target.parent_path() / fmt::format("{}.rlroute-{}-{}", target.filename().string(), tag, ::getpid());
 }
 
-void write_plain(const fs::path& path, std::string_view content, std::string_view flag) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+// Writes `content` to `path`; on failure the error names `shown` (what the
+// user typed, not a temporary name) and the system's reason (a full disk).
+void write_plain(const fs::path& path, std::string_view content, std::string_view flag, const fs::path& shown,
+                 std::ios::openmode mode = std::ios::trunc) {
+  errno = 0;
+  std::ofstream out(path, std::ios::binary | mode);
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.flush();
+  const int err = errno;
   out.close();
-  if (!out) fail(flag, path, "cannot write");
+  if (!out) fail(flag, shown, fmt::format("cannot write: {}", err ? std::strerror(err) : "write error"));
+}
+
+// A name of one of rlroute's own streams (--json /dev/stdout): written in
+// place, appended, never renamed over (the shell's redirection target would be
+// replaced).
+bool is_stream(const fs::path& path) {
+  const std::string p = path.lexically_normal().string();
+  return p == "/dev/stdout" || p == "/dev/stderr" || p.rfind("/dev/fd/", 0) == 0 || p.rfind("/proc/self/fd/", 0) == 0;
+}
+
+// "out/" names a directory: never a file called "out".
+void refuse_directory_syntax(const fs::path& path, std::string_view flag) {
+  const std::string p = path.string();
+  if (!p.empty() && (p.back() == '/' || path.filename() == "." || path.filename() == "..")) {
+    fail(flag, path, "names a directory; name a file");
+  }
 }
 
 std::set<std::string> files_under(const fs::path& dir) {
   std::set<std::string> files;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (!entry.is_directory()) files.insert(fs::relative(entry.path(), dir).generic_string());
+    if (!entry.is_directory()) files.insert(entry.path().lexically_relative(dir).generic_string());
   }
   return files;
+}
+
+// The first entry under `dir` that is not one of `listed` (files relative to
+// `dir`) or the marker, nor a directory on the way to one of them; empty if
+// none. Links are entries of their own (rlroute writes none), never followed.
+std::string first_entry_not_listed(const fs::path& dir, const std::set<std::string>& listed) {
+  std::set<std::string> parents;
+  for (const std::string& file : listed) {
+    for (fs::path p = fs::path(file).parent_path(); !p.empty(); p = p.parent_path()) parents.insert(p.generic_string());
+  }
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    // lexically: fs::relative would follow a link to its target
+    const std::string name = entry.path().lexically_relative(dir).generic_string();
+    const bool real_directory = entry.is_directory() && !entry.is_symlink();
+    if (real_directory ? !parents.count(name) : (name != OutputDirectory::kMarker && !listed.count(name))) {
+      return name + (entry.is_symlink() ? " (a symbolic link)" : real_directory ? "/" : "");
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -98,6 +143,8 @@ std::string read_regular_file(const fs::path& path, std::size_t max_bytes, std::
 
 void check_output_file(const fs::path& path, std::string_view flag) {
   if (path.empty()) fail(flag, path, "empty path");
+  if (is_stream(path)) return;
+  refuse_directory_syntax(path, flag);
   const fs::path target = resolve(path);
   refuse_unfollowable_link(flag, path, target);
   std::error_code ec;
@@ -108,18 +155,59 @@ void check_output_file(const fs::path& path, std::string_view flag) {
   if (::access(dir.c_str(), W_OK) != 0) fail(flag, path, fmt::format("directory {} is not writable", dir.string()));
 }
 
+void check_distinct_files(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
+  // Two names of one file: the same resolved path, or (both existing) the same
+  // inode, a hard link.
+  const auto same = [](const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    if (resolve(a) == resolve(b)) return true;
+    return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const NamedPath& out = outputs[i];
+    if (out.path.empty() || is_stream(out.path)) continue;
+    for (const NamedPath& in : inputs) {
+      if (!in.path.empty() && same(out.path, in.path)) {
+        fail(out.flag, out.path, fmt::format("is {}, an input; not overwriting it", in.flag));
+      }
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!outputs[j].path.empty() && !is_stream(outputs[j].path) && same(out.path, outputs[j].path)) {
+        fail(out.flag, out.path, fmt::format("is also the output of {}; name a different file for each", outputs[j].flag));
+      }
+    }
+  }
+}
+
 void write_file_atomically(const fs::path& path, std::string_view content, std::string_view flag) {
   check_output_file(path, flag);
-  const fs::path target = resolve(path);
-  const fs::path tmp = sibling(target, "tmp");
-  try {
-    write_plain(tmp, content, flag);
-    fs::rename(tmp, target);
-  } catch (const std::exception&) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    fail(flag, path, "cannot write");
+  if (is_stream(path)) {
+    write_plain(path, content, flag, path, std::ios::app);
+    return;
   }
+  OutputFile out(path, flag);
+  write_plain(out.temp(), content, flag, path);
+  out.commit();
+}
+
+OutputFile::OutputFile(const fs::path& path, std::string_view flag)
+    : path_(path), target_(resolve(path)), temp_(sibling(target_, "tmp")), flag_(flag) {
+  if (is_stream(path)) fail(flag, path, "must be a file (this output is written whole, then moved into place)");
+  check_output_file(path, flag);
+  unfinished_ = std::make_unique<RemovedOnInterrupt>(temp_);
+}
+
+OutputFile::~OutputFile() {
+  std::error_code ec;
+  if (!committed_) fs::remove(temp_, ec);
+}
+
+void OutputFile::commit() {
+  std::error_code ec;
+  fs::rename(temp_, target_, ec);
+  if (ec) fail(flag_, path_, fmt::format("cannot write: {}", ec.message()));
+  committed_ = true;
+  unfinished_->release();
 }
 
 OutputDirectory::OutputDirectory(const fs::path& target, std::string_view flag)
@@ -141,10 +229,8 @@ OutputDirectory::OutputDirectory(const fs::path& target, std::string_view flag)
                                         kMarker));
       }
       for (std::string line; std::getline(marker, line);) ours.insert(line);
-      for (const std::string& file : files_under(target_)) {
-        if (file != kMarker && !ours.count(file)) {
-          fail(flag_, target, fmt::format("holds {}, which rlroute did not write; not overwriting", file));
-        }
+      if (const std::string theirs = first_entry_not_listed(target_, ours); !theirs.empty()) {
+        fail(flag_, target, fmt::format("holds {}, which rlroute did not write; not overwriting", theirs));
       }
     }
   }
@@ -154,6 +240,7 @@ OutputDirectory::OutputDirectory(const fs::path& target, std::string_view flag)
     fail(flag_, target, fmt::format("directory {} is not writable", parent.string()));
   }
   work_ = sibling(target_, "tmp");
+  unfinished_ = std::make_unique<RemovedOnInterrupt>(work_);
   fs::remove_all(work_, ec);
   if (!fs::create_directory(work_, ec)) fail(flag_, target, fmt::format("cannot create {}", work_.string()));
 }
@@ -165,14 +252,16 @@ OutputDirectory::~OutputDirectory() {
 
 void OutputDirectory::write(const fs::path& relative, std::string_view content) const {
   const fs::path path = work_ / relative;
-  fs::create_directories(path.parent_path());
-  write_plain(path, content, flag_);
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) fail(flag_, target_ / relative.parent_path(), fmt::format("cannot create: {}", ec.message()));
+  write_plain(path, content, flag_, target_ / relative);
 }
 
 void OutputDirectory::commit() {
   std::string listing;
   for (const std::string& file : files_under(work_)) listing += file + "\n";
-  write_plain(work_ / kMarker, listing, flag_);
+  write_plain(work_ / kMarker, listing, flag_, target_ / kMarker);
   std::error_code ec;
   fs::path old;
   if (fs::exists(target_, ec)) {
@@ -188,6 +277,7 @@ void OutputDirectory::commit() {
     fail(flag_, target_, fmt::format("cannot move the output into place: {}", ec.message()));
   }
   committed_ = true;
+  unfinished_->release();
   if (!old.empty()) fs::remove_all(old, ec);
 }
 

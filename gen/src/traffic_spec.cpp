@@ -1,5 +1,7 @@
 #include "rlroute/gen/traffic_spec.hpp"
 
+#include "rlroute/gen/printable.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -170,7 +172,7 @@ const std::vector<std::string>& traffic_pattern_names() {
 bool is_application_traffic(const TrafficSpec& spec) { return spec.name == "dpsnn"; }
 
 void traffic_spec_fail(const std::string& text, const std::string& rule) {
-  throw std::invalid_argument(fmt::format("traffic pattern \"{}\": {}", text, rule));
+  throw std::invalid_argument(fmt::format("traffic pattern \"{}\": {}", printable(text), printable(rule)));
 }
 
 TrafficSpec parse_traffic_spec(const std::string& text) {
@@ -186,7 +188,7 @@ TrafficSpec parse_traffic_spec(const std::string& text) {
     const auto& names = traffic_pattern_names();
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       throw std::invalid_argument(
-          fmt::format("unknown traffic pattern \"{}\"; valid: {}", name, fmt::join(names, ", ")));
+          fmt::format("unknown traffic pattern \"{}\"; valid: {}", printable(name), fmt::join(names, ", ")));
     }
     spec.name = name;
   }

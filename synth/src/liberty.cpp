@@ -303,10 +303,19 @@ LibertyLibrary parse_liberty(const std::string& text, const fs::path& path, cons
   return out;
 }
 
+// Commercial libraries with timing tables reach tens of MiB; 256 MiB leaves room.
+constexpr std::uintmax_t kMaxLibertyBytes = 256u << 20;
+
 LibertyLibrary read_liberty(const fs::path& path, const std::string& option) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw SynthError(fmt::format("{} {}: no such file", option, path.string()));
   if (!fs::is_regular_file(path, ec)) throw SynthError(fmt::format("{} {}: not a regular file", option, path.string()));
+  // Read whole and parsed in memory: a size beyond any cell library's.
+  const auto size = fs::file_size(path, ec);
+  if (!ec && size > kMaxLibertyBytes) {
+    throw SynthError(fmt::format("{} {}: the file is {} MiB; the limit is {} MiB (a library of the cells to map onto)",
+                                 option, path.string(), size >> 20, kMaxLibertyBytes >> 20));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SynthError(fmt::format("{} {}: cannot read ({})", option, path.string(), std::strerror(errno)));
   std::stringstream text;

@@ -1,5 +1,9 @@
 #include "cache_lock.hpp"
 
+#include <cstdlib>
+
+#include "rlroute/gen/printable.hpp"
+
 namespace rlroute::model_cache {
 
 std::string shell_quote(const std::string& s) {
@@ -8,16 +12,12 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-std::string shown(const fs::path& p) {
-  std::string out;
-  for (const unsigned char c : p.string()) {
-    if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
+std::string shown(const fs::path& p) { return printable(p.string()); }
+
+int run_shell(const std::string& cmd) {
+  const int status = std::system(cmd.c_str());
+  if (const int sig = interrupt_of(status)) stop_for_interrupt(sig);
+  return status;
 }
 
 std::string duration_text(std::chrono::milliseconds d) {
@@ -31,6 +31,7 @@ StagingDir::StagingDir(const fs::path& root, const std::string& stem) {
     if (item.path().filename().string().rfind(stem + ".tmp-", 0) == 0) fs::remove_all(item.path(), ec);
   }
   const fs::path tmp = root / fmt::format("{}.tmp-{}", stem, ::getpid());
+  unfinished_ = std::make_unique<RemovedOnInterrupt>(tmp);
   if (!fs::create_directory(tmp, ec)) {
     throw std::runtime_error(
         fmt::format("cannot create {}: {}", shown(tmp.filename()), ec ? ec.message() : std::string("exists")));

@@ -16,7 +16,10 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <memory>
 #include <thread>
+
+#include "rlroute/gen/interrupt.hpp"
 
 namespace rlroute::model_cache {
 
@@ -29,6 +32,12 @@ std::string shell_quote(const std::string& s);
 // A path for a one-line message: control characters (a newline in
 // $RLROUTE_CACHE, say) are shown escaped, not sent to the terminal.
 std::string shown(const fs::path& p);
+
+// Runs `cmd` through /bin/sh (std::system) and returns its wait status. A
+// command ended by an interrupt (the terminal's Ctrl-C reaches the whole
+// process group) is no build failure: rlroute removes what it was building
+// and ends by the same signal.
+int run_shell(const std::string& cmd);
 
 // "30 min", "0.2 s".
 std::string duration_text(std::chrono::milliseconds d);
@@ -116,7 +125,7 @@ class EntryLock {
 };
 
 // The directory an entry is built in, <root>/<stem>.tmp-<pid>, renamed into
-// place when it is complete. Creating it first removes what killed builds of
+// place when it is complete (an interrupt removes it). Creating it first removes what killed builds of
 // the same entry left (the caller holds the entry's lock, so nobody else is
 // building it); it is removed on destruction unless released.
 class StagingDir {
@@ -128,10 +137,14 @@ class StagingDir {
   StagingDir& operator=(const StagingDir&) = delete;
 
   const fs::path& path() const { return dir_; }
-  void release() { dir_.clear(); }  // renamed into place, or kept for its log
+  void release() {  // renamed into place, or kept for its log
+    dir_.clear();
+    unfinished_.reset();
+  }
 
  private:
   fs::path dir_;
+  std::unique_ptr<RemovedOnInterrupt> unfinished_;  // an interrupt takes it too
 };
 
 }  // namespace rlroute::model_cache

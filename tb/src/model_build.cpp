@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -89,7 +90,7 @@ bool is_executable(const std::string& program) {
 // The C++ compiler of the models: RLROUTE_MODEL_CXX if set, else clang++
 // when it is on the PATH, else g++ (Verilator's makefile default). Clang's
 // code of a router model simulates about a tenth faster than GCC's, and it
-// compiles faster (docs/results.md, "Model build: the compiler").
+// compiles faster (docs/architecture.md, "Test bench").
 std::string model_compiler() {
   if (const char* env = std::getenv("RLROUTE_MODEL_CXX"); env && *env) {
     if (!is_executable(env)) {
@@ -120,7 +121,7 @@ bool is_clang(const std::string& cxx) {
 // The network top is one large flat model. GCC compiles it several times
 // faster at -O1 than at -O2; Clang at -O2 takes about as long as GCC at -O1,
 // and its code runs about 1.8x as fast as GCC's -O1 and 2.2x its own -O1
-// (docs/results.md, "Model build: the compiler").
+// (docs/architecture.md, "Test bench").
 const char* cxx_opt(ModelKind kind) {
   if (kind == ModelKind::Router) return "-O2";
   return is_clang(model_compiler()) ? "-O2" : "-O1";
@@ -131,7 +132,7 @@ const char* cxx_opt(ModelKind kind) {
 // (its __Slow files: constructors, initial, settle) with OPT_SLOW. -O0 for
 // the cold half and our level for the hot half: a dragonfly router model
 // builds in about two thirds of the time and simulates about a third faster
-// than with the defaults (docs/results.md, "Model build").
+// than with the defaults (docs/architecture.md, "Test bench").
 // The compiler also links (Verilator's makefile links with g++ otherwise).
 std::string make_vars(ModelKind kind) {
   const std::string cxx = model_compiler();
@@ -179,6 +180,34 @@ struct BuildRequest {
   ModelShape shape;
 };
 
+// How long the last build of the same design's model of the same kind took
+// in this cache (its earlier entries, under other keys, keep it in their
+// manifests): the estimate a long build shows. Empty if none is known.
+std::optional<double> last_build_seconds(const ModelCacheEntry& e) {
+  const std::string stem = e.dir.filename().string();
+  const std::string design = stem.substr(0, stem.rfind('-') + 1);  // "<name>-"
+  std::optional<double> seconds;
+  fs::file_time_type newest{};
+  std::error_code ec;
+  for (const auto& item : fs::directory_iterator(e.dir.parent_path(), ec)) {
+    const std::string name = item.path().filename().string();
+    if (name.rfind(design, 0) != 0 || name.find('.') != std::string::npos) continue;
+    try {
+      std::ifstream in(item.path() / "manifest.json");
+      const nlohmann::json m = nlohmann::json::parse(in);
+      if (m.at("library") != e.library.filename().string() || !m.contains("build_seconds")) continue;
+      const auto when = fs::last_write_time(item.path() / "manifest.json");
+      if (!seconds || when > newest) {
+        seconds = m["build_seconds"].get<double>();
+        newest = when;
+      }
+    } catch (const std::exception&) {
+      continue;  // a damaged or older manifest: no estimate from it
+    }
+  }
+  return seconds;
+}
+
 // Runs Verilator into `dir` (a fresh build directory), then make with the
 // cache's precompiled header and runtime objects (tb/src/model_prebuilt.hpp);
 // the library goes to dir/<library name>, the log to dir/build.log.
@@ -208,9 +237,12 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, c
       router ? "" : "--trace-fst", top, prefix, shell_quote(obj.string()),
       shell_quote((dir / "rtl" / r.emitted.filelist).string()), shell_quote(r.adapter.string()),
       shell_quote(cflags), shell_quote(lib.string()), log);
-  progress(fmt::format("model: building {} with Verilator (log {})", shown(r.entry.library),
-                       shown(r.entry.dir / "build.log")));
-  if (std::system(cmd.c_str()) != 0) throw std::runtime_error(fmt::format("Verilator failed on {}", top));
+  const std::optional<double> estimate = last_build_seconds(r.entry);
+  progress(fmt::format("model: building {} with Verilator (log {}){}", shown(r.entry.library),
+                       shown(r.entry.dir / "build.log"),
+                       estimate ? fmt::format("; the last build of this design took {:.1f} min", *estimate / 60)
+                                : std::string()));
+  if (model_cache::run_shell(cmd) != 0) throw std::runtime_error(fmt::format("Verilator failed on {}", top));
 
   const auto prebuilt = model_cache::prebuilt_runtime(
       {r.root, obj, prefix, make_vars(r.kind), kind_cflags, router ? "router" : "network", r.lock_timeout}, progress,
@@ -223,7 +255,7 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, c
   const auto make = [&](const std::string& flags) {
     const std::string cmd = fmt::format("make -C {} -f {} -j 2 {} {} >> {} 2>&1", shell_quote(obj.string()),
                                         shell_quote(prefix + ".mk"), make_vars(r.kind), flags, log);
-    return std::system(cmd.c_str()) == 0 && fs::exists(lib);
+    return model_cache::run_shell(cmd) == 0 && fs::exists(lib);
   };
   bool built = make(cxxflags);
   // A precompiled header the compiler refuses costs time, not the build:
@@ -262,6 +294,7 @@ void build_entry(const BuildRequest& r, const ModelCacheOptions& cache, const fs
     cache_fail(root, fmt::format("cannot write the RTL into {}: {}", shown(tmp), ex.what()));
   }
   const fs::path lib = tmp / e.library.filename();
+  const auto started = std::chrono::steady_clock::now();
   try {
     if (cache.build) {
       cache.build(lib);
@@ -280,7 +313,8 @@ void build_entry(const BuildRequest& r, const ModelCacheOptions& cache, const fs
   const auto size = fs::file_size(lib, ec);
   if (ec) throw std::runtime_error(fmt::format("the build wrote no {}", shown(lib)));
   const nlohmann::ordered_json manifest = {
-      {"library", e.library.filename().string()}, {"size", size}, {"crc32", library_checksum(lib)}, {"key", e.key}};
+      {"library", e.library.filename().string()}, {"size", size}, {"crc32", library_checksum(lib)}, {"key", e.key},
+      {"build_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}};
   {
     std::ofstream out(tmp / "manifest.json", std::ios::binary | std::ios::trunc);
     out << manifest.dump(2) << "\n";

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "rlroute/gen/emit.hpp"
+#include "rlroute/tb/model_build.hpp"
 
 namespace rlroute::model_cache {
 
@@ -16,7 +17,8 @@ namespace {
 
 // Bumped when the layout of the directory changes.
 constexpr const char* kPrebuiltFormat =
-    "1: rlroute_pch.h, rlroute_pch.h.gch/{SLOW,FAST}.gch, the runtime objects, manifest.json written last";
+    "2: rlroute_pch.h, rlroute_pch.h.gch/{SLOW,FAST}.gch, the runtime objects, manifest.json (size and CRC-32 of "
+    "each) written last";
 
 constexpr const char* kHeader = "rlroute_pch.h";
 constexpr const char* kLevels[] = {"SLOW", "FAST"};
@@ -56,6 +58,7 @@ Captured capture(const std::string& cmd) {
   std::size_t n = 0;
   while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) c.out.append(buf, n);
   const int raw = ::pclose(pipe);
+  if (const int sig = interrupt_of(raw)) stop_for_interrupt(sig);
   c.status = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;
   return c;
 }
@@ -104,9 +107,12 @@ std::optional<PrebuiltRuntime> load(const fs::path& dir, const std::string& key)
     PrebuiltRuntime p;
     p.header = dir / kHeader;
     p.precompiled = m.at("precompiled").get<bool>();
-    for (const auto& [name, size] : m.at("files").items()) {
+    // Every file as it was built: its size and CRC-32 (an object damaged in
+    // place would otherwise crash every model linked with it).
+    for (const auto& [name, built] : m.at("files").items()) {
       const auto actual = fs::file_size(dir / name, ec);
-      if (ec || actual != size.get<std::uintmax_t>()) return std::nullopt;
+      if (ec || actual != built.at("size").get<std::uintmax_t>()) return std::nullopt;
+      if (library_checksum(dir / name) != built.at("crc32").get<std::string>()) return std::nullopt;
       if (fs::path(name).extension() == ".o") p.objects.push_back(dir / name);
     }
     return p;
@@ -155,7 +161,7 @@ void build(const PrebuiltRequest& r, const fs::path& dir, const std::string& key
   // made from instead.
   std::string targets = clang ? " RLROUTE_PCH_FLAGS='-Xclang -fmodules-embed-all-files'" : "";
   for (const char* level : kLevels) targets += fmt::format(" rlroute-pch-{}", level);
-  if (std::system(fmt::format("{}{} > {} 2>&1", make, targets, shell_quote(log.string())).c_str()) != 0) {
+  if (run_shell(fmt::format("{}{} > {} 2>&1", make, targets, shell_quote(log.string()))) != 0) {
     fail("the precompiled header did not build");
   }
   for (const auto& item : fs::directory_iterator(gch, ec)) {
@@ -182,21 +188,24 @@ void build(const PrebuiltRequest& r, const fs::path& dir, const std::string& key
   std::string object_targets;
   for (const std::string& o : objects) object_targets += " " + shell_quote(o);
   if (!objects.empty() &&
-      std::system(fmt::format("{}{} >> {} 2>&1", make, object_targets, shell_quote(log.string())).c_str()) != 0) {
+      run_shell(fmt::format("{}{} >> {} 2>&1", make, object_targets, shell_quote(log.string()))) != 0) {
     fail("Verilator's runtime objects did not build");
   }
   nlohmann::ordered_json files = nlohmann::ordered_json::object();
-  files[kHeader] = fs::file_size(tmp / kHeader);
+  const auto as_built = [&](const std::string& name) {
+    return nlohmann::ordered_json{{"size", fs::file_size(tmp / name)}, {"crc32", library_checksum(tmp / name)}};
+  };
+  files[kHeader] = as_built(kHeader);
   if (precompiled) {
     for (const char* level : kLevels) {
       const std::string name = fmt::format("{}.gch/{}.gch", kHeader, level);
-      files[name] = fs::file_size(tmp / name);
+      files[name] = as_built(name);
     }
   }
   for (const std::string& o : objects) {
     fs::rename(r.obj / o, tmp / o, ec);
     if (ec) fail(fmt::format("cannot move {} out of the model's directory: {}", shown(o), ec.message()));
-    files[o] = fs::file_size(tmp / o);
+    files[o] = as_built(o);
   }
   const nlohmann::ordered_json manifest = {{"key", key}, {"precompiled", precompiled}, {"files", files}};
   write_text(tmp / "manifest.json", manifest.dump(2) + "\n");

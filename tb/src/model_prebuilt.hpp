@@ -6,7 +6,7 @@
 // generated file, and the runtime is the same in every model, so both are
 // built once per compiler, Verilator, model kind and flags into the cache
 // (<root>/verilated-<kind>-<key>) and every later model build reuses them
-// (docs/results.md, "Model build").
+// (docs/architecture.md, "Test bench").
 //
 // The header is force-included (-include) into every file of a model build;
 // GCC takes the precompiled <header>.gch/<level>.gch that matches the

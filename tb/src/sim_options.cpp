@@ -1,14 +1,16 @@
 #include "rlroute/tb/sim_options.hpp"
 
-#include "rlroute/gen/dqn_block.hpp"
-
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
+#include "rlroute/gen/dqn_block.hpp"
+#include "rlroute/gen/printable.hpp"
 #include "rlroute/tb/dpsnn_app.hpp"
 #include "rlroute/tb/traffic.hpp"
 
@@ -17,7 +19,7 @@ namespace rlroute {
 namespace {
 
 [[noreturn]] void flag_fail(const std::string& flag, const std::string& value, const std::string& rule) {
-  throw std::invalid_argument(fmt::format("{} {}: {}", flag, value, rule));
+  throw std::invalid_argument(fmt::format("{} {}: {}", flag, printable(value), printable(rule)));
 }
 
 // The integer flags with a fixed range: one place for the range and for how
@@ -145,6 +147,12 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
     s.phases = parse_phases(*o.phases);
     s.pattern = s.phases.front().pattern;
     s.load = s.phases.front().load;
+    // The measurement ends at warmup + cycles: a phase from then on changes nothing measured.
+    if (const TrafficPhase& last = s.phases.back(); last.start >= s.warmup + s.cycles) {
+      flag_fail("--phases", *o.phases,
+                fmt::format("the phase at cycle {} starts after the measurement ends (cycle {} = warmup {} + cycles {})",
+                            last.start, s.warmup + s.cycles, s.warmup, s.cycles));
+    }
     for (const TrafficPhase& ph : s.phases) {
       try {
         make_traffic_pattern(ph.pattern, design.topo, s.seed, s.hotspot_fraction, s.hotspot_node);
@@ -160,7 +168,11 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
     else make_traffic_pattern(spec, design.topo, s.seed, s.hotspot_fraction, s.hotspot_node);
   } catch (const std::invalid_argument& e) {
     if (o.pattern) flag_fail("--pattern", *o.pattern, e.what());
-    throw;
+    // From the config: say where.
+    const auto at = design.cfg.locations.find("sim.pattern");
+    throw std::invalid_argument(fmt::format("{}: sim.pattern = \"{}\": {}",
+                                            at != design.cfg.locations.end() ? at->second : design.cfg.path,
+                                            printable(s.pattern), e.what()));
   }
   if (runs_application(s)) {
     // The application sizes its packets from its messages.
@@ -170,6 +182,18 @@ SimOptions resolve_sim_options(const Design& design, const SimOverrides& o) {
     if (o.packet_flits_min) flag_fail("--packet-flits-min", std::to_string(*o.packet_flits_min), rule);
   }
   return s;
+}
+
+std::optional<int> fewer_threads(int requested, int routers, std::string* why) {
+  const int cpus = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int usable = std::min({requested, routers, cpus});
+  if (usable >= requested) return std::nullopt;
+  if (why) {
+    *why = fmt::format("--threads {}: running {} (one thread per router at most, {} routers; one per CPU at most, {} "
+                       "CPUs); the results do not depend on it",
+                       requested, usable, routers, cpus);
+  }
+  return usable;
 }
 
 bool runs_application(const SimOptions& options) {
@@ -184,13 +208,15 @@ std::vector<TrafficPhase> parse_phases(const std::string& text) {
   for (std::size_t i = 0; i <= text.size(); ++i) {
     if (i < text.size() && text[i] != ',') continue;
     const std::size_t colon = text.find(':', i + 1);
+    // A pattern's own commas are followed by key=value; a phase's by CYCLE:.
     const bool next_is_phase = i == text.size() ||
         (colon != std::string::npos && colon > i + 1 &&
-         text.substr(i + 1, colon - i - 1).find_first_not_of("0123456789") == std::string::npos);
+         text.substr(i + 1, colon - i - 1).find_first_of("=@") == std::string::npos);
     if (!next_is_phase) continue;
     items.push_back(text.substr(begin, i - begin));
     begin = i + 1;
   }
+  if (!text.empty() && text.back() == ',') flag_fail("--phases", text, rule + "; it ends with a comma");
   std::vector<TrafficPhase> phases;
   for (const std::string& item : items) {
     const std::size_t colon = item.find(':');
@@ -199,7 +225,11 @@ std::vector<TrafficPhase> parse_phases(const std::string& text) {
     TrafficPhase ph;
     const std::string cycle = item.substr(0, colon);
     const auto [p, ec] = std::from_chars(cycle.data(), cycle.data() + cycle.size(), ph.start, 10);
-    if (ec != std::errc() || p != cycle.data() + cycle.size() || cycle.empty()) flag_fail("--phases", text, rule);
+    if (ec != std::errc() || p != cycle.data() + cycle.size() || cycle.empty() ||
+        cycle.find_first_not_of("0123456789") != std::string::npos) {
+      flag_fail("--phases", text,
+                fmt::format("phase {}: the cycle \"{}\" must be a decimal integer >= 0", phases.size() + 1, cycle));
+    }
     ph.pattern = item.substr(colon + 1, at - colon - 1);
     ph.load = parse_loads(item.substr(at + 1), "--phases").front();
     if (phases.empty() ? ph.start != 0 : ph.start <= phases.back().start) {
@@ -227,9 +257,14 @@ std::int64_t parse_integer_flag(const std::string& flag, const std::string& text
 
 std::vector<double> parse_loads(const std::string& text, const std::string& flag) {
   std::vector<double> loads;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  if (text.empty()) flag_fail(flag, "\"\"", "give at least one load");
+  // Every item between commas, the empty ones too ("0.3," has an empty last one).
+  std::vector<std::string> items{""};
+  for (const char c : text) {
+    if (c == ',') items.emplace_back();
+    else items.back() += c;
+  }
+  for (const std::string& item : items) {
     std::size_t used = 0;
     double v = 0;
     try {

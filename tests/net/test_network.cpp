@@ -107,8 +107,9 @@ TEST(Network, TrafficPhasesChangeLoadAndPatternDuringTheRun) {
 }
 
 TEST(Network, Torus4x4AtTwiceSaturationNeitherDeadlocksNorLosesPackets) {
-  // Saturation of this network under uniform traffic is about 0.45
-  // flits/node/cycle (docs/results.md); offer 1.0 for 20,000 cycles.
+  // Saturation of this network under uniform traffic is about 0.65
+  // flits/node/cycle (docs/results.md, "DOR on the 4x4 and 8x8 tori"); offer
+  // 1.0 for 20,000 cycles.
   Bench b(kTorus4x4);
   SimOptions o;
   o.load = 1.0;

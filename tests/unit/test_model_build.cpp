@@ -17,6 +17,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -219,6 +220,8 @@ TEST_F(ModelCache, TruncatedLibraryIsRebuiltWithVerilator) {
                          fmt::format("Vrouter.so is {} bytes, its manifest.json says {} (truncated or overwritten)",
                                      size / 2, size));
   EXPECT_TRUE(contains(lines, "model: building " + e.library.string() + " with Verilator")) << joined(lines);
+  // The estimate from the manifest of the design's last build.
+  EXPECT_TRUE(contains(lines, "; the last build of this design took ")) << joined(lines);
   EXPECT_TRUE(fs::exists(e.dir / "build.log"));
   EXPECT_FALSE(leftovers());
   // The build took the shared precompiled header and did not compile the runtime again.
@@ -252,6 +255,26 @@ TEST_F(ModelCache, DamagedRuntimeObjectIsRebuilt) {
   EXPECT_TRUE(contains(lines, "model: rebuilding " + prebuilt.string() + ": its files do not match its manifest"))
       << joined(lines);
   EXPECT_GT(fs::file_size(prebuilt / "verilated.o"), 100u);
+  expect_router_runs(*f);
+}
+
+// A runtime object damaged in place (its size kept, its code overwritten) is
+// caught by its CRC-32 and rebuilt: linked into a model, it would crash every
+// run.
+TEST_F(ModelCache, RuntimeObjectOverwrittenInPlaceIsRebuilt) {
+  const fs::path prebuilt = seed_prebuilt();
+  const auto size = fs::file_size(prebuilt / "verilated.o");
+  {
+    std::fstream f(prebuilt / "verilated.o", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size / 2));
+    const std::string junk(4096, '\xcc');
+    f.write(junk.data(), static_cast<std::streamsize>(std::min<std::uintmax_t>(junk.size(), size / 2)));
+  }
+  ASSERT_EQ(fs::file_size(prebuilt / "verilated.o"), size);
+  std::optional<ModelFactory> f;
+  ASSERT_NO_THROW(f.emplace(load_model(design, emitted, ModelKind::Router, log(), cache_at(root)))) << joined(lines);
+  EXPECT_TRUE(contains(lines, "model: rebuilding " + prebuilt.string() + ": its files do not match its manifest"))
+      << joined(lines);
   expect_router_runs(*f);
 }
 

@@ -75,6 +75,44 @@ TEST(SimOptions, PhasesThatCannotBeReadSayWhy) {
             "--phases 0:uniform@0.4,0:uniform@0.5: the first phase starts at cycle 0 and each later one after the one "
             "before");
   EXPECT_EQ(phases_error("0:uniform@1.5"), "--phases 1.5: every load must be a number in (0, 1] flits/node/cycle");
+  EXPECT_EQ(phases_error("0:uniform@0.4,"), "--phases 0:uniform@0.4,: " + rule + "; it ends with a comma");
+  // A later phase's bad cycle is named as such, not read as part of a pattern.
+  for (const std::string cycle : {"-5", "+5", "0x10"}) {
+    EXPECT_EQ(phases_error("0:uniform@0.4," + cycle + ":uniform@0.5"),
+              "--phases 0:uniform@0.4," + cycle + ":uniform@0.5: phase 2: the cycle \"" + cycle +
+                  "\" must be a decimal integer >= 0");
+  }
+  // A pattern's own key=value list keeps its commas.
+  EXPECT_EQ(parse_phases("0:mixed:share=0.3,with=randperm@0.4,10:uniform@0.2").size(), 2u);
+}
+
+std::string loads_error(const std::string& text) {
+  try {
+    parse_loads(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(SimOptions, LoadsAreCommaSeparatedWithoutEmptyItems) {
+  EXPECT_EQ(parse_loads("0.1,0.25,1"), (std::vector<double>{0.1, 0.25, 1.0}));
+  const std::string rule = "every load must be a number in (0, 1] flits/node/cycle";
+  EXPECT_EQ(loads_error("0.3,"), "--load 0.3,: " + rule);
+  EXPECT_EQ(loads_error(",0.3"), "--load ,0.3: " + rule);
+  EXPECT_EQ(loads_error("0.1,,0.3"), "--load 0.1,,0.3: " + rule);
+  EXPECT_EQ(loads_error(""), "--load \"\": give at least one load");
+}
+
+TEST(SimOptions, ThreadsAreAtMostOnePerRouterAndPerCpu) {
+  std::string why;
+  EXPECT_EQ(fewer_threads(1, 16, &why), std::nullopt);
+  const auto usable = fewer_threads(256, 16, &why);
+  ASSERT_TRUE(usable.has_value());
+  EXPECT_LE(*usable, 16);
+  EXPECT_GE(*usable, 1);
+  EXPECT_NE(why.find("--threads 256: running"), std::string::npos) << why;
+  EXPECT_EQ(fewer_threads(4, 2, &why).value_or(0) <= 2, true);
 }
 
 }  // namespace

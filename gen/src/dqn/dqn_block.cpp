@@ -114,16 +114,17 @@ ref::DqnNetwork random_dqn_network(const DqnBlock& block, std::uint64_t seed) {
   return n;
 }
 
+std::filesystem::path dqn_weights_file(const Config& cfg, const std::string& weights) {
+  if (!weights.empty()) return weights;
+  if (cfg.dqn_weights.empty()) return {};
+  const std::filesystem::path path(cfg.dqn_weights);
+  return path.is_relative() ? std::filesystem::path(cfg.path).parent_path() / path : path;
+}
+
 ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, std::string* source,
                                 ref::FloatNetwork* float_network) {
   const DqnBlock block = dqn_block(cfg);
-  std::filesystem::path path;
-  if (!weights.empty()) {
-    path = weights;
-  } else if (!cfg.dqn_weights.empty()) {
-    path = std::filesystem::path(cfg.dqn_weights);
-    if (path.is_relative()) path = std::filesystem::path(cfg.path).parent_path() / path;
-  }
+  const std::filesystem::path path = dqn_weights_file(cfg, weights);
   if (path.empty()) {
     if (float_network) *float_network = ref::FloatNetwork{};
     if (source) *source = fmt::format("an untrained random network (seed routing.seed = {})", cfg.seed);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "rlroute/gen/files.hpp"
@@ -158,6 +160,32 @@ ref::FloatNetwork parse_float_layers(const nlohmann::json& layers, const ref::Dq
   return f;
 }
 
+// The JSON text as a value, refusing what a lenient parser takes silently: a
+// key twice in one object (the last one would win). A number beyond a
+// double (1e400) is "not JSON" too, with the file named.
+nlohmann::json parse_json_strictly(const std::string& text, const std::string& where) {
+  std::vector<std::set<std::string>> keys;  // one set per open object
+  const auto strict = [&](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) keys.emplace_back();
+    if (event == Event::object_end && !keys.empty()) keys.pop_back();
+    if (event == Event::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second) {
+      throw WeightsError(fmt::format("{}: the key \"{}\" appears twice in one object", where, parsed.get<std::string>()));
+    }
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(text, strict);
+  } catch (const nlohmann::json::exception& e) {
+    // Without the library's "[json.exception.parse_error.101] " prefix.
+    std::string what = e.what();
+    if (const auto end = what.find("] "); what.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
+      what = what.substr(end + 2);
+    }
+    throw WeightsError(fmt::format("{}: not JSON: {}", where, what));
+  }
+}
+
 }  // namespace
 
 std::string dqn_weights_json(const ref::DqnNetwork& network, const nlohmann::json& provenance,
@@ -186,12 +214,7 @@ std::string dqn_weights_json(const ref::DqnNetwork& network, const nlohmann::jso
 
 ref::DqnNetwork parse_dqn_weights(const std::string& text, const std::string& where, nlohmann::json* provenance,
                                   ref::FloatNetwork* float_network) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw WeightsError(fmt::format("{}: not JSON: {}", where, e.what()));
-  }
+  const nlohmann::json j = parse_json_strictly(text, where);
   if (!j.is_object()) throw WeightsError(fmt::format("{}: not a weights file: the top level must be an object", where));
   if (!j.contains(kFormatKey)) {
     throw WeightsError(fmt::format("{}: not a weights file: no \"{}\" key (rlroute train writes it)", where, kFormatKey));

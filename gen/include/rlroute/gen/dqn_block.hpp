@@ -6,6 +6,8 @@
 // shape, or an untrained random network.
 #pragma once
 
+#include <filesystem>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -67,6 +69,11 @@ void check_fits(const DqnBlock& block, const ref::DqnNetwork& network, const std
 // weights uniform over their range, biases zero, each layer's shift chosen
 // so that an activation keeps about the spread of its inputs.
 ref::DqnNetwork random_dqn_network(const DqnBlock& block, std::uint64_t seed);
+
+// The weights file to program for `cfg`: `weights` if given (a path as the
+// user typed it), else routing.dqn_weights (relative to the config's
+// directory); empty for a random network.
+std::filesystem::path dqn_weights_file(const Config& cfg, const std::string& weights);
 
 // The network to program for `cfg`: the weights file `weights` if given
 // (a path as the user typed it), else routing.dqn_weights (relative to the

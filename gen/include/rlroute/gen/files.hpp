@@ -7,9 +7,12 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "rlroute/gen/interrupt.hpp"
 
 namespace rlroute {
 
@@ -23,10 +26,45 @@ std::string read_regular_file(const std::filesystem::path& path, std::size_t max
 // a regular file. `flag` names the option in the error ("--json").
 void check_output_file(const std::filesystem::path& path, std::string_view flag);
 
+// A path the user named, with the flag that named it ("--json", or "the
+// config" for a positional argument).
+struct NamedPath {
+  std::string_view flag;
+  std::filesystem::path path;
+};
+
+// Refuses, before any work, two outputs that are the same file (the second
+// would replace the first) and an output that is one of the inputs. Empty
+// paths (an option not given) are skipped.
+void check_distinct_files(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs);
+
 // Writes `content` to a temporary file beside the target and renames it over
 // the target. A symlink is followed (the file it points to is replaced, the
 // link stays); a target that is not a regular file is refused.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content, std::string_view flag);
+
+// A file that another writer (a library, a tool) fills: it writes temp(),
+// a sibling of the target, and commit() moves it over the target as
+// write_file_atomically does. Until then the target is untouched; the
+// temporary file goes if the object does (or on an interrupt).
+class OutputFile {
+ public:
+  OutputFile(const std::filesystem::path& target, std::string_view flag);
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+
+  const std::filesystem::path& temp() const { return temp_; }
+  void commit();
+
+ private:
+  std::filesystem::path path_;    // as the user typed it, for messages
+  std::filesystem::path target_;  // absolute, symlinks resolved
+  std::filesystem::path temp_;
+  std::string flag_;
+  bool committed_ = false;
+  std::unique_ptr<RemovedOnInterrupt> unfinished_;
+};
 
 // A directory that rlroute writes as a whole (`gen -o`, `synth -o`). It is
 // filled in a sibling work directory and moved into place by commit(). An
@@ -58,6 +96,7 @@ class OutputDirectory {
   std::filesystem::path work_;
   std::string flag_;
   bool committed_ = false;
+  std::unique_ptr<RemovedOnInterrupt> unfinished_;  // work_, until committed
 };
 
 }  // namespace rlroute

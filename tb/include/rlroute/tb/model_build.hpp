@@ -73,9 +73,9 @@ ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emi
 // another size or with another CRC-32.
 std::string model_cache_problem(const ModelCacheEntry& entry);
 
-// The CRC-32 (zlib) of a library file, as its manifest.json records it. With
-// the size it tells a truncated or damaged library from the one that was
-// built; it is not meant against tampering.
+// The CRC-32 (zlib) of a cached file (a model library, a runtime object), as
+// its manifest.json records it. With the size it tells a truncated or damaged
+// file from the one that was built; it is not meant against tampering.
 std::string library_checksum(const std::filesystem::path& library);
 
 // For tests: where the cache is, how long to wait for a lock, and what

@@ -39,6 +39,13 @@ inline constexpr std::int64_t kMaxWatchdogCycles = std::int64_t{1} << 30;
 // weights file that does not fit the design: WeightsError).
 SimOptions resolve_sim_options(const Design& design, const SimOverrides& overrides);
 
+// The threads a harness run of `routers` routers can use: at most one per
+// router and one per CPU (the thread team spins while it waits, so a thread
+// without a core of its own slows every cycle of the others). The results do
+// not depend on the thread count. Empty if `requested` is usable, else the
+// count and, in `why`, a one-line notice.
+std::optional<int> fewer_threads(int requested, int routers, std::string* why);
+
 // True when `options` runs an application model (the dpsnn pattern), which
 // sets its own load: a --load beside it is an error.
 bool runs_application(const SimOptions& options);

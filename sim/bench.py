@@ -1,0 +1,211 @@
+#!/usr/bin/python3
+"""One results table from nothing: `sim/bench.py sim/bench/NAME.toml` runs the
+table's spec and writes, under OUT (default out/bench/NAME):
+
+  runs/*.json   every run's result JSON (rlroute sim --json), one per
+                config, pattern and seed, all loads in one file;
+  runs.csv      a row per run and load;
+  NAME.csv      a row per config, pattern and load: the mean over the seeds,
+                the lowest and highest, and the number of seeds;
+  NAME.md       the table as docs/results.md shows it, differences inside
+                the seed spread marked;
+  NAME.png      accepted load per config and pattern, bars from min to max.
+
+A spec (TOML) names the configs (paths or globs, from the repository root),
+the keys every config gets (`[set]`, as sim/variants.py writes them), the
+patterns, loads, seeds and run lengths; a new table is a new spec. A run
+that fails (a lost packet, a deadlock) stops the bench with its log.
+Resumable: a run whose JSON is already there is not run again (delete it,
+or give --fresh, to run it again).
+"""
+import argparse
+import csv
+import glob
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+import tomllib
+
+KEYS = {"title", "configs", "set", "patterns", "loads", "seeds", "cycles", "warmup", "drain", "metric", "doc"}
+
+
+class BenchError(Exception):
+    pass
+
+
+def read_spec(path):
+    try:
+        with open(path, "rb") as f:
+            spec = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise BenchError(f"{path}: {e}")
+    for key in spec:
+        if key not in KEYS:
+            raise BenchError(f"{path}: {key}: unknown key (known: {', '.join(sorted(KEYS))})")
+    for key in ("title", "configs", "patterns", "loads", "seeds"):
+        if key not in spec:
+            raise BenchError(f"{path}: {key}: missing")
+    if len(spec["seeds"]) < 3:
+        raise BenchError(f"{path}: seeds = {spec['seeds']}: give at least 3 (a difference is read against the spread)")
+    return spec
+
+
+def configs_of(spec, out):
+    """The config files to run: the spec's, or their variants with [set] applied."""
+    files = sorted({f for pattern in spec["configs"] for f in glob.glob(pattern)})
+    if not files:
+        raise BenchError(f"configs = {spec['configs']}: no file matches")
+    sets = spec.get("set", {})
+    if not sets:
+        return files
+    args = ["/usr/bin/python3", os.path.join(os.path.dirname(__file__), "variants.py"), "--suffix", "bench",
+            "--out", os.path.join(out, "configs")]
+    for key, value in sets.items():
+        args += ["--set", f"{key}={json.dumps(value) if isinstance(value, str) else value}"]
+    r = subprocess.run(args + files, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BenchError(f"sim/variants.py failed: {r.stderr.strip()}")
+    return sorted(glob.glob(os.path.join(out, "configs", "*.toml")))
+
+
+def run(rlroute, spec, config, pattern, seed, out, progress):
+    stem = os.path.splitext(os.path.basename(config))[0]
+    name = f"{stem}__{pattern.replace(':', '_').replace('=', '_')}__s{seed}"
+    path = os.path.join(out, "runs", name + ".json")
+    if os.path.exists(path):
+        return path, False
+    cmd = [rlroute, "sim", config, "--pattern", pattern, "--seed", str(seed), "--quiet",
+           "--load", ",".join(f"{x:g}" for x in spec["loads"]), "--json", path]
+    for key in ("cycles", "warmup", "drain"):
+        if key in spec:
+            cmd += [f"--{key}", str(spec[key])]
+    print(f"  {progress} {stem} {pattern} seed {seed}", flush=True)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BenchError(f"run failed ({shlex.join(cmd)}):\n{(r.stderr or r.stdout).strip()[-3000:]}")
+    return path, True
+
+
+def rows_of(path):
+    with open(path) as f:
+        data = json.load(f)
+    return data if isinstance(data, list) else [data]
+
+
+def summarize(runs, metric):
+    """{(config, pattern, load): [value per seed]}"""
+    by = {}
+    for r in runs:
+        by.setdefault((r["config"], r["pattern"], r["offered_load"]), []).append(r[metric])
+    return by
+
+
+def overlap(a, b):
+    return min(a) <= max(b) and min(b) <= max(a)
+
+
+def write_outputs(name, spec, out, runs):
+    metric = spec.get("metric", "accepted_load")
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["config", "pattern", "seed", "offered_load", "accepted_load", "latency_avg", "latency_p99",
+                    "avg_hops", "minimal_share", "packets_delivered", "drained"])
+        for r in runs:
+            w.writerow([r["config"], r["pattern"], r["seed"], r["offered_load"], r["accepted_load"],
+                        r["latency"]["avg"], r["latency"]["p99"], r["avg_hops"], r["minimal_share"],
+                        r["packets_delivered"], r["drained"]])
+    by = summarize(runs, metric)
+    with open(os.path.join(out, f"{name}.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["config", "pattern", "offered_load", f"{metric}_mean", f"{metric}_min", f"{metric}_max", "seeds"])
+        for (config, pattern, load), v in sorted(by.items()):
+            w.writerow([config, pattern, load, f"{sum(v) / len(v):.6f}", f"{min(v):.6f}", f"{max(v):.6f}", len(v)])
+    # The table: a row per config, a column per pattern (at the highest load).
+    configs = sorted({k[0] for k in by})
+    patterns = list(dict.fromkeys(r["pattern"] for r in runs))
+    top = max(spec["loads"])
+    lines = [f"{spec['title']}: {metric} at offered load {top:g}, mean over seeds "
+             f"{', '.join(map(str, spec['seeds']))} (min-max). Regenerate: `sim/bench.py {spec['_path']}`; data "
+             f"`{name}.csv`.", "", "| config | " + " | ".join(patterns) + " |", "|---|" + "---|" * len(patterns)]
+    for c in configs:
+        cells = []
+        for p in patterns:
+            v = by.get((c, p, top))
+            cells.append(f"{sum(v) / len(v):.3f} ({min(v):.3f}-{max(v):.3f})" if v else "-")
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    lines += ["", "Per pattern, the best config and every config whose seed range overlaps its (no difference):", ""]
+    for p in patterns:
+        vals = {c: by[(c, p, top)] for c in configs if (c, p, top) in by}
+        best = max(vals, key=lambda c: sum(vals[c]) / len(vals[c]))
+        tied = [c for c in vals if c != best and overlap(vals[c], vals[best])]
+        lines.append(f"- {p}: {best}" + (f"; no difference from {', '.join(tied)}" if tied else ""))
+    with open(os.path.join(out, f"{name}.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    fig, axes = plt.subplots(1, len(patterns), figsize=(4 * len(patterns), 3.6), squeeze=False)
+    for ax, p in zip(axes[0], patterns):
+        vals = [by.get((c, p, top), [0]) for c in configs]
+        mean = [sum(v) / len(v) for v in vals]
+        ax.bar(range(len(configs)), mean, yerr=[[m - min(v) for m, v in zip(mean, vals)],
+                                                [max(v) - m for m, v in zip(mean, vals)]], capsize=3)
+        ax.set_xticks(range(len(configs)), [c.replace("dfly_2_4_2_9_", "") for c in configs], rotation=60,
+                      fontsize=7)
+        ax.set_title(p, fontsize=9)
+        ax.set_ylabel(metric)
+    fig.suptitle(spec["title"], fontsize=9)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, f"{name}.png"), dpi=120)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("spec", help="a table's spec, sim/bench/NAME.toml")
+    ap.add_argument("--rlroute", default="build/rlroute")
+    ap.add_argument("--out", help="output directory (default out/bench/NAME)")
+    ap.add_argument("--fresh", action="store_true", help="run every run again, even those with a JSON")
+    args = ap.parse_args(argv)
+    name = os.path.splitext(os.path.basename(args.spec))[0]
+    out = args.out or os.path.join("out", "bench", name)
+    try:
+        spec = read_spec(args.spec)
+        spec["_path"] = args.spec
+        if not os.access(args.rlroute, os.X_OK):
+            raise BenchError(f"--rlroute {args.rlroute}: not an executable (build it: cmake --build build)")
+        os.makedirs(os.path.join(out, "runs"), exist_ok=True)
+        configs = configs_of(spec, out)
+        todo = [(c, p, s) for c in configs for p in spec["patterns"] for s in spec["seeds"]]
+        t0, done, runs = time.monotonic(), 0, []
+        for i, (c, p, s) in enumerate(todo):
+            if args.fresh:
+                stale = os.path.join(out, "runs", f"{os.path.splitext(os.path.basename(c))[0]}__"
+                                     f"{p.replace(':', '_').replace('=', '_')}__s{s}.json")
+                if os.path.exists(stale):
+                    os.remove(stale)
+            left = ""
+            if done:
+                per = (time.monotonic() - t0) / done
+                left = f", about {per * (len(todo) - i) / 60:.0f} min left"
+            path, ran = run(args.rlroute, spec, c, p, s, out, f"[{i + 1}/{len(todo)}{left}]")
+            done += ran
+            for r in rows_of(path):
+                r["seed"] = s
+                r["pattern"] = p
+                runs.append(r)
+        write_outputs(name, spec, out, runs)
+        print(f"wrote {out}/{name}.csv, {name}.md, {name}.png, runs.csv and runs/ ({len(todo)} runs, {done} run now)")
+    except BenchError as e:
+        print(f"bench.py: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# sim/bench.py on a small spec: every run's JSON, the per-run and per-point
+# CSVs with the seeds' mean, min and max, the markdown table with the
+# differences inside the seed spread marked; a rerun runs nothing (resumable);
+# a spec with fewer than 3 seeds or an unknown key is refused.
+# usage: test_bench.sh RLROUTE SOURCE_DIR WORKDIR
+set -uo pipefail
+rlroute=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3")
+rm -rf "$work"; mkdir -p "$work"
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+cd "$src"
+cat > "$work/tiny.toml" <<'SPEC'
+title = "tiny: DOR against star-channel, 4x4 torus"
+configs = ["examples/torus4x4_dor.toml", "examples/torus4x4_star.toml"]
+patterns = ["uniform"]
+loads = [0.2, 0.5]
+seeds = [1, 2, 3]
+warmup = 100
+cycles = 400
+drain = 400
+[set]
+"router.vcs" = 3
+SPEC
+/usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log.txt" 2>&1
+check "bench exits 0" test $? -eq 0
+check "bench: a JSON per config, pattern and seed" test "$(ls "$work/out/runs"/*.json | wc -l)" -eq 6
+check "bench: a row per run and load" test "$(grep -c ',uniform,' "$work/out/runs.csv")" -eq 12
+check "bench: a row per config and load, over 3 seeds" test "$(grep -cE ',uniform,0\.[25],[0-9.]+,[0-9.]+,[0-9.]+,3$' "$work/out/tiny.csv")" -eq 4
+check "bench: the table has mean (min-max)" grep -qE '^\| torus4x4_dor_bench \| 0\.[0-9]{3} \(0\.[0-9]{3}-0\.[0-9]{3}\) \|$' "$work/out/tiny.md"
+check "bench: the table names the best config per pattern" grep -qE '^- uniform: torus4x4_(dor|star)_bench' "$work/out/tiny.md"
+check "bench: the plot" test -s "$work/out/tiny.png"
+check "bench: the variants have the spec's keys" grep -q '^vcs = 3' "$work/out/configs/torus4x4_dor_bench.toml"
+/usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log2.txt" 2>&1
+check "bench again: resumes, runs nothing" grep -q '(6 runs, 0 run now)' "$work/log2.txt"
+sed 's/^seeds = .*/seeds = [1, 2]/' "$work/tiny.toml" > "$work/two.toml"
+/usr/bin/python3 sim/bench.py "$work/two.toml" --rlroute "$rlroute" --out "$work/two" 2> "$work/err.txt"
+check "two seeds: refused" grep -q 'seeds = \[1, 2\]: give at least 3' "$work/err.txt"
+printf 'title = "x"\nconfig = []\n' > "$work/typo.toml"
+/usr/bin/python3 sim/bench.py "$work/typo.toml" --rlroute "$rlroute" --out "$work/typo" 2> "$work/err.txt"
+check "unknown key: refused" grep -q 'config: unknown key' "$work/err.txt"
+for spec in sim/bench/*.toml; do
+  check "$spec reads" /usr/bin/python3 -c "import sys; sys.path.insert(0, 'sim'); import bench; bench.read_spec('$spec')"
+done
+finish
