@@ -110,7 +110,7 @@ def overlap(a, b):
 def write_outputs(name, spec, out, runs):
     metric = spec.get("metric", "accepted_load")
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(["config", "pattern", "seed", "offered_load", "accepted_load", "latency_avg", "latency_p99",
                     "avg_hops", "minimal_share", "packets_delivered", "drained"])
         for r in runs:
@@ -119,7 +119,7 @@ def write_outputs(name, spec, out, runs):
                         r["packets_delivered"], r["drained"]])
     by = summarize(runs, metric)
     with open(os.path.join(out, f"{name}.csv"), "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(["config", "pattern", "offered_load", f"{metric}_mean", f"{metric}_min", f"{metric}_max", "seeds"])
         for (config, pattern, load), v in sorted(by.items()):
             w.writerow([config, pattern, load, f"{sum(v) / len(v):.6f}", f"{min(v):.6f}", f"{max(v):.6f}", len(v)])
