@@ -29,6 +29,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
@@ -130,17 +131,26 @@ class ModelCache : public ::testing::Test {
 
   ModelCacheEntry entry() { return model_cache_entry(design, emitted, ModelKind::Router, root); }
 
-  // The pristine cache's precompiled header and runtime objects.
+  // The pristine cache's precompiled header and runtime objects: the newest
+  // (a build tree kept from an earlier rlroute may hold one of another format).
   fs::path pristine_prebuilt() {
     pristine();
+    fs::path newest;
+    fs::file_time_type newest_time{};
     for (const auto& item : fs::directory_iterator(base() / "pristine")) {
       const std::string name = item.path().filename().string();
-      if (name.rfind("verilated-router-", 0) == 0 && item.is_directory() && name.find('.') == std::string::npos) {
-        return item.path();
+      if (name.rfind("verilated-router-", 0) != 0 || !item.is_directory() || name.find('.') != std::string::npos) {
+        continue;
+      }
+      std::error_code ec;
+      const auto when = fs::last_write_time(item.path() / "manifest.json", ec);
+      if (!ec && (newest.empty() || when > newest_time)) {
+        newest = item.path();
+        newest_time = when;
       }
     }
-    ADD_FAILURE() << "the pristine cache has no verilated-router-* directory";
-    return {};
+    if (newest.empty()) ADD_FAILURE() << "the pristine cache has no verilated-router-* directory";
+    return newest;
   }
 
   // A copy of them in this test's cache.
@@ -348,10 +358,17 @@ TEST_F(ModelCache, ModelCompilerComesFromRlrouteModelCxx) {
 // GCC parses verilated.h instead, and the model works.
 TEST_F(ModelCache, PrecompiledHeaderTheCompilerRefusesOnlyCostsTime) {
   const fs::path prebuilt = seed_prebuilt();
+  // Headers the compiler refuses but the manifest vouches for (their new
+  // size and CRC-32 written into it, as a compiler that changed without a
+  // new version string would leave them).
+  nlohmann::json manifest;
+  std::ifstream(prebuilt / "manifest.json") >> manifest;
   for (const char* level : {"SLOW", "FAST"}) {
-    const fs::path gch = prebuilt / "rlroute_pch.h.gch" / (std::string(level) + ".gch");
-    overwrite(gch, 0, std::string(16, '\0'));  // same size: the manifest still vouches for it
+    const std::string name = std::string("rlroute_pch.h.gch/") + level + ".gch";
+    overwrite(prebuilt / name, 0, std::string(16, '\0'));
+    manifest["files"][name]["crc32"] = library_checksum(prebuilt / name);
   }
+  std::ofstream(prebuilt / "manifest.json") << manifest.dump(2) << "\n";
   std::optional<ModelFactory> f;
   ASSERT_NO_THROW(f.emplace(load_model(design, emitted, ModelKind::Router, log(), cache_at(root)))) << joined(lines);
   EXPECT_TRUE(contains(lines, "model: cached precompiled header and runtime objects")) << joined(lines);
