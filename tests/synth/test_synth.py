@@ -295,10 +295,12 @@ def test_errors(rlroute, config, work):
     fails("--liberty without flip-flops", ["--liberty", noflop], r"--liberty .*noflop\.lib: .*no flip-flop")
     check("bad --liberty: nothing written", not os.path.exists(out))
 
-    for value in ("0", "-1", "abc", "nan", "inf", "2ns", "", "0.001", "5000"):
+    for value in ("0", "-1", "abc", "nan", "inf", "2ns", "0.001", "5000"):
         fails(f"--clock-ns '{value}'", ["--clock-ns", value],
               rf"^rlroute: error: --clock-ns {re.escape(value)}: the clock period must be a positive number "
               r"of nanoseconds from 0\.01 to 1000$")
+    fails("--clock-ns ''", ["--clock-ns", ""], r'^rlroute: error: --clock-ns "": an empty value; give one, or leave '
+          r"the option out$")
     check("bad --clock-ns: nothing written", not os.path.exists(out))
     fails("--paths bogus", ["--paths", "generic,asic"], r"--paths generic,asic: unknown path \"asic\"")
 
