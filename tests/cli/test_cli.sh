@@ -128,19 +128,7 @@ check "sim --json SYMLINK: the file it names has the results" grep -q '"accepted
 # the flag and its value, nothing written. Every case asks for 2^30 cycles
 # (minutes of simulation) and must still end within seconds.
 ln -s /dev/null "$work/devlink"; ln -s nowhere/r.json "$work/dangling.json"
-refused() {  # refused NAME EXPECTED_REGEX ARGS... (after `rlroute sim`)
-  local name=$1 re=$2; shift 2
-  local start=$SECONDS
-  timeout 120 "$rlroute" sim "$@" > /dev/null 2> "$work/err.txt"
-  local rc=$?
-  check "$name: exits non-zero" test $rc -ne 0 -a $rc -ne 124
-  check "$name: one line" test "$(wc -l < "$work/err.txt")" -eq 1
-  check "$name: message" grep -qE "^rlroute: error: $re" "$work/err.txt"
-  grep -qE "^rlroute: error: $re" "$work/err.txt" || echo "  got: $(head -c 300 "$work/err.txt")"
-  check "$name: fails at once" test $((SECONDS - start)) -lt 20
-  check "$name: nothing written" test -z "$(find "$work" \( -name 'none.*' -o -name '?*.rlroute-*' -o -name nowhere \
-    -o -name nodir \) -print)"
-}
+refused() { refused_run "$1" "$2" sim "${@:3}"; }  # refused NAME EXPECTED_REGEX ARGS... (after `rlroute sim`)
 long=(--cycles 1073741824 --quiet)
 cfg=$examples/torus4x4_dor.toml
 refused "--json /dev/null" '--json /dev/null: exists and is not a regular file' "$cfg" "${long[@]}" --json /dev/null
