@@ -1,7 +1,5 @@
 #include "rlroute/gen/files.hpp"
 
-#include "rlroute/gen/interrupt.hpp"
-
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -12,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+
+#include "rlroute/gen/interrupt.hpp"
 
 namespace rlroute {
 
