@@ -35,12 +35,17 @@ constexpr std::int64_t kDefaultSeriesWindow = 1000;
 
 // The time series of every load as CSV, a row per window.
 std::string series_csv(const std::vector<SimResult>& results) {
-  std::string s = "offered_load,begin,end,accepted_load,packets,latency_avg,latency_p99,minimal_share,avg_hops,mean_q\n";
+  std::string s =
+      "offered_load,begin,end,accepted_load,packets,latency_avg,latency_p99,minimal_share,avg_hops,mean_q,q_minimal,"
+      "q_best_other,contention_mean\n";
+  // Empty where the algorithm has no Q-table or no contention counters.
+  auto optional = [](double v) { return v >= 0 ? fmt::format("{:.4f}", v) : std::string(); };
   for (const SimResult& r : results) {
     for (const SeriesPoint& p : r.series) {
-      s += fmt::format("{},{},{},{:.6f},{},{:.3f},{:.1f},{:.6f},{:.4f},{}\n", r.offered_load, p.begin, p.end,
+      s += fmt::format("{},{},{},{:.6f},{},{:.3f},{:.1f},{:.6f},{:.4f},{},{},{},{}\n", r.offered_load, p.begin, p.end,
                        p.accepted_load, p.packets, p.latency_avg, p.latency_p99, p.minimal_share, p.avg_hops,
-                       p.mean_q >= 0 ? fmt::format("{:.4f}", p.mean_q) : std::string());
+                       optional(p.mean_q), optional(p.q_minimal), optional(p.q_best_other),
+                       optional(p.contention_mean));
     }
   }
   return s;
@@ -230,8 +235,8 @@ Verb add_sim(CLI::App& app) {
               "are the same at every count");
   add_integer(sim, "--watchdog", o.watchdog, "cycles without movement that count as deadlock (1..2^30, default 5000)");
   sim->add_option("--series", a->series,
-                  "write a time series (CSV, a row per window: accepted load, latency, minimal share, hops, mean "
-                  "Q-value); the results JSON gets it too");
+                  "write a time series (CSV, a row per window: accepted load, latency, minimal share, hops; "
+                  "Q-adaptive's table estimates, UGAL-LE's mean contention factor); the results JSON gets it too");
   add_integer(sim, "--series-window", o.series_window, "cycles per window of --series (default 1000)");
   sim->add_option("--links", a->links,
                   "write every router-to-router link's utilisation in the measurement window (CSV, flits per cycle)");

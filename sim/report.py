@@ -183,11 +183,23 @@ def heat_map(run, title):
 
 def series_plot(series, title):
     """series: [(label, rows)], rows with begin, end, accepted_load,
-    latency_avg, minimal_share and (Q-adaptive) mean_q."""
-    has_q = any(r.get("mean_q") not in (None, "", -1) for _, rows in series for r in rows)
+    latency_avg, minimal_share, and where the algorithm has them the
+    Q-table's estimates (mean_q, q_minimal, q_best_other) and UGAL-LE's
+    mean contention factor (contention_mean)."""
+    def has(key):
+        return any(r.get(key) not in (None, "", -1) for _, rows in series for r in rows)
     panels = [("accepted_load", "accepted load"), ("latency_avg", "latency (cycles)"),
-              ("minimal_share", "minimal share")] + ([("mean_q", "Q-table mean (cycles)")] if has_q else [])
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.2 * len(panels), 3))
+              ("minimal_share", "minimal share")]
+    optional = [("mean_q", "Q-table mean (cycles)"), ("q_minimal", "Q via the minimal port (cycles)"),
+                ("q_best_other", "best Q via another port (cycles)"),
+                ("contention_mean", "mean contention factor C_j")]
+    panels += [p for p in optional if has(p[0])]
+    cols = min(4, len(panels))
+    rows_of_panels = (len(panels) + cols - 1) // cols
+    fig, grid = plt.subplots(rows_of_panels, cols, figsize=(3.2 * cols, 3 * rows_of_panels), squeeze=False)
+    axes = list(grid.flat)
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
     for label, rows in series:
         mid = [(float(r["begin"]) + float(r["end"])) / 2 for r in rows]
         for ax, (key, name) in zip(axes, panels):
@@ -198,7 +210,7 @@ def series_plot(series, title):
     if len(series) > 1:
         axes[0].legend(fontsize=6)
     fig.suptitle(title, fontsize=9, y=1.04)
-    return svg_of(fig)
+    return svg_of(fig), [name for _, name in panels]
 
 
 # ---- the page ----
@@ -291,8 +303,10 @@ def build_page(inputs, command):
     if from_runs:
         groups.append(("series of the run JSONs", from_runs))
     for name, s in groups:
-        body.append(figure(series_plot(s, name), f"{name}: windows of "
-                           f"{int(float(s[0][1][0]['end']) - float(s[0][1][0]['begin']))} cycles"))
+        svg, panels = series_plot(s, name)
+        body.append(figure(svg, f"{name}: windows of "
+                           f"{int(float(s[0][1][0]['end']) - float(s[0][1][0]['begin']))} cycles; "
+                           f"{', '.join(panels)}"))
     if not groups:
         body.append("<p>No series (rlroute sim --series, or a run JSON with a series) among the inputs.</p>\n")
 

@@ -26,6 +26,7 @@ NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& rela
     }
   }
   side_band_ = make_side_band_check(design);
+  contention_ = make_contention_mirror(design);
 }
 
 NetworkChecker::InputVc& NetworkChecker::input_vc(int router, int port, int vc) {
@@ -156,6 +157,7 @@ void NetworkChecker::input_flit(int router, int port, const LinkFlit& flit) {
       it->second = here;
     }
     if (side_band_) side_band_->head_arrived(router, port, key, h, cycle_, cycle_ - arrived_upstream);
+    if (contention_) contention_->head_arrived(router, port, h, cycle_);
     ivc.open_packet = key;
   } else if (ivc.open_packet < 0) {
     fail_at(router, fmt::format("router {} input port {} vc{}: a body flit arrived with no packet open on the VC: {}", router,

@@ -27,6 +27,8 @@ QMirror::QMirror(const Design& design)
       for (int c = 0; c < columns_; ++c) {
         t.push_back(format_.from_cycles(static_cast<std::uint64_t>(layout_.initial_cycles(router, group, c))));
       }
+      const auto first = t.end() - columns_;
+      minimal_column_.push_back(static_cast<int>(std::min_element(first, t.end()) - first));
     }
   }
 }
@@ -228,6 +230,31 @@ double QMirror::mean_cycles() const {
     n += t.size();
   }
   return n == 0 ? 0.0 : sum / static_cast<double>(n) / static_cast<double>(1u << format_.fraction_bits);
+}
+
+QMirror::PortEstimates QMirror::port_estimates() const {
+  PortEstimates e;
+  std::size_t n = 0;
+  for (std::size_t router = 0; router < tables_.size(); ++router) {
+    const auto& t = tables_[router];
+    for (int row = 0; row < layout_.rows(); ++row) {
+      const int minimal = minimal_column_[router * static_cast<std::size_t>(layout_.rows()) + static_cast<std::size_t>(row)];
+      std::uint32_t other = UINT32_MAX;
+      for (int c = 0; c < columns_; ++c) {
+        const std::uint32_t q = t[static_cast<std::size_t>(row * columns_ + c)];
+        if (c == minimal) {
+          e.minimal += q;
+        } else {
+          other = std::min(other, q);
+        }
+      }
+      if (other != UINT32_MAX) e.best_other += other;
+      ++n;
+    }
+  }
+  if (n == 0) return e;
+  const double scale = static_cast<double>(n) * static_cast<double>(1u << format_.fraction_bits);
+  return {e.minimal / scale, e.best_other / scale};
 }
 
 std::string QMirror::dump(int router) const {

@@ -207,7 +207,12 @@ nlohmann::ordered_json SimResult::to_json() const {
                                {"latency_p99", p.latency_p99},
                                {"minimal_share", p.minimal_share},
                                {"avg_hops", p.avg_hops}};
-      if (p.mean_q >= 0) w["mean_q"] = p.mean_q;
+      if (p.mean_q >= 0) {
+        w["mean_q"] = p.mean_q;
+        w["q_minimal"] = p.q_minimal;
+        w["q_best_other"] = p.q_best_other;
+      }
+      if (p.contention_mean >= 0) w["contention_mean"] = p.contention_mean;
       s.push_back(w);
     }
     j["series"] = s;

@@ -11,6 +11,7 @@
 
 #include "rlroute/gen/dqn_block.hpp"
 #include "rlroute/tb/dpsnn_app.hpp"
+#include "rlroute/tb/contention_mirror.hpp"
 #include "rlroute/tb/nic.hpp"
 #include "rlroute/tb/simulation.hpp"
 #include "rlroute/tb/traffic.hpp"
@@ -360,7 +361,14 @@ void SimulationRun::close_series_window() {
   p.latency_p99 = l.p99;
   p.minimal_share = p.packets > 0 ? static_cast<double>(minimal) / static_cast<double>(p.packets) : 0.0;
   p.avg_hops = p.packets > 0 ? static_cast<double>(hops) / static_cast<double>(p.packets) : 0.0;
-  if (const QMirror* q = fabric_.q_mirror()) p.mean_q = q->mean_cycles();
+  if (const QMirror* q = fabric_.q_mirror()) {
+    p.mean_q = q->mean_cycles();
+    const QMirror::PortEstimates e = q->port_estimates();
+    p.q_minimal = e.minimal;
+    p.q_best_other = e.best_other;
+  }
+  // The checker's cycle is the number of clock edges so far, as cycle_.
+  if (const ContentionMirror* c = fabric_.contention_mirror()) p.contention_mean = c->mean_factor(cycle_);
   result_.series.push_back(p);
   series_flits_ = 0;
   series_first_ = log.size();

@@ -233,7 +233,7 @@ refused "--phases with a pattern the topology lacks" '--phases 0:uniform@0.1,100
 "$rlroute" sim "$cfg" --load 0.2 --cycles 1000 --warmup 500 --drain 0 --quiet --series "$work/s.csv" \
   --series-window 250 --json "$work/s.json"
 check "sim --series exits 0" test $? -eq 0
-check "--series: header" grep -q '^offered_load,begin,end,accepted_load,packets,latency_avg,latency_p99,minimal_share,avg_hops,mean_q$' "$work/s.csv"
+check "--series: header" grep -q '^offered_load,begin,end,accepted_load,packets,latency_avg,latency_p99,minimal_share,avg_hops,mean_q,q_minimal,q_best_other,contention_mean$' "$work/s.csv"
 check "--series: windows of 250 cycles from 0" grep -q '^0.2,250,500,' "$work/s.csv"
 check "--series: at least 6 windows" test "$(grep -c '^0.2,' "$work/s.csv")" -ge 6
 check "--series: in the JSON" grep -q '"series"' "$work/s.json"

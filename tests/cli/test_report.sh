@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # rlroute report in a real browser: run JSONs of three seeds and two loads,
-# series CSVs, a sweep-style CSV and a dragonfly run become one HTML page;
+# series CSVs, a sweep-style CSV and a UGAL-LE dragonfly run (its series
+# with the contention factors) become one HTML page;
 # headless Chromium loads it: every plot must draw (the page's own check sets
 # its title), no script error may reach the console, and the screenshot must
 # not be blank. The checks are also run on broken copies of the page (a
@@ -17,9 +18,11 @@ for seed in 1 2 3; do
   "$rlroute" sim "$examples/torus4x4_dor.toml" --load 0.1,0.4 --cycles 600 --warmup 100 --seed $seed --quiet \
     --json "$work/torus_$seed.json" --series "$work/torus_$seed.csv" --series-window 100
 done
-"$rlroute" sim "$examples/dfly_2_4_2_9_min.toml" --load 0.2 --cycles 400 --warmup 100 --quiet --json "$work/dfly.json"
+"$rlroute" sim "$examples/dfly_2_4_2_9_ugal_le.toml" --load 0.4 --cycles 1200 --warmup 100 --quiet --json "$work/dfly.json" \
+  --series "$work/dfly.csv" --series-window 200
 check "the runs exit 0" test -s "$work/torus_3.json" -a -s "$work/dfly.json"
 check "the run JSON has per-link utilisation" grep -q '"to_router"' "$work/dfly.json"
+check "UGAL-LE's series has its mean contention factor" grep -q '"contention_mean"' "$work/dfly.json"
 printf 'config,pattern,offered_load,accepted_load,lat_avg\nfrom_a_sweep,uniform,0.1,0.099,14.0\nfrom_a_sweep,uniform,0.5,0.41,80.5\n' \
   > "$work/sweep.csv"
 
@@ -30,6 +33,7 @@ check "report says what it wrote" grep -q "^rlroute: wrote $work/report.html" "$
 check "the page is self-contained (no external resource)" test -z "$(grep -oE '(src|href)="(https?:)?//' "$work/report.html")"
 plots=$(grep -c '<figure class="plot">' "$work/report.html")
 check "the page has the load curves, two heat maps and the series ($plots plots)" test "$plots" -ge 6
+check "the series show UGAL-LE's contention factors" grep -q '<figcaption>series of the run JSONs: .*mean contention factor' "$work/report.html"
 
 # browser_check PAGE: every plot drawn, no console error, a screenshot that is not blank.
 browser_check() {

@@ -92,6 +92,7 @@ class ForwardingFabric : public Fabric {
   NetworkChecker::FrontWait longest_front_wait() const override { return inner_.longest_front_wait(); }
   NetworkChecker::FrontWait longest_switch_wait() const override { return inner_.longest_switch_wait(); }
   const QMirror* q_mirror() const override { return inner_.q_mirror(); }
+  const ContentionMirror* contention_mirror() const override { return inner_.contention_mirror(); }
   int side_band_owed() const override { return inner_.side_band_owed(); }
   std::string side_band_owed_failure(std::int64_t waited) const override { return inner_.side_band_owed_failure(waited); }
   NetworkChecker::ResidenceTable residence() const override { return inner_.residence(); }

@@ -249,9 +249,24 @@ contention_threshold = 2
   o.cycles = 3000;
   o.packet_flits_min = 2;
   o.packet_flits_max = 4;
+  o.series_window = 250;
   const auto [harness, network] = expect_harness_matches_network_top(b, o);
   EXPECT_GT(harness.packets_nonminimal, 0) << "some packets must have been routed non-minimally";
   EXPECT_GT(harness.packets_minimal, 0);
+  // The series' mean contention factor (the reference's copy of the
+  // counters, tb/contention_mirror.hpp): within 0..a, not always zero at
+  // this load, the same on both fabrics; no Q-table estimates.
+  ASSERT_EQ(harness.series.size(), network.series.size());
+  double most = 0;
+  for (std::size_t i = 0; i < harness.series.size(); ++i) {
+    const SeriesPoint& p = harness.series[i];
+    EXPECT_GE(p.contention_mean, 0.0);
+    EXPECT_LE(p.contention_mean, b.design.topo.group_size());
+    EXPECT_EQ(p.contention_mean, network.series[i].contention_mean) << "window " << i;
+    EXPECT_EQ(p.mean_q, -1.0);
+    most = std::max(most, p.contention_mean);
+  }
+  EXPECT_GT(most, 0.0);
 }
 
 // The same for Q-adaptive: the table's initial values, the decisions, the
@@ -286,7 +301,22 @@ epsilon = 0.05
   o.cycles = 3000;
   o.packet_flits_min = 2;
   o.packet_flits_max = 4;
+  o.series_window = 250;
   const auto [harness, network] = expect_harness_matches_network_top(b, o);
   EXPECT_GT(harness.packets_nonminimal, 0) << "exploration and the table must have sent some packets non-minimally";
   EXPECT_GT(harness.packets_minimal, 0);
+  // The series' table estimates (QMirror::port_estimates): the same on both
+  // fabrics, the minimal port's below the best other one's at the start
+  // (zero-load values), and learning moves them; no contention factor.
+  ASSERT_EQ(harness.series.size(), network.series.size());
+  ASSERT_GE(harness.series.size(), 2u);
+  for (std::size_t i = 0; i < harness.series.size(); ++i) {
+    const SeriesPoint& p = harness.series[i];
+    EXPECT_EQ(p.q_minimal, network.series[i].q_minimal) << "window " << i;
+    EXPECT_EQ(p.q_best_other, network.series[i].q_best_other) << "window " << i;
+    EXPECT_GT(p.q_minimal, 0.0);
+    EXPECT_EQ(p.contention_mean, -1.0);
+  }
+  EXPECT_LT(harness.series.front().q_minimal, harness.series.front().q_best_other);
+  EXPECT_NE(harness.series.front().q_minimal, harness.series.back().q_minimal);
 }

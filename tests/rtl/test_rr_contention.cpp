@@ -1,5 +1,6 @@
-// Block test for rtl/rr_contention.sv (UGAL-LE contention factors) against a
-// C++ model written from docs/routing_dragonfly.md:
+// Block test for rtl/rr_contention.sv (UGAL-LE contention factors) against
+// the bit-exact reference (ref/include/rlroute/ref/contention.hpp), written
+// from docs/routing_dragonfly.md:
 //  - counters F[i][j]: the flits (the header's length field, added at the
 //    head) of packets whose source router (header) is router i of this group,
 //    to destination group j, seen on a terminal or local port; packets from
@@ -28,6 +29,7 @@
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/link_words.hpp"
 #include "rlroute/gen/topology.hpp"
+#include "rlroute/ref/contention.hpp"
 #include "link_bits.hpp"
 #include "vtb.hpp"
 
@@ -57,25 +59,15 @@ const Design& design() {
   return d;
 }
 
+// The reference (rlroute::ref::ContentionCounters) fed with the words of
+// every port, as rr_contention sees them.
 class ContentionModel {
  public:
-  explicit ContentionModel(const Topology& t, int my_index) : topo_(t), my_(my_index) { reset(); }
+  explicit ContentionModel(const Topology& t) : topo_(t) {}
 
-  void reset() {
-    edge_ = 0;
-    count_.assign(Cfg::A * Cfg::NUM_G, 0);
-    prev_.assign(Cfg::A * Cfg::NUM_G, false);
-  }
-
-  bool active(unsigned i, unsigned j) const {
-    return prev_[i * Cfg::NUM_G + j] || count_[i * Cfg::NUM_G + j] > Cfg::THRESHOLD;
-  }
-  bool prev(unsigned i, unsigned j) const { return prev_[i * Cfg::NUM_G + j]; }
-  unsigned factor(unsigned j) const {
-    unsigned c = 0;
-    for (unsigned i = 0; i < Cfg::A; ++i) c += active(i, j);
-    return c;
-  }
+  bool active(unsigned i, unsigned j) const { return counters_.active(static_cast<int>(i), static_cast<int>(j)); }
+  bool prev(unsigned i, unsigned j) const { return counters_.previous(static_cast<int>(i), static_cast<int>(j)); }
+  unsigned factor(unsigned j) const { return static_cast<unsigned>(counters_.factor(static_cast<int>(j))); }
 
   // The index i of the counter a head on `port` counts in (its source router,
   // if that is in this router's group), -1 if it is not counted.
@@ -85,34 +77,26 @@ class ContentionModel {
     if (src < 0 || topo_.group_of(src) != group_) return -1;
     return topo_.index_in_group(src);
   }
-  static unsigned length(const LinkFlit& w, const Design& d) { return d.decode(w.data).length; }
   void set_group(int g) { group_ = g; }
 
   // The clock edge that registers this cycle's words.
   void edge(const std::vector<LinkFlit>& words, const Design& d) {
-    ++edge_;
-    if (edge_ % Cfg::WINDOW == 0) {  // a new window: keep the old one's verdict
-      for (std::size_t k = 0; k < count_.size(); ++k) prev_[k] = count_[k] > Cfg::THRESHOLD;
-      std::fill(count_.begin(), count_.end(), 0u);
-    }
+    counters_.advance_to(++edge_);
     for (int port = 0; port < static_cast<int>(Cfg::P); ++port) {
       const LinkFlit& w = words[static_cast<unsigned>(port)];
       const int i = source(port, w, d);
       if (i < 0) continue;
       const int dst_node = topo_.node_of_address(d.decode(w.data).dst);
-      const unsigned j = static_cast<unsigned>(topo_.group_of(topo_.router_of_node(dst_node)));
-      unsigned& c = count_[static_cast<unsigned>(i) * Cfg::NUM_G + j];
-      c = std::min(c + length(w, d), Cfg::SAT);
+      counters_.count(edge_, i, topo_.group_of(topo_.router_of_node(dst_node)), d.decode(w.data).length);
     }
   }
 
  private:
   const Topology& topo_;
-  int my_;
   int group_ = 0;
-  unsigned edge_ = 0;
-  std::vector<unsigned> count_;
-  std::vector<bool> prev_;
+  std::int64_t edge_ = 0;
+  ref::ContentionCounters counters_{static_cast<int>(Cfg::A), static_cast<int>(Cfg::NUM_G),
+                                    static_cast<int>(Cfg::WINDOW), static_cast<int>(Cfg::THRESHOLD)};
 };
 
 class ContentionTest : public ::testing::Test {
@@ -160,7 +144,7 @@ TEST_F(ContentionTest, RandomAgainstModel) {
     const int group = static_cast<int>(rng.range(0, Cfg::NUM_G - 1));
     const int router = topo_.router_in_group(group, static_cast<int>(my));
     const unsigned id = topo_.router_id(router);
-    ContentionModel model(topo_, static_cast<int>(my));
+    ContentionModel model(topo_);
     model.set_group(group);
     rtltest::put(dut_->id_i, id);
     dut_.reset();
@@ -252,7 +236,7 @@ TEST_F(ContentionTest, RandomAgainstModel) {
 TEST_F(ContentionTest, WindowAndThresholdDirected) {
   const int my = 1;
   const unsigned id = topo_.router_id(topo_.router_in_group(3, my));
-  ContentionModel model(topo_, my);
+  ContentionModel model(topo_);
   rtltest::put(dut_->id_i, id);
   dut_.reset();
   const unsigned j = 5;

@@ -59,6 +59,8 @@ class Fabric {
   virtual NetworkChecker::FrontWait longest_switch_wait() const = 0;
   // Q-adaptive: the reference's copy of the routers' tables (else nullptr).
   virtual const QMirror* q_mirror() const = 0;
+  // UGAL-LE: the reference's copy of the routers' contention counters (else nullptr).
+  virtual const ContentionMirror* contention_mirror() const = 0;
   // Words the design's side-band check still waits for, and the failure if
   // they never come (NetworkChecker::side_band_owed).
   virtual int side_band_owed() const = 0;
@@ -80,6 +82,7 @@ class CheckedFabric : public Fabric {
   NetworkChecker::FrontWait longest_front_wait() const override { return checker_.longest_front_wait(); }
   NetworkChecker::FrontWait longest_switch_wait() const override { return checker_.longest_switch_wait(); }
   const QMirror* q_mirror() const override { return checker_.q_mirror(); }
+  const ContentionMirror* contention_mirror() const override { return checker_.contention_mirror(); }
   int side_band_owed() const override { return checker_.side_band_owed(); }
   std::string side_band_owed_failure(std::int64_t waited_cycles) const override {
     return checker_.side_band_owed_failure(waited_cycles);

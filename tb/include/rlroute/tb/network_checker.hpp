@@ -29,6 +29,8 @@
 //     (rlroute/tb/side_band_check.hpp: Q-adaptive's feedback check,
 //     DQN-routing's episode check; what it still owes at the end of a run:
 //     side_band_owed()).
+// It also keeps UGAL-LE's contention factors from the heads it sees arrive
+// (rlroute/tb/contention_mirror.hpp).
 // The first violation is kept, with enough state to find it. It also times
 // every head through every router (residence()).
 #pragma once
@@ -42,6 +44,7 @@
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/tb/model.hpp"
+#include "rlroute/tb/contention_mirror.hpp"
 #include "rlroute/tb/q_mirror.hpp"
 #include "rlroute/tb/side_band_check.hpp"
 #include "rlroute/tb/ring_queue.hpp"
@@ -107,6 +110,7 @@ class NetworkChecker {
   // Q-adaptive: the reference's copy of every router's table (nullptr for
   // other algorithms).
   const QMirror* q_mirror() const { return dynamic_cast<const QMirror*>(side_band_.get()); }
+  const ContentionMirror* contention_mirror() const { return contention_.get(); }
   // Words the side-band check still waits for (0 without one), and the
   // failure if they never come (SideBandCheck::owed).
   int side_band_owed() const { return side_band_ ? side_band_->owed() : 0; }
@@ -214,6 +218,7 @@ class NetworkChecker {
   std::int64_t early_credits_;  // flits a router's output buffers hold (0 without speedup)
   std::string violation_;
   std::unique_ptr<SideBandCheck> side_band_;
+  std::unique_ptr<ContentionMirror> contention_;  // UGAL-LE: the counters, from the heads seen
 };
 
 }  // namespace rlroute

@@ -63,6 +63,13 @@ class QMirror final : public SideBandCheck {
   const std::vector<std::uint32_t>& table(int router) const { return tables_[static_cast<size_t>(router)]; }
   // The mean of every entry of every table, in cycles.
   double mean_cycles() const;
+  // Each row's estimate through its minimal port (the column with the
+  // smallest zero-load value) and its best estimate through any other port,
+  // each averaged over every row of every table, in cycles.
+  struct PortEstimates {
+    double minimal = 0, best_other = 0;
+  };
+  PortEstimates port_estimates() const;
   // One router's table as text: a row per line, values in cycles.
   std::string dump(int router) const;
   std::int64_t updates() const { return updates_; }
@@ -116,6 +123,7 @@ class QMirror final : public SideBandCheck {
   int columns_;
   QFeedbackLayout feedback_layout_;
   std::vector<std::vector<std::uint32_t>> tables_;
+  std::vector<int> minimal_column_;  // [router * rows + row]
   std::vector<std::vector<Update>> in_flight_;  // per router, the words it sent, in order
   std::vector<Matching> matchings_;  // [router * ports + input port]
   std::int64_t updates_ = 0;

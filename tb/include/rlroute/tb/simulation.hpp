@@ -75,7 +75,13 @@ struct SeriesPoint {
   double latency_avg = 0, latency_p99 = 0;  // their network latency
   double minimal_share = 0;
   double avg_hops = 0;
-  double mean_q = -1;  // Q-adaptive: every table entry's mean, cycles (-1: not Q-adaptive)
+  // Q-adaptive (else -1), at the window's end, in cycles: every table
+  // entry's mean; each row's estimate through its minimal port and its best
+  // estimate through another port, averaged over rows (QMirror::port_estimates).
+  double mean_q = -1, q_minimal = -1, q_best_other = -1;
+  // UGAL-LE (else -1): the mean contention factor C_j over routers and other
+  // groups at the window's end (ContentionMirror::mean_factor).
+  double contention_mean = -1;
 };
 
 struct LatencySummary {
