@@ -13,7 +13,10 @@ table's spec and writes, under OUT (default out/bench/NAME):
 
 A spec (TOML) names the configs (paths or globs, from the repository root),
 the keys every config gets (`[set]`, as sim/variants.py writes them), the
-patterns, loads, seeds and run lengths; a new table is a new spec. A run
+patterns, loads, seeds and run lengths; a new table is a new spec. The
+table shows the metric at the highest load, or with `table = "peak"` each
+seed's highest value over the loads (a saturation throughput where the
+accepted load falls past the peak). A run
 that fails (a lost packet, a deadlock) stops the bench with its log.
 Resumable: a run whose JSON is already there is not run again (delete it,
 or give --fresh, to run it again).
@@ -29,7 +32,7 @@ import sys
 import time
 import tomllib
 
-KEYS = {"title", "configs", "set", "patterns", "loads", "seeds", "cycles", "warmup", "drain", "metric", "doc"}
+KEYS = {"title", "configs", "set", "patterns", "loads", "seeds", "cycles", "warmup", "drain", "metric", "doc", "table"}
 
 
 class BenchError(Exception):
@@ -48,6 +51,8 @@ def read_spec(path):
     for key in ("title", "configs", "patterns", "loads", "seeds"):
         if key not in spec:
             raise BenchError(f"{path}: {key}: missing")
+    if spec.get("table", "top") not in ("top", "peak"):
+        raise BenchError(f"{path}: table = {spec['table']!r}: must be \"top\" (the highest load) or \"peak\"")
     if len(spec["seeds"]) < 3:
         raise BenchError(f"{path}: seeds = {spec['seeds']}: give at least 3 (a difference is read against the spread)")
     return spec
@@ -103,6 +108,22 @@ def summarize(runs, metric):
     return by
 
 
+def cells_of(runs, metric, spec):
+    """{(config, pattern): [value per seed]} as the table shows them: at the
+    highest load, or each seed's peak over the loads."""
+    top = max(spec["loads"])
+    per_seed = {}
+    for r in runs:
+        if spec.get("table") != "peak" and r["offered_load"] != top:
+            continue
+        key = (r["config"], r["pattern"], r["seed"])
+        per_seed[key] = max(per_seed.get(key, r[metric]), r[metric])
+    cells = {}
+    for (config, pattern, _), v in sorted(per_seed.items()):
+        cells.setdefault((config, pattern), []).append(v)
+    return cells
+
+
 def overlap(a, b):
     return min(a) <= max(b) and min(b) <= max(a)
 
@@ -123,22 +144,27 @@ def write_outputs(name, spec, out, runs):
         w.writerow(["config", "pattern", "offered_load", f"{metric}_mean", f"{metric}_min", f"{metric}_max", "seeds"])
         for (config, pattern, load), v in sorted(by.items()):
             w.writerow([config, pattern, load, f"{sum(v) / len(v):.6f}", f"{min(v):.6f}", f"{max(v):.6f}", len(v)])
-    # The table: a row per config, a column per pattern (at the highest load).
+        cells = cells_of(runs, metric, spec)
+        if spec.get("table") == "peak":
+            for (config, pattern), v in cells.items():
+                w.writerow([config, pattern, "peak", f"{sum(v) / len(v):.6f}", f"{min(v):.6f}", f"{max(v):.6f}", len(v)])
+    # The table: a row per config, a column per pattern.
     configs = sorted({k[0] for k in by})
     patterns = list(dict.fromkeys(r["pattern"] for r in runs))
     top = max(spec["loads"])
-    lines = [f"{spec['title']}: {metric} at offered load {top:g}, mean over seeds "
+    where = "the peak over the offered loads" if spec.get("table") == "peak" else f"offered load {top:g}"
+    lines = [f"{spec['title']}: {metric} at {where}, mean over seeds "
              f"{', '.join(map(str, spec['seeds']))} (min-max). Regenerate: `sim/bench.py {spec['_path']}`; data "
              f"`{name}.csv`.", "", "| config | " + " | ".join(patterns) + " |", "|---|" + "---|" * len(patterns)]
     for c in configs:
-        cells = []
+        row = []
         for p in patterns:
-            v = by.get((c, p, top))
-            cells.append(f"{sum(v) / len(v):.3f} ({min(v):.3f}-{max(v):.3f})" if v else "-")
-        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+            v = cells.get((c, p))
+            row.append(f"{sum(v) / len(v):.3f} ({min(v):.3f}-{max(v):.3f})" if v else "-")
+        lines.append(f"| {c} | " + " | ".join(row) + " |")
     lines += ["", "Per pattern, the best config and every config whose seed range overlaps its (no difference):", ""]
     for p in patterns:
-        vals = {c: by[(c, p, top)] for c in configs if (c, p, top) in by}
+        vals = {c: cells[(c, p)] for c in configs if (c, p) in cells}
         best = max(vals, key=lambda c: sum(vals[c]) / len(vals[c]))
         tied = [c for c in vals if c != best and overlap(vals[c], vals[best])]
         lines.append(f"- {p}: {best}" + (f"; no difference from {', '.join(tied)}" if tied else ""))
@@ -152,7 +178,7 @@ def write_outputs(name, spec, out, runs):
         return
     fig, axes = plt.subplots(1, len(patterns), figsize=(4 * len(patterns), 3.6), squeeze=False)
     for ax, p in zip(axes[0], patterns):
-        vals = [by.get((c, p, top), [0]) for c in configs]
+        vals = [cells.get((c, p), [0]) for c in configs]
         mean = [sum(v) / len(v) for v in vals]
         ax.bar(range(len(configs)), mean, yerr=[[m - min(v) for m, v in zip(mean, vals)],
                                                 [max(v) - m for m, v in zip(mean, vals)]], capsize=3)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plots `rlroute sim --series` CSVs: accepted load, average latency, minimal
-share and the Q-tables' mean per window, against cycles (bottom axis) and
+share and the Q-tables' estimates per window (through the minimal port,
+solid, and the best through another port, dashed), against cycles (bottom axis) and
 microseconds at 32 ns per cycle (top axis: one flit time of the Q-adaptive
 paper's links [Kang 2021]).
 Usage: q_series_plot.py --out PNG [--title T] SERIES.csv..."""
@@ -32,14 +33,18 @@ def main():
 
     fig, axes = plt.subplots(4, 1, figsize=(8, 10), sharex=True)
     keys = [("accepted_load", "accepted (flits/node/cycle)"), ("latency_avg", "latency avg (cycles)"),
-            ("minimal_share", "minimal share"), ("mean_q", "mean Q-value (cycles)")]
+            ("minimal_share", "minimal share"), ("q_minimal", "Q estimate (cycles):\nminimal port, best other (--)")]
+
+    def column(rows, key):
+        return [float(r[key]) if r.get(key) not in ("", None) else float("nan") for r in rows]
+
     for path in a.series:
         rows = read(path)
         label = os.path.splitext(os.path.basename(path))[0]
         x = [(int(r["begin"]) + int(r["end"])) / 2 for r in rows]
         for ax, (key, _) in zip(axes, keys):
-            y = [float(r[key]) if r[key] not in ("", None) else float("nan") for r in rows]
-            ax.plot(x, y, label=label, linewidth=1)
+            line, = ax.plot(x, column(rows, key), label=label, linewidth=1)
+        axes[-1].plot(x, column(rows, "q_best_other"), linewidth=1, linestyle="--", color=line.get_color())
     for ax, (_, name) in zip(axes, keys):
         ax.set_ylabel(name)
         ax.grid(alpha=0.3)

@@ -2,7 +2,8 @@
 # sim/bench.py on a small spec: every run's JSON, the per-run and per-point
 # CSVs with the seeds' mean, min and max, the markdown table with the
 # differences inside the seed spread marked; a rerun runs nothing (resumable);
-# a spec with fewer than 3 seeds or an unknown key is refused.
+# `table = "peak"` tabulates each seed's peak over the loads; a spec with fewer
+# than 3 seeds, an unknown key or an unknown table is refused.
 # usage: test_bench.sh RLROUTE SOURCE_DIR WORKDIR
 set -uo pipefail
 rlroute=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3")
@@ -29,6 +30,16 @@ check "bench: the table names the best config per pattern" grep -qE '^- uniform:
 check "bench: the plot" test -s "$work/out/tiny.png"
 /usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log2.txt" 2>&1
 check "bench again: resumes, runs nothing" grep -q '(6 runs, 0 run now)' "$work/log2.txt"
+# table = "peak": each seed's highest value over the loads (the same runs).
+sed 's/^loads = .*/table = "peak"\nloads = [0.2, 0.5]/' "$work/tiny.toml" > "$work/peak.toml"
+/usr/bin/python3 sim/bench.py "$work/peak.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log3.txt" 2>&1
+check "bench table = peak: runs nothing" grep -q '(6 runs, 0 run now)' "$work/log3.txt"
+check "bench table = peak: the table says so" grep -q 'at the peak over the offered loads' "$work/out/peak.md"
+check "bench table = peak: a peak row per config over 3 seeds" \
+  test "$(grep -cE ',uniform,peak,[0-9.]+,[0-9.]+,[0-9.]+,3$' "$work/out/peak.csv")" -eq 2
+sed 's/^loads = .*/table = "highest"\nloads = [0.2, 0.5]/' "$work/tiny.toml" > "$work/badtable.toml"
+/usr/bin/python3 sim/bench.py "$work/badtable.toml" --rlroute "$rlroute" --out "$work/out" 2> "$work/err.txt"
+check "table = highest: refused" grep -q "table = 'highest': must be" "$work/err.txt"
 # [set]: every config becomes a variant with the keys (sim/variants.py); only
 # the files are checked here, without building their models.
 printf '[set]\n"router.vcs" = 3\n"router.switch_allocation" = "speculative"\n' >> "$work/tiny.toml"

@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+"""A table of named runs from its spec: `sim/runs.py sim/runs/NAME.toml` runs
+each run the spec lists and writes, under OUT (default out/runs/NAME):
+
+  runs/RUN.json    the run's result JSON (rlroute sim --json);
+  series/RUN.csv   its time series (rlroute sim --series);
+  NAME.csv         a row per run: run, pattern, offered_load, warmup,
+                   accepted_load, lat_avg, lat_p99, minimal_share, avg_hops,
+                   drained, packets_lost, wall_seconds,
+                   router_cycles_per_second.
+
+For tables whose rows are different experiments (another parameter, another
+learning time, a load that changes during the run) rather than a grid of
+configs, patterns and seeds (that is sim/bench.py). A spec (TOML):
+
+  title = "..."
+  config = "path/to/config.toml"       # every run's config
+  args = ["--cycles", "3125", ...]      # every run's rlroute sim arguments
+  [[run]]
+  name = "adv4_1.0_thld2_0.1"
+  args = ["--pattern", "adv+4", "--load", "1.0", "--warmup", "16000"]
+  set = { "routing.q_thld2" = 0.1 }     # optional: keys for this run's config
+
+Resumable: a run whose JSON is already there is not run again (--fresh
+runs it again); --only NAME,... runs a subset. A run that fails stops the
+table with its log.
+"""
+import argparse
+import csv
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+import tomllib
+
+SPEC_KEYS = {"title", "config", "args", "run"}
+RUN_KEYS = {"name", "args", "set"}
+COLUMNS = ["run", "pattern", "offered_load", "warmup", "accepted_load", "lat_avg", "lat_p99", "minimal_share",
+           "avg_hops", "drained", "packets_lost", "wall_seconds", "router_cycles_per_second"]
+
+
+class RunsError(Exception):
+    pass
+
+
+def read_spec(path):
+    try:
+        with open(path, "rb") as f:
+            spec = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise RunsError(f"{path}: {e}")
+    for key in spec:
+        if key not in SPEC_KEYS:
+            raise RunsError(f"{path}: {key}: unknown key (known: {', '.join(sorted(SPEC_KEYS))})")
+    for key in ("title", "config", "run"):
+        if key not in spec:
+            raise RunsError(f"{path}: {key}: missing")
+    names = set()
+    for i, run in enumerate(spec["run"]):
+        for key in run:
+            if key not in RUN_KEYS:
+                raise RunsError(f"{path}: run {i + 1}: {key}: unknown key (known: {', '.join(sorted(RUN_KEYS))})")
+        name = run.get("name", "")
+        if not name or not all(c.isalnum() or c in "._-" for c in name):
+            raise RunsError(f"{path}: run {i + 1}: name = {name!r}: must be letters, digits, '.', '_' or '-'")
+        if name in names:
+            raise RunsError(f"{path}: run {i + 1}: name = {name!r}: given twice")
+        names.add(name)
+        for flag in ("--json", "--series", "--quiet"):
+            if flag in run.get("args", []) + spec.get("args", []):
+                raise RunsError(f"{path}: run {name}: args: {flag} is set by runs.py")
+    return spec
+
+
+def config_of(spec, run, out):
+    """The run's config: the spec's, or a variant with the run's keys."""
+    if not run.get("set"):
+        return spec["config"]
+    suffix = "".join(c if c.isalnum() else "_" for c in run["name"])  # variants.py takes [A-Za-z0-9_]
+    args = ["/usr/bin/python3", os.path.join(os.path.dirname(__file__), "variants.py"), "--suffix", suffix,
+            "--out", os.path.join(out, "configs")]
+    for key, value in run["set"].items():
+        args += ["--set", f"{key}={json.dumps(value) if isinstance(value, str) else value}"]
+    r = subprocess.run(args + [spec["config"]], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RunsError(f"run {run['name']}: sim/variants.py failed: {r.stderr.strip()}")
+    stem = os.path.splitext(os.path.basename(spec["config"]))[0]
+    return os.path.join(out, "configs", f"{stem}_{suffix}.toml")
+
+
+def arg(args, flag):
+    """The value of `flag` in an argument list (the last one), or None."""
+    value = None
+    for i, a in enumerate(args[:-1]):
+        if a == flag:
+            value = args[i + 1]
+    return value
+
+
+def row_of(run, args, path):
+    with open(path) as f:
+        data = json.load(f)
+    r = data[0] if isinstance(data, list) else data
+    phases = arg(args, "--phases")
+    pattern, load = r["pattern"], r["offered_load"]
+    if phases:  # "0:uniform@0.4,8000:uniform@0.8" -> "uniform phases", "0.4/0.8"
+        pattern = f"{r['pattern']} phases"
+        load = "/".join(p.split("@")[1] for p in phases.split(","))
+    return [run["name"], pattern, load, arg(args, "--warmup") or "", r["accepted_load"], r["latency"]["avg"],
+            r["latency"]["p99"], r["minimal_share"], r["avg_hops"], r["drained"], r["packets_lost"],
+            r["wall_seconds"], r["router_cycles_per_second"]]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("spec", help="a table's spec, sim/runs/NAME.toml")
+    ap.add_argument("--rlroute", default="build/rlroute")
+    ap.add_argument("--out", help="output directory (default out/runs/NAME)")
+    ap.add_argument("--only", help="run only these runs (names, comma-separated); the table has the runs with a JSON")
+    ap.add_argument("--fresh", action="store_true", help="run again the runs that have a JSON")
+    args = ap.parse_args(argv)
+    name = os.path.splitext(os.path.basename(args.spec))[0]
+    out = args.out or os.path.join("out", "runs", name)
+    try:
+        spec = read_spec(args.spec)
+        if not os.access(args.rlroute, os.X_OK):
+            raise RunsError(f"--rlroute {args.rlroute}: not an executable (build it: cmake --build build)")
+        known = [r["name"] for r in spec["run"]]
+        only = args.only.split(",") if args.only else known
+        for n in only:
+            if n not in known:
+                raise RunsError(f"--only {args.only}: {n}: no such run in {args.spec} (runs: {', '.join(known)})")
+        for sub in ("runs", "series"):
+            os.makedirs(os.path.join(out, sub), exist_ok=True)
+        rows, ran, t0 = [], 0, time.monotonic()
+        todo = [r for r in spec["run"] if r["name"] in only]
+        for i, run in enumerate(spec["run"]):
+            run_args = spec.get("args", []) + run.get("args", [])
+            path = os.path.join(out, "runs", run["name"] + ".json")
+            if run in todo and (args.fresh or not os.path.exists(path)):
+                cmd = [args.rlroute, "sim", config_of(spec, run, out), *run_args, "--quiet", "--json", path,
+                       "--series", os.path.join(out, "series", run["name"] + ".csv")]
+                left = f", {time.monotonic() - t0:.0f} s so far" if ran else ""
+                print(f"  [{todo.index(run) + 1}/{len(todo)}{left}] {run['name']}: {shlex.join(cmd)}", flush=True)
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                if r.returncode != 0:
+                    raise RunsError(f"run {run['name']} failed ({shlex.join(cmd)}):\n"
+                                    f"{(r.stderr or r.stdout).strip()[-3000:]}")
+                ran += 1
+            if os.path.exists(path):
+                rows.append(row_of(run, run_args, path))
+        with open(os.path.join(out, f"{name}.csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(COLUMNS)
+            w.writerows(rows)
+        print(f"wrote {out}/{name}.csv ({len(rows)} of {len(known)} runs, {ran} run now)")
+    except RunsError as e:
+        print(f"runs.py: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
