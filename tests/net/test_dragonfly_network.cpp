@@ -7,6 +7,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "rlroute/gen/algorithm.hpp"
@@ -215,6 +216,56 @@ TEST(DragonflyAdversarial, UnderAdv1MinAcceptsLessThanValg) {
   // MIN is capped near 1/(a*p) = 0.125; VALg spreads over every group.
   EXPECT_LT(rm.accepted_load, 0.13);
   EXPECT_GT(rv.accepted_load, 2 * rm.accepted_load);
+}
+
+// UGAL-LE's mechanism, isolated: on the smallest dragonfly, with the
+// counters' window so long that no flow can become active in the run (C_j = 0
+// always), UGAL-LE routes every packet as UGAL-n does, cycle for cycle; with
+// the counters active under ADV+1 the series sees active flows and the
+// contention term sends more packets off the minimal path than UGAL-n.
+std::string small_ugal_config(const std::string& algorithm, const std::string& contention) {
+  return fmt::format(
+      "[design]\nname = \"net_dfly_1_2_1_3_{0}\"\n"
+      "[topology]\nkind = \"dragonfly\"\np = 1\na = 2\nh = 1\ng = 3\n"
+      "local_link_latency = 1\nglobal_link_latency = 3\nlocal_credit_latency = 2\nglobal_credit_latency = 3\n"
+      "[router]\nvcs = 4\nbuffer_flits = 8\nmax_packet_flits = 4\n"
+      "[routing]\nalgorithm = \"{1}\"\n{2}",
+      contention.empty() ? algorithm : algorithm + "_c0", algorithm, contention);
+}
+
+TEST(UgalLeMechanism, WithNoActiveFlowItRoutesAsUgalNAndWithThemLessMinimally) {
+  SimOptions o;
+  o.pattern = "adv+1";
+  o.load = 0.4;
+  o.warmup = 200;
+  o.cycles = 3000;
+  o.packet_flits_min = 2;
+  o.packet_flits_max = 4;
+  o.series_window = 500;
+  Bench ugal_n(small_ugal_config("ugal_n", ""));
+  Bench never_active(small_ugal_config("ugal_le", "contention_window = 65535\ncontention_threshold = 65534\n"));
+  Bench ugal_le(small_ugal_config("ugal_le", "contention_window = 50\ncontention_threshold = 2\n"));
+  const SimResult rn = ugal_n.run(o);
+  const SimResult r0 = never_active.run(o);
+  const SimResult rle = ugal_le.run(o);
+  expect_clean(rn);
+  expect_clean(r0);
+  expect_clean(rle);
+  ASSERT_EQ(r0.packets.size(), rn.packets.size());
+  for (std::size_t i = 0; i < rn.packets.size(); ++i) {
+    const DeliveredPacket& a = r0.packets[i];
+    const DeliveredPacket& n = rn.packets[i];
+    ASSERT_EQ(std::tie(a.src, a.dst, a.hops, a.injected, a.ejected, a.phase, a.inter),
+              std::tie(n.src, n.dst, n.hops, n.injected, n.ejected, n.phase, n.inter))
+        << "packet " << i << ": UGAL-LE without active flows routed it otherwise than UGAL-n";
+  }
+  for (const SeriesPoint& p : r0.series) EXPECT_EQ(p.contention_mean, 0.0);
+  double most = 0;
+  for (const SeriesPoint& p : rle.series) most = std::max(most, p.contention_mean);
+  EXPECT_GT(most, 0.0) << "ADV+1 at 0.4 must make some flows active";
+  EXPECT_LT(rle.minimal_share, rn.minimal_share)
+      << "the contention term must move packets off the minimal path (UGAL-LE " << rle.minimal_share
+      << ", UGAL-n " << rn.minimal_share << ")";
 }
 
 // The generated network top (every rr_route_dfly with its LFSR, the UGAL-LE
