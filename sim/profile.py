@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Where a simulation's time goes (docs/results.md, "Where the time goes"):
+"""Where a simulation's time goes (docs/architecture.md, "Where the simulation's time goes"):
 runs one `rlroute sim` under `perf record` (CPU-clock
 samples of the whole process, startup included) and sorts the samples into
 buckets: the Verilated models' evaluation, the harness's port access

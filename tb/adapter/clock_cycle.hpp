@@ -8,8 +8,8 @@
 // the low clock: every rlroute flop is posedge clk_i (resets negedge rst_ni),
 // and with the inputs unchanged the combinational logic it re-evaluates comes
 // out the same. That second eval() re-ran every input-dependent combinational
-// block, a third of the model's time (docs/results.md, "Where the time
-// goes"). Where the model has the member, we write the low clock into it
+// block, a third of the model's time (docs/architecture.md, "Where the
+// simulation's time goes"). Where the model has the member, we write the low clock into it
 // instead; a Verilator that names it otherwise gets the two evaluations.
 #pragma once
 

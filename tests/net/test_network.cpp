@@ -108,7 +108,7 @@ TEST(Network, TrafficPhasesChangeLoadAndPatternDuringTheRun) {
 
 TEST(Network, Torus4x4AtTwiceSaturationNeitherDeadlocksNorLosesPackets) {
   // Saturation of this network under uniform traffic is about 0.65
-  // flits/node/cycle (docs/results.md, "DOR on the 4x4 and 8x8 tori"); offer
+  // flits/node/cycle (docs/results.md, "DOR and star-channel, uniform random"); offer
   // 1.0 for 20,000 cycles.
   Bench b(kTorus4x4);
   SimOptions o;
