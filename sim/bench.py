@@ -30,31 +30,18 @@ import shlex
 import subprocess
 import sys
 import time
-import tomllib
+
+from spec_file import SpecError, make_variants, read_toml
 
 KEYS = {"title", "configs", "set", "patterns", "loads", "seeds", "cycles", "warmup", "drain", "metric", "doc", "table"}
 
 
-class BenchError(Exception):
-    pass
-
-
 def read_spec(path):
-    try:
-        with open(path, "rb") as f:
-            spec = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise BenchError(f"{path}: {e}")
-    for key in spec:
-        if key not in KEYS:
-            raise BenchError(f"{path}: {key}: unknown key (known: {', '.join(sorted(KEYS))})")
-    for key in ("title", "configs", "patterns", "loads", "seeds"):
-        if key not in spec:
-            raise BenchError(f"{path}: {key}: missing")
+    spec = read_toml(path, KEYS, ("title", "configs", "patterns", "loads", "seeds"))
     if spec.get("table", "top") not in ("top", "peak"):
-        raise BenchError(f"{path}: table = {spec['table']!r}: must be \"top\" (the highest load) or \"peak\"")
+        raise SpecError(f"{path}: table = {spec['table']!r}: must be \"top\" (the highest load) or \"peak\"")
     if len(spec["seeds"]) < 3:
-        raise BenchError(f"{path}: seeds = {spec['seeds']}: give at least 3 (a difference is read against the spread)")
+        raise SpecError(f"{path}: seeds = {spec['seeds']}: give at least 3 (a difference is read against the spread)")
     return spec
 
 
@@ -62,18 +49,11 @@ def configs_of(spec, out):
     """The config files to run: the spec's, or their variants with [set] applied."""
     files = sorted({f for pattern in spec["configs"] for f in glob.glob(pattern)})
     if not files:
-        raise BenchError(f"configs = {spec['configs']}: no file matches")
+        raise SpecError(f"configs = {spec['configs']}: no file matches")
     sets = spec.get("set", {})
     if not sets:
         return files
-    args = ["/usr/bin/python3", os.path.join(os.path.dirname(__file__), "variants.py"), "--suffix", "bench",
-            "--out", os.path.join(out, "configs")]
-    for key, value in sets.items():
-        args += ["--set", f"{key}={json.dumps(value) if isinstance(value, str) else value}"]
-    r = subprocess.run(args + files, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise BenchError(f"sim/variants.py failed: {r.stderr.strip()}")
-    return sorted(glob.glob(os.path.join(out, "configs", "*.toml")))
+    return sorted(make_variants(files, "bench", sets, os.path.join(out, "configs")))
 
 
 def run(rlroute, spec, config, pattern, seed, out, progress):
@@ -90,7 +70,7 @@ def run(rlroute, spec, config, pattern, seed, out, progress):
     print(f"  {progress} {stem} {pattern} seed {seed}", flush=True)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise BenchError(f"run failed ({shlex.join(cmd)}):\n{(r.stderr or r.stdout).strip()[-3000:]}")
+        raise SpecError(f"run failed ({shlex.join(cmd)}):\n{(r.stderr or r.stdout).strip()[-3000:]}")
     return path, True
 
 
@@ -204,7 +184,7 @@ def main(argv=None):
         spec = read_spec(args.spec)
         spec["_path"] = args.spec
         if not os.access(args.rlroute, os.X_OK):
-            raise BenchError(f"--rlroute {args.rlroute}: not an executable (build it: cmake --build build)")
+            raise SpecError(f"--rlroute {args.rlroute}: not an executable (build it: cmake --build build)")
         os.makedirs(os.path.join(out, "runs"), exist_ok=True)
         configs = configs_of(spec, out)
         todo = [(c, p, s) for c in configs for p in spec["patterns"] for s in spec["seeds"]]
@@ -227,7 +207,7 @@ def main(argv=None):
                 runs.append(r)
         write_outputs(name, spec, out, runs)
         print(f"wrote {out}/{name}.csv, {name}.md, {name}.png, runs.csv and runs/ ({len(todo)} runs, {done} run now)")
-    except BenchError as e:
+    except SpecError as e:
         print(f"bench.py: error: {e}", file=sys.stderr)
         return 1
     return 0

@@ -33,7 +33,8 @@ import shlex
 import subprocess
 import sys
 import time
-import tomllib
+
+from spec_file import SpecError, make_variants, read_toml
 
 SPEC_KEYS = {"title", "config", "args", "run"}
 RUN_KEYS = {"name", "args", "set"}
@@ -41,36 +42,22 @@ COLUMNS = ["run", "pattern", "offered_load", "warmup", "accepted_load", "lat_avg
            "avg_hops", "drained", "packets_lost", "wall_seconds", "router_cycles_per_second"]
 
 
-class RunsError(Exception):
-    pass
-
-
 def read_spec(path):
-    try:
-        with open(path, "rb") as f:
-            spec = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise RunsError(f"{path}: {e}")
-    for key in spec:
-        if key not in SPEC_KEYS:
-            raise RunsError(f"{path}: {key}: unknown key (known: {', '.join(sorted(SPEC_KEYS))})")
-    for key in ("title", "config", "run"):
-        if key not in spec:
-            raise RunsError(f"{path}: {key}: missing")
+    spec = read_toml(path, SPEC_KEYS, ("title", "config", "run"))
     names = set()
     for i, run in enumerate(spec["run"]):
         for key in run:
             if key not in RUN_KEYS:
-                raise RunsError(f"{path}: run {i + 1}: {key}: unknown key (known: {', '.join(sorted(RUN_KEYS))})")
+                raise SpecError(f"{path}: run {i + 1}: {key}: unknown key (known: {', '.join(sorted(RUN_KEYS))})")
         name = run.get("name", "")
         if not name or not all(c.isalnum() or c in "._-" for c in name):
-            raise RunsError(f"{path}: run {i + 1}: name = {name!r}: must be letters, digits, '.', '_' or '-'")
+            raise SpecError(f"{path}: run {i + 1}: name = {name!r}: must be letters, digits, '.', '_' or '-'")
         if name in names:
-            raise RunsError(f"{path}: run {i + 1}: name = {name!r}: given twice")
+            raise SpecError(f"{path}: run {i + 1}: name = {name!r}: given twice")
         names.add(name)
         for flag in ("--json", "--series", "--quiet"):
             if flag in run.get("args", []) + spec.get("args", []):
-                raise RunsError(f"{path}: run {name}: args: {flag} is set by runs.py")
+                raise SpecError(f"{path}: run {name}: args: {flag} is set by runs.py")
     return spec
 
 
@@ -79,15 +66,7 @@ def config_of(spec, run, out):
     if not run.get("set"):
         return spec["config"]
     suffix = "".join(c if c.isalnum() else "_" for c in run["name"])  # variants.py takes [A-Za-z0-9_]
-    args = ["/usr/bin/python3", os.path.join(os.path.dirname(__file__), "variants.py"), "--suffix", suffix,
-            "--out", os.path.join(out, "configs")]
-    for key, value in run["set"].items():
-        args += ["--set", f"{key}={json.dumps(value) if isinstance(value, str) else value}"]
-    r = subprocess.run(args + [spec["config"]], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RunsError(f"run {run['name']}: sim/variants.py failed: {r.stderr.strip()}")
-    stem = os.path.splitext(os.path.basename(spec["config"]))[0]
-    return os.path.join(out, "configs", f"{stem}_{suffix}.toml")
+    return make_variants([spec["config"]], suffix, run["set"], os.path.join(out, "configs"))[0]
 
 
 def arg(args, flag):
@@ -126,12 +105,12 @@ def main(argv=None):
     try:
         spec = read_spec(args.spec)
         if not os.access(args.rlroute, os.X_OK):
-            raise RunsError(f"--rlroute {args.rlroute}: not an executable (build it: cmake --build build)")
+            raise SpecError(f"--rlroute {args.rlroute}: not an executable (build it: cmake --build build)")
         known = [r["name"] for r in spec["run"]]
         only = args.only.split(",") if args.only else known
         for n in only:
             if n not in known:
-                raise RunsError(f"--only {args.only}: {n}: no such run in {args.spec} (runs: {', '.join(known)})")
+                raise SpecError(f"--only {args.only}: {n}: no such run in {args.spec} (runs: {', '.join(known)})")
         for sub in ("runs", "series"):
             os.makedirs(os.path.join(out, sub), exist_ok=True)
         rows, ran, t0 = [], 0, time.monotonic()
@@ -146,7 +125,7 @@ def main(argv=None):
                 print(f"  [{todo.index(run) + 1}/{len(todo)}{left}] {run['name']}: {shlex.join(cmd)}", flush=True)
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode != 0:
-                    raise RunsError(f"run {run['name']} failed ({shlex.join(cmd)}):\n"
+                    raise SpecError(f"run {run['name']} failed ({shlex.join(cmd)}):\n"
                                     f"{(r.stderr or r.stdout).strip()[-3000:]}")
                 ran += 1
             if os.path.exists(path):
@@ -156,7 +135,7 @@ def main(argv=None):
             w.writerow(COLUMNS)
             w.writerows(rows)
         print(f"wrote {out}/{name}.csv ({len(rows)} of {len(known)} runs, {ran} run now)")
-    except RunsError as e:
+    except SpecError as e:
         print(f"runs.py: error: {e}", file=sys.stderr)
         return 1
     return 0
