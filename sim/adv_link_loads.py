@@ -17,10 +17,18 @@ role ADV+i gives them:
 Everything comes from the CSV: groups from the router names (`R5(g1.r1)`),
 which router holds which global link from the global rows.
 
-    /usr/bin/python3 sim/adv_link_loads.py out/links.csv --shift 2
+With `--sources RUN.json` (the same run's `rlroute sim --json`) it also
+groups the sources by where their router sits in its group: its index minus
+the index of the router that holds the group's direct link to the
+destination group, modulo the group size (0: that router). Per position: the
+mean, min and max over the groups of the router's accepted load per node
+(`accepted_by_node`). Which sources ADV+i starves.
+
+    /usr/bin/python3 sim/adv_link_loads.py out/links.csv --shift 2 [--sources out/run.json]
 """
 import argparse
 import csv
+import json
 import re
 import statistics
 import sys
@@ -45,6 +53,7 @@ def main():
     ap.add_argument("links", help="CSV of rlroute sim --links")
     ap.add_argument("--shift", type=int, required=True, help="I of the run's adv+I pattern")
     ap.add_argument("--load", type=float, help="the offered load to read (default: the first in the file)")
+    ap.add_argument("--sources", metavar="RUN.json", help="the run's JSON: accepted load per source by its router's position")
     a = ap.parse_args()
 
     rows = list(csv.DictReader(open(a.links, newline="")))
@@ -81,6 +90,41 @@ def main():
     print(f"global, the others:                      {summary(other_global)}")
     for n in sorted(by_transit):
         print(f"local, on the minimal transit path of {n} source group(s): {summary(by_transit[n])}")
+    if a.sources:
+        print_sources(a.sources, load, a.shift, group, holder, groups)
+
+
+def print_sources(path, load, shift, group, holder, groups):
+    """Accepted load per node, by the source router's position from the router
+    with its group's direct link to the destination group."""
+    try:
+        runs = json.load(open(path))
+    except (OSError, ValueError) as e:
+        sys.exit(f"adv_link_loads: --sources {path}: {e}")
+    runs = runs if isinstance(runs, list) else [runs]
+    run = next((r for r in runs if r.get("offered_load") == load), None)
+    if run is None or not run.get("accepted_by_node"):
+        sys.exit(f"adv_link_loads: --sources {path}: no result with accepted_by_node at offered load {load}")
+    per_node = run["accepted_by_node"]
+    routers = sorted(group)
+    if len(per_node) % len(routers):
+        sys.exit(f"adv_link_loads: --sources {path}: {len(per_node)} nodes on {len(routers)} routers")
+    p = len(per_node) // len(routers)
+    size = len(routers) // groups
+    index = {r: i for g in range(groups) for i, r in enumerate(x for x in routers if group[x] == g)}
+    by_position = {}
+    for r in routers:
+        g = group[r]
+        direct = holder.get((g, (g + shift) % groups))
+        if direct is None:
+            continue
+        position = (index[r] - index[direct]) % size
+        by_position.setdefault(position, []).append(statistics.mean(per_node[r * p:(r + 1) * p]))
+    print(f"sources by their router's position from the router with the direct link ({path}):")
+    for k in sorted(by_position):
+        v = by_position[k]
+        print(f"  position {k}: {len(v)} routers, accepted per node mean {statistics.mean(v):.3f}, "
+              f"min {min(v):.3f}, max {max(v):.3f}")
 
 
 if __name__ == "__main__":
