@@ -13,7 +13,10 @@ table's spec and writes, under OUT (default out/bench/NAME):
 
 A spec (TOML) names the configs (paths or globs, from the repository root),
 the keys every config gets (`[set]`, as sim/variants.py writes them), the
-patterns, loads, seeds and run lengths; a new table is a new spec. The
+patterns, loads, seeds and run lengths; a new table is a new spec. Several
+variants of one base config: a `[variant.NAME]` table of keys per variant
+(for example each algorithm with its VC count), each config run once per
+variant. The
 table shows the metric at the highest load, or with `table = "peak"` each
 seed's highest value over the loads (a saturation throughput where the
 accepted load falls past the peak). A run
@@ -33,7 +36,8 @@ import time
 
 from spec_file import SpecError, make_variants, read_toml
 
-KEYS = {"title", "configs", "set", "patterns", "loads", "seeds", "cycles", "warmup", "drain", "metric", "doc", "table"}
+KEYS = {"title", "configs", "set", "variant", "patterns", "loads", "seeds", "cycles", "warmup", "drain", "metric", "doc",
+        "table"}
 
 
 def read_spec(path):
@@ -46,14 +50,22 @@ def read_spec(path):
 
 
 def configs_of(spec, out):
-    """The config files to run: the spec's, or their variants with [set] applied."""
+    """The config files to run: the spec's, or their variants with [set]
+    applied, or with [variant.NAME] tables one variant per NAME of each
+    (its keys over [set]'s)."""
     files = sorted({f for pattern in spec["configs"] for f in glob.glob(pattern)})
     if not files:
         raise SpecError(f"configs = {spec['configs']}: no file matches")
     sets = spec.get("set", {})
-    if not sets:
-        return files
-    return sorted(make_variants(files, "bench", sets, os.path.join(out, "configs")))
+    variants = spec.get("variant", {})
+    if not variants:
+        return sorted(make_variants(files, "bench", sets, os.path.join(out, "configs"))) if sets else files
+    made = []
+    for name, keys in variants.items():
+        if not isinstance(keys, dict) or not name.replace("_", "").isalnum():
+            raise SpecError(f"variant.{name}: must be a table of keys named by letters, digits and _")
+        made += make_variants(files, name, {**sets, **keys}, os.path.join(out, "configs"))
+    return sorted(made)
 
 
 def run(rlroute, spec, config, pattern, seed, out, progress):

@@ -48,6 +48,13 @@ print(bench.configs_of(bench.read_spec('$work/tiny.toml'), '$work/variants'))" >
 check "bench [set]: a variant per config with the keys" \
   grep -qx 'switch_allocation = "speculative"' "$work/variants/configs/torus4x4_star_bench.toml"
 check "bench [set]: an integer key" grep -qx 'vcs = 3' "$work/variants/configs/torus4x4_dor_bench.toml"
+# [variant.NAME]: each config once per variant, its keys over [set]'s.
+printf '[variant.two]\n"router.vcs" = 2\n[variant.four]\n"router.vcs" = 4\n' >> "$work/tiny.toml"
+/usr/bin/python3 -c "import sys; sys.path.insert(0, 'sim'); import bench
+print('\n'.join(bench.configs_of(bench.read_spec('$work/tiny.toml'), '$work/v2')))" > "$work/v2.txt"
+check "bench [variant]: a config per config and variant" test "$(wc -l < "$work/v2.txt")" -eq 4
+check "bench [variant]: its keys over [set]'s" grep -qx 'vcs = 4' "$work/v2/configs/torus4x4_dor_four.toml"
+check "bench [variant]: [set]'s other keys too" grep -qx 'switch_allocation = "speculative"' "$work/v2/configs/torus4x4_dor_two.toml"
 sed 's/^seeds = .*/seeds = [1, 2]/' "$work/tiny.toml" > "$work/two.toml"
 /usr/bin/python3 sim/bench.py "$work/two.toml" --rlroute "$rlroute" --out "$work/two" 2> "$work/err.txt"
 check "two seeds: refused" grep -q 'seeds = \[1, 2\]: give at least 3' "$work/err.txt"
