@@ -13,7 +13,7 @@ table's spec and writes, under OUT (default out/bench/NAME):
 
 A spec (TOML) names the configs (paths or globs, from the repository root),
 the keys every config gets (`[set]`, as sim/variants.py writes them), the
-patterns, loads, seeds and run lengths; a new table is a new spec. Several
+patterns, loads, seeds, run lengths and threads; a new table is a new spec. Several
 variants of one base config: a `[variant.NAME]` table of keys per variant
 (for example each algorithm with its VC count), each config run once per
 variant. The
@@ -36,8 +36,8 @@ import time
 
 from spec_file import SpecError, make_variants, read_toml
 
-KEYS = {"title", "configs", "set", "variant", "patterns", "loads", "seeds", "cycles", "warmup", "drain", "metric", "doc",
-        "table"}
+KEYS = {"title", "configs", "set", "variant", "patterns", "loads", "seeds", "cycles", "warmup", "drain", "threads",
+        "metric", "doc", "table"}
 
 
 def read_spec(path):
@@ -76,7 +76,7 @@ def run(rlroute, spec, config, pattern, seed, out, progress):
         return path, False
     cmd = [rlroute, "sim", config, "--pattern", pattern, "--seed", str(seed), "--quiet",
            "--load", ",".join(f"{x:g}" for x in spec["loads"]), "--json", path]
-    for key in ("cycles", "warmup", "drain"):
+    for key in ("cycles", "warmup", "drain", "threads"):  # threads: the same results at every count
         if key in spec:
             cmd += [f"--{key}", str(spec[key])]
     print(f"  {progress} {stem} {pattern} seed {seed}", flush=True)
