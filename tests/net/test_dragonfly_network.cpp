@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
@@ -16,6 +19,7 @@
 #include "rlroute/gen/routing_q_adaptive.hpp"
 
 #include "bench.hpp"
+#include "fst_signals.hpp"
 
 using namespace rlroute;
 using namespace rlroute::test;
@@ -318,6 +322,81 @@ contention_threshold = 2
     most = std::max(most, p.contention_mean);
   }
   EXPECT_GT(most, 0.0);
+}
+
+// UGAL-LE's contention copy (tb/contention_mirror.hpp) against the routers'
+// own counters: the generated network top's FST waveform holds every
+// router's rr_contention output. After every clock edge the series' mean
+// factor (a window per cycle) must equal the mean of those outputs over the
+// routers and the groups other than each router's own, and it must not
+// after the edge before or after it (the comparison sees a one-cycle slip).
+// Tracing starts at cycle 0: the first rising edge it records is the first
+// after reset.
+TEST(DragonflyNetworkTop, ContentionCopyEqualsTheRoutersCountersAfterEveryEdge) {
+  Bench b(small_ugal_config("ugal_le", "contention_window = 50\ncontention_threshold = 2\n"));
+  SimOptions o;
+  o.pattern = "adv+1";
+  o.load = 0.3;
+  o.warmup = 200;
+  o.cycles = 1000;
+  o.drain = 0;
+  o.series_window = 1;
+  o.trace_from = 0;
+  o.trace_to = 1300;
+  const std::filesystem::path fst =
+      std::filesystem::temp_directory_path() / fmt::format("rlroute_contention_{}.fst", ::getpid());
+  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Network);  // outlives the fabric
+  SimResult r;
+  {
+    NetworkTopFabric fabric(b.design, *b.relation, factory);
+    fabric.model().open_trace(fst.string());
+    r = run_simulation(b.design, *b.relation, fabric, o);
+  }  // the model closes the trace
+  expect_clean(r);
+  const FstSignals wave(fst.string(), {"i_contention.contention_o", "TOP.clk_i"});
+  std::filesystem::remove(fst);
+  std::vector<std::uint64_t> edges;  // edge k (1, 2, ...) at edges[k - 1]
+  for (const auto& [time, bits] : wave.changes("TOP.clk_i")) {
+    if (bits == "1") edges.push_back(time);
+  }
+  const Topology& t = b.design.topo;
+  std::vector<std::string> counters(static_cast<std::size_t>(t.num_routers()));
+  for (const std::string& name : wave.names()) {
+    for (int router = 0; router < t.num_routers(); ++router) {
+      if (name.find(fmt::format("gen_router[{}].", router)) != std::string::npos) counters[static_cast<std::size_t>(router)] = name;
+    }
+  }
+  for (const std::string& name : counters) ASSERT_FALSE(name.empty()) << "a router's contention_o is not in the trace";
+  int cfw = 0;  // $clog2(a + 1)
+  while ((1 << cfw) < t.group_size() + 1) ++cfw;
+  const auto hardware_mean = [&](std::size_t edge) {
+    double sum = 0;
+    int n = 0;
+    for (int router = 0; router < t.num_routers(); ++router) {
+      const std::string bits = wave.at(counters[static_cast<std::size_t>(router)], edges[edge - 1]);
+      for (int j = 0; j < t.num_groups(); ++j) {
+        if (j == t.group_of(router)) continue;
+        const std::size_t lsb_from_right = static_cast<std::size_t>(j * cfw);
+        sum += std::stoi(bits.substr(bits.size() - lsb_from_right - static_cast<std::size_t>(cfw), static_cast<std::size_t>(cfw)), nullptr, 2);
+        ++n;
+      }
+    }
+    return sum / n;
+  };
+  int checked = 0, slipped_back = 0, slipped_forward = 0, active = 0;
+  for (std::size_t edge = 2; edge + 1 <= edges.size() && edge <= r.series.size(); ++edge) {
+    const SeriesPoint& p = r.series[edge - 1];
+    ASSERT_EQ(p.end, static_cast<std::int64_t>(edge));
+    EXPECT_DOUBLE_EQ(p.contention_mean, hardware_mean(edge)) << "after edge " << edge;
+    slipped_back += p.contention_mean != hardware_mean(edge - 1);
+    if (edge + 1 <= edges.size()) slipped_forward += p.contention_mean != hardware_mean(edge + 1);
+    active += p.contention_mean > 0;
+    ++checked;
+  }
+  EXPECT_GT(checked, 1000);
+  EXPECT_GT(active, checked / 2) << "flows must be active for the comparison to mean anything";
+  EXPECT_GT(slipped_back, 0);
+  EXPECT_GT(slipped_forward, 0);
 }
 
 // The same for Q-adaptive: the table's initial values, the decisions, the

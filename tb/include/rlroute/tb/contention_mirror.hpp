@@ -5,8 +5,11 @@
 // are registered at its clock edge c after reset (both fabrics clock once
 // per step, after the checker has read the inputs), which is how
 // rr_contention counts them. No link carries the factors, so, unlike
-// QMirror, this copy is not checked against the routers' own: the block test
-// checks the reference against rr_contention, word for word.
+// QMirror, the run does not check this copy against the routers' own: the
+// block test checks the reference against rr_contention word for word, and a
+// network test (DragonflyNetworkTop.ContentionCopy...) checks the copy's mean
+// against every router's rr_contention output, read back from the network
+// top's waveform, after every clock edge.
 #pragma once
 
 #include <cstdint>
