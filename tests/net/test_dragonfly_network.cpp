@@ -238,11 +238,8 @@ std::string small_ugal_config(const std::string& algorithm, const std::string& c
 }
 
 TEST(UgalLeMechanism, WithNoActiveFlowItRoutesAsUgalNAndWithThemLessMinimally) {
-  SimOptions o;
+  SimOptions o = run_options(0.4, 200, 3000);
   o.pattern = "adv+1";
-  o.load = 0.4;
-  o.warmup = 200;
-  o.cycles = 3000;
   o.packet_flits_min = 2;
   o.packet_flits_max = 4;
   o.series_window = 500;
@@ -334,12 +331,8 @@ contention_threshold = 2
 // after reset.
 TEST(DragonflyNetworkTop, ContentionCopyEqualsTheRoutersCountersAfterEveryEdge) {
   Bench b(small_ugal_config("ugal_le", "contention_window = 50\ncontention_threshold = 2\n"));
-  SimOptions o;
+  SimOptions o = run_options(0.3, 200, 1000, 0);
   o.pattern = "adv+1";
-  o.load = 0.3;
-  o.warmup = 200;
-  o.cycles = 1000;
-  o.drain = 0;
   o.series_window = 1;
   o.trace_from = 0;
   o.trace_to = 1300;
