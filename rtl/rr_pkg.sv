@@ -100,6 +100,16 @@ package rr_pkg;
     else cube_radix = k2;
   endfunction
 
+  // The largest fan-in of a DQN network's NL layers, its widths 16 bits each
+  // in sizes (rr_dqn_infer_parallel: a programming word holds one neuron's
+  // weights).
+  function automatic int unsigned max_fan_in(logic [79:0] sizes, int unsigned nl);
+    max_fan_in = 1;
+    for (int unsigned l = 0; l < nl; l++) begin
+      if (32'(sizes[16*l+:16]) > max_fan_in) max_fan_in = 32'(sizes[16*l+:16]);
+    end
+  endfunction
+
   // The DQN inference block's programming port (rr_dqn_infer): what a write
   // sets in the selected layer: a weight word, a neuron's bias, or the
   // layer's rounding shift.

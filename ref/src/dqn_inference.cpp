@@ -168,4 +168,6 @@ int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar) {
   return cycles;
 }
 
+int dqn_parallel_latency_cycles(const DqnNetwork& network) { return static_cast<int>(network.layers.size()) + 2; }
+
 }  // namespace rlroute::ref

@@ -60,6 +60,11 @@ int dqn_latency_cycles(const DqnNetwork& network, int npar, int ipar);
 // a pipeline): the largest layer's ceil(outputs / npar) x ceil(inputs / ipar).
 int dqn_interval_cycles(const DqnNetwork& network, int npar, int ipar);
 
+// Cycles from the parallel block's start to its done (rr_dqn_infer_parallel,
+// which starts one decision per cycle): the observation registered, one
+// cycle per layer, the argmax registered.
+int dqn_parallel_latency_cycles(const DqnNetwork& network);
+
 // DQN-routing's observation of a packet at a router (rr_dqn_unit; the 13
 // values of [Lonardo 2019] on a 2-D torus): the router's coordinates, the
 // destination's, the packet's length, then per network port the flits in the
