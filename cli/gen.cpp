@@ -21,16 +21,18 @@ struct GenArgs {
 };
 
 int run_gen(const GenArgs& a) {
-  const Config cfg = load_config(a.config);
+  Config cfg = load_config(a.config);
   print_warnings(cfg.warnings);
-  const Design design = derive_design(cfg);
   if (!a.weights.empty() && cfg.algorithm != RoutingAlgorithm::Dqn) {
     throw std::invalid_argument(fmt::format("--weights {}: only for routing.algorithm = dqn (this config: {})",
                                             a.weights, to_string(cfg.algorithm)));
   }
+  use_dqn_weights(cfg, a.weights);
+  const Design design = derive_design(cfg);
   EmittedDesign emitted = emit_design(design);
-  // A DQN design with a trained network: its programming image beside the RTL.
-  if (cfg.algorithm == RoutingAlgorithm::Dqn && (!a.weights.empty() || !cfg.dqn_weights.empty())) {
+  // A DQN design with a trained network: its programming image beside the RTL
+  // (constant weights: the network is in the package instead).
+  if (cfg.algorithm == RoutingAlgorithm::Dqn && !cfg.dqn_weights.empty() && !dqn_block(cfg).constant) {
     std::string source;
     const ref::DqnNetwork network = dqn_network_for(cfg, a.weights, &source);
     add_dqn_program(emitted, cfg, network, source);
@@ -52,8 +54,8 @@ Verb add_gen(CLI::App& app) {
                   "only if rlroute wrote everything in it)")
       ->required();
   gen->add_option("--weights", a->weights,
-                  "dqn: also write the programming image of this weights file (<name>_dqn_program.memh; default: "
-                  "routing.dqn_weights, if set)")
+                  "dqn: the network of this weights file (default: routing.dqn_weights, if set): its programming "
+                  "image <name>_dqn_program.memh, or with routing.dqn_weights_mode = \"constant\" the RTL's weights")
       ->type_name("FILE");
   return {gen, [a] { return run_gen(*a); }};
 }

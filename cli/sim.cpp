@@ -103,8 +103,9 @@ void print_row(const SimResult& r) {
 }
 
 int run_sim(const SimArgs& a) {
-  const Config cfg = load_config(a.config);
+  Config cfg = load_config(a.config);
   print_warnings(cfg.warnings);
+  use_dqn_weights(cfg, a.overrides.weights.value_or(""));
   // Everything the user typed is checked before the model is built.
   if (a.overrides.phases && !a.loads.empty()) {
     throw std::invalid_argument(fmt::format("--load {}: conflicts with --phases; the phases set the load", a.loads));

@@ -23,10 +23,8 @@ module rr_dqn_infer_parallel #(
   parameter bit          CONST = 1'b0,
   localparam int unsigned NIN = 32'(SIZES[15:0]),
   localparam int unsigned NOUT = 32'(SIZES[16*NL+:16]),
-  // weights of all layers (SIZES past NL are 0), biases (neurons), largest fan-in
-  localparam int unsigned NUM_WEIGHTS = 32'(SIZES[15:0]) * 32'(SIZES[31:16]) + 32'(SIZES[31:16]) * 32'(SIZES[47:32])
-                                      + 32'(SIZES[47:32]) * 32'(SIZES[63:48]) + 32'(SIZES[63:48]) * 32'(SIZES[79:64]),
-  localparam int unsigned NUM_BIASES = 32'(SIZES[31:16]) + 32'(SIZES[47:32]) + 32'(SIZES[63:48]) + 32'(SIZES[79:64]),
+  localparam int unsigned NUM_WEIGHTS = rr_pkg::dqn_num_weights(SIZES),
+  localparam int unsigned NUM_BIASES = rr_pkg::dqn_num_biases(SIZES),
   /* verilator lint_off WIDTHCONCAT */  // a network's constants may pass 8k bits
   parameter logic [NUM_WEIGHTS*WB-1:0] WEIGHTS = '0,    // CONST: layer by layer, neuron o, input i
   parameter logic [NUM_BIASES*ACCW-1:0] BIASES = '0,    // CONST: layer by layer, neuron o

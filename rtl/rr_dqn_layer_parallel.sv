@@ -47,7 +47,7 @@ module rr_dqn_layer_parallel #(
     assign biases  = BIASES;
     assign shift   = SHW'(SHIFT);
     logic unused_prog;
-    assign unused_prog = ^{clk_i, prog_we_i, prog_kind_i, prog_addr_i, prog_data_i};
+    assign unused_prog = ^{clk_i, prog_we_i, prog_kind_i, prog_addr_i, prog_data_i, weights};  // the digits below are used
   end else begin : gen_programmable
     logic [FAN_IN*NEURONS*WB-1:0] weights_q;
     logic [NEURONS*ACCW-1:0]      biases_q;
@@ -100,24 +100,35 @@ module rr_dqn_layer_parallel #(
   localparam logic [NW*(WB+1)-1:0] NEG = CONST ? csd_digits(1'b1) : '0;
   /* verilator lint_on WIDTHCONCAT */
 
-  // Every neuron's sum of this cycle's inputs, registered.
+  // Every product w_oi x_i (a generate block each, so that a constant
+  // weight's digits are constants where its terms are summed), then every
+  // neuron's sum of this cycle's inputs, registered.
   logic [NEURONS*ACCW-1:0] acc_d, acc_q;
-  always_comb begin
-    for (int unsigned o = 0; o < NEURONS; o++) begin
+  for (genvar o = 0; o < NEURONS; o++) begin : gen_neuron
+    logic [FAN_IN*ACCW-1:0] terms;
+    for (genvar i = 0; i < FAN_IN; i++) begin : gen_input
+      logic signed [ACCW-1:0] x;
+      assign x = ACCW'($signed(x_i[i*AB+:AB]));
+      if (CONST) begin : gen_digits
+        localparam logic [WB:0] PLUS = POS[(o*FAN_IN+i)*(WB+1)+:WB+1];
+        localparam logic [WB:0] MINUS = NEG[(o*FAN_IN+i)*(WB+1)+:WB+1];
+        always_comb begin
+          logic signed [ACCW-1:0] t;
+          t = '0;
+          for (int unsigned k = 0; k <= WB; k++) begin
+            if (PLUS[k]) t = t + (x <<< k);
+            if (MINUS[k]) t = t - (x <<< k);
+          end
+          terms[i*ACCW+:ACCW] = t;
+        end
+      end else begin : gen_multiply
+        assign terms[i*ACCW+:ACCW] = ACCW'($signed(weights[(o*FAN_IN+i)*WB+:WB]) * x);
+      end
+    end
+    always_comb begin
       logic signed [ACCW-1:0] sum;
       sum = $signed(biases[o*ACCW+:ACCW]);
-      for (int unsigned i = 0; i < FAN_IN; i++) begin
-        logic signed [ACCW-1:0] x;
-        x = ACCW'($signed(x_i[i*AB+:AB]));
-        if (CONST) begin
-          for (int unsigned k = 0; k <= WB; k++) begin
-            if (POS[(o*FAN_IN+i)*(WB+1)+k]) sum = sum + (x <<< k);
-            if (NEG[(o*FAN_IN+i)*(WB+1)+k]) sum = sum - (x <<< k);
-          end
-        end else begin
-          sum = sum + ACCW'($signed(weights[(o*FAN_IN+i)*WB+:WB]) * $signed(x_i[i*AB+:AB]));
-        end
-      end
+      for (int unsigned i = 0; i < FAN_IN; i++) sum = sum + $signed(terms[i*ACCW+:ACCW]);
       acc_d[o*ACCW+:ACCW] = sum;
     end
   end

@@ -10,6 +10,9 @@
 // (agent_done_i ...). AGENT = 0: the agent is the block inside, the agent_*
 // outputs show its requests and the inputs are unused; AGENT = 1: no block,
 // the agent outside answers each request, in any order, in its cycle or later.
+// The block: tiled (rr_dqn_infer, NPAR x IPAR multipliers per layer) or
+// parallel (PARALLEL: rr_dqn_infer_parallel, a decision per cycle; CONST: its
+// weights are the parameters WEIGHTS, BIASES, SHIFTS).
 // docs/dqn.md, "The unit" and "The agent port", has the behaviour.
 module rr_dqn_unit #(
   parameter int unsigned P = 5,
@@ -30,8 +33,15 @@ module rr_dqn_unit #(
   parameter int unsigned WB = 8,
   parameter int unsigned AB = 8,
   parameter int unsigned ACCW = 22,
-  parameter int unsigned NPAR = 8,
+  parameter int unsigned NPAR = 8,      // the tiled block's multipliers per layer (rr_dqn_infer)
   parameter int unsigned IPAR = 4,
+  parameter bit          PARALLEL = 1'b0,  // the parallel block (rr_dqn_infer_parallel) instead
+  parameter bit          CONST = 1'b0,     // the parallel block's weights are WEIGHTS, BIASES, SHIFTS
+  /* verilator lint_off WIDTHCONCAT */  // a network's constants may pass 8k bits
+  parameter logic [rr_pkg::dqn_num_weights(SIZES)*WB-1:0] WEIGHTS = '0,
+  parameter logic [rr_pkg::dqn_num_biases(SIZES)*ACCW-1:0] BIASES = '0,
+  parameter logic [31:0] SHIFTS = '0,
+  /* verilator lint_on WIDTHCONCAT */
   parameter int unsigned PROG_ADDR_W = 8,
   parameter bit          AGENT = 1'b0,  // the agent outside (agent port) instead of the inference block
   parameter int unsigned EW = 5,         // a pending-episode entry's index
@@ -42,7 +52,9 @@ module rr_dqn_unit #(
   localparam int unsigned NP = P - NUM_NI,           // network ports = actions
   localparam int unsigned NIN = 2 * NUM_DIMS + 1 + 2 * NP,
   localparam int unsigned LAYER_W = rr_pkg::id_width(NL),
-  localparam int unsigned PDW = (NPAR * IPAR * WB > ACCW) ? NPAR * IPAR * WB : ACCW,
+  // programming data: a tiled block's weight word or a parallel block's neuron, or a bias
+  localparam int unsigned WORD_W = PARALLEL ? rr_pkg::max_fan_in(SIZES, NL) * WB : NPAR * IPAR * WB,
+  localparam int unsigned PDW = (WORD_W > ACCW) ? WORD_W : ACCW,
   localparam int unsigned ACTION_W = rr_pkg::id_width(NP),
   localparam int unsigned RVC_W = rr_pkg::id_width(P * V),
   localparam int unsigned LEN_SHIFT = ($clog2(MAX_LEN) > AB - 1) ? $clog2(MAX_LEN) - (AB - 1) : 0,
@@ -180,7 +192,29 @@ module rr_dqn_unit #(
     assign q_values     = '0;
     logic unused_prog;
     assign unused_prog = ^{prog_we_i, prog_layer_i, prog_kind_i, prog_addr_i, prog_data_i};
+  end else if (PARALLEL) begin : gen_parallel_block
+    rr_dqn_infer_parallel #(
+      .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .PROG_ADDR_W(PROG_ADDR_W), .TAGW(RVC_W),
+      .CONST(CONST), .WEIGHTS(WEIGHTS), .BIASES(BIASES), .SHIFTS(SHIFTS)
+    ) i_infer (
+      .clk_i, .rst_ni,
+      .start_i       (start),
+      .obs_i         (obs),
+      .mask_i        (mask),
+      .tag_i         (pick_slot),
+      .ready_o       (infer_ready),
+      .done_o        (infer_done),
+      .tag_o         (done_slot),
+      .q_o           (q_values),
+      .action_o      (action),
+      .action_valid_o(action_valid),
+      .prog_we_i, .prog_layer_i, .prog_kind_i, .prog_addr_i, .prog_data_i
+    );
+    logic unused_agent;
+    assign unused_agent = ^{agent_done_i, agent_tag_i, agent_action_i, agent_action_valid_i};
   end else begin : gen_block
+    logic unused_constants;  // the tiled block's weights are programmed
+    assign unused_constants = ^{CONST, WEIGHTS, BIASES, SHIFTS};
     rr_dqn_infer #(
       .NL(NL), .SIZES(SIZES), .WB(WB), .AB(AB), .ACCW(ACCW), .NPAR(NPAR), .IPAR(IPAR), .PROG_ADDR_W(PROG_ADDR_W),
       .TAGW(RVC_W)

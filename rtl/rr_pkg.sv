@@ -110,6 +110,17 @@ package rr_pkg;
     end
   endfunction
 
+  // Weights and biases of a DQN network of up to 4 layers, its widths 16
+  // bits each in sizes, zero past the last (rr_dqn_infer_parallel's constants).
+  function automatic int unsigned dqn_num_weights(logic [79:0] sizes);
+    dqn_num_weights = 0;
+    for (int unsigned l = 0; l < 4; l++) dqn_num_weights += 32'(sizes[16*l+:16]) * 32'(sizes[16*(l+1)+:16]);
+  endfunction
+  function automatic int unsigned dqn_num_biases(logic [79:0] sizes);
+    dqn_num_biases = 0;
+    for (int unsigned l = 1; l <= 4; l++) dqn_num_biases += 32'(sizes[16*l+:16]);
+  endfunction
+
   // The DQN inference block's programming port (rr_dqn_infer): what a write
   // sets in the selected layer: a weight word, a neuron's bias, or the
   // layer's rounding shift.

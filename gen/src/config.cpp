@@ -517,8 +517,19 @@ class Parser {
       only_dqn(f);
       return f.int_in(1, kMaxDqnLayerSize);
     };
-    if (const auto f = field("routing", "dqn_npar")) cfg_.dqn_npar = lanes(*f);
-    if (const auto f = field("routing", "dqn_ipar")) cfg_.dqn_ipar = lanes(*f);
+    if (const auto f = field("routing", "dqn_block")) {
+      only_dqn(*f);
+      cfg_.dqn_block = kDqnBlocks[f->one_of(names_of(kDqnBlocks))].first;
+    }
+    const auto tiled_lanes = [&](const Field& f) {
+      only_dqn(f);
+      if (cfg_.dqn_block != DqnBlockKind::Tiled) {
+        f.fail("only with routing.dqn_block = \"tiled\" (the parallel block multiplies every weight each cycle)");
+      }
+      return lanes(f);
+    };
+    if (const auto f = field("routing", "dqn_npar")) cfg_.dqn_npar = tiled_lanes(*f);
+    if (const auto f = field("routing", "dqn_ipar")) cfg_.dqn_ipar = tiled_lanes(*f);
     if (dqn && cfg_.dqn_npar * cfg_.dqn_ipar > kMaxDqnMultipliers) {
       config_fail(cfg_, "routing.dqn_ipar", std::to_string(cfg_.dqn_ipar),
                   fmt::format("routing.dqn_npar x routing.dqn_ipar = {} x {} multipliers per layer; at most {}",
@@ -532,6 +543,16 @@ class Parser {
     if (const auto f = field("routing", "dqn_agent")) {
       only_dqn(*f);
       cfg_.dqn_agent = kDqnAgents[f->one_of(names_of(kDqnAgents))].first;
+    }
+    if (const auto f = field("routing", "dqn_weights_mode")) {
+      only_dqn(*f);
+      cfg_.dqn_weights_mode = kDqnWeightsModes[f->one_of(names_of(kDqnWeightsModes))].first;
+      if (cfg_.dqn_weights_mode == DqnWeightsMode::Constant && cfg_.dqn_block != DqnBlockKind::Parallel) {
+        f->fail("constant weights need routing.dqn_block = \"parallel\" (the tiled block reads a weight memory)");
+      }
+      if (cfg_.dqn_weights_mode == DqnWeightsMode::Constant && cfg_.dqn_agent != DqnAgentKind::Block) {
+        f->fail("constant weights need routing.dqn_agent = \"block\" (with the agent outside there is no block)");
+      }
     }
     if (const auto f = field("routing", "dqn_fallback")) {
       only_dqn(*f);
@@ -675,6 +696,8 @@ const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue);
 const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }
 const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
 const char* to_string(DqnFallback fallback) { return spelling_of(kDqnFallbacks, fallback); }
+const char* to_string(DqnBlockKind block) { return spelling_of(kDqnBlocks, block); }
+const char* to_string(DqnWeightsMode mode) { return spelling_of(kDqnWeightsModes, mode); }
 
 int cube_diameter(const Config& cfg) {
   int diameter = 0;

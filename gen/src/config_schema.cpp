@@ -214,15 +214,29 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "can overflow."},
     {"routing", "dqn_activation_bits", KeyFamily::Any, "integer", config_default<&Config::dqn_activation_bits>, "2..16",
      kInRowAbove},
+    {"routing", "dqn_block", KeyFamily::Any, "string", config_default<&Config::dqn_block>, "`\"tiled\"`, `\"parallel\"`",
+     "DQN-routing: the inference block's organisation. `\"tiled\"` (`rtl/rr_dqn_infer.sv`): each layer walks its "
+     "weights `dqn_npar` x `dqn_ipar` at a time, a decision every few cycles. `\"parallel\"` "
+     "(`rtl/rr_dqn_infer_parallel.sv`): every product of a layer in one cycle, a decision started in every cycle, "
+     "done (layers + 2) cycles later (docs/dqn.md, \"The parallel block\")."},
     {"routing", "dqn_npar", KeyFamily::Any, "integer", config_default<&Config::dqn_npar>,
      "1..256, product at most 1,024",
-     "DQN-routing: each layer multiplies `dqn_npar` neurons x `dqn_ipar` inputs per cycle. Sets a decision's latency "
-     "and the interval between decisions (docs/dqn.md, \"Pipeline\"), and the block's area."},
+     "DQN-routing, `dqn_block = \"tiled\"` only: each layer multiplies `dqn_npar` neurons x `dqn_ipar` inputs per "
+     "cycle. Sets a decision's latency and the interval between decisions (docs/dqn.md, \"Pipeline\"), and the "
+     "block's area."},
     {"routing", "dqn_ipar", KeyFamily::Any, "integer", config_default<&Config::dqn_ipar>,
      "1..256, product at most 1,024", kInRowAbove},
     {"routing", "dqn_weights", KeyFamily::Any, "string", "none: a random network", "a weights file",
      "DQN-routing: the network `rlroute sim` programs into every router (relative to the config file's directory; "
      "`--weights` overrides it). Without it, an untrained random network seeded by `routing.seed`."},
+    {"routing", "dqn_weights_mode", KeyFamily::Any, "string", config_default<&Config::dqn_weights_mode>,
+     "`\"programmable\"`, `\"constant\"`",
+     "DQN-routing: `\"programmable\"`: the block's weights are registers (or a memory) written through its "
+     "programming port after reset. `\"constant\"` (`dqn_block = \"parallel\"` and `dqn_agent = \"block\"` "
+     "only): the network (`dqn_weights`, `--weights`, else the random one) is built into the generated RTL, each "
+     "product a shift-and-add of the weight's signed digits, zero weights gone, no programming port; the package "
+     "names the weights file and its hash. Another network needs another model "
+     "(docs/dqn.md, \"The parallel block\")."},
     {"routing", "dqn_agent", KeyFamily::Any, "string", config_default<&Config::dqn_agent>,
      "`\"block\"`, `\"external\"`",
      "DQN-routing: who proposes the actions. `\"block\"`: the inference block in every router (programmed through "

@@ -61,6 +61,16 @@ constexpr std::array<Spelling<DqnFallback>, 2> kDqnFallbacks{{
     {DqnFallback::Hop, "hop"},
 }};
 
+constexpr std::array<Spelling<DqnBlockKind>, 2> kDqnBlocks{{
+    {DqnBlockKind::Tiled, "tiled"},
+    {DqnBlockKind::Parallel, "parallel"},
+}};
+
+constexpr std::array<Spelling<DqnWeightsMode>, 2> kDqnWeightsModes{{
+    {DqnWeightsMode::Programmable, "programmable"},
+    {DqnWeightsMode::Constant, "constant"},
+}};
+
 constexpr std::array<Spelling<BufferRead>, 2> kBufferReads{{
     {BufferRead::Async, "async"},
     {BufferRead::Registered, "registered"},

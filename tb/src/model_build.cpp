@@ -437,7 +437,9 @@ ModelShape model_shape(const Design& d, ModelKind kind) {
   s.id_bits = d.topo.router_id_bits();
   s.feedback_bits = d.link.feedback_bits;
   if (d.cfg.algorithm == RoutingAlgorithm::Dqn) {
-    if (d.cfg.dqn_agent == DqnAgentKind::Block) s.dqn.data_bits = dqn_block(d.cfg).data_bits();
+    // A block with constant weights has no programming port.
+    const DqnBlock block = dqn_block(d.cfg);
+    if (d.cfg.dqn_agent == DqnAgentKind::Block && !block.constant) s.dqn.data_bits = block.data_bits();
     if (d.cfg.dqn_agent == DqnAgentKind::External) {
       const DqnAgentPort a = dqn_agent_port(d);
       s.dqn.obs_values = a.obs_values;
@@ -535,6 +537,7 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
                              root, cache.lock_timeout,
                              design.cfg.algorithm != RoutingAlgorithm::Dqn  ? DqnPorts::None
                              : design.cfg.dqn_agent == DqnAgentKind::External ? DqnPorts::Agent
+                             : dqn_block(design.cfg).constant               ? DqnPorts::None
                                                                            : DqnPorts::Programming,
                              model_shape(design, kind)};
   build_entry(request, cache, root, progress, notice);

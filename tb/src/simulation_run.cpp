@@ -157,8 +157,20 @@ void SimulationRun::program_dqn() {
   if (!external || !o_.dqn_agent) {
     const ref::DqnNetwork dqn = o_.dqn_network ? *o_.dqn_network : dqn_network_for(design_.cfg, "");
     check_fits(block, dqn, o_.dqn_source.empty() ? "the DQN network" : o_.dqn_source);
-    if (external) dqn_agent_ = std::make_shared<FixedPointAgent>(dqn);
-    else fabric_.program_dqn(ref::dqn_program(dqn, block.npar, block.ipar));
+    if (external) {
+      dqn_agent_ = std::make_shared<FixedPointAgent>(dqn);
+    } else if (block.constant) {
+      // The network is in the RTL: the one to run must be that one.
+      std::string built;
+      if (dqn != dqn_network_for(design_.cfg, "", &built)) {
+        throw std::invalid_argument(fmt::format(
+            "routing.dqn_weights_mode = \"constant\": the network to run ({}) is not the one built into the RTL ({}); "
+            "give it as routing.dqn_weights or --weights",
+            o_.dqn_source.empty() ? "the DQN network" : o_.dqn_source, built));
+      }
+    } else {
+      fabric_.program_dqn(block.program(dqn));
+    }
   } else {
     dqn_agent_ = o_.dqn_agent;
   }

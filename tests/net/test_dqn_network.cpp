@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <span>
 #include <memory>
@@ -20,6 +21,7 @@
 
 #include "bench.hpp"
 #include "rlroute/gen/dqn_block.hpp"
+#include "rlroute/gen/dqn_weights.hpp"
 #include "rlroute/gen/emit.hpp"
 #include "rlroute/gen/pipeline.hpp"
 
@@ -44,8 +46,6 @@ max_packet_flits = 4
 [routing]
 algorithm = "dqn"
 dqn_hidden = [16]
-dqn_npar = 4
-dqn_ipar = 4
 )" + extra_routing;
 }
 
@@ -117,10 +117,11 @@ void expect_pdor_as_on_its_path(const DeliveredPacket& p, const PlusXPath& want,
 // less than the zero-load formula: a head may be answered at once when the
 // head before it at that input port, with the same destination and length,
 // left its answer there, rtl/rr_dqn_unit.sv).
-TEST(DqnNetwork, AnAgentThatAlwaysProposesPlusXGoesRoundTheRingUntilTheThresholdThenDor) {
-  Bench b(torus("net_dqn4x4", 4));
+// The parallel block (the default), the tiled one with 4 x 4 multipliers per
+// layer, and the parallel one with the network built in (constant weights).
+void expect_plus_x_paths(Bench& b, std::shared_ptr<const ref::DqnNetwork> network) {
   SimOptions o = run_options(0.005, 200, 20000);
-  o.dqn_network = constant_action(b.design, 0);
+  o.dqn_network = std::move(network);
   const SimResult r = b.run(o);
   expect_clean(r);
   ASSERT_GT(r.packets.size(), 300u);
@@ -157,6 +158,44 @@ TEST(DqnNetwork, AnAgentThatAlwaysProposesPlusXGoesRoundTheRingUntilTheThreshold
   for (const int decided : {1, 2, 3, 8}) {
     EXPECT_GT(exact[decided], 0) << decided << " decided hops: no packet exactly at the formula";
   }
+}
+
+TEST(DqnNetwork, AnAgentThatAlwaysProposesPlusXGoesRoundTheRingUntilTheThresholdThenDor) {
+  Bench b(torus("net_dqn4x4", 4));
+  ASSERT_EQ(dqn_block(b.design.cfg).latency_cycles(), 4) << "the parallel block: two layers";
+  expect_plus_x_paths(b, constant_action(b.design, 0));
+}
+
+TEST(DqnNetwork, TheTiledBlockTakesThePlusXPathsWithItsLatency) {
+  Bench b(torus("net_dqn4x4_tiled", 4, "dqn_block = \"tiled\"\ndqn_npar = 4\ndqn_ipar = 4\n"));
+  ASSERT_EQ(dqn_block(b.design.cfg).latency_cycles(), (4 * 4 + 3) + (1 * 4 + 3) + 3);
+  expect_plus_x_paths(b, constant_action(b.design, 0));
+}
+
+// Constant weights: the always-+x network written to a weights file that the
+// generated RTL is built with; the run names that network and programs nothing.
+TEST(DqnNetwork, ConstantWeightsBuiltIntoTheRtlTakeThePlusXPaths) {
+  const Bench shape(torus("net_dqn4x4", 4));
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "rlroute_dqn_constant_plus_x";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / "plus_x.weights.json";
+  std::filesystem::remove(file);
+  write_dqn_weights(file, *constant_action(shape.design, 0));
+  Bench b(torus("net_dqn4x4_const", 4,
+                "dqn_weights_mode = \"constant\"\ndqn_weights = \"" + file.string() + "\"\n"));
+  ASSERT_EQ(b.emitted.files.count("rtl/rr_dqn_infer_parallel.sv"), 1u);
+  ASSERT_NE(b.emitted.files.at("net_dqn4x4_const_pkg.sv").find("DQN_WEIGHTS"), std::string::npos);
+  expect_plus_x_paths(b, constant_action(b.design, 0));
+  // Another network than the one built in is refused.
+  SimOptions o = run_options(0.005, 0, 100);
+  o.dqn_network = constant_action(b.design, 1);
+  try {
+    b.run(o);
+    ADD_FAILURE() << "a network other than the built-in one ran";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("is not the one built into the RTL"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // 20,000 cycles at a load of 1.0 with an untrained random network: nothing

@@ -320,8 +320,8 @@ TEST(ConfigError, UnknownRoutingKey) {
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
-            "q_decision_cycles, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_npar, "
-            "dqn_ipar, dqn_weights, dqn_agent, dqn_fallback, dqn_episodes, dqn_ack_ratio");
+            "q_decision_cycles, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
+            "dqn_npar, dqn_ipar, dqn_weights, dqn_weights_mode, dqn_agent, dqn_fallback, dqn_episodes, dqn_ack_ratio");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -913,6 +913,33 @@ TEST(ConfigError, UnknownAlgorithm) {
 
 // DQN-routing's keys: twice the diameter as the hop threshold, the block of
 // docs/dqn.md by default, each key checked, and only for dqn.
+TEST(Config, DqnBlockAndWeightsMode) {
+  const std::string dqn = "[topology]\nkind = \"torus\"\ndims = [4, 4]\n[router]\nvcs = 3\n"
+                          "[routing]\nalgorithm = \"dqn\"\n";
+  const Config d = parse_config(dqn, "t.toml");
+  EXPECT_EQ(d.dqn_block, DqnBlockKind::Parallel) << "the block that keeps up with its router";
+  EXPECT_EQ(d.dqn_weights_mode, DqnWeightsMode::Programmable);
+  const Config c = parse_config(dqn + "dqn_block = \"parallel\"\ndqn_weights_mode = \"constant\"\n", "t.toml");
+  EXPECT_EQ(c.dqn_block, DqnBlockKind::Parallel);
+  EXPECT_EQ(c.dqn_weights_mode, DqnWeightsMode::Constant);
+  EXPECT_EQ(parse_config(dqn + "dqn_block = \"tiled\"\ndqn_npar = 2\n", "t.toml").dqn_npar, 2);
+  EXPECT_EQ(error_of(dqn + "dqn_block = \"wide\"\n"),
+            "t.toml:8:1: routing.dqn_block = \"wide\": must be one of \"tiled\", \"parallel\"");
+  EXPECT_EQ(error_of(dqn + "dqn_block = \"parallel\"\ndqn_ipar = 4\n"),
+            "t.toml:9:1: routing.dqn_ipar = 4: only with routing.dqn_block = \"tiled\" (the parallel block multiplies "
+            "every weight each cycle)");
+  EXPECT_EQ(error_of(dqn + "dqn_block = \"tiled\"\ndqn_weights_mode = \"constant\"\n"),
+            "t.toml:9:1: routing.dqn_weights_mode = \"constant\": constant weights need routing.dqn_block = "
+            "\"parallel\" (the tiled block reads a weight memory)");
+  EXPECT_EQ(error_of(dqn + "dqn_block = \"parallel\"\ndqn_agent = \"external\"\ndqn_weights_mode = \"constant\"\n"),
+            "t.toml:10:1: routing.dqn_weights_mode = \"constant\": constant weights need routing.dqn_agent = "
+            "\"block\" (with the agent outside there is no block)");
+  EXPECT_EQ(error_of(dqn + "dqn_weights_mode = \"rom\"\n"),
+            "t.toml:8:1: routing.dqn_weights_mode = \"rom\": must be one of \"programmable\", \"constant\"");
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\ndqn_block = \"parallel\"\n").find("only valid for routing.algorithm = dqn") != std::string::npos,
+            true);
+}
+
 TEST(Config, DqnDefaultsAndKeys) {
   const std::string dqn = "[topology]\nkind = \"torus\"\ndims = [4, 4]\n[router]\nvcs = 3\n"
                           "[routing]\nalgorithm = \"dqn\"\n";
@@ -950,7 +977,7 @@ TEST(Config, DqnDefaultsAndKeys) {
   EXPECT_EQ(parse_config("[topology]\nkind = \"mesh\"\ndims = [3, 5, 2]\n[router]\nvcs = 2\n"
                          "[routing]\nalgorithm = \"dqn\"\n", "t.toml").dqn_hop_threshold, 2 * (2 + 4 + 1));
   const Config c = parse_config(dqn + "dqn_hop_threshold = 0\ndqn_hidden = []\ndqn_weight_bits = 4\n"
-                                      "dqn_activation_bits = 16\ndqn_npar = 1\ndqn_ipar = 13\n"
+                                      "dqn_activation_bits = 16\ndqn_block = \"tiled\"\ndqn_npar = 1\ndqn_ipar = 13\n"
                                       "dqn_weights = \"w.json\"\n",
                                 "t.toml");
   EXPECT_EQ(c.dqn_hop_threshold, 0);
@@ -969,9 +996,10 @@ TEST(Config, DqnDefaultsAndKeys) {
   EXPECT_EQ(error_of(dqn + "dqn_hidden = [8, 8, 8, 8]\n"),
             "t.toml:8:1: routing.dqn_hidden = [8, 8, 8, 8]: must be an array of 0..3 layer sizes, each in 1..256");
   EXPECT_EQ(error_of(dqn + "dqn_weight_bits = 1\n"), "t.toml:8:1: routing.dqn_weight_bits = 1: must be an integer in 2..16");
-  EXPECT_EQ(error_of(dqn + "dqn_npar = 0\n"), "t.toml:8:1: routing.dqn_npar = 0: must be an integer in 1..256");
-  EXPECT_EQ(error_of(dqn + "dqn_npar = 64\ndqn_ipar = 32\n"),
-            "t.toml:9:1: routing.dqn_ipar = 32: routing.dqn_npar x routing.dqn_ipar = 64 x 32 multipliers per "
+  const std::string tiled = dqn + "dqn_block = \"tiled\"\n";
+  EXPECT_EQ(error_of(tiled + "dqn_npar = 0\n"), "t.toml:9:1: routing.dqn_npar = 0: must be an integer in 1..256");
+  EXPECT_EQ(error_of(tiled + "dqn_npar = 64\ndqn_ipar = 32\n"),
+            "t.toml:10:1: routing.dqn_ipar = 32: routing.dqn_npar x routing.dqn_ipar = 64 x 32 multipliers per "
             "layer; at most 1024");
   EXPECT_EQ(error_of(dqn + "dqn_weights = \"\"\n"),
             "t.toml:8:1: routing.dqn_weights = \"\": must name a weights file; leave the key out for a random network");

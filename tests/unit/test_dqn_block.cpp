@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 #include <string>
@@ -33,7 +35,15 @@ std::string fit_error(const DqnBlock& b, const ref::DqnNetwork& n) {
 }  // namespace
 
 TEST(DqnBlock, ShapeAndProgrammingPortOfTheDefaultBlock) {
-  const DqnBlock b = dqn_block(parse_config(kDqn, "t.toml"));
+  const DqnBlock p = dqn_block(parse_config(kDqn, "t.toml"));
+  EXPECT_TRUE(p.parallel);
+  EXPECT_FALSE(p.constant);
+  EXPECT_EQ(p.latency_cycles(), 3 + 2) << "the observation, three layers, the argmax";
+  EXPECT_EQ(p.interval_cycles(), 1);
+  EXPECT_EQ(p.address_bits(), 5) << "a neuron per write: 32 at most";
+  EXPECT_EQ(p.data_bits(), 32 * 8) << "the weights of a neuron with 32 inputs";
+  EXPECT_EQ(p.program(random_dqn_network(p, 1)).size(), (32 + 32 + 4) * 2 + 3) << "weights and bias per neuron, shifts";
+  const DqnBlock b = dqn_block(parse_config(std::string(kDqn) + "dqn_block = \"tiled\"\n", "t.toml"));
   EXPECT_EQ(b.sizes, (std::vector<int>{13, 32, 32, 4})) << "13 observation values [Lonardo 2019], one Q-value per port";
   EXPECT_EQ(b.layers(), 3);
   EXPECT_EQ(b.accumulator_bits(), 8 + 8 + 6);  // clog2(32 + 1) = 6
@@ -44,7 +54,7 @@ TEST(DqnBlock, ShapeAndProgrammingPortOfTheDefaultBlock) {
   EXPECT_EQ(b.latency_cycles(), (16 + 3) + (32 + 3) + (8 + 3) + 3);
   const DqnBlock mesh3d = dqn_block(parse_config(
       "[topology]\nkind = \"mesh\"\ndims = [3, 3, 3]\n[router]\nvcs = 2\n[routing]\nalgorithm = \"dqn\"\n"
-      "dqn_hidden = []\ndqn_npar = 1\ndqn_ipar = 1\n",
+      "dqn_hidden = []\ndqn_block = \"tiled\"\ndqn_npar = 1\ndqn_ipar = 1\n",
       "t.toml"));
   EXPECT_EQ(mesh3d.sizes, (std::vector<int>{19, 6}));
   EXPECT_EQ(mesh3d.address_bits(), 7) << "114 words";
@@ -134,7 +144,7 @@ TEST(DqnBlock, TheSimulatorsNetworkComesFromWeightsThenTheConfigThenRandom) {
 // The programming image for a test bench of the generated RTL: every write
 // of ref::dqn_program, in order, one per line, {layer, kind, address, data}.
 TEST(DqnBlock, TheProgrammingImageHoldsEveryWriteInOrder) {
-  const Config cfg = parse_config(std::string(kDqn) + "dqn_hidden = [6]\ndqn_npar = 2\ndqn_ipar = 3\n", "t.toml");
+  const Config cfg = parse_config(std::string(kDqn) + "dqn_hidden = [6]\ndqn_block = \"tiled\"\ndqn_npar = 2\ndqn_ipar = 3\n", "t.toml");
   const DqnBlock b = dqn_block(cfg);
   const ref::DqnNetwork n = random_dqn_network(b, 5);
   const std::string image = dqn_program_memh(cfg, n, "test network");
@@ -168,4 +178,54 @@ TEST(DqnBlock, TheProgrammingImageHoldsEveryWriteInOrder) {
     EXPECT_EQ(layer, writes[k].layer) << k;
   }
   EXPECT_NE(image.find("Network: test network."), std::string::npos);
+}
+
+// Constant weights (routing.dqn_weights_mode = "constant"): the package's
+// rows are the network's weights, neuron by neuron (input 0 in the low
+// bits), its biases layer by layer and its shifts; the comment names the
+// file and its hash; a command-line weights file takes the config's place;
+// nothing is programmed.
+TEST(DqnBlock, ConstantWeightsAreThePackagesRowsAndNothingIsProgrammed) {
+  const auto dir = std::filesystem::temp_directory_path() / ("rlroute_dqn_constant_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string toml = std::string(kDqn) + "dqn_hidden = [2]\ndqn_weight_bits = 4\ndqn_weights_mode = \"constant\"\n";
+  Config cfg = parse_config(toml, (dir / "t.toml").string());
+  const DqnBlock b = dqn_block(cfg);
+  ASSERT_TRUE(b.constant);
+  ref::DqnNetwork n = b.zero_network();  // 13 -> 2 -> 4, 4-bit weights
+  n.layers[0].weights[0] = -1;           // neuron 0, input 0
+  n.layers[0].weights[1] = 3;            // neuron 0, input 1
+  n.layers[0].weights[13 + 12] = 7;      // neuron 1, input 12
+  n.layers[0].biases = {5, -2};
+  n.layers[0].shift = 4;
+  n.layers[1].weights[2 * 3 + 1] = -8;   // neuron 3, input 1
+  n.layers[1].shift = 1;
+  write_dqn_weights(dir / "w.json", n);
+  EXPECT_TRUE(b.program(n).empty());
+
+  use_dqn_weights(cfg, (dir / "w.json").string());
+  EXPECT_EQ(cfg.dqn_weights, std::filesystem::absolute(dir / "w.json").string());
+  const std::string sv = dqn_constants_sv(cfg);
+  std::ifstream in(dir / "w.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(sv.find((dir / "w.json").string() + " (hash " + content_hash({{"weights", text}}) + ")"), std::string::npos) << sv;
+  EXPECT_NE(sv.find("localparam logic [136-1:0] DQN_WEIGHTS = {\n"
+                    "    8'h80,  // layer 1, neuron 3\n"
+                    "    8'h00,  // layer 1, neuron 2\n"
+                    "    8'h00,  // layer 1, neuron 1\n"
+                    "    8'h00,  // layer 1, neuron 0\n"
+                    "    52'h7000000000000,  // layer 0, neuron 1\n"
+                    "    52'h000000000003f  // layer 0, neuron 0\n"
+                    "  };\n"),
+            std::string::npos)
+      << sv;
+  // Biases: 4 + 8 + clog2(14) = 16 bits each.
+  EXPECT_NE(sv.find("localparam logic [96-1:0] DQN_BIASES = {\n"
+                    "    64'h0000000000000000,  // layer 1\n"
+                    "    32'hfffe0005  // layer 0\n"
+                    "  };\n"),
+            std::string::npos)
+      << sv;
+  EXPECT_NE(sv.find("localparam logic [31:0] DQN_SHIFTS = 32'h00000104;"), std::string::npos) << sv;
+  std::filesystem::remove_all(dir);
 }

@@ -4,11 +4,14 @@
 #include "rlroute/gen/dqn_episodes.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "rlroute/gen/topology.hpp"
@@ -31,20 +34,34 @@ ref::DqnNetwork DqnBlock::zero_network() const {
   return n;
 }
 
+int DqnBlock::largest_fan_in() const { return *std::max_element(sizes.begin(), sizes.end() - 1); }
+
 int DqnBlock::layer_bits() const { return std::max(1, bits_for(layers())); }
 
 int DqnBlock::address_bits() const {
   int most = 1;
   for (int l = 0; l < layers(); ++l) {
     const int in = sizes[static_cast<size_t>(l)], out = sizes[static_cast<size_t>(l + 1)];
-    most = std::max({most, ((out + npar - 1) / npar) * ((in + ipar - 1) / ipar), out});
+    most = std::max({most, parallel ? out : ((out + npar - 1) / npar) * ((in + ipar - 1) / ipar), out});
   }
   return std::max(1, bits_for(most));
 }
 
-int DqnBlock::data_bits() const { return std::max(npar * ipar * weight_bits, accumulator_bits()); }
+int DqnBlock::data_bits() const {
+  const int word = parallel ? largest_fan_in() * weight_bits : npar * ipar * weight_bits;
+  return std::max(word, accumulator_bits());
+}
 
-int DqnBlock::latency_cycles() const { return ref::dqn_latency_cycles(zero_network(), npar, ipar); }
+int DqnBlock::latency_cycles() const {
+  return parallel ? ref::dqn_parallel_latency_cycles(zero_network()) : ref::dqn_latency_cycles(zero_network(), npar, ipar);
+}
+
+int DqnBlock::interval_cycles() const { return parallel ? 1 : ref::dqn_interval_cycles(zero_network(), npar, ipar); }
+
+std::vector<ref::DqnWrite> DqnBlock::program(const ref::DqnNetwork& network) const {
+  if (constant) return {};
+  return parallel ? ref::dqn_program(network, 1, largest_fan_in()) : ref::dqn_program(network, npar, ipar);
+}
 
 DqnBlock dqn_block(const Config& cfg) {
   const int dims = static_cast<int>(cfg.dims.size());
@@ -56,6 +73,8 @@ DqnBlock dqn_block(const Config& cfg) {
   b.activation_bits = cfg.dqn_activation_bits;
   b.npar = cfg.dqn_npar;
   b.ipar = cfg.dqn_ipar;
+  b.parallel = cfg.dqn_block == DqnBlockKind::Parallel;
+  b.constant = cfg.dqn_weights_mode == DqnWeightsMode::Constant;
   return b;
 }
 
@@ -98,6 +117,74 @@ void check_fits(const DqnBlock& block, const ref::DqnNetwork& network, const std
   }
 }
 
+namespace {
+
+// `values` of `width` bits each, LSB first, as a Verilog literal.
+std::string packed_literal(const std::vector<std::int64_t>& values, int width) {
+  const size_t bits = values.size() * static_cast<size_t>(width);
+  std::string hex;
+  for (size_t nibble = (bits + 3) / 4; nibble-- > 0;) {
+    unsigned v = 0;
+    for (unsigned b = 0; b < 4; ++b) {
+      const size_t bit = nibble * 4 + b;
+      if (bit >= bits) continue;
+      const std::uint64_t value = static_cast<std::uint64_t>(values[bit / static_cast<size_t>(width)]);
+      v |= static_cast<unsigned>((value >> (bit % static_cast<size_t>(width))) & 1u) << b;
+    }
+    hex += "0123456789abcdef"[v];
+  }
+  return fmt::format("{}'h{}", bits, hex);
+}
+
+}  // namespace
+
+std::string dqn_constants_sv(const Config& cfg) {
+  const DqnBlock block = dqn_block(cfg);
+  std::string source;
+  const ref::DqnNetwork network = dqn_network_for(cfg, "", &source);
+  const std::filesystem::path file = dqn_weights_file(cfg, "");
+  std::string hash;
+  if (!file.empty()) {
+    std::ifstream in(file, std::ios::binary);
+    hash = fmt::format(" (hash {})", content_hash({{"weights", std::string(std::istreambuf_iterator<char>(in), {})}}));
+  }
+  // One literal per neuron's weights and per layer's biases, MSB first (the
+  // last layer's last neuron first), so that the package reads row by row.
+  const int accw = block.accumulator_bits();
+  std::vector<std::string> weight_rows, bias_rows;
+  std::vector<std::int64_t> shifts;
+  size_t weight_bits = 0, bias_bits = 0;
+  for (size_t l = 0; l < network.layers.size(); ++l) {
+    const ref::DqnLayer& layer = network.layers[l];
+    for (int o = 0; o < layer.outputs; ++o) {
+      const auto row = layer.weights.begin() + static_cast<std::ptrdiff_t>(o) * layer.inputs;
+      weight_rows.push_back(fmt::format("    {}  // layer {}, neuron {}",
+                                        packed_literal(std::vector<std::int64_t>(row, row + layer.inputs), block.weight_bits),
+                                        l, o));
+    }
+    bias_rows.push_back(fmt::format("    {}  // layer {}", packed_literal({layer.biases.begin(), layer.biases.end()}, accw), l));
+    weight_bits += layer.weights.size() * static_cast<size_t>(block.weight_bits);
+    bias_bits += layer.biases.size() * static_cast<size_t>(accw);
+    shifts.push_back(layer.shift);
+  }
+  shifts.resize(4, 0);
+  const auto concatenation = [](std::vector<std::string> rows) {
+    std::reverse(rows.begin(), rows.end());
+    for (size_t k = 0; k + 1 < rows.size(); ++k) rows[k].insert(rows[k].find("  //"), ",");
+    return fmt::format("{{\n{}\n  }}", fmt::join(rows, "\n"));
+  };
+  return fmt::format(
+      "  // The network built into the inference block (routing.dqn_weights_mode = \"constant\"):\n"
+      "  // {}{}.\n"
+      "  // Weights: a row per neuron, input 0 in the low bits ({} bits each); biases: a row per\n"
+      "  // layer ({} bits each); shifts: 8 bits per layer, layer 0 in the low bits.\n"
+      "  localparam logic [{}-1:0] DQN_WEIGHTS = {};\n"
+      "  localparam logic [{}-1:0] DQN_BIASES = {};\n"
+      "  localparam logic [31:0] DQN_SHIFTS = {};\n",
+      source, hash, block.weight_bits, accw, weight_bits, concatenation(weight_rows), bias_bits,
+      concatenation(bias_rows), packed_literal(shifts, 8));
+}
+
 ref::DqnNetwork random_dqn_network(const DqnBlock& block, std::uint64_t seed) {
   ref::DqnNetwork n = block.zero_network();
   std::mt19937_64 rng(seed ^ 0x44514e5f52414e44ull);  // "DQN_RAND"
@@ -119,6 +206,10 @@ std::filesystem::path dqn_weights_file(const Config& cfg, const std::string& wei
   if (cfg.dqn_weights.empty()) return {};
   const std::filesystem::path path(cfg.dqn_weights);
   return path.is_relative() ? std::filesystem::path(cfg.path).parent_path() / path : path;
+}
+
+void use_dqn_weights(Config& cfg, const std::string& weights) {
+  if (!weights.empty() && cfg.algorithm == RoutingAlgorithm::Dqn) cfg.dqn_weights = std::filesystem::absolute(weights).string();
 }
 
 ref::DqnNetwork dqn_network_for(const Config& cfg, const std::string& weights, std::string* source,
@@ -148,7 +239,7 @@ std::string dqn_program_memh(const Config& cfg, const ref::DqnNetwork& network, 
       "// {{prog_layer_i[{}], prog_kind_i[2], prog_addr_i[{}], prog_data_i[{}]}}, MSB first; apply one per\n"
       "// clock cycle with prog_we_i high, after reset and before traffic.\n",
       cfg.name, std::filesystem::path(cfg.path).filename().string(), source, width, lw, aw, dw);
-  for (const ref::DqnWrite& w : ref::dqn_program(network, block.npar, block.ipar)) {
+  for (const ref::DqnWrite& w : block.program(network)) {
     // The word as bits, LSB first: data, address, kind, layer.
     std::vector<bool> bits(static_cast<size_t>(width), false);
     for (int b = 0; b < dw; ++b) {

@@ -35,12 +35,23 @@ std::vector<Param> dqn_unit_params(const Design& d, const std::string& pkg, cons
                                            {"SIZES", pkg + "::DQN_SIZES", ""},
                                            {"WB", pkg + "::DQN_WEIGHT_BITS", ""},
                                            {"AB", pkg + "::DQN_ACTIVATION_BITS", ""},
-                                           {"ACCW", pkg + "::DQN_ACC_BITS", ""},
-                                           {"NPAR", pkg + "::DQN_NPAR", ""},
-                                           {"IPAR", pkg + "::DQN_IPAR", ""},
-                                           {"PROG_ADDR_W", pkg + "::DQN_PROG_ADDR_BITS", ""}}) {
+                                           {"ACCW", pkg + "::DQN_ACC_BITS", ""}}) {
     unit.push_back(q);
   }
+  const DqnBlock block = dqn_block(d.cfg);
+  if (block.parallel) {
+    unit.push_back({"PARALLEL", "1'b1", "routing.dqn_block = \"parallel\""});
+  } else {
+    unit.push_back({"NPAR", pkg + "::DQN_NPAR", ""});
+    unit.push_back({"IPAR", pkg + "::DQN_IPAR", ""});
+  }
+  if (block.constant) {
+    unit.push_back({"CONST", "1'b1", "routing.dqn_weights_mode = \"constant\""});
+    unit.push_back({"WEIGHTS", pkg + "::DQN_WEIGHTS", ""});
+    unit.push_back({"BIASES", pkg + "::DQN_BIASES", ""});
+    unit.push_back({"SHIFTS", pkg + "::DQN_SHIFTS", ""});
+  }
+  unit.push_back({"PROG_ADDR_W", pkg + "::DQN_PROG_ADDR_BITS", ""});
   unit.push_back({"AGENT", external ? "1'b1" : "1'b0", fmt::format("routing.dqn_agent = \"{}\"", to_string(d.cfg.dqn_agent))});
   unit.push_back({"EW", pkg + "::DQN_EPISODE_BITS", ""});
   return unit;
@@ -48,6 +59,7 @@ std::vector<Param> dqn_unit_params(const Design& d, const std::string& pkg, cons
 
 std::vector<Connection> dqn_unit_connections(const Design& d, const std::string& pkg) {
   const bool external = d.cfg.dqn_agent == DqnAgentKind::External;
+  const bool constant = dqn_block(d.cfg).constant;
   std::vector<Connection> conns{{"clk_i", "", ""}, {"rst_ni", "", ""}, {"coord_i", "id_i", ""}};
   for (const Connection& c : head_decision_ports()) conns.push_back(c);
   for (const Connection& c : std::vector<Connection>{
@@ -55,7 +67,10 @@ std::vector<Connection> dqn_unit_connections(const Design& d, const std::string&
     conns.push_back(c);
   }
   for (const sv::Port& port : dqn_programming_ports(pkg)) {
-    conns.push_back({port.name, external ? "'0" : "", external ? "no inference block: nothing to program" : ""});
+    conns.push_back({port.name, external || constant ? "'0" : "",
+                     external   ? "no inference block: nothing to program"
+                     : constant ? "constant weights: nothing to program"
+                                : ""});
   }
   conns.push_back({"busy_o", "unused_dqn_busy", "observability only"});
   conns.push_back({"decide_o", "dqn_decide", ""});
@@ -210,7 +225,9 @@ std::string dqn_route_units(const Design& d, const RoutingRelation&) {
 }
 
 std::vector<std::string> dqn_blocks(const Design& d) {
-  std::vector<std::string> blocks{"rr_route_dor.sv", "rr_dqn_layer.sv", "rr_dqn_infer.sv", "rr_dqn_unit.sv"};
+  // Both blocks: the unit names both (one in each branch of its generate).
+  std::vector<std::string> blocks{"rr_route_dor.sv",          "rr_dqn_layer.sv",          "rr_dqn_infer.sv",
+                                  "rr_dqn_layer_parallel.sv", "rr_dqn_infer_parallel.sv", "rr_dqn_unit.sv"};
   if (dqn_episode_layout(d.cfg).enabled()) {
     blocks.push_back("rr_dqn_episodes.sv");  // the pending-episode table and the acks
     blocks.push_back("rr_dqn_episode_unit.sv");
@@ -229,14 +246,15 @@ PackagePart dqn_package_part(const Design& d) {
   param("DQN_WEIGHT_BITS", b.weight_bits, "routing.dqn_weight_bits");
   param("DQN_ACTIVATION_BITS", b.activation_bits, "routing.dqn_activation_bits");
   param("DQN_ACC_BITS", b.accumulator_bits(), "accumulator, bias and Q-value bits");
-  param("DQN_NPAR", b.npar, "routing.dqn_npar: neurons per cycle");
-  param("DQN_IPAR", b.ipar, "routing.dqn_ipar: inputs per cycle");
+  if (!b.parallel) {
+    param("DQN_NPAR", b.npar, "routing.dqn_npar: neurons per cycle");
+    param("DQN_IPAR", b.ipar, "routing.dqn_ipar: inputs per cycle");
+  }
   param("DQN_PROG_LAYER_BITS", b.layer_bits(), "programming port: layer select");
   param("DQN_PROG_ADDR_BITS", b.address_bits(), "programming port: weight word or neuron");
   param("DQN_PROG_DATA_BITS", b.data_bits(), "programming port: a weight word or a bias");
   param("DQN_DECISION_CYCLES", b.latency_cycles(), "an inference, start to done");
-  param("DQN_INTERVAL_CYCLES", ref::dqn_interval_cycles(b.zero_network(), b.npar, b.ipar),
-        "between two inferences the block starts");
+  param("DQN_INTERVAL_CYCLES", b.interval_cycles(), "between two inferences the block starts");
   const DqnAgentPort agent = dqn_agent_port(d);
   param("DQN_AGENT_EXTERNAL", d.cfg.dqn_agent == DqnAgentKind::External, "routing.dqn_agent: the agent port leaves the router");
   param("DQN_OBS_BITS", agent.obs_values * agent.activation_bits, "agent port: an observation");
@@ -256,6 +274,7 @@ PackagePart dqn_package_part(const Design& d) {
       "  // routing.dqn_hidden, the Q-values (one per network port).\n"
       "  localparam logic [79:0] DQN_SIZES = 80'h{};\n",
       hex);
+  if (b.constant) part.text += dqn_constants_sv(d.cfg);
   return part;
 }
 
@@ -264,6 +283,7 @@ PackagePart dqn_package_part(const Design& d) {
 std::vector<Connection> dqn_network_connections(const Design& d, const std::string& r) {
   std::vector<Connection> ports;
   if (d.cfg.dqn_agent == DqnAgentKind::Block) {
+    if (dqn_block(d.cfg).constant) return ports;  // nothing to program
     for (const sv::Port& port : dqn_programming_ports(d.module("pkg"))) ports.push_back({port.name, "", ""});
     return ports;
   }
@@ -323,6 +343,7 @@ std::vector<sv::Port> dqn_top_ports(const Design& d, const std::string& multiple
     }
     return ports;
   }
+  if (dqn_block(d.cfg).constant) return ports;  // nothing to program
   return dqn_programming_ports(pkg);
 }
 

@@ -17,6 +17,8 @@ rtl/rr_link.sv
 rtl/rr_route_dor.sv
 rtl/rr_dqn_layer.sv
 rtl/rr_dqn_infer.sv
+rtl/rr_dqn_layer_parallel.sv
+rtl/rr_dqn_infer_parallel.sv
 rtl/rr_dqn_unit.sv
 rtl/rr_dqn_episodes.sv
 rtl/rr_dqn_episode_unit.sv

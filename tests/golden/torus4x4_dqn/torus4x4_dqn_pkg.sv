@@ -33,13 +33,11 @@ package torus4x4_dqn_pkg;
   localparam int unsigned DQN_WEIGHT_BITS     = 8;   // routing.dqn_weight_bits
   localparam int unsigned DQN_ACTIVATION_BITS = 8;   // routing.dqn_activation_bits
   localparam int unsigned DQN_ACC_BITS        = 22;  // accumulator, bias and Q-value bits
-  localparam int unsigned DQN_NPAR            = 8;   // routing.dqn_npar: neurons per cycle
-  localparam int unsigned DQN_IPAR            = 4;   // routing.dqn_ipar: inputs per cycle
   localparam int unsigned DQN_PROG_LAYER_BITS = 2;   // programming port: layer select
   localparam int unsigned DQN_PROG_ADDR_BITS  = 5;   // programming port: weight word or neuron
   localparam int unsigned DQN_PROG_DATA_BITS  = 256; // programming port: a weight word or a bias
-  localparam int unsigned DQN_DECISION_CYCLES = 68;  // an inference, start to done
-  localparam int unsigned DQN_INTERVAL_CYCLES = 32;  // between two inferences the block starts
+  localparam int unsigned DQN_DECISION_CYCLES = 5;   // an inference, start to done
+  localparam int unsigned DQN_INTERVAL_CYCLES = 1;   // between two inferences the block starts
   localparam int unsigned DQN_AGENT_EXTERNAL  = 0;   // routing.dqn_agent: the agent port leaves the router
   localparam int unsigned DQN_OBS_BITS        = 104; // agent port: an observation
   localparam int unsigned DQN_ACTIONS         = 4;   // agent port: actions (network ports), mask bits

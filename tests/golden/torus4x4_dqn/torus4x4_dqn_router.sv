@@ -260,8 +260,7 @@ module torus4x4_dqn_router #(
     .WB          (torus4x4_dqn_pkg::DQN_WEIGHT_BITS),
     .AB          (torus4x4_dqn_pkg::DQN_ACTIVATION_BITS),
     .ACCW        (torus4x4_dqn_pkg::DQN_ACC_BITS),
-    .NPAR        (torus4x4_dqn_pkg::DQN_NPAR),
-    .IPAR        (torus4x4_dqn_pkg::DQN_IPAR),
+    .PARALLEL    (1'b1), // routing.dqn_block = "parallel"
     .PROG_ADDR_W (torus4x4_dqn_pkg::DQN_PROG_ADDR_BITS),
     .AGENT       (1'b0), // routing.dqn_agent = "block"
     .EW          (torus4x4_dqn_pkg::DQN_EPISODE_BITS)

@@ -57,6 +57,13 @@ enum class DqnAgentKind { Block, External };
 // Algorithm 2), or DOR for this hop only, Pdor then set by the hop threshold
 // alone (not in the thesis: docs/dqn.md, "Pdor is for good").
 enum class DqnFallback { Pdor, Hop };
+// routing.dqn_block: the inference block's organisation: tiled (dqn_npar x
+// dqn_ipar multipliers per layer, a decision every few cycles) or parallel
+// (every product of a layer in one cycle, a decision per cycle).
+enum class DqnBlockKind { Tiled, Parallel };
+// routing.dqn_weights_mode: the parallel block's weights in registers loaded
+// through the programming port, or constants of the generated RTL.
+enum class DqnWeightsMode { Programmable, Constant };
 const char* to_string(TopologyKind kind);
 const char* to_string(GlobalArrangement arrangement);
 const char* to_string(IntraGroup intra_group);
@@ -67,6 +74,8 @@ const char* to_string(BufferRead read);
 const char* to_string(SwitchAllocation allocation);
 const char* to_string(DqnAgentKind agent);
 const char* to_string(DqnFallback fallback);
+const char* to_string(DqnBlockKind block);
+const char* to_string(DqnWeightsMode mode);
 
 // Every configuration error is one line: "file:line:column: key = value: rule".
 class ConfigError : public std::runtime_error {
@@ -194,6 +203,8 @@ struct Config {
   std::vector<int> dqn_hidden{32, 32};
   int dqn_weight_bits = 8;
   int dqn_activation_bits = 8;
+  DqnBlockKind dqn_block = DqnBlockKind::Parallel;
+  DqnWeightsMode dqn_weights_mode = DqnWeightsMode::Programmable;
   int dqn_npar = 8;
   int dqn_ipar = 4;
   std::string dqn_weights;

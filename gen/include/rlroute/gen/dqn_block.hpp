@@ -24,8 +24,10 @@ struct DqnBlock {
   std::vector<int> sizes;  // observation values, hidden layer sizes, actions (one per network port)
   int weight_bits = 8;
   int activation_bits = 8;
-  int npar = 8;  // neurons per cycle
-  int ipar = 4;  // inputs per cycle
+  int npar = 8;  // the tiled block: neurons per cycle
+  int ipar = 4;  // the tiled block: inputs per cycle
+  bool parallel = false;  // rr_dqn_infer_parallel: every product of a layer in one cycle
+  bool constant = false;  // the parallel block's weights are constants of the RTL
 
   int layers() const { return static_cast<int>(sizes.size()) - 1; }
   // A network of this shape with every weight, bias and shift zero.
@@ -36,8 +38,15 @@ struct DqnBlock {
   int layer_bits() const;
   int address_bits() const;
   int data_bits() const;
-  // Cycles from a decision's start to its done (ref::dqn_latency_cycles).
+  // Cycles from a decision's start to its done (ref::dqn_latency_cycles,
+  // ref::dqn_parallel_latency_cycles), and between two starts.
   int latency_cycles() const;
+  int interval_cycles() const;
+  // The programming port's writes that load `network` (ref::dqn_program in
+  // this block's layout: a tiled block's weight words, a parallel block's
+  // neurons; none for constant weights).
+  std::vector<ref::DqnWrite> program(const ref::DqnNetwork& network) const;
+  int largest_fan_in() const;
 };
 
 // The block of a DQN design: 6 x dims + 1 observation values (rr_dqn_unit),
@@ -65,6 +74,14 @@ DqnAgentPort dqn_agent_port(const Design& design);
 // not have the block's layer sizes and formats.
 void check_fits(const DqnBlock& block, const ref::DqnNetwork& network, const std::string& where);
 
+// The package's constants of a block with constant weights
+// (routing.dqn_weights_mode = "constant"): the network of dqn_network_for(cfg,
+// "") as DQN_WEIGHTS (layer by layer, neuron o, input i, weight_bits each,
+// LSB first), DQN_BIASES (accumulator bits each) and DQN_SHIFTS (8 bits per
+// layer), after a comment naming the network and, for a file, its hash
+// (content_hash of its text).
+std::string dqn_constants_sv(const Config& cfg);
+
 // An untrained network of the block's shape, the same for the same seed:
 // weights uniform over their range, biases zero, each layer's shift chosen
 // so that an activation keeps about the spread of its inputs.
@@ -74,6 +91,11 @@ ref::DqnNetwork random_dqn_network(const DqnBlock& block, std::uint64_t seed);
 // user typed it), else routing.dqn_weights (relative to the config's
 // directory); empty for a random network.
 std::filesystem::path dqn_weights_file(const Config& cfg, const std::string& weights);
+
+// A weights file given on the command line (`weights`, as the user typed
+// it; empty: none) becomes routing.dqn_weights, made absolute, so that a
+// design with constant weights is generated with that network.
+void use_dqn_weights(Config& cfg, const std::string& weights);
 
 // The network to program for `cfg`: the weights file `weights` if given
 // (a path as the user typed it), else routing.dqn_weights (relative to the
