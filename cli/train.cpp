@@ -31,6 +31,7 @@ struct TrainArgs {
   std::string init;
   SimOverrides overrides;
   std::optional<double> load;
+  bool post_quantization = false;
   bool quiet = false;
 };
 
@@ -60,6 +61,7 @@ int run_train(const TrainArgs& a) {
   // The network being trained answers on the routers' agent ports; the
   // weights fit the config's block, whichever agent it names.
   cfg.dqn_agent = DqnAgentKind::External;
+  cfg.dqn_weights_mode = DqnWeightsMode::Programmable;
   const Design design = derive_design(cfg);
   SimOverrides overrides = a.overrides;
   if (!overrides.cycles) overrides.cycles = kDefaultTrainCycles;
@@ -83,6 +85,7 @@ int run_train(const TrainArgs& a) {
   }
   o.seed = static_cast<std::uint64_t>(o.sim.seed);
   o.init = std::move(init);
+  o.quantization_aware = !a.post_quantization;
   const auto log = [&a](const std::string& line) {
     if (!a.quiet) std::cerr << "rlroute: " << line << "\n";
   };
@@ -104,6 +107,7 @@ int run_train(const TrainArgs& a) {
                                {"rewards", r.rewards},
                                {"updates", r.updates},
                                {"epsilon_final", train::epsilon_at(o, r.steps)},
+                               {"quantization", o.quantization_aware ? "aware" : "post-training"},
                                {"quantized_action_agreement", r.quantized.agreement}};
   if (!a.init.empty()) provenance["init"] = a.init;
   if (!r.curve.empty()) provenance["mean_reward_last_window"] = r.curve.back().mean_reward;
@@ -111,8 +115,9 @@ int run_train(const TrainArgs& a) {
   if (!a.curve.empty()) write_file_atomically(a.curve, train::curve_csv(r.curve), "--curve");
   if (!a.json.empty()) write_file_atomically(a.json, simulator.result_json(r.sim, o.sim).dump(2) + "\n", "--json");
   log(fmt::format("{} decisions, {} rewards, {} gradient steps; quantized to {}-bit weights: the same action as the "
-                  "float network on {:.1f}% of {} calibration observations; wrote {}",
-                  r.steps, r.rewards, r.updates, dqn_block(cfg).weight_bits, 100 * r.quantized.agreement,
+                  "{} network on {:.1f}% of {} calibration observations; wrote {}",
+                  r.steps, r.rewards, r.updates, dqn_block(cfg).weight_bits,
+                  o.quantization_aware ? "quantization-aware" : "float", 100 * r.quantized.agreement,
                   std::min<std::int64_t>(o.calibration, r.rewards), a.output));
   return 0;
 }
@@ -149,6 +154,9 @@ Verb add_train(CLI::App& app) {
                     "start from the floating-point network of this weights file (an earlier rlroute train's) instead "
                     "of random weights, exploring at epsilon 0.1 from the start: pre-training, or a curriculum")
       ->type_name("FILE");
+  train->add_flag("--post-quantization", a->post_quantization,
+                  "train in floating point and quantize at the end (default: quantization-aware training, the "
+                  "forward pass rounding weights and activations to the block's widths)");
   train->add_flag("--quiet", a->quiet, "print nothing but errors");
   return {train, [a] { return run_train(*a); }};
 }

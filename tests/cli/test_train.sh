@@ -18,9 +18,13 @@ check "train --json: the results of the window after the warmup" \
   grep -q '"offered_load": 0.3' "$work/online.json"
 check "train --json: every check passed" grep -q '"failure": ""' "$work/online.json"
 check "train: shows progress" grep -q '^rlroute: step     1000  epsilon 0.910' "$work/err.txt"
-check "train: reports the quantization" grep -qE 'the same action as the float network on [0-9.]+% of [0-9]+ calibration observations' "$work/err.txt"
+check "train: reports the quantization" grep -qE 'the same action as the quantization-aware network on [0-9.]+% of [0-9]+ calibration observations' "$work/err.txt"
 check "train: a weights file" grep -q '"rlroute_dqn_weights"' "$work/w.json"
 check "train: its provenance" grep -q '"quantized_action_agreement"' "$work/w.json"
+check "train: quantization-aware by default" grep -q '"quantization":"aware"' "$work/w.json"
+"$rlroute" train "$cfg" -o "$work/post.json" --cycles 500 --load 0.3 --seed 3 --post-quantization --quiet
+check "train --post-quantization exits 0" test $? -eq 0
+check "train --post-quantization: named in the provenance" grep -q '"quantization":"post-training"' "$work/post.json"
 check "train: the curve's header" grep -q '^step,epsilon,rewards,mean_reward,loss,updates$' "$work/c.csv"
 check "train: a curve row per 1000 decisions" test "$(grep -c '^[0-9]*000,' "$work/c.csv")" -ge 2
 "$rlroute" sim "$cfg" --load 0.1 --cycles 300 --warmup 50 --weights "$work/w.json" --quiet

@@ -162,6 +162,52 @@ TEST(Quantize, ARandomFloatNetworkKeepsItsActions) {
   EXPECT_GT(units, 63.0) << "the smallest shift that fits, not a larger one";
 }
 
+// Quantization-aware training: the forward pass computes what the block
+// computes once train::quantize has mapped the network onto it with the
+// forward pass's activation maxima: the fixed-point Q-values times the
+// output scale are the forward pass's Q-values (to single precision) and
+// so are the actions but for ties, with 4-bit weights as with 8. The floating-point network under it,
+// quantized after the fact, agrees far less at 4 bits.
+TEST(QNetwork, TheQuantizationAwareForwardPassIsWhatTheBlockComputes) {
+  for (const int weight_bits : {8, 4}) {
+    DqnBlock block = block_13_16_4();
+    block.weight_bits = weight_bits;
+    torch::manual_seed(5);
+    QNetwork net(13, std::vector<int>{16}, 4, QuantizationWidths{weight_bits, 8});
+    Calibration cal = random_observations(2000, 13, 21);
+    std::vector<float> flat;
+    for (const auto& obs : cal.observations) flat.insert(flat.end(), obs.begin(), obs.end());
+    const torch::Tensor x = torch::from_blob(flat.data(), {2000, 13}).clone();
+    net->forward(x);  // gradients on: the running maxima follow this batch
+    cal.activation_maxima = net->activation_maxima();
+    ASSERT_EQ(cal.activation_maxima.size(), 1u);
+    EXPECT_GT(cal.activation_maxima[0], 0);
+    const Quantized q = quantize(net->to_float_network(), block, cal);
+    torch::NoGradGuard no_grad;
+    const torch::Tensor want = net->forward(x);
+    int same = 0, exact = 0;
+    for (int k = 0; k < 2000; ++k) {
+      const ref::DqnResult got = ref::dqn_infer(q.network, cal.observations[static_cast<size_t>(k)], 0xfu);
+      std::vector<float> values(4);
+      bool equal = true;
+      for (int a = 0; a < 4; ++a) {
+        values[static_cast<size_t>(a)] = want[k][a].item<float>();
+        const double fixed = static_cast<double>(got.q[static_cast<size_t>(a)]) * q.scales.back();
+        equal = equal && std::fabs(fixed - values[static_cast<size_t>(a)]) <= 1e-5 * (1 + std::fabs(fixed));
+      }
+      exact += equal;
+      same += ref::masked_argmax(values, 0xfu) == got.action;
+    }
+    EXPECT_EQ(exact, 2000) << weight_bits << "-bit weights";
+    // Only equal Q-values may part them (the block takes the lowest index,
+    // single precision whatever its last bit says).
+    EXPECT_GE(same, 1990) << weight_bits << "-bit weights";
+    if (weight_bits == 4) {
+      EXPECT_LT(q.agreement, 0.9) << "the float network, quantized after the fact";
+    }
+  }
+}
+
 TEST(Quantize, RefusesANetworkOfAnotherShape) {
   const DqnBlock block = block_13_16_4();
   QNetwork net(13, std::vector<int>{32}, 4);

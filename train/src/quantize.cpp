@@ -28,13 +28,22 @@ Quantized quantize(const ref::FloatNetwork& net, const DqnBlock& block, const Ca
   }
   if (calibration.observations.empty()) throw std::invalid_argument("quantize: no calibration observations");
 
-  // The largest activation of every hidden layer over the calibration set.
-  std::vector<float> largest(net.layers.size(), 0.0f);
-  for (const auto& obs : calibration.observations) {
-    const std::vector<float> x = as_float(obs);
-    const auto acts = net.activations(x);
-    for (std::size_t l = 0; l < acts.size(); ++l) {
-      for (const float a : acts[l]) largest[l] = std::max(largest[l], a);
+  // The largest activation of every hidden layer over the calibration set,
+  // or as quantization-aware training scaled it.
+  std::vector<double> largest(net.layers.size(), 0.0);
+  if (!calibration.activation_maxima.empty()) {
+    if (calibration.activation_maxima.size() + 1 != net.layers.size()) {
+      throw std::invalid_argument(fmt::format("quantize: {} activation maxima for {} hidden layers",
+                                              calibration.activation_maxima.size(), net.layers.size() - 1));
+    }
+    std::copy(calibration.activation_maxima.begin(), calibration.activation_maxima.end(), largest.begin());
+  } else {
+    for (const auto& obs : calibration.observations) {
+      const std::vector<float> x = as_float(obs);
+      const auto acts = net.activations(x);
+      for (std::size_t l = 0; l < acts.size(); ++l) {
+        for (const float a : acts[l]) largest[l] = std::max(largest[l], static_cast<double>(a));
+      }
     }
   }
 

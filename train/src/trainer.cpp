@@ -46,7 +46,10 @@ class LearningAgent final : public DqnAgent {
   LearningAgent(const DqnBlock& block, const TrainOptions& o, std::function<void(const std::string&)> log)
       : o_(o), log_(std::move(log)), net_(block.sizes.front(),
                                          std::vector<int>(block.sizes.begin() + 1, block.sizes.end() - 1),
-                                         block.sizes.back()),
+                                         block.sizes.back(),
+                                         o.quantization_aware
+                                             ? QuantizationWidths{block.weight_bits, block.activation_bits}
+                                             : QuantizationWidths{}),
         optimizer_(net_->parameters(), torch::optim::AdamOptions(o.learning_rate).eps(o.adam_epsilon)),
         rng_(o.seed), explore_(o.seed ^ 0x9E3779B97F4A7C15ull) {
     replay_.reserve(static_cast<std::size_t>(o.replay_size));
@@ -108,10 +111,25 @@ class LearningAgent final : public DqnAgent {
       cal.observations.emplace_back(t.observation.begin(), t.observation.end());
       cal.masks.push_back(t.mask);
     }
+    if (o_.quantization_aware) cal.activation_maxima = net_->activation_maxima();
     if (cal.observations.empty()) {
       throw std::runtime_error("train: no decision was rewarded (no packet asked for an ack, or the run was too short)");
     }
     r.quantized = quantize(r.float_network, block, cal);
+    if (o_.quantization_aware) {
+      // The network trained is the one the forward pass rounds: the
+      // quantized network should act as it does.
+      torch::NoGradGuard no_grad;
+      std::size_t same = 0;
+      for (std::size_t k = 0; k < cal.observations.size(); ++k) {
+        std::vector<float> x(cal.observations[k].begin(), cal.observations[k].end());
+        const torch::Tensor q = net_->forward(torch::from_blob(x.data(), {1, static_cast<long>(x.size())}).clone());
+        const std::vector<float> values(q.data_ptr<float>(), q.data_ptr<float>() + q.numel());
+        same += ref::masked_argmax(values, cal.masks[k]) ==
+                ref::dqn_infer(r.quantized.network, cal.observations[k], cal.masks[k]).action;
+      }
+      r.quantized.agreement = static_cast<double>(same) / static_cast<double>(cal.observations.size());
+    }
     r.curve = curve_;
     r.steps = steps_;
     r.rewards = rewards_;

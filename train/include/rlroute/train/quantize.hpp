@@ -20,12 +20,17 @@ namespace rlroute::train {
 struct Calibration {
   std::vector<std::vector<std::int32_t>> observations;
   std::vector<std::uint32_t> masks;  // one per observation
+  // Each hidden layer's largest activation, if given (the scales a
+  // quantization-aware training used); else the observations' largest.
+  std::vector<double> activation_maxima;
 };
 
 struct Quantized {
   ref::DqnNetwork network;
   // Of the calibration observations, the share whose action (the masked
-  // argmax) is the same in fixed and in floating point.
+  // argmax) is the same in fixed and in floating point (after a
+  // quantization-aware training, the trainer sets it against the network's
+  // rounding forward pass instead).
   double agreement = 0;
   std::vector<double> scales;  // per layer: the real value of one output unit
 };

@@ -42,6 +42,9 @@ struct TrainOptions {
   std::int64_t anneal_steps = 10000, mid_until = 100000;
   std::int64_t curve_every = 1000;  // steps per training-curve row
   int calibration = 5000;           // observations the quantizer calibrates on
+  // Train the network as the block computes it (QNetworkImpl's quantization-
+  // aware forward pass), or in floating point, quantized only at the end.
+  bool quantization_aware = true;
   std::uint64_t seed = 1;
   // The network training starts from (rlroute train --init: the
   // pre-training of [Lonardo 2019], or a curriculum over loads); none:
