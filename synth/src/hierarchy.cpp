@@ -7,6 +7,7 @@
 #include <functional>
 #include <set>
 
+#include "rlroute/gen/emit.hpp"
 #include "rlroute/synth/hierarchy.hpp"
 #include "rlroute/synth/yosys.hpp"
 
@@ -251,12 +252,31 @@ void name_modules(Hierarchy& h) {
       }
       if (values.size() > 1) differing.push_back(k);
     }
+    // A long value (a network's constant weights) is named by its width and
+    // a hash, and only when no short parameter tells the specializations apart.
+    constexpr std::size_t kLongValue = 24;
+    const auto is_long = [&](const std::string& k) {
+      for (const auto& id : ids) {
+        const auto& p = h.modules[id].parameters;
+        if (p.count(k) && p.at(k).size() > kLongValue) return true;
+      }
+      return false;
+    };
+    std::vector<std::string> shown;
+    for (const auto& k : differing) {
+      if (!is_long(k)) shown.push_back(k);
+    }
+    if (shown.empty()) shown = differing;
     std::set<std::string> used;
     for (const auto& id : ids) {
       std::string name = hdlname + "(";
-      for (std::size_t i = 0; i < differing.size(); ++i) {
+      for (std::size_t i = 0; i < shown.size(); ++i) {
         const auto& p = h.modules[id].parameters;
-        name += fmt::format("{}{}={}", i ? "," : "", differing[i], p.count(differing[i]) ? p.at(differing[i]) : "?");
+        std::string value = p.count(shown[i]) ? p.at(shown[i]) : "?";
+        if (value.size() > kLongValue) {
+          value = fmt::format("<{} bits #{}>", value.size(), content_hash({{"value", value}}).substr(0, 6));
+        }
+        name += fmt::format("{}{}={}", i ? "," : "", shown[i], value);
       }
       name += ")";
       if (differing.empty() || used.count(name)) name = id;  // cannot tell them apart: keep Yosys's name

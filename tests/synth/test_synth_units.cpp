@@ -243,6 +243,28 @@ TEST(SynthHierarchy, CoreIsTheModuleWithTheMostKindsEvenIfTheTopHasThree) {
   EXPECT_FALSE(names.count("rr_core")) << "the core is split into its parts";
 }
 
+// A network's constant weights are a parameter of thousands of bits: a
+// specialization is named by its short parameters, and by a long one only
+// when nothing else tells them apart, as its width and a hash.
+TEST(SynthHierarchy, LongParameterValuesDoNotSpellOutTheirBits) {
+  nlohmann::json j = nlohmann::json::parse(kHierarchyJson);
+  const std::string w1(1088, '1'), w2 = std::string(1087, '1') + "0";
+  j["modules"]["$paramod$bb\\rr_port"]["parameter_default_values"]["WEIGHTS"] = w1;
+  j["modules"]["$paramod$cc\\rr_port"]["parameter_default_values"]["WEIGHTS"] = w2;
+  Hierarchy h = parse_hierarchy(j, "top");
+  name_modules(h);
+  EXPECT_EQ(h.modules.at("$paramod$bb\\rr_port").name, "rr_port(HOP=0)");
+  EXPECT_EQ(h.modules.at("$paramod$cc\\rr_port").name, "rr_port(HOP=1)");
+  j["modules"]["$paramod$cc\\rr_port"]["parameter_default_values"]["HOP"] = "0";
+  h = parse_hierarchy(j, "top");
+  name_modules(h);
+  const std::string a = h.modules.at("$paramod$bb\\rr_port").name, b = h.modules.at("$paramod$cc\\rr_port").name;
+  EXPECT_EQ(a.rfind("rr_port(WEIGHTS=<1088 bits #", 0), 0u) << a;
+  EXPECT_EQ(b.rfind("rr_port(WEIGHTS=<1088 bits #", 0), 0u) << b;
+  EXPECT_NE(a, b);
+  EXPECT_LT(a.size(), 40u);
+}
+
 TEST(SynthHierarchy, TopLevelBlocksPartitionTheRouter) {
   const Hierarchy h = sample_hierarchy();
   std::map<std::string, Metrics> own;
