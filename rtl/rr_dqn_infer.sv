@@ -144,23 +144,14 @@ module rr_dqn_infer #(
 
   // Argmax over the allowed outputs of the oldest decision, registered in
   // the cycle after the last layer's done.
-  logic [NOUT-1:0] mask;
   logic [ACTION_W-1:0] best;
   logic            any;
-  assign mask = oldest[TAGW+:NOUT];
-  always_comb begin
-    logic signed [ACCW-1:0] best_q;
-    best   = '0;
-    best_q = '0;
-    any    = 1'b0;
-    for (int unsigned o = 0; o < NOUT; o++) begin
-      if (mask[o] && (!any || $signed(q[o*ACCW+:ACCW]) > best_q)) begin
-        best   = ACTION_W'(o);
-        best_q = $signed(q[o*ACCW+:ACCW]);
-        any    = 1'b1;
-      end
-    end
-  end
+  rr_dqn_argmax #(.NOUT(NOUT), .ACCW(ACCW)) i_argmax (
+    .q_i     (q),
+    .mask_i  (oldest[TAGW+:NOUT]),
+    .action_o(best),
+    .any_o   (any)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -7,7 +7,7 @@
 // complete at done_o and holds for at least TI + 1 cycles.
 // Programming port: prog_kind_i selects weight word prog_addr_i (tile_o x TI
 // + tile_i), the bias of neuron prog_addr_i or the rounding shift.
-// Bit-exact reference: ref/src/dqn_inference.cpp. docs/dqn.md, "The block",
+// Bit-exact reference: ref/src/dqn_inference.cpp. docs/dqn.md, "The tiled block",
 // has the formats, the weight word's lanes and the timing.
 module rr_dqn_layer #(
   parameter int unsigned FAN_IN = 13,     // inputs
@@ -69,10 +69,6 @@ module rr_dqn_layer #(
       shift_q <= prog_data_i[SHW-1:0];
     end
   end
-  // Half a step of the shift, added before it (round half up).
-  logic signed [ACCW:0] half;
-  assign half = (shift_q == '0) ? '0 : (ACCW+1)'(1) <<< (shift_q - 1'b1);
-
   // The observation of the decision being issued.
   logic [FAN_IN*AB-1:0] x_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -163,22 +159,11 @@ module rr_dqn_layer #(
   // tile's last accumulation (its own pipeline stage: the multiply-add chain
   // and the rounding would be one long path).
   logic [NPAR*NEURON_W-1:0] res;
-  always_comb begin
-    for (int unsigned n = 0; n < NPAR; n++) begin
-      logic signed [ACCW:0] rounded;
-      // round_shift(sum, shift), one bit wider so the rounding cannot overflow
-      rounded = ((ACCW+1)'($signed(acc_q[n*ACCW+:ACCW])) + half) >>> shift_q;
-      if (LAST) begin
-        res[n*NEURON_W+:NEURON_W] = NEURON_W'(rounded);
-      end else if (rounded < 0) begin
-        res[n*NEURON_W+:NEURON_W] = '0;  // ReLU
-      end else if (rounded > (ACCW+1)'((1 << (AB - 1)) - 1)) begin
-        res[n*NEURON_W+:NEURON_W] = NEURON_W'((1 << (AB - 1)) - 1);  // saturate
-      end else begin
-        res[n*NEURON_W+:NEURON_W] = NEURON_W'(rounded);
-      end
-    end
-  end
+  rr_dqn_activate #(.N(NPAR), .ACCW(ACCW), .AB(AB), .LAST(LAST)) i_activate (
+    .sum_i  (acc_q),
+    .shift_i(shift_q),
+    .y_o    (res)
+  );
 
   logic           out_valid_q;  // acc_q holds a neuron tile's finished sums
   logic [TOW-1:0] out_tile_o_q;

@@ -10,7 +10,7 @@
 // parameters WEIGHTS (neuron o, input i at bits (o x FAN_IN + i) x WB),
 // BIASES and SHIFT, so that each product is shift-and-add logic in the
 // weight's canonical signed digits and a zero weight costs nothing.
-// Bit-exact reference: ref/src/dqn_inference.cpp; docs/dqn.md, "The block".
+// Bit-exact reference: ref/src/dqn_inference.cpp; docs/dqn.md, "The parallel block".
 module rr_dqn_layer_parallel #(
   parameter int unsigned FAN_IN = 13,
   parameter int unsigned NEURONS = 32,
@@ -137,22 +137,9 @@ module rr_dqn_layer_parallel #(
     else acc_q <= acc_d;
   end
 
-  // Half a step of the shift, added before it (round half up).
-  logic signed [ACCW:0] half;
-  assign half = (shift == '0) ? '0 : (ACCW+1)'(1) <<< (shift - 1'b1);
-  always_comb begin
-    for (int unsigned o = 0; o < NEURONS; o++) begin
-      logic signed [ACCW:0] rounded;
-      rounded = ((ACCW+1)'($signed(acc_q[o*ACCW+:ACCW])) + half) >>> shift;
-      if (LAST) begin
-        y_o[o*NEURON_W+:NEURON_W] = NEURON_W'(rounded);
-      end else if (rounded < 0) begin
-        y_o[o*NEURON_W+:NEURON_W] = '0;  // ReLU
-      end else if (rounded > (ACCW+1)'((1 << (AB - 1)) - 1)) begin
-        y_o[o*NEURON_W+:NEURON_W] = NEURON_W'((1 << (AB - 1)) - 1);  // saturate
-      end else begin
-        y_o[o*NEURON_W+:NEURON_W] = NEURON_W'(rounded);
-      end
-    end
-  end
+  rr_dqn_activate #(.N(NEURONS), .ACCW(ACCW), .AB(AB), .LAST(LAST)) i_activate (
+    .sum_i  (acc_q),
+    .shift_i(shift),
+    .y_o
+  );
 endmodule

@@ -226,8 +226,9 @@ std::string dqn_route_units(const Design& d, const RoutingRelation&) {
 
 std::vector<std::string> dqn_blocks(const Design& d) {
   // Both blocks: the unit names both (one in each branch of its generate).
-  std::vector<std::string> blocks{"rr_route_dor.sv",          "rr_dqn_layer.sv",          "rr_dqn_infer.sv",
-                                  "rr_dqn_layer_parallel.sv", "rr_dqn_infer_parallel.sv", "rr_dqn_unit.sv"};
+  std::vector<std::string> blocks{"rr_route_dor.sv",          "rr_dqn_activate.sv",       "rr_dqn_argmax.sv",
+                                  "rr_dqn_layer.sv",          "rr_dqn_infer.sv",          "rr_dqn_layer_parallel.sv",
+                                  "rr_dqn_infer_parallel.sv", "rr_dqn_unit.sv"};
   if (dqn_episode_layout(d.cfg).enabled()) {
     blocks.push_back("rr_dqn_episodes.sv");  // the pending-episode table and the acks
     blocks.push_back("rr_dqn_episode_unit.sv");

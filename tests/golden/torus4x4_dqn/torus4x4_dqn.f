@@ -15,6 +15,8 @@ rtl/rr_handover_wait.sv
 rtl/rr_router.sv
 rtl/rr_link.sv
 rtl/rr_route_dor.sv
+rtl/rr_dqn_activate.sv
+rtl/rr_dqn_argmax.sv
 rtl/rr_dqn_layer.sv
 rtl/rr_dqn_infer.sv
 rtl/rr_dqn_layer_parallel.sv
