@@ -31,6 +31,19 @@ check "train: a curve row per 1000 decisions" test "$(grep -c '^[0-9]*000,' "$wo
 check "sim --weights takes the trained file" test $? -eq 0
 "$rlroute" gen "$cfg" -o "$work/gen" --weights "$work/w.json" > /dev/null
 check "gen --weights takes the trained file" test -f "$work/gen/torus4x4_dqn_dqn_program.memh"
+# Constant weights: the trained network built into the package, named with
+# its file's hash; no programming image and no programming port.
+mkdir -p "$work/const"
+sed 's/^algorithm = "dqn"/algorithm = "dqn"\ndqn_weights_mode = "constant"/; /^dqn_weights_mode = "programmable"/d' "$cfg" \
+  > "$work/const/torus4x4_dqn.toml"
+"$rlroute" gen "$work/const/torus4x4_dqn.toml" -o "$work/genc" --weights "$work/w.json" > /dev/null
+check "gen --weights with constant weights exits 0" test $? -eq 0
+check "constant weights: the network in the package" grep -q "localparam logic \[12544-1:0\] DQN_WEIGHTS = {" \
+  "$work/genc/torus4x4_dqn_pkg.sv"
+check "constant weights: the file and its hash named" grep -qE "$work/w.json \(hash [0-9a-f]{16}\)" "$work/genc/torus4x4_dqn_pkg.sv"
+check "constant weights: no programming image" test ! -e "$work/genc/torus4x4_dqn_dqn_program.memh"
+check "constant weights: no programming port" bash -c "! grep -qE 'input +logic.* prog_we_i' '$work/genc/torus4x4_dqn_router.sv'"
+check "programmable weights: the programming port" grep -qE 'input +logic.* prog_we_i' "$work/gen/torus4x4_dqn_router.sv"
 check "train: keeps the floating-point network" grep -q '"float_layers"' "$work/w.json"
 # The agent outside, under the example's file name: the same RTL as the
 # network `train` ran, so its model is the cached one.
