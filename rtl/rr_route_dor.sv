@@ -7,8 +7,9 @@
 // the next dimension to correct after DOR's is the alternative (alt_*), and
 // decide_o leaves the choice to rr_star_decide. DQN (DQN-routing): VC V-1 is
 // the DQN VC; below HOP_THRESHOLD hops and not Pdor, decide_o opens the
-// choice between the DQN VC and the DOR hop on the escape VCs (alt_*); else
-// hdr_o sets Pdor. Without either, decide_o is 0.
+// choice between the DQN VC and the DOR hop on the escape VCs (alt_*; with
+// DOR_ON_DQN_VC on the DQN VC too, as STAR's); else hdr_o sets Pdor. Without
+// either, decide_o is 0.
 // Ports: NUM_NI NI ports, then per dimension d the + side (NUM_NI + 2d) and
 // the - side (NUM_NI + 2d + 1). Address: {coord[n-1], ..., coord[0], NI index}.
 // docs/architecture.md, "Routing: dimension-order with dateline VCs";
@@ -29,6 +30,7 @@ module rr_route_dor #(
   parameter bit          STAR = 1'b0,   // star-channel: VC V-1 adaptive (see above)
   parameter bit          DQN = 1'b0,    // DQN-routing: VC V-1 the DQN VC (see above)
   parameter int unsigned HOP_THRESHOLD = 8,  // DQN: hop threshold (routing.dqn_hop_threshold)
+  parameter bit          DOR_ON_DQN_VC = 1'b0,  // DQN: DOR hops may take the DQN VC (routing.dqn_dor_vcs = "all")
   parameter int unsigned HOPS_LSB = 0,  // DQN: the header's hop count and Pdor flag
   parameter int unsigned HOPS_W = 6,
   parameter int unsigned PDOR_LSB = 0,
@@ -132,14 +134,14 @@ module rr_route_dor #(
     // Not at the destination (an ejection port is an NI port), not Pdor,
     // below the threshold: the DQN VC, the DOR hop as the alternative.
     logic         leaves, open_choice;
-    logic [V-1:0] escape_vcs;  // DOR's hop without the DQN VC (all VCs to eject)
+    logic [V-1:0] dor_hop_vcs;  // DOR's hop: its escape VCs (and the DQN VC with DOR_ON_DQN_VC; every VC to eject)
     assign leaves      = out_dor_port >= PW'(NUM_NI);
     assign open_choice = leaves && !hdr_i[PDOR_LSB] && (hdr_i[HOPS_LSB+:HOPS_W] < HOPS_W'(HOP_THRESHOLD));
-    assign escape_vcs  = leaves ? out_dor_vcs & ~(V'(1) << (V - 1)) : out_dor_vcs;
+    assign dor_hop_vcs = (leaves && !DOR_ON_DQN_VC) ? out_dor_vcs & ~(V'(1) << (V - 1)) : out_dor_vcs;
     assign out_port_o  = out_dor_port;
-    assign out_vcs_o   = open_choice ? V'(1) << (V - 1) : escape_vcs;
+    assign out_vcs_o   = open_choice ? V'(1) << (V - 1) : dor_hop_vcs;
     assign alt_port_o  = open_choice ? out_dor_port : '0;
-    assign alt_vcs_o   = open_choice ? escape_vcs : '0;
+    assign alt_vcs_o   = open_choice ? dor_hop_vcs : '0;
     assign decide_o    = open_choice;
     always_comb begin
       hdr_o = hdr_i;

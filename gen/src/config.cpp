@@ -558,6 +558,10 @@ class Parser {
       only_dqn(*f);
       cfg_.dqn_fallback = kDqnFallbacks[f->one_of(names_of(kDqnFallbacks))].first;
     }
+    if (const auto f = field("routing", "dqn_dor_vcs")) {
+      only_dqn(*f);
+      cfg_.dqn_dor_vcs = kDqnDorVcs[f->one_of(names_of(kDqnDorVcs))].first;
+    }
     if (const auto f = field("routing", "dqn_episodes")) {
       only_dqn(*f);
       cfg_.dqn_episodes = f->int_in(0, kMaxDqnEpisodes);
@@ -696,6 +700,7 @@ const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue);
 const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }
 const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
 const char* to_string(DqnFallback fallback) { return spelling_of(kDqnFallbacks, fallback); }
+const char* to_string(DqnDorVcs vcs) { return spelling_of(kDqnDorVcs, vcs); }
 const char* to_string(DqnBlockKind block) { return spelling_of(kDqnBlocks, block); }
 const char* to_string(DqnWeightsMode mode) { return spelling_of(kDqnWeightsModes, mode); }
 

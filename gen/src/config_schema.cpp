@@ -253,6 +253,12 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "clear, so the next router offers the DQN VC again; `Pdor` is then set by `dqn_hop_threshold` alone. "
      "Deadlock-free either way (Duato: the escape VCs stay DOR's; the generator's check proves it). docs/dqn.md, "
      "\"Pdor is for good\"."},
+    {"routing", "dqn_dor_vcs", KeyFamily::Any, "string", config_default<&Config::dqn_dor_vcs>,
+     "`\"escape\"`, `\"all\"`",
+     "DQN-routing: the VCs a DOR hop may take (the fallback's hop, and every hop of a `Pdor` packet). `\"escape\"` "
+     "([Lonardo 2019]): the escape VCs only. `\"all\"` (not in [Lonardo 2019]): also the DQN VC when it is free for "
+     "the whole packet, as star-channel's DOR hops take its adaptive VC. Deadlock-free either way (Duato: the escape "
+     "VCs stay DOR's and connected; the generator's check proves it). docs/dqn.md, \"DOR hops on the DQN VC\"."},
     {"routing", "dqn_episodes", KeyFamily::Any, "integer", config_default<&Config::dqn_episodes>,
      "0 or the router's ports..256",
      "DQN-routing: entries of each router's pending-episode table (an entry per packet with `ReqAck` the router "

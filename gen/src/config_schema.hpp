@@ -61,6 +61,11 @@ constexpr std::array<Spelling<DqnFallback>, 2> kDqnFallbacks{{
     {DqnFallback::Hop, "hop"},
 }};
 
+constexpr std::array<Spelling<DqnDorVcs>, 2> kDqnDorVcs{{
+    {DqnDorVcs::Escape, "escape"},
+    {DqnDorVcs::All, "all"},
+}};
+
 constexpr std::array<Spelling<DqnBlockKind>, 2> kDqnBlocks{{
     {DqnBlockKind::Tiled, "tiled"},
     {DqnBlockKind::Parallel, "parallel"},

@@ -24,6 +24,7 @@
 #include "rlroute/gen/dqn_weights.hpp"
 #include "rlroute/gen/emit.hpp"
 #include "rlroute/gen/pipeline.hpp"
+#include "rlroute/gen/routing_dqn.hpp"
 
 using namespace rlroute;
 using namespace rlroute::test;
@@ -325,6 +326,33 @@ TEST(DqnNetwork, AHopFallbackSetsPdorOnlyAtTheThreshold) {
     fell_back += p.hops != plus_x_path(t, t.router_of_node(p.src), t.router_of_node(p.dst), threshold).hops;
   }
   EXPECT_GT(fell_back, 50) << "the load makes packets fall back";
+}
+
+// routing.dqn_dor_vcs = "all": the DOR hops may take the DQN VC when it is
+// free. Under the always-+x agent at 0.3 packets fall back to DOR (and stay
+// Pdor); the network delivers everything with every hop the relation's, and
+// the same RTL checked against the relation of "escape" fails at the first
+// DOR hop on the DQN VC, so the RTL does take them.
+TEST(DqnNetwork, DorHopsOnTheDqnVcWithDorVcsAll) {
+  Bench b(torus("net_dqn4x4_ext_all", 4, "dqn_agent = \"external\"\ndqn_dor_vcs = \"all\"\n"));
+  SimOptions o = run_options(0.3, 200, 3000);
+  o.dqn_agent = std::make_shared<PlusXAgent>();
+  const SimResult r = b.run(o);
+  expect_clean(r);
+  ASSERT_GT(r.packets.size(), 1000u);
+  const auto pdor = std::count_if(r.packets.begin(), r.packets.end(), [](const DeliveredPacket& p) { return p.pdor; });
+  EXPECT_GT(pdor, 100) << "the load makes packets fall back";
+
+  Design escape = b.design;
+  escape.cfg.dqn_dor_vcs = DqnDorVcs::Escape;
+  const DqnRouting relation(escape, escape.cfg.dqn_hop_threshold);
+  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Router);
+  HarnessFabric fabric(b.design, relation, factory);
+  o.dqn_agent = std::make_shared<PlusXAgent>();
+  const SimResult broken = run_simulation(b.design, relation, fabric, o);
+  EXPECT_EQ(broken.failure.rfind("route checker: router ", 0), 0u) << broken.failure;
+  EXPECT_NE(broken.failure.find(" vc2 as ("), std::string::npos) << "a hop on the DQN VC: " << broken.failure;
+  EXPECT_NE(broken.failure.find("the dqn relation allows"), std::string::npos) << broken.failure;
 }
 
 // An always-+x agent outside that keeps, per (router, episode), the distance

@@ -64,6 +64,8 @@
 #include "Vrr_route_dor_q3x6___024root.h"
 #include "Vrr_route_dor_qm5x3.h"
 #include "Vrr_route_dor_qm5x3___024root.h"
+#include "Vrr_route_dor_q4x4all.h"
+#include "Vrr_route_dor_q4x4all___024root.h"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/routing.hpp"
@@ -85,6 +87,7 @@ struct Topo {
   int flit_bits;
   bool star = false;
   int dqn_threshold = 0;  // DQN-routing's hop threshold; 0: not DQN
+  bool dor_on_dqn_vc = false;  // DQN: routing.dqn_dor_vcs = "all"
 };
 
 // RR_DOR_CFG(name, model suffix, torus, nodes_per_router, vcs, flit_bits, radix...)
@@ -128,15 +131,17 @@ RR_STAR_CFG(SM5x3, sm5x3, false, 1, 2, 64, 5, 3)
 
 // DQN-routing: the example's 4x4 torus with the threshold of [Lonardo 2019], 4
 // VCs with two nodes per router and a low threshold, a mesh with one escape VC.
-#define RR_DQN_CFG(NAME, SUFFIX, TORUS, NPR, VCS, FLIT_BITS, THRESHOLD, ...)                     \
-  struct NAME {                                                                                \
-    using Model = Vrr_route_dor_##SUFFIX;                                                      \
-    using Root = Vrr_route_dor_##SUFFIX##___024root;                                           \
-    static Topo topo() { return {TORUS, {__VA_ARGS__}, NPR, VCS, FLIT_BITS, false, THRESHOLD}; } \
+// The example's torus again with routing.dqn_dor_vcs = "all".
+#define RR_DQN_CFG(NAME, SUFFIX, TORUS, NPR, VCS, FLIT_BITS, THRESHOLD, ALL, ...)                         \
+  struct NAME {                                                                                        \
+    using Model = Vrr_route_dor_##SUFFIX;                                                              \
+    using Root = Vrr_route_dor_##SUFFIX##___024root;                                                   \
+    static Topo topo() { return {TORUS, {__VA_ARGS__}, NPR, VCS, FLIT_BITS, false, THRESHOLD, ALL}; } \
   };
-RR_DQN_CFG(Q4x4, q4x4, true, 1, 3, 64, 8, 4, 4)
-RR_DQN_CFG(Q3x6, q3x6, true, 2, 4, 64, 3, 3, 6)
-RR_DQN_CFG(QM5x3, qm5x3, false, 1, 2, 64, 4, 5, 3)
+RR_DQN_CFG(Q4x4, q4x4, true, 1, 3, 64, 8, false, 4, 4)
+RR_DQN_CFG(Q3x6, q3x6, true, 2, 4, 64, 3, false, 3, 6)
+RR_DQN_CFG(QM5x3, qm5x3, false, 1, 2, 64, 4, false, 5, 3)
+RR_DQN_CFG(Q4x4All, q4x4all, true, 1, 3, 64, 8, true, 4, 4)
 
 #undef RR_DOR_CFG
 #undef RR_STAR_CFG
@@ -157,6 +162,7 @@ struct Params {
   bool STAR;
   bool DQN;
   unsigned HOP_THRESHOLD, HOPS_LSB, HOPS_W, PDOR_LSB;
+  bool DOR_ON_DQN_VC;
 };
 
 template <class Root>
@@ -176,7 +182,8 @@ Params params_of() {
           Root::rr_route_dor__DOT__HOP_THRESHOLD,
           Root::rr_route_dor__DOT__HOPS_LSB,
           Root::rr_route_dor__DOT__HOPS_W,
-          Root::rr_route_dor__DOT__PDOR_LSB};
+          Root::rr_route_dor__DOT__PDOR_LSB,
+          Root::rr_route_dor__DOT__DOR_ON_DQN_VC != 0};
 }
 
 std::string toml(const cfg::Topo& t) {
@@ -265,6 +272,7 @@ class Bench {
       EXPECT_EQ(prm_.HOPS_W, static_cast<unsigned>(d_.header.hops.width));
       EXPECT_EQ(prm_.PDOR_LSB, static_cast<unsigned>(d_.header.pdor.lsb));
     }
+    EXPECT_EQ(prm_.DOR_ON_DQN_VC, topo_cfg_.dor_on_dqn_vc);
     EXPECT_EQ(prm_.P, static_cast<unsigned>(d_.ports));
     EXPECT_EQ(prm_.P, static_cast<unsigned>(t_.num_ports()));
     EXPECT_EQ(prm_.V, static_cast<unsigned>(d_.vcs));
@@ -416,16 +424,19 @@ class Bench {
 
   // DQN: every router x input port x input VC x destination node, and hop
   // counts and Pdor around the threshold. The relation (DqnRouting, built
-  // directly: the config does not take "dqn" yet) offers the DOR hop on the
-  // escape VCs first, then the DQN VC on every port: with the choice open
-  // the unit gives the DQN VC (on DOR's port, which the DQN unit replaces)
-  // and the DOR hop as the alternative; closed, the DOR hop with Pdor set.
+  // directly on the config's design) offers the DOR hop on the escape VCs
+  // (with dqn_dor_vcs = "all" the DQN VC too) first, then the DQN VC on every
+  // port: with the choice open the unit gives the DQN VC (on DOR's port,
+  // which the DQN unit replaces) and the DOR hop as the alternative; closed,
+  // the DOR hop with Pdor set.
   void DqnSweepAgainstRelation() {
     const int threshold = static_cast<int>(prm_.HOP_THRESHOLD);
-    const DqnRouting rel(d_, threshold);
+    Design dqn = d_;
+    dqn.cfg.dqn_dor_vcs = topo_cfg_.dor_on_dqn_vc ? DqnDorVcs::All : DqnDorVcs::Escape;
+    const DqnRouting rel(dqn, threshold);
     Rng rng(0xD9A + prm_.P);
     const std::uint32_t dqn_vc = 1u << (prm_.V - 1);
-    unsigned cases = 0, open = 0, closed = 0, failures = 0;
+    unsigned cases = 0, open = 0, closed = 0, dor_on_dqn_vc = 0, failures = 0;
     for (int r = 0; r < t_.num_routers(); ++r) {
       for (int in_port = 0; in_port < static_cast<int>(prm_.P); ++in_port) {
         for (int in_vc = 0; in_vc < static_cast<int>(prm_.V); ++in_vc) {
@@ -456,12 +467,14 @@ class Bench {
                     why = "the alternative: the DOR hop";
                   }
                   if (!opts.front().next.pdor) why = "relation: the DOR hop sets Pdor";
+                  dor_on_dqn_vc += (dut_alt_vcs() & dqn_vc) != 0;
                   // Every DQN option is the DQN VC on a network port.
                   for (size_t k = 1; k < opts.size(); ++k) {
                     if (opts[k].vc_mask != dqn_vc || t_.is_ni_port(opts[k].out_port)) why = "relation's DQN options";
                   }
                 } else {
                   closed += !eject;
+                  dor_on_dqn_vc += !eject && (dut_vcs() & dqn_vc) != 0;
                   if (dut_port() != static_cast<unsigned>(opts.front().out_port) || dut_vcs() != opts.front().vc_mask) {
                     why = "the DOR hop";
                   }
@@ -483,9 +496,12 @@ class Bench {
       }
     }
     std::cout << "[ info ] " << t_.describe() << ", DQN, threshold " << prm_.HOP_THRESHOLD << ": " << cases
-              << " cases, " << open << " open, " << closed << " DOR with Pdor\n";
+              << " cases, " << open << " open, " << closed << " DOR with Pdor, " << dor_on_dqn_vc
+              << " DOR hops that may take the DQN VC\n";
     EXPECT_GT(open, 0u);
     EXPECT_GT(closed, 0u);
+    // Every DOR hop that leaves may take the DQN VC with "all", none without.
+    EXPECT_EQ(dor_on_dqn_vc, topo_cfg_.dor_on_dqn_vc ? open + closed : 0u);
   }
 
   // Paths: from every source node to every destination node, follow the
@@ -586,7 +602,8 @@ class RouteDorTest : public ::testing::Test {
 
 using DorCfgs = ::testing::Types<cfg::T2, cfg::T5, cfg::T16, cfg::T4x4, cfg::T8x8, cfg::T3x6, cfg::T2x5x3,
                                  cfg::T3x3x3, cfg::M7, cfg::M2x4, cfg::M5x3, cfg::M3x2x4, cfg::M2x2x2, cfg::S4x4,
-                                 cfg::S3x6, cfg::S2x5x3, cfg::SM5x3, cfg::Q4x4, cfg::Q3x6, cfg::QM5x3>;
+                                 cfg::S3x6, cfg::S2x5x3, cfg::SM5x3, cfg::Q4x4, cfg::Q3x6, cfg::QM5x3,
+                                 cfg::Q4x4All>;
 TYPED_TEST_SUITE(RouteDorTest, DorCfgs);
 
 TYPED_TEST(RouteDorTest, ParametersMatchDesign) { this->b_.ParametersMatchDesign(); }

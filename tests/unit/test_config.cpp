@@ -321,7 +321,8 @@ TEST(ConfigError, UnknownRoutingKey) {
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
             "q_decision_cycles, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
-            "dqn_npar, dqn_ipar, dqn_weights, dqn_weights_mode, dqn_agent, dqn_fallback, dqn_episodes, dqn_ack_ratio");
+            "dqn_npar, dqn_ipar, dqn_weights, dqn_weights_mode, dqn_agent, dqn_fallback, dqn_dor_vcs, dqn_episodes, "
+            "dqn_ack_ratio");
 }
 
 TEST(ConfigError, UnknownSection) {
@@ -974,6 +975,10 @@ TEST(Config, DqnDefaultsAndKeys) {
   EXPECT_EQ(parse_config(dqn + "dqn_fallback = \"hop\"\n", "t.toml").dqn_fallback, DqnFallback::Hop);
   EXPECT_EQ(error_of(dqn + "dqn_fallback = \"never\"\n"),
             "t.toml:8:1: routing.dqn_fallback = \"never\": must be one of \"pdor\", \"hop\"");
+  EXPECT_EQ(d.dqn_dor_vcs, DqnDorVcs::Escape) << "the rule of [Lonardo 2019]";
+  EXPECT_EQ(parse_config(dqn + "dqn_dor_vcs = \"all\"\n", "t.toml").dqn_dor_vcs, DqnDorVcs::All);
+  EXPECT_EQ(error_of(dqn + "dqn_dor_vcs = \"dqn\"\n"),
+            "t.toml:8:1: routing.dqn_dor_vcs = \"dqn\": must be one of \"escape\", \"all\"");
   EXPECT_EQ(parse_config("[topology]\nkind = \"mesh\"\ndims = [3, 5, 2]\n[router]\nvcs = 2\n"
                          "[routing]\nalgorithm = \"dqn\"\n", "t.toml").dqn_hop_threshold, 2 * (2 + 4 + 1));
   const Config c = parse_config(dqn + "dqn_hop_threshold = 0\ndqn_hidden = []\ndqn_weight_bits = 4\n"

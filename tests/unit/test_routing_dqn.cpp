@@ -86,6 +86,46 @@ TEST(DqnRouting, AHopFallbackLeavesPdorClearBelowTheThreshold) {
   }
 }
 
+// routing.dqn_dor_vcs = "all": every DOR hop that leaves the router (the
+// fallback and a Pdor packet's) may take the DQN VC as well, as star-channel's
+// DOR hops take its adaptive VC; ejection and the DQN options are unchanged,
+// and the escape VCs stay DOR's, so the checks still pass with either
+// fallback.
+TEST(DqnRouting, DorHopsMayTakeTheDqnVcWithDorVcsAll) {
+  Config c = grid(TopologyKind::Torus, {4, 4}, 3);
+  c.dqn_dor_vcs = DqnDorVcs::All;
+  const Design d = derive_design(c);
+  const Topology& t = d.topo;
+  const DqnRouting rel(d, 8);
+  EXPECT_EQ(rel.escape_vcs(), 0b011u);
+  const int here = t.router_at({1, 1}), dst = t.router_at({2, 1});
+  const auto open = rel.next_hops(here, t.local_of_node(here), 0, at(dst, 0, false));
+  ASSERT_EQ(open.size(), 5u);
+  EXPECT_NE(open[0].vc_mask & 0b100u, 0u) << "the fallback may take the DQN VC";
+  EXPECT_NE(open[0].vc_mask & 0b011u, 0u) << "and its escape VC";
+  EXPECT_TRUE(open[0].next.pdor);
+  for (size_t i = 1; i < open.size(); ++i) EXPECT_EQ(open[i].vc_mask, 0b100u);
+  const auto pdor = rel.next_hops(here, t.plus_port(1), 0, at(dst, 3, true));
+  ASSERT_EQ(pdor.size(), 1u);
+  EXPECT_NE(pdor[0].vc_mask & 0b100u, 0u) << "a Pdor packet's DOR hop too";
+  const auto eject = rel.next_hops(dst, t.minus_port(0), 2, at(dst, 5, true));
+  ASSERT_EQ(eject.size(), 1u);
+  EXPECT_TRUE(t.is_ni_port(eject[0].out_port));
+  for (const DqnFallback fallback : {DqnFallback::Pdor, DqnFallback::Hop}) {
+    for (const auto& [cc, threshold] : {std::pair{c, 8}, std::pair{grid(TopologyKind::Mesh, {4, 4}, 2), 6},
+                                        std::pair{grid(TopologyKind::Torus, {3, 3, 3}, 3), 6}}) {
+      Config all = cc;
+      all.dqn_dor_vcs = DqnDorVcs::All;
+      all.dqn_fallback = fallback;
+      const Design dd = derive_design(all);
+      const DqnRouting r(dd, threshold);
+      const auto failure = check_connectivity(dd, r);
+      EXPECT_FALSE(failure) << *failure;
+      EXPECT_FALSE(find_escape_cycle(dd, r)) << "Duato: the escape VCs stay DOR's";
+    }
+  }
+}
+
 TEST(DqnRouting, MeshOffersOnlyConnectedPorts) {
   const Design d = derive_design(grid(TopologyKind::Mesh, {3, 3}, 2));
   const DqnRouting rel(d, 4);

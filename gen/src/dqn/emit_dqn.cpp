@@ -188,6 +188,7 @@ DorRouteUnit dqn_route_unit(const Design& d, const std::string& pkg) {
   const std::string algorithm_key = fmt::format("routing.algorithm = \"{}\"", to_string(d.cfg.algorithm));
   u.params.push_back({"DQN", "1'b1", algorithm_key});
   u.params.push_back({"HOP_THRESHOLD", pkg + "::DQN_HOP_THRESHOLD", ""});
+  if (d.cfg.dqn_dor_vcs == DqnDorVcs::All) u.params.push_back({"DOR_ON_DQN_VC", "1'b1", "routing.dqn_dor_vcs = \"all\""});
   u.params.push_back({"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""});
   u.params.push_back({"HOPS_W", pkg + "::HDR_HOPS_W", ""});
   u.params.push_back({"PDOR_LSB", pkg + "::HDR_PDOR_LSB", ""});

@@ -27,6 +27,8 @@ std::vector<RouteOption> DqnRouting::next_hops(int router, int in_port, int in_v
   std::vector<RouteOption> options = escape_.next_hops(router, in_port, in_vc, state);
   options.front().next = hop;
   options.front().next.pdor = !open || design_.cfg.dqn_fallback == DqnFallback::Pdor;
+  // routing.dqn_dor_vcs = "all": the DOR hop may also take the DQN VC.
+  if (design_.cfg.dqn_dor_vcs == DqnDorVcs::All) options.front().vc_mask |= 1u << dqn_vc();
   if (!open) return options;
   // The agent's proposals: any network port, on the DQN VC.
   for (int port = t.nodes_per_router(); port < t.num_ports(); ++port) {

@@ -57,6 +57,10 @@ enum class DqnAgentKind { Block, External };
 // Algorithm 2), or DOR for this hop only, Pdor then set by the hop threshold
 // alone (not in the thesis: docs/dqn.md, "Pdor is for good").
 enum class DqnFallback { Pdor, Hop };
+// routing.dqn_dor_vcs: the VCs a DQN router's DOR hop (the fallback, and a
+// Pdor packet's) may take: the escape VCs ([Lonardo 2019]), or also the DQN
+// VC when it is free, as star-channel's DOR hops take its adaptive VC.
+enum class DqnDorVcs { Escape, All };
 // routing.dqn_block: the inference block's organisation: tiled (dqn_npar x
 // dqn_ipar multipliers per layer, a decision every few cycles) or parallel
 // (every product of a layer in one cycle, a decision per cycle).
@@ -74,6 +78,7 @@ const char* to_string(BufferRead read);
 const char* to_string(SwitchAllocation allocation);
 const char* to_string(DqnAgentKind agent);
 const char* to_string(DqnFallback fallback);
+const char* to_string(DqnDorVcs vcs);
 const char* to_string(DqnBlockKind block);
 const char* to_string(DqnWeightsMode mode);
 
@@ -210,6 +215,7 @@ struct Config {
   std::string dqn_weights;
   DqnAgentKind dqn_agent = DqnAgentKind::Block;
   DqnFallback dqn_fallback = DqnFallback::Pdor;
+  DqnDorVcs dqn_dor_vcs = DqnDorVcs::Escape;
   // dqn: entries of each router's pending-episode table, and one packet in
   // dqn_ack_ratio that requests an ack (ReqAck; 0: none) (docs/dqn.md).
   int dqn_episodes = 32;

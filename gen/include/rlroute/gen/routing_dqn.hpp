@@ -5,7 +5,8 @@
 // the escape VCs below it (DorRouting on those VCs) is always offered and sets
 // Pdor, after which the packet follows DOR to its destination (with
 // routing.dqn_fallback = "hop" the DOR hop sets Pdor only at the threshold,
-// and the packet may take the DQN VC again at the next router). Deadlock-free
+// and the packet may take the DQN VC again at the next router; with
+// routing.dqn_dor_vcs = "all" the DOR hop may take the DQN VC too). Deadlock-free
 // by Duato's theorem (escape sub-relation connected and acyclic), livelock-
 // free by the threshold: once its hop count reaches it, DOR only.
 #pragma once
