@@ -16,7 +16,16 @@ the keys every config gets (`[set]`, as sim/variants.py writes them), the
 patterns, loads, seeds, run lengths and threads; a new table is a new spec. Several
 variants of one base config: a `[variant.NAME]` table of keys per variant
 (for example each algorithm with its VC count), each config run once per
-variant. The
+variant. Besides config keys (with a dot), a variant may name
+`sim_args` (more flags for its runs, e.g. ["--float-agent"]) and
+`weights_from` (another variant whose trained weights it runs).
+
+DQN-routing trained per seed: with a `[train]` table (`load`, `cycles`, and
+optionally `pattern` and `args`, a list of more flags), every config whose
+routing.algorithm is "dqn" is trained once per seed (`rlroute train --seed
+S`, the weights in runs/<config>__train_sS.json, its provenance a row of
+trainings.csv) and runs with those weights. `latency_at = [loads]` adds the
+average latency at those loads to the table. The
 table shows the metric at the highest load, or with `table = "peak"` each
 seed's highest value over the loads (a saturation throughput where the
 accepted load falls past the peak). A run
@@ -33,11 +42,14 @@ import shlex
 import subprocess
 import sys
 import time
+import tomllib
 
 from spec_file import SpecError, make_variants, read_toml
 
 KEYS = {"title", "configs", "set", "variant", "patterns", "loads", "seeds", "cycles", "warmup", "drain", "threads",
-        "metric", "doc", "table"}
+        "metric", "doc", "table", "train", "latency_at"}
+TRAIN_KEYS = {"load", "cycles", "pattern", "args"}
+VARIANT_OPTIONS = {"sim_args", "weights_from"}  # a variant's keys that are not config keys
 
 
 def read_spec(path):
@@ -46,6 +58,30 @@ def read_spec(path):
         raise SpecError(f"{path}: table = {spec['table']!r}: must be \"top\" (the highest load) or \"peak\"")
     if len(spec["seeds"]) < 3:
         raise SpecError(f"{path}: seeds = {spec['seeds']}: give at least 3 (a difference is read against the spread)")
+    train = spec.get("train")
+    if train is not None:
+        if not isinstance(train, dict):
+            raise SpecError(f"{path}: train: must be a table (load, cycles, pattern, args)")
+        for key in train:
+            if key not in TRAIN_KEYS:
+                raise SpecError(f"{path}: train.{key}: unknown key (known: {', '.join(sorted(TRAIN_KEYS))})")
+        for key in ("load", "cycles"):
+            if key not in train:
+                raise SpecError(f"{path}: train.{key}: missing")
+    for load in spec.get("latency_at", []):
+        if load not in spec["loads"]:
+            raise SpecError(f"{path}: latency_at = {spec['latency_at']}: {load} is not one of loads = {spec['loads']}")
+    for name, keys in spec.get("variant", {}).items():
+        if not isinstance(keys, dict):
+            continue  # configs_of names it
+        for key, value in keys.items():
+            if "." not in key and key not in VARIANT_OPTIONS:
+                raise SpecError(f"{path}: variant.{name}.{key}: unknown option (a config key has a dot; options: "
+                                f"{', '.join(sorted(VARIANT_OPTIONS))})")
+        if "weights_from" in keys and keys["weights_from"] not in spec["variant"]:
+            raise SpecError(f"{path}: variant.{name}.weights_from = {keys['weights_from']!r}: no such variant")
+        if not all(isinstance(a, str) for a in keys.get("sim_args", [])):
+            raise SpecError(f"{path}: variant.{name}.sim_args: must be a list of strings")
     return spec
 
 
@@ -64,18 +100,94 @@ def configs_of(spec, out):
     for name, keys in variants.items():
         if not isinstance(keys, dict) or not name.replace("_", "").isalnum():
             raise SpecError(f"variant.{name}: must be a table of keys named by letters, digits and _")
-        made += make_variants(files, name, {**sets, **keys}, os.path.join(out, "configs"))
+        config_keys = {k: v for k, v in keys.items() if k not in VARIANT_OPTIONS}
+        made += make_variants(files, name, {**sets, **config_keys}, os.path.join(out, "configs"))
     return sorted(made)
 
 
+def stem_of(config):
+    return os.path.splitext(os.path.basename(config))[0]
+
+
+def variant_of(spec, config):
+    """(name, keys) of the variant a config file was made for (its suffix),
+    or (None, {})."""
+    names = [n for n in spec.get("variant", {}) if stem_of(config).endswith("_" + n)]
+    if not names:
+        return None, {}
+    name = max(names, key=len)
+    return name, spec["variant"][name]
+
+
+def options_of(spec, config):
+    """A config's variant options (sim_args, weights_from)."""
+    return variant_of(spec, config)[1]
+
+
+def is_dqn(config):
+    with open(config, "rb") as f:
+        return tomllib.load(f).get("routing", {}).get("algorithm") == "dqn"
+
+
+def weights_for(rlroute, spec, config, seed, out):
+    """The trained weights a run of `config` with `seed` uses: None without
+    [train] or for an algorithm other than DQN-routing; trained now unless
+    they are there already."""
+    train = spec.get("train")
+    name, keys = variant_of(spec, config)
+    source = keys.get("weights_from")
+    if source:
+        config = config[: -len(f"_{name}.toml")] + f"_{source}.toml"
+        if not os.path.exists(config):
+            raise SpecError(f"weights_from = {source!r}: {config} is not among the configs")
+    if train is None or not is_dqn(config):
+        return None
+    path = os.path.join(out, "runs", f"{stem_of(config)}__train_s{seed}.json")
+    if os.path.exists(path):
+        return path
+    cmd = [rlroute, "train", config, "-o", path, "--seed", str(seed), "--load", f"{train['load']:g}",
+           "--cycles", str(train["cycles"]), "--quiet"] + (["--pattern", train["pattern"]] if "pattern" in train else [])
+    cmd += train.get("args", [])
+    print(f"  training {stem_of(config)} seed {seed}", flush=True)
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SpecError(f"training failed ({shlex.join(cmd)}):\n{(r.stderr or r.stdout).strip()[-3000:]}")
+    with open(path + ".seconds", "w") as f:
+        f.write(f"{time.monotonic() - t0:.1f}\n")
+    return path
+
+
+def write_trainings(out):
+    """trainings.csv: what each training reports about itself."""
+    paths = glob.glob(os.path.join(out, "runs", "*__train_s*.json"))
+    if not paths:
+        return
+    with open(os.path.join(out, "trainings.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["config", "seed", "decisions", "updates", "quantized_action_agreement", "mean_reward_last_window",
+                    "seconds"])
+        for path in sorted(set(paths)):
+            with open(path) as g:
+                prov = json.load(g)["provenance"]
+            seconds = ""
+            if os.path.exists(path + ".seconds"):
+                with open(path + ".seconds") as g:
+                    seconds = g.read().strip()
+            w.writerow([stem_of(prov["config"]), prov["seed"], prov["steps"], prov["updates"],
+                        prov["quantized_action_agreement"], f"{prov['mean_reward_last_window']:.6f}", seconds])
+
+
 def run(rlroute, spec, config, pattern, seed, out, progress):
-    stem = os.path.splitext(os.path.basename(config))[0]
+    stem = stem_of(config)
     name = f"{stem}__{pattern.replace(':', '_').replace('=', '_')}__s{seed}"
     path = os.path.join(out, "runs", name + ".json")
     if os.path.exists(path):
         return path, False
+    weights = weights_for(rlroute, spec, config, seed, out)
     cmd = [rlroute, "sim", config, "--pattern", pattern, "--seed", str(seed), "--quiet",
            "--load", ",".join(f"{x:g}" for x in spec["loads"]), "--json", path]
+    cmd += (["--weights", weights] if weights else []) + options_of(spec, config).get("sim_args", [])
     for key in ("cycles", "warmup", "drain", "threads"):  # threads: the same results at every count
         if key in spec:
             cmd += [f"--{key}", str(spec[key])]
@@ -145,14 +257,23 @@ def write_outputs(name, spec, out, runs):
     patterns = list(dict.fromkeys(r["pattern"] for r in runs))
     top = max(spec["loads"])
     where = "the peak over the offered loads" if spec.get("table") == "peak" else f"offered load {top:g}"
+    # latency_at: the average latency at those loads, per pattern.
+    latency = {}
+    for r in runs:
+        latency.setdefault((r["config"], r["pattern"], r["offered_load"]), []).append(r["latency"]["avg"])
+    latency_at = spec.get("latency_at", [])
+    heads = [h for p in patterns for h in [p] + [f"{p}: latency at {x:g}" for x in latency_at]]
     lines = [f"{spec['title']}: {metric} at {where}, mean over seeds "
              f"{', '.join(map(str, spec['seeds']))} (min-max). Regenerate: `sim/bench.py {spec['_path']}`; data "
-             f"`{name}.csv`.", "", "| config | " + " | ".join(patterns) + " |", "|---|" + "---|" * len(patterns)]
+             f"`{name}.csv`.", "", "| config | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
     for c in configs:
         row = []
         for p in patterns:
             v = cells.get((c, p))
             row.append(f"{sum(v) / len(v):.3f} ({min(v):.3f}-{max(v):.3f})" if v else "-")
+            for x in latency_at:
+                v = latency.get((c, p, x))
+                row.append(f"{sum(v) / len(v):.1f} ({min(v):.1f}-{max(v):.1f})" if v else "-")
         lines.append(f"| {c} | " + " | ".join(row) + " |")
     lines += ["", "Per pattern, the best config and every config whose seed range overlaps its (no difference):", ""]
     for p in patterns:
@@ -218,6 +339,7 @@ def main(argv=None):
                 r["pattern"] = p
                 runs.append(r)
         write_outputs(name, spec, out, runs)
+        write_trainings(out)
         print(f"wrote {out}/{name}.csv, {name}.md, {name}.png, runs.csv and runs/ ({len(todo)} runs, {done} run now)")
     except SpecError as e:
         print(f"bench.py: error: {e}", file=sys.stderr)

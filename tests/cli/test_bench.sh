@@ -2,8 +2,10 @@
 # sim/bench.py on a small spec: every run's JSON, the per-run and per-point
 # CSVs with the seeds' mean, min and max, the markdown table with the
 # differences inside the seed spread marked; a rerun runs nothing (resumable);
-# `table = "peak"` tabulates each seed's peak over the loads; a spec with fewer
-# than 3 seeds, an unknown key or an unknown table is refused.
+# `table = "peak"` tabulates each seed's peak over the loads; [train] trains
+# DQN-routing per seed and runs with the weights; a variant's weights_from
+# and sim_args; a spec with fewer than 3 seeds, an unknown key or an unknown
+# table is refused.
 # usage: test_bench.sh RLROUTE SOURCE_DIR WORKDIR
 set -uo pipefail
 rlroute=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3")
@@ -61,6 +63,52 @@ check "two seeds: refused" grep -q 'seeds = \[1, 2\]: give at least 3' "$work/er
 printf 'title = "x"\nconfig = []\n' > "$work/typo.toml"
 /usr/bin/python3 sim/bench.py "$work/typo.toml" --rlroute "$rlroute" --out "$work/typo" 2> "$work/err.txt"
 check "unknown key: refused" grep -q 'config: unknown key' "$work/err.txt"
+# [train]: a DQN config trained once per seed, its runs with those weights;
+# trainings.csv has each training's provenance; latency_at adds columns.
+cat > "$work/trained.toml" <<'SPEC'
+title = "tiny: trained DQN-routing"
+configs = ["examples/torus4x4_dqn.toml"]
+patterns = ["uniform"]
+loads = [0.2]
+latency_at = [0.2]
+seeds = [1, 2, 3]
+warmup = 100
+cycles = 300
+drain = 2000
+[train]
+load = 0.3
+cycles = 300
+SPEC
+/usr/bin/python3 sim/bench.py "$work/trained.toml" --rlroute "$rlroute" --out "$work/trained" > "$work/log4.txt" 2>&1
+check "bench [train] exits 0" test $? -eq 0
+check "bench [train]: trained once per seed" test "$(ls "$work/trained/runs"/*__train_s*.json | wc -l)" -eq 3
+check "bench [train]: the runs used the weights" \
+  test "$(grep -l '"dqn_network": "[^"]*__train_s[123].json"' "$work/trained/runs"/*__uniform__s*.json | wc -l)" -eq 3
+check "bench [train]: trainings.csv, a row per training" test "$(grep -c '^torus4x4_dqn,[123],' "$work/trained/trainings.csv")" -eq 3
+check "bench latency_at: a latency column" grep -q '| uniform | uniform: latency at 0.2 |' "$work/trained/trained.md"
+/usr/bin/python3 sim/bench.py "$work/trained.toml" --rlroute "$rlroute" --out "$work/trained" > "$work/log5.txt" 2>&1
+check "bench [train] again: trains and runs nothing" grep -q '(3 runs, 0 run now)' "$work/log5.txt"
+check "bench [train] again: no training" bash -c "! grep -q training '$work/log5.txt'"
+sed -n '1,8p' "$work/trained.toml" > "$work/t1.toml"; printf '[train]\nload = 0.3\n' >> "$work/t1.toml"
+/usr/bin/python3 sim/bench.py "$work/t1.toml" --rlroute "$rlroute" --out "$work/t1" 2> "$work/err.txt"
+check "train without cycles: refused" grep -q 'train.cycles: missing' "$work/err.txt"
+sed 's/^latency_at = .*/latency_at = [0.7]/' "$work/trained.toml" > "$work/lat.toml"
+/usr/bin/python3 sim/bench.py "$work/lat.toml" --rlroute "$rlroute" --out "$work/lat" 2> "$work/err.txt"
+check "latency_at off the loads: refused" grep -q 'latency_at = \[0.7\]: 0.7 is not one of loads' "$work/err.txt"
+# A variant's options: weights_from runs another variant's trained weights,
+# sim_args adds flags; an unknown option is refused.
+printf '[variant.block]\n"routing.dqn_agent" = "block"\n[variant.float]\n"routing.dqn_agent" = "external"\nweights_from = "block"\nsim_args = ["--float-agent"]\n' >> "$work/trained.toml"
+mkdir -p "$work/v3/runs"; echo '{}' > "$work/v3/runs/torus4x4_dqn_block__train_s2.json"
+/usr/bin/python3 -c "import sys; sys.path.insert(0, 'sim'); import bench
+spec = bench.read_spec('$work/trained.toml')
+float_cfg = [c for c in bench.configs_of(spec, '$work/v3') if c.endswith('_float.toml')][0]
+print(bench.weights_for('$rlroute', spec, float_cfg, 2, '$work/v3'))
+print(' '.join(bench.options_of(spec, float_cfg)['sim_args']))" > "$work/v3.txt"
+check "variant weights_from: the other variant's weights" grep -qx "$work/v3/runs/torus4x4_dqn_block__train_s2.json" "$work/v3.txt"
+check "variant sim_args" grep -qx -- '--float-agent' "$work/v3.txt"
+printf '[variant.bad]\nweights = "x"\n' >> "$work/trained.toml"
+/usr/bin/python3 sim/bench.py "$work/trained.toml" --rlroute "$rlroute" --out "$work/bad" 2> "$work/err.txt"
+check "variant: an unknown option refused" grep -q 'variant.bad.weights: unknown option' "$work/err.txt"
 for spec in sim/bench/*.toml; do
   check "$spec reads" /usr/bin/python3 -c "import sys; sys.path.insert(0, 'sim'); import bench; bench.read_spec('$spec')"
 done
