@@ -95,6 +95,13 @@ check "train without cycles: refused" grep -q 'train.cycles: missing' "$work/err
 sed 's/^latency_at = .*/latency_at = [0.7]/' "$work/trained.toml" > "$work/lat.toml"
 /usr/bin/python3 sim/bench.py "$work/lat.toml" --rlroute "$rlroute" --out "$work/lat" 2> "$work/err.txt"
 check "latency_at off the loads: refused" grep -q 'latency_at = \[0.7\]: 0.7 is not one of loads' "$work/err.txt"
+# synth/dqn_blocks.py costs a spec's variants with the bench's trained
+# weights built in: without them it says which file is missing.
+/usr/bin/python3 synth/dqn_blocks.py "$work/trained.toml" --bench-out "$work/none" --out "$work/sdb" \
+  --rlroute "$rlroute" 2> "$work/err.txt"
+check "dqn_blocks without trained weights: refused" test $? -ne 0
+check "dqn_blocks without trained weights: names the file" \
+  grep -q "torus4x4_dqn__train_s1.json: no trained weights (run sim/bench.py" "$work/err.txt"
 # A variant's options: weights_from runs another variant's trained weights,
 # sim_args adds flags; an unknown option is refused.
 printf '[variant.block]\n"routing.dqn_agent" = "block"\n[variant.float]\n"routing.dqn_agent" = "external"\nweights_from = "block"\nsim_args = ["--float-agent"]\n' >> "$work/trained.toml"
