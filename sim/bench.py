@@ -289,8 +289,14 @@ def write_outputs(name, spec, out, runs):
         import matplotlib.pyplot as plt
     except ImportError:
         return
-    fig, axes = plt.subplots(1, len(patterns), figsize=(4 * len(patterns), 3.6), squeeze=False)
-    for ax, p in zip(axes[0], patterns):
+    # Per pattern the table's metric per config and, with latency_at, the
+    # average latency against the offered load (bars and band: min-max).
+    rows_per = 2 if latency_at else 1
+    fig, axes = plt.subplots(rows_per, len(patterns), figsize=(max(6, 4 * len(patterns)), 3.6 * rows_per + 0.4),
+                             squeeze=False)
+    import textwrap
+    for k, p in enumerate(patterns):
+        ax = axes[0][k]
         vals = [cells.get((c, p), [0]) for c in configs]
         mean = [sum(v) / len(v) for v in vals]
         ax.bar(range(len(configs)), mean, yerr=[[m - min(v) for m, v in zip(mean, vals)],
@@ -299,7 +305,19 @@ def write_outputs(name, spec, out, runs):
                       fontsize=7)
         ax.set_title(p, fontsize=9)
         ax.set_ylabel(metric)
-    fig.suptitle(spec["title"], fontsize=9)
+        if latency_at:
+            ax = axes[1][k]
+            for c in configs:
+                pts = sorted((x, v) for (cc, pp, x), v in latency.items() if cc == c and pp == p)
+                xs = [x for x, _ in pts]
+                ax.plot(xs, [sum(v) / len(v) for _, v in pts], marker="o", markersize=3, label=c)
+                ax.fill_between(xs, [min(v) for _, v in pts], [max(v) for _, v in pts], alpha=0.2)
+            ax.set_xlabel("offered load")
+            ax.set_ylabel("average latency (cycles)")
+            ax.set_yscale("log")
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=6)
+    fig.suptitle("\n".join(textwrap.wrap(spec["title"], 90)), fontsize=9)
     fig.tight_layout()
     fig.savefig(os.path.join(out, f"{name}.png"), dpi=120)
 
