@@ -17,7 +17,8 @@ Writes, under OUT (default out/synth_dqn_blocks):
 Columns: generic cells and flip-flops (Yosys), standard-cell area (um^2,
 synth/rlroute45.lib) and Fmax through the block (OpenSTA, --clock-ns), LUT,
 FF and DSP (synth_xilinx -family xcup), and the wall time of the run.
-Resumable: a run whose synth.json is there is not run again.
+Resumable: a run whose synth.json is there is not run again; the table also
+shows the runs of a mode not asked for that are already there.
 """
 import argparse
 import csv
@@ -32,6 +33,7 @@ sys.path.insert(0, os.path.join(REPO, "sim"))
 import bench  # noqa: E402  (the spec's variants, as the bench made them)
 from spec_file import SpecError, make_variants  # noqa: E402
 
+MODES = ("constant", "programmable")
 FIELDS = ["variant", "hidden", "weight_bits", "mode", "weights", "cells", "flops", "area_um2", "fmax_mhz", "lut",
           "ff", "dsp", "seconds"]
 
@@ -80,12 +82,17 @@ def main():
     try:
         spec = bench.read_spec(args.spec)
         configs = bench.configs_of(spec, bench_out)
+        modes = args.modes.split(",")
+        for mode in modes:
+            if mode not in MODES:
+                raise SpecError(f"--modes {args.modes}: {mode!r} is not constant or programmable")
         rows = []
         for config in configs:
             variant = bench.variant_of(spec, config)[0] or bench.stem_of(config)
-            for mode in args.modes.split(","):
-                if mode not in ("constant", "programmable"):
-                    raise SpecError(f"--modes {args.modes}: {mode!r} is not constant or programmable")
+            for mode in MODES:
+                run_dir = os.path.join(args.out, "runs", f"{variant}_{mode}")
+                if mode not in modes and not os.path.exists(os.path.join(run_dir, "synth.json")):
+                    continue  # the table also shows the other mode's runs already made
                 sets = {"routing.dqn_weights_mode": mode}
                 weights = None
                 if mode == "constant":
@@ -95,7 +102,7 @@ def main():
                         raise SpecError(f"{weights}: no trained weights (run sim/bench.py {args.spec} first)")
                     sets["routing.dqn_weights"] = weights
                 made = make_variants([config], mode, sets, os.path.join(args.out, "configs"))[0]
-                r = synth(args.rlroute, made, os.path.join(args.out, "runs", f"{variant}_{mode}"), args.clock_ns)
+                r = synth(args.rlroute, made, run_dir, args.clock_ns)
                 rows.append(row_of(variant, config, mode, weights and os.path.relpath(weights), r))
         with open(os.path.join(args.out, "dqn_blocks.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=FIELDS, lineterminator="\n")
