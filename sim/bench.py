@@ -41,6 +41,7 @@ import os
 import shlex
 import subprocess
 import sys
+import textwrap
 import time
 import tomllib
 
@@ -294,7 +295,6 @@ def write_outputs(name, spec, out, runs):
     rows_per = 2 if latency_at else 1
     fig, axes = plt.subplots(rows_per, len(patterns), figsize=(max(6, 4 * len(patterns)), 3.6 * rows_per + 0.4),
                              squeeze=False)
-    import textwrap
     for k, p in enumerate(patterns):
         ax = axes[0][k]
         vals = [cells.get((c, p), [0]) for c in configs]

@@ -27,6 +27,7 @@ import os
 import subprocess
 import sys
 import time
+import tomllib
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "sim"))
@@ -39,7 +40,6 @@ FIELDS = ["variant", "hidden", "weight_bits", "mode", "weights", "cells", "flops
 
 
 def hidden_and_bits(config):
-    import tomllib
     with open(config, "rb") as f:
         routing = tomllib.load(f)["routing"]
     return routing.get("dqn_hidden", [32, 32]), routing.get("dqn_weight_bits", 8)
