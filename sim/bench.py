@@ -328,12 +328,18 @@ def main(argv=None):
     ap.add_argument("--rlroute", default="build/rlroute")
     ap.add_argument("--out", help="output directory (default out/bench/NAME)")
     ap.add_argument("--fresh", action="store_true", help="run every run again, even those with a JSON")
+    ap.add_argument("--threads", type=int, help="threads per run instead of the spec's (the same results at every "
+                    "count; 1 when other jobs share the cores, whose spinning threads would otherwise wait on them)")
     args = ap.parse_args(argv)
+    if args.threads is not None and args.threads < 1:
+        ap.error(f"--threads {args.threads}: must be 1 or more")
     name = os.path.splitext(os.path.basename(args.spec))[0]
     out = args.out or os.path.join("out", "bench", name)
     try:
         spec = read_spec(args.spec)
         spec["_path"] = args.spec
+        if args.threads is not None:
+            spec["threads"] = args.threads
         if not os.access(args.rlroute, os.X_OK):
             raise SpecError(f"--rlroute {args.rlroute}: not an executable (build it: cmake --build build)")
         os.makedirs(os.path.join(out, "runs"), exist_ok=True)

@@ -4,7 +4,7 @@
 # differences inside the seed spread marked; a rerun runs nothing (resumable);
 # `table = "peak"` tabulates each seed's peak over the loads; [train] trains
 # DQN-routing per seed and runs with the weights; a variant's weights_from
-# and sim_args; a spec with fewer than 3 seeds, an unknown key or an unknown
+# and sim_args; --threads; a spec with fewer than 3 seeds, an unknown key or an unknown
 # table is refused.
 # usage: test_bench.sh RLROUTE SOURCE_DIR WORKDIR
 set -uo pipefail
@@ -32,6 +32,13 @@ check "bench: the table names the best config per pattern" grep -qE '^- uniform:
 check "bench: the plot" test -s "$work/out/tiny.png"
 /usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log2.txt" 2>&1
 check "bench again: resumes, runs nothing" grep -q '(6 runs, 0 run now)' "$work/log2.txt"
+# --threads overrides the spec's threads (here none: one thread).
+/usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/thr" --threads 2 > /dev/null 2>&1
+check "bench --threads 2: every run on two threads" \
+  test "$(grep -l '"threads": 2' "$work/thr/runs"/*.json | wc -l)" -eq 6
+check "bench --threads 2: the results of one thread" cmp "$work/out/tiny.csv" "$work/thr/tiny.csv"
+/usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/thr" --threads 0 2> "$work/err.txt"
+check "bench --threads 0 is refused" grep -q -- '--threads 0: must be 1 or more' "$work/err.txt"
 # table = "peak": each seed's highest value over the loads (the same runs).
 sed 's/^loads = .*/table = "peak"\nloads = [0.2, 0.5]/' "$work/tiny.toml" > "$work/peak.toml"
 /usr/bin/python3 sim/bench.py "$work/peak.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log3.txt" 2>&1
