@@ -6,7 +6,8 @@ table's spec and writes, under OUT (default out/bench/NAME):
                 config, pattern and seed, all loads in one file;
   runs.csv      a row per run and load;
   NAME.csv      a row per config, pattern and load: the mean over the seeds,
-                the lowest and highest, and the number of seeds;
+                the lowest and highest, and the number of seeds, of the
+                table's metric, the average and the p99 latency;
   NAME.md       the table as docs/results.md shows it, differences inside
                 the seed spread marked;
   NAME.png      accepted load per config and pattern, bars from min to max.
@@ -244,15 +245,25 @@ def write_outputs(name, spec, out, runs):
                         r["latency"]["avg"], r["latency"]["p99"], r["avg_hops"], r["minimal_share"],
                         r["packets_delivered"], r["drained"]])
     by = summarize(runs, metric)
+    latency_of = {"latency_avg": lambda r: r["latency"]["avg"], "latency_p99": lambda r: r["latency"]["p99"]}
+    latencies = {k: {} for k in latency_of}
+    for r in runs:
+        for k, get in latency_of.items():
+            latencies[k].setdefault((r["config"], r["pattern"], r["offered_load"]), []).append(get(r))
+
+    def spread(v, digits):
+        return [f"{sum(v) / len(v):.{digits}f}", f"{min(v):.{digits}f}", f"{max(v):.{digits}f}"]
+
     with open(os.path.join(out, f"{name}.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(["config", "pattern", "offered_load", f"{metric}_mean", f"{metric}_min", f"{metric}_max", "seeds"])
-        for (config, pattern, load), v in sorted(by.items()):
-            w.writerow([config, pattern, load, f"{sum(v) / len(v):.6f}", f"{min(v):.6f}", f"{max(v):.6f}", len(v)])
+        w.writerow(["config", "pattern", "offered_load", f"{metric}_mean", f"{metric}_min", f"{metric}_max", "seeds"] +
+                   [f"{k}_{s}" for k in latency_of for s in ("mean", "min", "max")])
+        for key, v in sorted(by.items()):
+            w.writerow(list(key) + spread(v, 6) + [len(v)] + [x for k in latency_of for x in spread(latencies[k][key], 2)])
         cells = cells_of(runs, metric, spec)
         if spec.get("table") == "peak":
             for (config, pattern), v in cells.items():
-                w.writerow([config, pattern, "peak", f"{sum(v) / len(v):.6f}", f"{min(v):.6f}", f"{max(v):.6f}", len(v)])
+                w.writerow([config, pattern, "peak"] + spread(v, 6) + [len(v)] + [""] * 3 * len(latency_of))
     # The table: a row per config, a column per pattern.
     configs = sorted({k[0] for k in by})
     patterns = list(dict.fromkeys(r["pattern"] for r in runs))

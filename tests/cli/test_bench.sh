@@ -26,7 +26,10 @@ SPEC
 check "bench exits 0" test $? -eq 0
 check "bench: a JSON per config, pattern and seed" test "$(ls "$work/out/runs"/*.json | wc -l)" -eq 6
 check "bench: a row per run and load" test "$(grep -c ',uniform,' "$work/out/runs.csv")" -eq 12
-check "bench: a row per config and load, over 3 seeds" test "$(grep -cE ',uniform,0\.[25],[0-9.]+,[0-9.]+,[0-9.]+,3$' "$work/out/tiny.csv")" -eq 4
+check "bench: a row per config and load, over 3 seeds, with the latencies' mean, min and max" \
+  test "$(grep -cE ',uniform,0\.[25],([0-9.]+,){3}3(,[0-9]+\.[0-9]{2}){6}$' "$work/out/tiny.csv")" -eq 4
+check "bench: the latency columns are named" \
+  grep -q '^config,pattern,offered_load,accepted_load_mean,accepted_load_min,accepted_load_max,seeds,latency_avg_mean,latency_avg_min,latency_avg_max,latency_p99_mean,latency_p99_min,latency_p99_max$' "$work/out/tiny.csv"
 check "bench: the table has mean (min-max)" grep -qE '^\| torus4x4_dor \| 0\.[0-9]{3} \(0\.[0-9]{3}-0\.[0-9]{3}\) \|$' "$work/out/tiny.md"
 check "bench: the table names the best config per pattern" grep -qE '^- uniform: torus4x4_(dor|star)' "$work/out/tiny.md"
 check "bench: the plot" test -s "$work/out/tiny.png"
@@ -45,7 +48,7 @@ sed 's/^loads = .*/table = "peak"\nloads = [0.2, 0.5]/' "$work/tiny.toml" > "$wo
 check "bench table = peak: runs nothing" grep -q '(6 runs, 0 run now)' "$work/log3.txt"
 check "bench table = peak: the table says so" grep -q 'at the peak over the offered loads' "$work/out/peak.md"
 check "bench table = peak: a peak row per config over 3 seeds" \
-  test "$(grep -cE ',uniform,peak,[0-9.]+,[0-9.]+,[0-9.]+,3$' "$work/out/peak.csv")" -eq 2
+  test "$(grep -cE ',uniform,peak,[0-9.]+,[0-9.]+,[0-9.]+,3,,,,,,$' "$work/out/peak.csv")" -eq 2
 sed 's/^loads = .*/table = "highest"\nloads = [0.2, 0.5]/' "$work/tiny.toml" > "$work/badtable.toml"
 /usr/bin/python3 sim/bench.py "$work/badtable.toml" --rlroute "$rlroute" --out "$work/out" 2> "$work/err.txt"
 check "table = highest: refused" grep -q "table = 'highest': must be" "$work/err.txt"
