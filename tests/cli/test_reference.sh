@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The reference-simulator scripts (sim/reference) without building anything:
+# each build script refuses wrong arguments, a source tree that is not the
+# one it builds (an SST core without the request fields the element fork
+# needs) and an output directory it did not make; run_sst.py refuses bad
+# options and measures a window from the fork's per-packet logs as the
+# paper does (a log written here by hand).
+# usage: test_reference.sh SOURCE_DIR WORKDIR
+set -uo pipefail
+src=$(realpath "$1") work=$(realpath -m "$2")
+rm -rf "$work"; mkdir -p "$work"
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+cd "$src"
+ref=sim/reference
+
+bash $ref/build_booksim.sh > /dev/null 2> "$work/err.txt"
+check "build_booksim.sh without arguments: usage, exit 2" test $? -eq 2
+check "build_booksim.sh: the usage line" grep -q "usage: build_booksim.sh BOOKSIM_SRC OUT" "$work/err.txt"
+bash $ref/build_booksim.sh "$work" "$work/b" > /dev/null 2> "$work/err.txt"
+check "build_booksim.sh on a tree that is not BookSim's: exit 2" test $? -eq 2
+check "build_booksim.sh: names the argument and what is missing" grep -q "not a BookSim 2 checkout" "$work/err.txt"
+# A tree shaped like BookSim's, and an output directory holding a user's file.
+mkdir -p "$work/booksim/src/networks" "$work/users"
+touch "$work/booksim/src/Makefile" "$work/booksim/src/networks/dragonfly.cpp" "$work/users/results.csv"
+bash $ref/build_booksim.sh "$work/booksim" "$work/users" > /dev/null 2> "$work/err.txt"
+check "build_booksim.sh into a directory it did not make: refused" test $? -ne 0
+check "build_booksim.sh: says why" grep -q "users: exists and was not made by this script" "$work/err.txt"
+check "build_booksim.sh: the user's file is still there, nothing added" \
+  test "$(ls -A "$work/users")" = results.csv
+
+bash $ref/build_sst.sh a b > /dev/null 2> "$work/err.txt"
+check "build_sst.sh with two arguments: usage, exit 2" test $? -eq 2
+mkdir -p "$work/core/src/sst/core/interfaces" "$work/elements/src/sst/elements/merlin/topology"
+printf 'struct Request { bool allow_adaptive; };\n' > "$work/core/src/sst/core/interfaces/simpleNetwork.h"
+printf '// q-adaptive\n' > "$work/elements/src/sst/elements/merlin/topology/dragonfly.cc"
+bash $ref/build_sst.sh "$work/core" "$work/elements" "$work/sst" > /dev/null 2> "$work/err.txt"
+check "build_sst.sh on an upstream core: exit 2" test $? -eq 2
+check "build_sst.sh: names the missing field and the fork" grep -q "no adp_routed field.*SPEAR-IIT/sst-core" "$work/err.txt"
+check "build_sst.sh: nothing made" test ! -e "$work/sst"
+printf 'struct Request { bool adp_routed; };\n' > "$work/core/src/sst/core/interfaces/simpleNetwork.h"
+printf '// minimal\n' > "$work/elements/src/sst/elements/merlin/topology/dragonfly.cc"
+bash $ref/build_sst.sh "$work/core" "$work/elements" "$work/sst" > /dev/null 2> "$work/err.txt"
+check "build_sst.sh on elements without Q-adaptive: exit 2" test $? -eq 2
+check "build_sst.sh: names the element fork" grep -q "no Q-adaptive.*SPEAR-IIT/sst-elements" "$work/err.txt"
+
+py=/usr/bin/python3
+$py $ref/run_sst.py --sst "$work/none" --out "$work/o" 2> "$work/err.txt"
+check "run_sst.py without an sst binary: refused" grep -q "sst $work/none: not an executable" "$work/err.txt"
+printf '#!/bin/sh\nexit 1\n' > "$work/fake_sst"; chmod +x "$work/fake_sst"  # never run: every option below is refused first
+$py $ref/run_sst.py --sst "$work/fake_sst" --out "$work/o" --loads 0.5,1.5 2> "$work/err.txt"
+check "run_sst.py --loads 1.5: refused" grep -q -- "--loads 0.5,1.5: every load must be in (0, 1]" "$work/err.txt"
+$py $ref/run_sst.py --sst "$work/fake_sst" --out "$work/o" --loads 0.5, 2> "$work/err.txt"
+check "run_sst.py --loads with a trailing comma: refused" grep -q -- "--loads 0.5,: not a comma-separated list" "$work/err.txt"
+$py $ref/run_sst.py --sst "$work/fake_sst" --out "$work/o" --warmup-us 300 --time-us 300 2> "$work/err.txt"
+check "run_sst.py --warmup-us not below --time-us: refused" grep -q -- "--warmup-us 300.0: must be" "$work/err.txt"
+check "run_sst.py: nothing written on a refusal" test ! -e "$work/o"
+
+# The measurement: two endpoints' logs in the fork's format (job, trace, src,
+# dst, hops, latency, injected, arrived, in ns); a window of 1 us on 2 nodes
+# holds 2 x 1000 / 32 = 62.5 packet times.
+mkdir -p "$work/logs"
+{ echo "0,1,0,1,3,100,400,500,|,"; echo "0,2,0,1,5,300,1700,2000,|,"; echo "0,3,1,0,2,50,2950,3000,|,"; } \
+  > "$work/logs/linkcontrol_job0_0_"
+echo "0,4,1,0,4,200,1300,1500,|," > "$work/logs/linkcontrol_job0_1_"
+$py - "$work/logs" > "$work/measure.txt" <<'PY'
+import sys
+sys.path.insert(0, "sim/reference")
+import run_sst
+m = run_sst.measure(sys.argv[1], 2, 1000, 2000)
+print(m["packets"], round(m["accepted_load"], 6), m["latency_avg_ns"], m["latency_p99_ns"], m["avg_hops"])
+PY
+check "run_sst.py measures the packets that arrive in the window" \
+  test "$(cat "$work/measure.txt")" = "1 0.016 200.0 200 4.0"
+finish
