@@ -8,10 +8,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/common.sh"
-if [ $# -ne 2 ]; then
-  echo "usage: build_booksim.sh BOOKSIM_SRC OUT" >&2
-  exit 2
-fi
+args_or_usage 2 "build_booksim.sh BOOKSIM_SRC OUT" "$@"
 src=$(realpath "$1") out=$(realpath -m "$2")
 if [ ! -f "$src/src/Makefile" ] || [ ! -f "$src/src/networks/dragonfly.cpp" ]; then
   echo "BOOKSIM_SRC $1: not a BookSim 2 checkout (no src/Makefile and src/networks/dragonfly.cpp)" >&2

@@ -11,10 +11,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/common.sh"
-if [ $# -ne 3 ]; then
-  echo "usage: build_sst.sh SST_CORE_SRC SST_ELEMENTS_SRC OUT" >&2
-  exit 2
-fi
+args_or_usage 3 "build_sst.sh SST_CORE_SRC SST_ELEMENTS_SRC OUT" "$@"
 core=$(realpath "$1") elements=$(realpath "$2") out=$(realpath -m "$3")
 if [ ! -f "$core/src/sst/core/interfaces/simpleNetwork.h" ]; then
   echo "SST_CORE_SRC $1: not an sst-core checkout (no src/sst/core/interfaces/simpleNetwork.h)" >&2

@@ -24,3 +24,13 @@ claim_dir() {
   fi
   mkdir -p "$dir" && touch "$marker"
 }
+
+# args_or_usage COUNT USAGE ARGS...: exits 2 with the usage line unless
+# there are COUNT arguments.
+args_or_usage() {
+  local count=$1 usage=$2; shift 2
+  if [ $# -ne "$count" ]; then
+    echo "usage: $usage" >&2
+    exit 2
+  fi
+}
