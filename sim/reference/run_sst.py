@@ -73,7 +73,10 @@ def run(args, algorithm, pattern, load):
     options = (f"--algorithm {algorithm} --pattern {pattern} --load {load} --time-us {args.time_us} "
                f"--hosts-per-router {args.hosts_per_router} --routers-per-group {args.routers_per_group} "
                f"--groups {args.groups} --q-threshold2 {args.q_threshold2}")
-    cmd = [args.sst, "--model-options", options, os.path.join(HERE, "sst_dragonfly.py")]
+    # Ends at --time-us: an endpoint whose interface is full sends later, so
+    # its last packets would otherwise run the simulation on past the window.
+    cmd = [args.sst, "--stop-at", f"{args.time_us:g}us", "--model-options", options,
+           os.path.join(HERE, "sst_dragonfly.py")]
     t0 = time.monotonic()
     with open(os.path.join(work, "sst.log"), "w") as log:
         r = subprocess.run(cmd, cwd=work, stdout=log, stderr=subprocess.STDOUT)
