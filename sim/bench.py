@@ -270,9 +270,7 @@ def write_outputs(name, spec, out, runs):
     top = max(spec["loads"])
     where = "the peak over the offered loads" if spec.get("table") == "peak" else f"offered load {top:g}"
     # latency_at: the average latency at those loads, per pattern.
-    latency = {}
-    for r in runs:
-        latency.setdefault((r["config"], r["pattern"], r["offered_load"]), []).append(r["latency"]["avg"])
+    latency = latencies["latency_avg"]
     latency_at = spec.get("latency_at", [])
     heads = [h for p in patterns for h in [p] + [f"{p}: latency at {x:g}" for x in latency_at]]
     lines = [f"{spec['title']}: {metric} at {where}, mean over seeds "

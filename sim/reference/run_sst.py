@@ -66,7 +66,7 @@ def run(args, algorithm, pattern, load):
     result = os.path.join(args.out, "runs", name + ".json")
     if os.path.exists(result):
         with open(result) as f:
-            return json.load(f), False
+            return json.load(f)
     work = os.path.join(args.out, "work", name)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "link_control_data"))
@@ -92,7 +92,7 @@ def run(args, algorithm, pattern, load):
         json.dump(data, f, indent=1)
     os.replace(result + ".tmp", result)
     shutil.rmtree(work)  # the per-packet logs: a 1,056-node run writes hundreds of MB
-    return data, True
+    return data
 
 
 def main():
@@ -126,7 +126,7 @@ def main():
     for i, (a, p, x) in enumerate(todo):
         print(f"  [{i + 1}/{len(todo)}] {a} {p} {x:g}", flush=True)
         try:
-            data, _ = run(args, a, p, x)
+            data = run(args, a, p, x)
         except RuntimeError as e:
             print(f"run_sst.py: {e}", file=sys.stderr)
             return 1
