@@ -30,6 +30,7 @@ module rr_route_q_adaptive #(
   parameter int unsigned QFB = 4,                // Q-value fraction bits (routing.q_fraction_bits)
   parameter int unsigned LOCAL_HOP_CYCLES = 3,   // zero-load cycles of a local hop (pipeline.hpp hop_latency)
   parameter int unsigned GLOBAL_HOP_CYCLES = 12, // and of a global hop
+  parameter bit          FLAT_INIT = 1'b0,       // routing.q_initial = "flat": the authors' code's initial values
   localparam int unsigned NUM_COLS = P - NUM_NI,       // Q-table columns: the network ports
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI, // Q-table rows
   localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
@@ -231,8 +232,16 @@ module rr_route_q_adaptive #(
       .route_o(unused_route), .group_port_o(unused_group_port), .via_local_o(via_local),
       .landing_o(unused_landing), .hops_o(unused_hops)
     );
-    assign q_init_value_o[c*QW+:QW] = code(((c < A - 1) ? LOCAL_HOP_CYCLES : GLOBAL_HOP_CYCLES)
-                                           + to_group(u == init_g, via_local));
+    if (FLAT_INIT) begin : gen_flat
+      // One global hop through the own link to the row's group, a global and
+      // a local hop through every other port.
+      assign q_init_value_o[c*QW+:QW] = code(GLOBAL_HOP_CYCLES + ((u == init_g) ? 0 : LOCAL_HOP_CYCLES));
+      logic unused_via_local;
+      assign unused_via_local = via_local;
+    end else begin : gen_zero_load
+      assign q_init_value_o[c*QW+:QW] = code(((c < A - 1) ? LOCAL_HOP_CYCLES : GLOBAL_HOP_CYCLES)
+                                             + to_group(u == init_g, via_local));
+    end
     logic unused_col;
     assign unused_col = ^{unused_route, unused_group_port, unused_landing, unused_hops};
   end

@@ -476,6 +476,10 @@ class Parser {
       cfg_.q_decision_cycles = static_cast<int>(
           f->integer(1, 2, "must be 1 or 2 (2: the row read and the decision in separate cycles)"));
     }
+    if (const auto f = field("routing", "q_initial")) {
+      only_q(*f);
+      cfg_.q_initial = kQInitials[f->one_of(names_of(kQInitials))].first;
+    }
   }
 
   // DQN-routing's keys ([Lonardo 2019, chapter 3]; docs/dqn.md).
@@ -698,6 +702,7 @@ const char* to_string(SwitchAllocation allocation) { return spelling_of(kSwitchA
 const char* to_string(UgalRule rule) { return spelling_of(kUgalRules, rule); }
 const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue); }
 const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }
+const char* to_string(QInitial initial) { return spelling_of(kQInitials, initial); }
 const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
 const char* to_string(DqnFallback fallback) { return spelling_of(kDqnFallbacks, fallback); }
 const char* to_string(DqnDorVcs vcs) { return spelling_of(kDqnDorVcs, vcs); }

@@ -201,6 +201,12 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "and the decision in one cycle. 2: the row read into a register, the decision in the next cycle (a shorter "
      "clock period, one more cycle per decision at zero load, and a VC presents again only after its answer; "
      "docs/q_adaptive.md, \"Two-cycle decisions\")."},
+    {"routing", "q_initial", KeyFamily::Any, "string", config_default<&Config::q_initial>, "`\"zero_load\"`, `\"flat\"`",
+     "Q-adaptive: what every table entry starts from. `\"zero_load\"`: the zero-load time from the router to the "
+     "row's group along the minimal path through the entry's port (hop by hop, docs/architecture.md's pipeline). "
+     "`\"flat\"`: as the authors' code [Kang 2021 code], one global hop for the router's own global link to the "
+     "row's group and one global and one local hop for every other port, so that every port but the direct link "
+     "starts equal."},
     {"routing", "dqn_hop_threshold", KeyFamily::Any, "integer", "twice the diameter", "0..63 - diameter",
      "DQN-routing: a packet whose hop count has reached it takes no more DQN hops (it is flagged `Pdor` and follows "
      "DOR). [Lonardo 2019] uses 8 on the 4x4 torus (its diameter is 4). The header counts up to 63 hops, and DOR may "

@@ -51,6 +51,11 @@ constexpr std::array<Spelling<DecisionPoint>, 3> kDecisionPoints{{
     {DecisionPoint::BufferWrite, "buffer_write"},
 }};
 
+constexpr std::array<Spelling<QInitial>, 2> kQInitials{{
+    {QInitial::ZeroLoad, "zero_load"},
+    {QInitial::Flat, "flat"},
+}};
+
 constexpr std::array<Spelling<DqnAgentKind>, 2> kDqnAgents{{
     {DqnAgentKind::Block, "block"},
     {DqnAgentKind::External, "external"},

@@ -11,7 +11,8 @@
 //  - the header: stamp := now, the phase "from intermediate" at the first
 //    router of an intermediate group, nothing else changed;
 //  - q_init_value_o: QTableLayout::initial_cycles() of every column of every
-//    row, as a Q-value code (fraction bits QFB, saturated at QW bits).
+//    row, as a Q-value code (fraction bits QFB, saturated at QW bits), with
+//    either initialisation (routing.q_initial; the third model: "flat").
 // The models take 64-bit flits: Q-adaptive's header fields all lie in the low
 // 64 bits of the 128-bit flits its configs need (checked below).
 #include <gtest/gtest.h>
@@ -25,6 +26,7 @@
 
 #include "Vrr_route_q_adaptive_a9.h"
 #include "Vrr_route_q_adaptive_p5.h"
+#include "Vrr_route_q_adaptive_p5_flat.h"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/pipeline.hpp"
@@ -40,18 +42,24 @@ using namespace rlroute;
 using rtltest::field;
 using rtltest::Rng;
 
-// The -G values of CMakeLists.txt that differ between the two models.
+// The -G values of CMakeLists.txt that differ between the models.
 struct A9 {
   using Model = Vrr_route_q_adaptive_a9;
   static constexpr unsigned NUM_G = 9, QW = 16, QFB = 4, LOCAL_LATENCY = 1, GLOBAL_LATENCY = 10, STAMP_LSB = 29,
                             PHASE_LSB = 27;
   static constexpr const char* kArrangement = "absolute";
+  static constexpr const char* kInitial = "zero_load";
 };
 struct P5 {
   using Model = Vrr_route_q_adaptive_p5;
   static constexpr unsigned NUM_G = 5, QW = 12, QFB = 2, LOCAL_LATENCY = 2, GLOBAL_LATENCY = 5, STAMP_LSB = 27,
                             PHASE_LSB = 25;
   static constexpr const char* kArrangement = "palmtree";
+  static constexpr const char* kInitial = "zero_load";
+};
+struct P5Flat : P5 {
+  using Model = Vrr_route_q_adaptive_p5_flat;
+  static constexpr const char* kInitial = "flat";
 };
 
 template <class Cfg>
@@ -78,9 +86,10 @@ flit_bits = 128
 algorithm = "q_adaptive"
 q_value_bits = {}
 q_fraction_bits = {}
+q_initial = "{}"
 )",
                                                   Cfg::NUM_G, Cfg::kArrangement, Cfg::LOCAL_LATENCY, Cfg::GLOBAL_LATENCY,
-                                                  Cfg::QW, Cfg::QFB),
+                                                  Cfg::QW, Cfg::QFB, Cfg::kInitial),
                                       "t.toml"))),
         topo_(d_.topo),
         rel_(d_),
@@ -105,7 +114,7 @@ q_fraction_bits = {}
   Rng rng_{7};
 };
 
-using Cfgs = ::testing::Types<A9, P5>;
+using Cfgs = ::testing::Types<A9, P5, P5Flat>;
 TYPED_TEST_SUITE(RouteQAdaptiveTest, Cfgs);
 
 TYPED_TEST(RouteQAdaptiveTest, HeaderLayoutIsTheModels) {

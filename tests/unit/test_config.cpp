@@ -320,7 +320,7 @@ TEST(ConfigError, UnknownRoutingKey) {
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
-            "q_decision_cycles, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
+            "q_decision_cycles, q_initial, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
             "dqn_npar, dqn_ipar, dqn_weights, dqn_weights_mode, dqn_agent, dqn_fallback, dqn_dor_vcs, dqn_episodes, "
             "dqn_ack_ratio");
 }
@@ -1041,9 +1041,10 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(d.q_fraction_bits, 4);
   EXPECT_EQ(d.q_read_ports, 0);
   EXPECT_EQ(d.q_decision_cycles, 1);
+  EXPECT_EQ(d.q_initial, QInitial::ZeroLoad);
   const Config c = parse_config(q + "alpha = 0.5\nbeta = 0.1\nepsilon = 0\nq_thld1 = 0.05\nq_thld2 = 0.4\n"
                                     "q_value_bits = 12\nq_fraction_bits = 2\nq_read_ports = 3\n"
-                                    "q_decision_cycles = 2\n",
+                                    "q_decision_cycles = 2\nq_initial = \"flat\"\n",
                                 "t.toml");
   EXPECT_DOUBLE_EQ(c.alpha, 0.5);
   EXPECT_DOUBLE_EQ(c.beta, 0.1);
@@ -1054,6 +1055,7 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(c.q_fraction_bits, 2);
   EXPECT_EQ(c.q_read_ports, 3);
   EXPECT_EQ(c.q_decision_cycles, 2);
+  EXPECT_EQ(c.q_initial, QInitial::Flat);
 }
 
 TEST(ConfigError, QAdaptiveKeys) {
@@ -1072,8 +1074,12 @@ TEST(ConfigError, QAdaptiveKeys) {
   EXPECT_EQ(error_of(q + "q_decision_cycles = 3\n"),
             "t.toml:9:1: routing.q_decision_cycles = 3: must be 1 or 2 (2: the row read and the decision in separate "
             "cycles)");
+  EXPECT_EQ(error_of(q + "q_initial = \"zero\"\n"),
+            "t.toml:9:1: routing.q_initial = \"zero\": must be one of \"zero_load\", \"flat\"");
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_thld1 = 0.1\n"),
             "t.toml:9:1: routing.q_thld1 = 0.1: only valid for routing.algorithm = q_adaptive");
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_initial = \"flat\"\n"),
+            "t.toml:9:1: routing.q_initial = \"flat\": only valid for routing.algorithm = q_adaptive");
 }
 
 TEST(ConfigError, NegativeSeed) {

@@ -118,3 +118,37 @@ TEST(QTableLayout, SpeculativeSwitchAllocationTakesACyclePerHop) {
                              b.column_of_port(t.first_global_port())),
             hop_latency(10, SwitchAllocation::Speculative));
 }
+
+// routing.q_initial = "flat", the authors' code's values: a global hop (12
+// cycles) through the router's own link to the row's group, a global and a
+// local hop (15) through every other port, whatever lies beyond it.
+TEST(QTableLayout, FlatInitialValuesAreTheAuthorsCodes) {
+  Config cfg = rlroute::test::dragonfly(2, 4, 2, 9, "q_adaptive", 5);
+  cfg.q_initial = QInitial::Flat;
+  const Design d = derive_design(cfg);
+  const QTableLayout q(d);
+  const Topology& t = d.topo;
+  const int global = hop_latency(10, SwitchAllocation::AfterVc), local = hop_latency(1, SwitchAllocation::AfterVc);
+  int direct = 0;
+  for (int router = 0; router < t.num_routers(); ++router) {
+    for (int row = 0; row < q.rows(); ++row) {
+      const int group = q.dst_group_of_row(router, row);
+      for (int c = 0; c < q.columns(); ++c) {
+        const int port = q.port_of_column(c);
+        const bool own_link = t.is_global_port(port) && t.group_of(t.neighbor(router, port)->router) == group;
+        direct += own_link;
+        EXPECT_EQ(q.initial_cycles(router, group, c), own_link ? global : global + local)
+            << "router " << router << " row " << row << " column " << c;
+      }
+    }
+  }
+  // Every router has its own link to 2 of the 8 other groups: 2 rows x 2 nodes each.
+  EXPECT_EQ(direct, t.num_routers() * 2 * 2);
+  // The zero-load values differ: a local port to a router without the link starts at 27 there, 15 here.
+  const QTableLayout zero(q_design());
+  int differ = 0;
+  for (int row = 0; row < q.rows(); ++row) {
+    for (int c = 0; c < q.columns(); ++c) differ += zero.initial_cycles(0, q.dst_group_of_row(0, row), c) != q.initial_cycles(0, q.dst_group_of_row(0, row), c);
+  }
+  EXPECT_GT(differ, 0);
+}

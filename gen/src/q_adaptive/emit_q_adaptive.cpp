@@ -99,7 +99,9 @@ std::string route_units(const Design& d) {
            {"LOCAL_HOP_CYCLES", std::to_string(hop_latency(d.cfg.local_link_latency, d.cfg.switch_allocation)),
             "zero-load cycles of a local hop"},
            {"GLOBAL_HOP_CYCLES", std::to_string(hop_latency(d.cfg.global_link_latency, d.cfg.switch_allocation)),
-            "and of a global hop"}}) {
+            "and of a global hop"},
+           {"FLAT_INIT", d.cfg.q_initial == QInitial::Flat ? "1'b1" : "1'b0",
+            fmt::format("routing.q_initial = \"{}\"", to_string(d.cfg.q_initial))}}) {
     params.push_back(p);
   }
   std::vector<Connection> ports{{"id_i", "", ""}};

@@ -43,7 +43,13 @@ int QTableLayout::minimal_cycles(int router, int group) const {
 int QTableLayout::initial_cycles(int router, int dst_group, int column) const {
   const int port = port_of_column(column);
   const int next = topo_.neighbor(router, port)->router;
-  return hop_latency(topo_.link_latency(port), design_.cfg.switch_allocation) + minimal_cycles(next, dst_group);
+  const SwitchAllocation sa = design_.cfg.switch_allocation;
+  if (design_.cfg.q_initial == QInitial::Flat) {
+    const int global = hop_latency(design_.cfg.global_link_latency, sa);
+    const bool direct = topo_.is_global_port(port) && topo_.group_of(next) == dst_group;
+    return direct ? global : global + hop_latency(design_.cfg.local_link_latency, sa);
+  }
+  return hop_latency(topo_.link_latency(port), sa) + minimal_cycles(next, dst_group);
 }
 
 }  // namespace rlroute

@@ -182,7 +182,8 @@ module dfly_2_4_2_9_q_adaptive_router #(
       .QW                (QW),
       .QFB               (4),    // routing.q_fraction_bits
       .LOCAL_HOP_CYCLES  (3),    // zero-load cycles of a local hop
-      .GLOBAL_HOP_CYCLES (12)    // and of a global hop
+      .GLOBAL_HOP_CYCLES (12),   // and of a global hop
+      .FLAT_INIT         (1'b0)  // routing.q_initial = "zero_load"
     ) i_route (
       .id_i,
       .hdr_i          (rc_hdr[p*W +: W]),

@@ -36,6 +36,12 @@ enum class UgalQueue { CreditsAndWaiting, Credits };
 // later, with the congestion of the cycle before), or when its head is
 // written into the buffer.
 enum class DecisionPoint { VcHead, VcHeadRegistered, BufferWrite };
+// routing.q_initial: what Q-adaptive's table entries start from
+// (docs/q_adaptive.md, "The algorithm"): the zero-load time along the minimal
+// path through the entry's port, or flat values as the authors' code sets
+// them (a global hop for the router's own link to the row's group, a global
+// and a local hop for every other port).
+enum class QInitial { ZeroLoad, Flat };
 // Whether the decision is taken at the head of the VC (either form).
 constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::BufferWrite; }
 // router.buffer_read: how a VC buffer's storage is read: asynchronously
@@ -74,6 +80,7 @@ const char* to_string(IntraGroup intra_group);
 const char* to_string(UgalRule rule);
 const char* to_string(UgalQueue queue);
 const char* to_string(DecisionPoint point);
+const char* to_string(QInitial initial);
 const char* to_string(BufferRead read);
 const char* to_string(SwitchAllocation allocation);
 const char* to_string(DqnAgentKind agent);
@@ -197,6 +204,7 @@ struct Config {
   // Cycles from a head's presentation to its decision: 1 (the row read and
   // the decision in one cycle) or 2 (through a register; a faster clock).
   int q_decision_cycles = 1;
+  QInitial q_initial = QInitial::ZeroLoad;
   // dqn ([Lonardo 2019, chapter 3]; docs/dqn.md): the hop count from which a
   // packet takes no more DQN hops (default twice the topology's diameter: the
   // thesis's 8 on the 4x4 torus), the inference block's hidden layer sizes,

@@ -36,7 +36,10 @@ class QTableLayout {
   // arrival at the first router of `dst_group`, leaving through column
   // `column` and minimally from the router that leads to: hop_latency() of
   // each link on the way (gen/include/rlroute/gen/pipeline.hpp). The
-  // entry's initial value: the estimate of an empty network.
+  // entry's initial value: the estimate of an empty network. With
+  // routing.q_initial = "flat", the authors' code's values instead: one
+  // global hop for the router's own global link to dst_group, one global and
+  // one local hop for every other column.
   int initial_cycles(int router, int dst_group, int column) const;
 
  private:
