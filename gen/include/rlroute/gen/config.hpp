@@ -36,14 +36,14 @@ enum class UgalQueue { CreditsAndWaiting, Credits };
 // later, with the congestion of the cycle before), or when its head is
 // written into the buffer.
 enum class DecisionPoint { VcHead, VcHeadRegistered, BufferWrite };
+// Whether the decision is taken at the head of the VC (either form).
+constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::BufferWrite; }
 // routing.q_initial: what Q-adaptive's table entries start from
 // (docs/q_adaptive.md, "The algorithm"): the zero-load time along the minimal
 // path through the entry's port, or flat values as the authors' code sets
 // them (a global hop for the router's own link to the row's group, a global
 // and a local hop for every other port).
 enum class QInitial { ZeroLoad, Flat };
-// Whether the decision is taken at the head of the VC (either form).
-constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::BufferWrite; }
 // router.buffer_read: how a VC buffer's storage is read: asynchronously
 // (LUT-RAM / register file) or through a register (block RAM / SRAM macros).
 // The router behaves the same cycle for cycle either way.
