@@ -145,7 +145,8 @@ TEST(QTableLayout, FlatInitialValuesAreTheAuthorsCodes) {
   // Every router has its own link to 2 of the 8 other groups: 2 rows x 2 nodes each.
   EXPECT_EQ(direct, t.num_routers() * 2 * 2);
   // The zero-load values differ: a local port to a router without the link starts at 27 there, 15 here.
-  const QTableLayout zero(q_design());
+  const Design zero_design = q_design();  // QTableLayout keeps a reference to its design
+  const QTableLayout zero(zero_design);
   int differ = 0;
   for (int row = 0; row < q.rows(); ++row) {
     for (int c = 0; c < q.columns(); ++c) differ += zero.initial_cycles(0, q.dst_group_of_row(0, row), c) != q.initial_cycles(0, q.dst_group_of_row(0, row), c);

@@ -14,6 +14,7 @@ namespace rlroute {
 class QTableLayout {
  public:
   explicit QTableLayout(const Design& design);
+  QTableLayout(Design&&) = delete;  // it keeps a reference: the design must outlive it
 
   // (g - 1) x p rows: a row per destination group other than the router's
   // own, per node of the packet's source router (as the authors' code,
