@@ -18,7 +18,7 @@ rule with a uniform random local port), and the utilisation of the minimal
 local link and of the others, and each estimate less the next router's own estimate (the
 minimum of the same row there): the part that is the hop itself, the wait
 in this router's input buffer included. With `--initial` (the same network's tables before any
-feedback: `rlroute sim ... --q-dump FILE --q-dump-cycle 1`), also each
+feedback: `rlroute sim ... --q-dump FILE --q-dump-cycle 0`), also each
 estimate's rise over its initial value: what the packets met on the way.
 
     /usr/bin/python3 sim/q_landing.py out/q.txt out/links.csv --shift 4 [--thld2 0.35] [--initial out/q0.txt]
@@ -94,7 +94,7 @@ def main():
     ap.add_argument("links", help="the same run's CSV of rlroute sim --links")
     ap.add_argument("--shift", type=int, required=True, help="I of the run's adv+I pattern")
     ap.add_argument("--thld2", type=float, default=0.35, help="the run's routing.q_thld2 (default 0.35)")
-    ap.add_argument("--initial", metavar="DUMP", help="the tables at cycle 1, before any feedback (--q-dump-cycle 1): rises over them")
+    ap.add_argument("--initial", metavar="DUMP", help="the tables before any feedback (--q-dump-cycle 0): rises over them")
     a = ap.parse_args()
 
     group, to, cls, util = read_links(a.links)

@@ -240,6 +240,7 @@ void SimulationRun::settle_credits() {
 
 // One cycle of the whole system; false on a violation or deadlock.
 bool SimulationRun::one_cycle() {
+  if (cycle_ == 0 && o_.q_dump_cycle == 0) take_q_tables();  // the initial values, before any feedback
   start_cycle();
   const bool measured = cycle_ >= o_.warmup && cycle_ < measure_end_;
   if (app_ && generating_) run_app(measured);

@@ -18,9 +18,10 @@ stat() { awk -v s="$1" -v n="$2" 'index($0, s) == 1 { on = 1; next } /^[a-z]/ { 
 
 "$rlroute" sim "$src/examples/dfly_2_4_2_9_q_adaptive.toml" --pattern adv+2 --load 1.0 --warmup 1500 --cycles 1000 \
   --drain 0 --quiet --links "$work/links.csv" --q-dump "$work/q.txt"
-"$rlroute" sim "$src/examples/dfly_2_4_2_9_q_adaptive.toml" --pattern adv+2 --load 1.0 --warmup 0 --cycles 2 \
-  --drain 0 --quiet --q-dump "$work/q0.txt" --q-dump-cycle 1
+"$rlroute" sim "$src/examples/dfly_2_4_2_9_q_adaptive.toml" --pattern adv+2 --load 1.0 --warmup 0 --cycles 1 \
+  --drain 0 --quiet --q-dump "$work/q0.txt" --q-dump-cycle 0
 check "the runs write their tables" test -s "$work/q.txt" -a -s "$work/q0.txt"
+check "--q-dump-cycle 0: the tables before the first cycle" grep -q '^# offered load 1: every router.s table at cycle 0$' "$work/q0.txt"
 landing "$work/q.txt" "$work/links.csv" --shift 2 --initial "$work/q0.txt" > "$work/out.txt"
 check "exits 0" test $? -eq 0
 cat "$work/out.txt"
