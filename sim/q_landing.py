@@ -19,7 +19,12 @@ local link and of the others, and each estimate less the next router's own estim
 minimum of the same row there): the part that is the hop itself, the wait
 in this router's input buffer included. With `--initial` (the same network's tables before any
 feedback: `rlroute sim ... --q-dump FILE --q-dump-cycle 0`), also each
-estimate's rise over its initial value: what the packets met on the way.
+estimate's rise over its initial value: what the packets met on the way;
+and the relative difference once the other local hops' rise (their estimate
+less the next router's, over the same at the start) is taken from both
+estimates: the rule's quantity if the wait that the detour's estimate
+carries were charged to the minimal port alone (Q_min - W, at least its
+zero-load value), and the detour probability with it.
 
     /usr/bin/python3 sim/q_landing.py out/q.txt out/links.csv --shift 4 [--thld2 0.35] [--initial out/q0.txt]
 """
@@ -73,7 +78,8 @@ def read_tables(path):
 
 COLUMNS = ("Q_min", "mean Q other local", "(Q_min - Q_c) / Q_min", "detour probability",
            "minimal local link utilisation", "other local links' utilisation", "Q_min - Q_y (minimal hop)", "Q_c - Q_y (other local hops)",
-           "Q_min's rise", "other local's mean rise")
+           "Q_min's rise", "other local's mean rise", "W: other local hops' rise",
+           "(Q_min - Q_c) / (Q_min - W)", "detour probability without W")
 
 
 def describe(label, samples):
@@ -131,7 +137,14 @@ def main():
                       statistics.mean(values[i] - min(tables[to[(router, ports[i])]][1][n][1]) for i in others))
             if initial is not None:
                 start = initial[router][1][n][1]
-                sample += (q_min - start[minimal], statistics.mean(values[i] - start[i] for i in others))
+                hop_rise = statistics.mean(
+                    (values[i] - min(tables[to[(router, ports[i])]][1][n][1]))
+                    - (start[i] - min(initial[to[(router, ports[i])]][1][n][1])) for i in others)
+                # an estimate less the wait is still at least the zero-load time
+                without_w = max(q_min - hop_rise, start[minimal])
+                dv_w = [(q_min - values[i]) / without_w for i in others]
+                sample += (q_min - start[minimal], statistics.mean(values[i] - start[i] for i in others), hop_rise,
+                           statistics.median(dv_w), sum(d >= a.thld2 for d in dv_w) / len(local))
             (landing if holder.get((k, src)) == router else other).append(sample)
     print(f"{a.q_dump}: adv+{a.shift}, {groups} groups, q_thld2 {a.thld2}")
     describe("landing routers (they hold the link from the source group)", landing)

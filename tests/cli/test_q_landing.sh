@@ -4,7 +4,7 @@
 # ADV+2 the landing routers' minimal local links are the loaded ones; the
 # detour share follows the threshold (none at q_thld2 = 1, every other local
 # column below any Q_min at a negative one: (a - 2) / (a - 1)); the rise over
-# the same tables is zero; a torus, a shift of g, a file that is not a dump
+# the same tables is zero, and so is the wait W taken out of the estimates; a torus, a shift of g, a file that is not a dump
 # and the tables of another network are refused in one line.
 # usage: test_q_landing.sh RLROUTE SOURCE_DIR WORKDIR
 set -uo pipefail
@@ -37,6 +37,9 @@ landing "$work/q.txt" "$work/links.csv" --shift 2 --thld2 -1000 > "$work/tn.txt"
 check "a negative q_thld2: every other local column, 2 of 3" test "$(stat landing 'detour probability' "$work/tn.txt")" = 0.667
 landing "$work/q.txt" "$work/links.csv" --shift 2 --initial "$work/q.txt" > "$work/self.txt"
 check "no rise over the same tables" test "$(stat landing "Q_min's rise" "$work/self.txt")" = 0.000
+check "no wait W to take out then" test "$(stat landing "W: other local hops' rise" "$work/self.txt")" = 0.000
+check "and the same detour probability without it" \
+  test "$(stat landing 'detour probability without W' "$work/self.txt")" = "$(stat landing 'detour probability' "$work/self.txt")"
 
 "$rlroute" sim "$src/examples/torus4x4_dor.toml" --load 0.1 --warmup 100 --cycles 200 --drain 0 --quiet \
   --links "$work/torus.csv"
