@@ -112,6 +112,7 @@ def main():
     args = ap.parse_args()
     if not (os.path.isfile(args.sst) and os.access(args.sst, os.X_OK)):
         ap.error(f"--sst {args.sst}: not an executable (build it: sim/reference/build_sst.sh)")
+    args.sst = os.path.abspath(args.sst)  # SST runs in each run's own directory
     if not 0 <= args.warmup_us < args.time_us:
         ap.error(f"--warmup-us {args.warmup_us}: must be at least 0 and below --time-us {args.time_us}")
     try:
