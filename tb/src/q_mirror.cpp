@@ -9,6 +9,12 @@
 
 namespace rlroute {
 
+namespace {
+// The hardware's cycle counter (rr_router's cycle_o) when the route unit
+// takes a head in, less the checker's cycle of that head's arrival.
+constexpr std::int64_t kHardwareCycleAtArrival = -1;
+}  // namespace
+
 QMirror::QMirror(const Design& design)
     : design_(design),
       topo_(design.topo),
@@ -19,6 +25,7 @@ QMirror::QMirror(const Design& design)
       feedback_layout_(layout_.rows(), design.cfg.q_value_bits),
       tables_(static_cast<size_t>(topo_.num_routers())),
       in_flight_(static_cast<size_t>(topo_.num_routers())),
+      arrived_(static_cast<size_t>(topo_.num_routers())),
       matchings_(static_cast<size_t>(topo_.num_routers() * design.ports)) {
   for (int router = 0; router < topo_.num_routers(); ++router) {
     auto& t = tables_[static_cast<size_t>(router)];
@@ -153,9 +160,17 @@ void QMirror::forget_if_settled(Matching& m, int h) {
   }
 }
 
-void QMirror::head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t /*cycle*/,
+void QMirror::head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t cycle,
                            std::int64_t hop_cycles) {
-  head_arrived(router, port, key, topo_.node_of_address(h.src), topo_.node_of_address(h.dst), hop_cycles);
+  std::int64_t r = hop_cycles;
+  if (design_.cfg.q_stamp == QStamp::Crossbar) arrived_[static_cast<size_t>(router)][key] = cycle;
+  if (design_.cfg.q_stamp == QStamp::Crossbar && !topo_.is_ni_port(port)) {
+    // The stamp holds the hardware's cycle at the upstream crossbar; the
+    // route unit takes r against its own cycle at this arrival.
+    const std::uint64_t mask = (std::uint64_t{1} << design_.header.stamp.width) - 1;
+    r = static_cast<std::int64_t>((static_cast<std::uint64_t>(cycle + kHardwareCycleAtArrival) - h.stamp) & mask);
+  }
+  head_arrived(router, port, key, topo_.node_of_address(h.src), topo_.node_of_address(h.dst), r);
 }
 
 std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) {
@@ -199,6 +214,28 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
   in_flight_[static_cast<size_t>(router)].push_back(
       {cycle + topo_.credit_latency(up.port) - 1, up.router, layout_.column_of_port(up.port), row, target});
   return "";
+}
+
+std::string QMirror::head_left(int router, int port, unsigned key, const Header& h, std::int64_t cycle) {
+  if (design_.cfg.q_stamp == QStamp::Crossbar) {
+    auto& arrived = arrived_[static_cast<size_t>(router)];
+    const auto it = arrived.find(key);
+    if (it != arrived.end() && !topo_.is_ni_port(port)) {
+      // In hardware cycles: after the arrival, at the latest the departure.
+      const std::int64_t in = it->second + kHardwareCycleAtArrival, out = cycle + kHardwareCycleAtArrival;
+      const std::uint64_t mask = (std::uint64_t{1} << design_.header.stamp.width) - 1;
+      const auto after_arrival = static_cast<std::int64_t>((h.stamp - static_cast<std::uint64_t>(in)) & mask);
+      if (after_arrival < 1 || after_arrival > out - in) {
+        return fmt::format("Q feedback check: packet {:#x} left router {} on port {} with time stamp {}, not a cycle "
+                           "after its arrival ({}) and up to its departure ({}) modulo 2^{} (routing.q_stamp = "
+                           "\"crossbar\": the cycle it crossed the crossbar)",
+                           key, router, port, h.stamp, in & static_cast<std::int64_t>(mask),
+                           out & static_cast<std::int64_t>(mask), design_.header.stamp.width);
+      }
+    }
+    if (it != arrived.end()) arrived.erase(it);
+  }
+  return head_left(router, port, key);
 }
 
 std::string QMirror::head_left(int router, int /*port*/, unsigned key) {

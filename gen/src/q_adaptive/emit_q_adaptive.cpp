@@ -5,7 +5,6 @@
 
 #include "../backend.hpp"
 #include "../emit_parts.hpp"
-#include "rlroute/gen/pipeline.hpp"
 #include "rlroute/gen/q_codes.hpp"
 #include "rlroute/gen/q_table_layout.hpp"
 
@@ -96,9 +95,10 @@ std::string route_units(const Design& d) {
            {"LEVELS", std::to_string(traits(d.cfg.algorithm).vc_levels), "VC levels of the algorithm"},
            {"QW", "QW", ""},
            {"QFB", std::to_string(d.cfg.q_fraction_bits), "routing.q_fraction_bits"},
-           {"LOCAL_HOP_CYCLES", std::to_string(hop_latency(d.cfg.local_link_latency, d.cfg.switch_allocation)),
-            "zero-load cycles of a local hop"},
-           {"GLOBAL_HOP_CYCLES", std::to_string(hop_latency(d.cfg.global_link_latency, d.cfg.switch_allocation)),
+           {"LOCAL_HOP_CYCLES", std::to_string(QTableLayout::hop_cycles(d.cfg, d.cfg.local_link_latency)),
+            d.cfg.q_stamp == QStamp::Crossbar ? "zero-load r of a local hop (routing.q_stamp = \"crossbar\")"
+                                              : "zero-load cycles of a local hop"},
+           {"GLOBAL_HOP_CYCLES", std::to_string(QTableLayout::hop_cycles(d.cfg, d.cfg.global_link_latency)),
             "and of a global hop"},
            {"FLAT_INIT", d.cfg.q_initial == QInitial::Flat ? "1'b1" : "1'b0",
             fmt::format("routing.q_initial = \"{}\"", to_string(d.cfg.q_initial))}}) {

@@ -43,9 +43,9 @@ class QMirror final : public SideBandCheck {
   std::string word_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) override {
     return feedback_sent(router, port, feedback, cycle);
   }
-  std::string head_left(int router, int port, unsigned key, const Header& /*h*/, std::int64_t /*cycle*/) override {
-    return head_left(router, port, key);
-  }
+  // With routing.q_stamp = "crossbar" it also checks the time stamp a head
+  // leaves with: a cycle after its arrival and not after its departure.
+  std::string head_left(int router, int port, unsigned key, const Header& h, std::int64_t cycle) override;
   bool routers_in_parallel() const override { return true; }
 
   // The checker's events, in its order within a cycle (network_checker.hpp);
@@ -125,6 +125,7 @@ class QMirror final : public SideBandCheck {
   std::vector<std::vector<std::uint32_t>> tables_;
   std::vector<int> minimal_column_;  // [router * rows + row]
   std::vector<std::vector<Update>> in_flight_;  // per router, the words it sent, in order
+  std::vector<std::map<unsigned, std::int64_t>> arrived_;  // per router, its heads' arrival cycles (crossbar stamps)
   std::vector<Matching> matchings_;  // [router * ports + input port]
   std::int64_t updates_ = 0;
 };
