@@ -68,14 +68,14 @@ std::uint32_t QMirror::q_y(int router, int row) const {
   return *std::min_element(first, first + columns_);
 }
 
-void QMirror::head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t r) {
+void QMirror::head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t r, std::uint32_t stamp) {
   if (topo_.is_ni_port(port)) return;
   const int dst_group = topo_.group_of(topo_.router_of_node(dst));
   const bool outside = topo_.group_of(router) != dst_group;
   if (!outside && !topo_.is_global_port(port)) return;  // no feedback into the destination group's local links
   const int up = topo_.neighbor(router, port)->router;
   matchings_[static_cast<size_t>(router * design_.ports + port)].heads.push_back(
-      {key, layout_.row(up, src, dst), r, outside ? layout_.row(router, src, dst) : -1, true, -1, {}});
+      {key, layout_.row(up, src, dst), r, stamp, outside ? layout_.row(router, src, dst) : -1, true, -1, {}});
 }
 
 bool QMirror::match_word(Matching& m, int w) {
@@ -162,15 +162,17 @@ void QMirror::forget_if_settled(Matching& m, int h) {
 
 void QMirror::head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t cycle,
                            std::int64_t hop_cycles) {
-  std::int64_t r = hop_cycles;
   if (design_.cfg.q_stamp == QStamp::Crossbar) arrived_[static_cast<size_t>(router)][key] = cycle;
-  if (design_.cfg.q_stamp == QStamp::Crossbar && !topo_.is_ni_port(port)) {
-    // The stamp holds the hardware's cycle at the upstream crossbar; the
-    // route unit takes r against its own cycle at this arrival.
-    const std::uint64_t mask = (std::uint64_t{1} << design_.header.stamp.width) - 1;
-    r = static_cast<std::int64_t>((static_cast<std::uint64_t>(cycle + kHardwareCycleAtArrival) - h.stamp) & mask);
-  }
-  head_arrived(router, port, key, topo_.node_of_address(h.src), topo_.node_of_address(h.dst), r);
+  head_arrived(router, port, key, topo_.node_of_address(h.src), topo_.node_of_address(h.dst), hop_cycles, h.stamp);
+}
+
+std::int64_t QMirror::r_of(const Head& head, std::int64_t word_cycle) const {
+  if (design_.cfg.q_stamp != QStamp::Crossbar) return head.r;
+  // The answer's hardware cycle (the word leaves its register a cycle later)
+  // less the stamp of the upstream crossbar.
+  const std::uint64_t mask = (std::uint64_t{1} << design_.header.stamp.width) - 1;
+  return static_cast<std::int64_t>(
+      (static_cast<std::uint64_t>(word_cycle - 1 + kHardwareCycleAtArrival) - head.stamp) & mask);
 }
 
 std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) {
@@ -186,7 +188,7 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
   const int w = static_cast<int>(m.words.size());
   m.words.push_back({row, target, -1, {}});
   auto target_of = [&](const Head& head) {
-    return ref::q_target(format_, static_cast<std::uint64_t>(head.r) & 0xffffu, q_y(router, head.row_here));
+    return ref::q_target(format_, static_cast<std::uint64_t>(r_of(head, cycle)) & 0xffffu, q_y(router, head.row_here));
   };
   for (std::size_t h = 0; h < m.heads.size(); ++h) {
     Head& head = m.heads[h];
@@ -202,7 +204,7 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
     std::string expected;
     for (const Head& head : m.heads) {
       if (!head.here || head.row_up != row) continue;
-      expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {}{})", head.key, target_of(head), head.r,
+      expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {}{})", head.key, target_of(head), r_of(head, cycle),
                               q_y(router, head.row_here), head.word >= 0 ? ", paid" : "");
     }
     return fmt::format(

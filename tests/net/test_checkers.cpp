@@ -666,8 +666,8 @@ TEST(QFeedbackCheck, TheFirstViolationIsTheSameAtEveryThreadCount) {
 // The target counts one cycle too many.
 TEST(QFeedbackCheck, FailsOnAWrongTarget) {
   Bench b(kQDragonfly);
-  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "assign sum = (TARGET_SUM_W'(o_r) << QFB) + TARGET_SUM_W'(q_y);",
-                                 "assign sum = ((TARGET_SUM_W'(o_r) + TARGET_SUM_W'(1)) << QFB) + TARGET_SUM_W'(q_y);");
+  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "assign sum = (TARGET_SUM_W'(r_hop) << QFB) + TARGET_SUM_W'(q_y);",
+                                 "assign sum = ((TARGET_SUM_W'(r_hop) + TARGET_SUM_W'(1)) << QFB) + TARGET_SUM_W'(q_y);");
   const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
   EXPECT_EQ(r.failure.rfind("Q feedback check: router ", 0), 0u) << r.failure;
 }

@@ -312,14 +312,14 @@ TYPED_TEST(OutputPortTest, ResetClearsRandomInitialState) {
 TYPED_TEST(OutputPortTest, OutputRegisterLatencyOne) {
   constexpr unsigned V = TestFixture::V, LW = TestFixture::LW;
   Inputs a = this->flit(V - 1, true, false);
-  const Bits wa = this->link_word(a);
   ASSERT_NO_FATAL_FAILURE(this->step(a));  // checks flit_o is still idle while a is sent
+  const Bits wa = this->link_word(a);       // after the step: a head's stamp is the cycle it was sent
   this->dut_.eval();
   EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, LW), wa);
   EXPECT_TRUE(TestFixture::flit_of(wa).valid);
   Inputs b = this->flit(V - 1, false, true);
-  const Bits wb = this->link_word(b);
   ASSERT_NO_FATAL_FAILURE(this->step(b));
+  const Bits wb = this->link_word(b);
   EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, LW), wb);
   ASSERT_NO_FATAL_FAILURE(this->step(Inputs{}));
   EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, LW), Bits{}) << "an idle cycle drives an all-zero word";

@@ -52,7 +52,8 @@ int QTableLayout::initial_cycles(int router, int dst_group, int column) const {
 }
 
 int QTableLayout::hop_cycles(const Config& cfg, int link_latency) {
-  return cfg.q_stamp == QStamp::Crossbar ? link_latency : hop_latency(link_latency, cfg.switch_allocation);
+  return cfg.q_stamp == QStamp::Crossbar ? link_latency + cfg.q_decision_cycles
+                                          : hop_latency(link_latency, cfg.switch_allocation);
 }
 
 }  // namespace rlroute

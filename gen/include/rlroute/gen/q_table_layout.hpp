@@ -45,8 +45,9 @@ class QTableLayout {
   // A hop's time r in an empty network over a link of `link_latency`
   // cycles, as routing.q_stamp measures it: from the arrival at one router
   // to the arrival at the next, hop_latency() (gen/include/rlroute/gen/
-  // pipeline.hpp); from the crossbar of one to the next one's route unit,
-  // the output register and the link's registers after it: the link latency.
+  // pipeline.hpp); from the crossbar of one to the next one's decision, the
+  // link latency (the output register and the link's registers after it)
+  // and routing.q_decision_cycles (from the route unit to the answer).
   static int hop_cycles(const Config& cfg, int link_latency);
 
  private:
