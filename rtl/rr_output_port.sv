@@ -1,6 +1,8 @@
 // One router output port: the credit counter and the allocated flag of every
 // downstream VC, and the output register that drives the link. A head flit
-// leaving on a network port (COUNT_HOP) has its hop count incremented here.
+// leaving on a network port (COUNT_HOP) has its hop count incremented here,
+// and with STAMP_W > 0 its time stamp field set to now_i: the cycle it
+// crossed the crossbar (Q-adaptive's routing.q_stamp = "crossbar").
 // With internal speedup S > 1 up to S flits enter per cycle (slots 0..S-1,
 // in order) into an output buffer of OB flits that drains one per cycle onto
 // the link and is bypassed when empty; room_o tells the switch allocator how
@@ -20,6 +22,8 @@ module rr_output_port #(
   parameter bit          COUNT_HOP = 1'b1,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
+  parameter int unsigned STAMP_LSB = 0,   // the header field set to now_i on heads ...
+  parameter int unsigned STAMP_W = 0,     // ... (0: none)
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned CREDIT_CNT_W = $clog2(B + 1),
   localparam int unsigned LW = rr_pkg::link_width(V, W),
@@ -28,6 +32,7 @@ module rr_output_port #(
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
+  input  logic [31:0]      now_i,       // the router's cycle counter
   // from the crossbar, per slot
   input  logic [S-1:0]     send_i,
   input  logic [S*W-1:0]   data_i,
@@ -133,13 +138,21 @@ module rr_output_port #(
   assign busy_o     = busy_q;
   assign handover_o = handover_q;
 
-  // The link word of each slot, hop count incremented on heads.
+  // The link word of each slot, hop count incremented and time stamped on heads.
+  localparam int unsigned STAMP_PW = (STAMP_W > 0) ? STAMP_W : 1;
+  logic [STAMP_PW-1:0] stamp;
+  assign stamp = now_i[STAMP_PW-1:0];
+  if (STAMP_PW < 32) begin : gen_unused_now
+    logic unused_now;
+    assign unused_now = ^now_i[31:STAMP_PW];
+  end
   logic [LW-1:0] word [S];
   for (genvar k = 0; k < S; k++) begin : gen_word
     logic [W-1:0] data;
     always_comb begin
       data = data_i[k*W+:W];
       if (COUNT_HOP && head_i[k]) data[HOPS_LSB+:HOPS_W] = data_i[k*W+HOPS_LSB+:HOPS_W] + 1'b1;
+      if (STAMP_W > 0 && head_i[k]) data[STAMP_LSB+:STAMP_PW] = stamp;
       word[k] = '0;
       word[k][rr_pkg::LINK_VALID]          = 1'b1;
       word[k][rr_pkg::LINK_HEAD]           = head_i[k];

@@ -77,7 +77,8 @@ package rr_pkg;
   //   read[1]               the head needs its row (not in its destination group)
   //   row[id_width(ROWS)]   the packet's row in this router's table
   //   fb[1]                 feedback is due upstream (it came in on a network port)
-  //   r[Q_STAMP_W]          cycles from its arrival at the upstream router to here
+  //   r[Q_STAMP_W]          cycles from its arrival at the upstream router to here (with
+  //                         R_AT_DECISION: the header's stamp, and rr_q_unit takes r)
   //   fb_row[id_width(ROWS)] the packet's row in the upstream router's table
   //   to_dst[H]             which of this router's global ports lead to the destination group
   function automatic int unsigned q_operands_width(int unsigned c, int unsigned rows, int unsigned h);

@@ -9,6 +9,8 @@
 // choice, the header phase it leaves with (hd_alt_o, hd_patch_o).
 // DECIDE_CYCLES = 2 (routing.q_decision_cycles): the answer comes a cycle
 // after the presentation.
+// R_AT_DECISION (routing.q_stamp = "crossbar"): the operands carry the stamp
+// of the head's upstream crossbar and r is now_i less it, at the answer.
 // Feedback: fb_o goes upstream with the input port's next credit word; fb_i,
 // with the credits of output port o, updates column o - NUM_NI.
 // docs/q_adaptive.md, "The router" and "Two-cycle decisions".
@@ -29,6 +31,7 @@ module rr_q_unit #(
   parameter int unsigned EPS = 66,       // round(routing.epsilon x 2^16)
   parameter int unsigned READ_PORTS = 1, // read ports (routing.q_read_ports)
   parameter int unsigned DECIDE_CYCLES = 1,  // cycles per decision, 1 or 2 (routing.q_decision_cycles)
+  parameter bit          R_AT_DECISION = 1'b0,  // routing.q_stamp = "crossbar": r = now_i - the operands' stamp, at the answer
   localparam int unsigned NUM_COLS = P - NUM_NI,
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI,
   localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
@@ -41,6 +44,7 @@ module rr_q_unit #(
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic [15:0]     seed_i,         // routing.seed mixed with the router identity
+  input  logic [STAMP_W-1:0] now_i,       // the router's cycle counter (R_AT_DECISION)
   // decisions, per input port
   input  logic [P-1:0]    hd_valid_i,
   input  logic [P-1:0]    hd_fresh_i,     // the head presents for the first time
@@ -60,6 +64,10 @@ module rr_q_unit #(
   output logic [NUM_COLS-1:0]    fb_drop_o       // per column: feedback dropped (table not ready)
 );
   localparam int unsigned FIRST_GLOBAL_COL = A - 1;
+  if (!R_AT_DECISION) begin : gen_unused_now
+    logic unused_now;
+    assign unused_now = ^now_i;
+  end
   localparam int unsigned GLOBAL_IDX_W = rr_pkg::id_width(H);
 
   // ---- operands of each input port's head ----
@@ -223,13 +231,16 @@ module rr_q_unit #(
     // Into a third group: "to intermediate" (1); else "from intermediate" (2).
     assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[GLOBAL_IDX_W'(col - COL_W'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
 
+    // r: from the operands, or (R_AT_DECISION) from the upstream crossbar to this answer.
+    logic [STAMP_W-1:0] r_hop;
+    assign r_hop = R_AT_DECISION ? now_i - o_r : o_r;
     // target = r + Q_y (Q_y = 0 without a read), as a saturated Q code.
     localparam int unsigned TARGET_SUM_W = ((STAMP_W + QFB > QW) ? STAMP_W + QFB : QW) + 1;
     logic [TARGET_SUM_W-1:0] sum;
     logic [QW-1:0] target;
     logic [QW-1:0] q_y;
     assign q_y = o_read ? best_of[p] : '0;
-    assign sum = (TARGET_SUM_W'(o_r) << QFB) + TARGET_SUM_W'(q_y);
+    assign sum = (TARGET_SUM_W'(r_hop) << QFB) + TARGET_SUM_W'(q_y);
     assign target = (sum > TARGET_SUM_W'({QW{1'b1}})) ? '1 : QW'(sum);
     logic [FB_W-1:0] fb_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin

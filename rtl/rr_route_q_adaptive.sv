@@ -31,6 +31,7 @@ module rr_route_q_adaptive #(
   parameter int unsigned LOCAL_HOP_CYCLES = 3,   // zero-load cycles of a local hop (pipeline.hpp hop_latency)
   parameter int unsigned GLOBAL_HOP_CYCLES = 12, // and of a global hop
   parameter bit          FLAT_INIT = 1'b0,       // routing.q_initial = "flat": the authors' code's initial values
+  parameter bit          R_AT_DECISION = 1'b0,   // routing.q_stamp = "crossbar": the operands carry the stamp, the Q unit takes r
   localparam int unsigned NUM_COLS = P - NUM_NI,       // Q-table columns: the network ports
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI, // Q-table rows
   localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
@@ -169,7 +170,7 @@ module rr_route_q_adaptive #(
   logic [STAMP_W-1:0] r;
   logic [GB-1:0]      up_g;
   logic [PORT_W-1:0]  in_k;  // the input port's index among the global ports
-  assign r = now_i - hdr_i[STAMP_LSB+:STAMP_W];
+  assign r = R_AT_DECISION ? hdr_i[STAMP_LSB+:STAMP_W] : now_i - hdr_i[STAMP_LSB+:STAMP_W];
   assign in_k = in_port_i - PORT_W'(FIRST_GLOBAL);
   assign up_g = in_global ? group_over(my_g, LINK_END_W'(my_i) * LINK_END_W'(H) + LINK_END_W'(in_k)) : my_g;
   assign decide_o = !in_dst_group || in_global;

@@ -25,6 +25,8 @@ module rr_router #(
   parameter int unsigned LEN_W = 3,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
+  parameter int unsigned STAMP_LSB = 0,  // a header field the network output ports set on heads ...
+  parameter int unsigned STAMP_W = 0,    // ... (0: none) to the cycle they cross the crossbar
   // The decision at the head of the VC (rr_head_decision has the contract)
   parameter logic [P-1:0] DECIDE_PORTS = '0,  // the input ports a decision unit serves
   parameter int unsigned DECIDE_CYCLES = 1,   // 0, 1 or 2: rr_head_decision CYCLES
@@ -256,6 +258,14 @@ module rr_router #(
     end
   end
 
+  // The free-running cycle counter: observability, and the time stamp of STAMP_W.
+  logic [31:0] cycle_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cycle_q <= '0;
+    else cycle_q <= cycle_q + 1'b1;
+  end
+  assign cycle_o = cycle_q;
+
   for (genvar o = 0; o < P; o++) begin : gen_out
     logic [S*W-1:0]   slot_data;
     logic [S-1:0]     slot_head, slot_tail;
@@ -274,9 +284,10 @@ module rr_router #(
     end
     rr_output_port #(
       .V(V), .B(B), .W(W), .S(S), .OB(OB), .MULTI_GRANT(MULTI_GRANT), .SPEC(SPEC), .COUNT_HOP(o >= NUM_NI),
-      .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W)
+      .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W), .STAMP_LSB(STAMP_LSB), .STAMP_W((o >= NUM_NI) ? STAMP_W : 0)
     ) i_output (
       .clk_i, .rst_ni,
+      .now_i    (cycle_q),
       .send_i   (sw_valid[o*S+:S]),
       .data_i   (slot_data),
       .head_i   (slot_head),
@@ -332,12 +343,6 @@ module rr_router #(
     assign unused_alloc_n = ^out_alloc_n;
   end
 
-  logic [31:0] cycle_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) cycle_q <= '0;
-    else cycle_q <= cycle_q + 1'b1;
-  end
-  assign cycle_o = cycle_q;
   assign vc_busy_o = out_busy;
   assign vc_credits_o = out_credits;
 endmodule

@@ -56,6 +56,11 @@ constexpr std::array<Spelling<QInitial>, 2> kQInitials{{
     {QInitial::Flat, "flat"},
 }};
 
+constexpr std::array<Spelling<QStamp>, 2> kQStamps{{
+    {QStamp::Arrival, "arrival"},
+    {QStamp::Crossbar, "crossbar"},
+}};
+
 constexpr std::array<Spelling<DqnAgentKind>, 2> kDqnAgents{{
     {DqnAgentKind::Block, "block"},
     {DqnAgentKind::External, "external"},

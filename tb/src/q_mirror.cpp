@@ -9,6 +9,12 @@
 
 namespace rlroute {
 
+namespace {
+// The hardware's cycle counter (rr_router's cycle_o) when the route unit
+// takes a head in, less the checker's cycle of that head's arrival.
+constexpr std::int64_t kHardwareCycleAtArrival = -1;
+}  // namespace
+
 QMirror::QMirror(const Design& design)
     : design_(design),
       topo_(design.topo),
@@ -19,6 +25,7 @@ QMirror::QMirror(const Design& design)
       feedback_layout_(layout_.rows(), design.cfg.q_value_bits),
       tables_(static_cast<size_t>(topo_.num_routers())),
       in_flight_(static_cast<size_t>(topo_.num_routers())),
+      arrived_(static_cast<size_t>(topo_.num_routers())),
       matchings_(static_cast<size_t>(topo_.num_routers() * design.ports)) {
   for (int router = 0; router < topo_.num_routers(); ++router) {
     auto& t = tables_[static_cast<size_t>(router)];
@@ -61,14 +68,14 @@ std::uint32_t QMirror::q_y(int router, int row) const {
   return *std::min_element(first, first + columns_);
 }
 
-void QMirror::head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t r) {
+void QMirror::head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t r, std::uint32_t stamp) {
   if (topo_.is_ni_port(port)) return;
   const int dst_group = topo_.group_of(topo_.router_of_node(dst));
   const bool outside = topo_.group_of(router) != dst_group;
   if (!outside && !topo_.is_global_port(port)) return;  // no feedback into the destination group's local links
   const int up = topo_.neighbor(router, port)->router;
   matchings_[static_cast<size_t>(router * design_.ports + port)].heads.push_back(
-      {key, layout_.row(up, src, dst), r, outside ? layout_.row(router, src, dst) : -1, true, -1, {}});
+      {key, layout_.row(up, src, dst), r, stamp, outside ? layout_.row(router, src, dst) : -1, true, -1, {}});
 }
 
 bool QMirror::match_word(Matching& m, int w) {
@@ -153,9 +160,19 @@ void QMirror::forget_if_settled(Matching& m, int h) {
   }
 }
 
-void QMirror::head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t /*cycle*/,
+void QMirror::head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t cycle,
                            std::int64_t hop_cycles) {
-  head_arrived(router, port, key, topo_.node_of_address(h.src), topo_.node_of_address(h.dst), hop_cycles);
+  if (design_.cfg.q_stamp == QStamp::Crossbar) arrived_[static_cast<size_t>(router)][key] = cycle;
+  head_arrived(router, port, key, topo_.node_of_address(h.src), topo_.node_of_address(h.dst), hop_cycles, h.stamp);
+}
+
+std::int64_t QMirror::r_of(const Head& head, std::int64_t word_cycle) const {
+  if (design_.cfg.q_stamp != QStamp::Crossbar) return head.r;
+  // The answer's hardware cycle (the word leaves its register a cycle later)
+  // less the stamp of the upstream crossbar.
+  const std::uint64_t mask = (std::uint64_t{1} << design_.header.stamp.width) - 1;
+  return static_cast<std::int64_t>(
+      (static_cast<std::uint64_t>(word_cycle - 1 + kHardwareCycleAtArrival) - head.stamp) & mask);
 }
 
 std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) {
@@ -171,7 +188,7 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
   const int w = static_cast<int>(m.words.size());
   m.words.push_back({row, target, -1, {}});
   auto target_of = [&](const Head& head) {
-    return ref::q_target(format_, static_cast<std::uint64_t>(head.r) & 0xffffu, q_y(router, head.row_here));
+    return ref::q_target(format_, static_cast<std::uint64_t>(r_of(head, cycle)) & 0xffffu, q_y(router, head.row_here));
   };
   for (std::size_t h = 0; h < m.heads.size(); ++h) {
     Head& head = m.heads[h];
@@ -187,7 +204,7 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
     std::string expected;
     for (const Head& head : m.heads) {
       if (!head.here || head.row_up != row) continue;
-      expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {}{})", head.key, target_of(head), head.r,
+      expected += fmt::format(" packet {:#x}: {} (r = {}, Q_y = {}{})", head.key, target_of(head), r_of(head, cycle),
                               q_y(router, head.row_here), head.word >= 0 ? ", paid" : "");
     }
     return fmt::format(
@@ -199,6 +216,28 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
   in_flight_[static_cast<size_t>(router)].push_back(
       {cycle + topo_.credit_latency(up.port) - 1, up.router, layout_.column_of_port(up.port), row, target});
   return "";
+}
+
+std::string QMirror::head_left(int router, int port, unsigned key, const Header& h, std::int64_t cycle) {
+  if (design_.cfg.q_stamp == QStamp::Crossbar) {
+    auto& arrived = arrived_[static_cast<size_t>(router)];
+    const auto it = arrived.find(key);
+    if (it != arrived.end() && !topo_.is_ni_port(port)) {
+      // In hardware cycles: after the arrival, at the latest the departure.
+      const std::int64_t in = it->second + kHardwareCycleAtArrival, out = cycle + kHardwareCycleAtArrival;
+      const std::uint64_t mask = (std::uint64_t{1} << design_.header.stamp.width) - 1;
+      const auto after_arrival = static_cast<std::int64_t>((h.stamp - static_cast<std::uint64_t>(in)) & mask);
+      if (after_arrival < 1 || after_arrival > out - in) {
+        return fmt::format("Q feedback check: packet {:#x} left router {} on port {} with time stamp {}, not a cycle "
+                           "after its arrival ({}) and up to its departure ({}) modulo 2^{} (routing.q_stamp = "
+                           "\"crossbar\": the cycle it crossed the crossbar)",
+                           key, router, port, h.stamp, in & static_cast<std::int64_t>(mask),
+                           out & static_cast<std::int64_t>(mask), design_.header.stamp.width);
+      }
+    }
+    if (it != arrived.end()) arrived.erase(it);
+  }
+  return head_left(router, port, key);
 }
 
 std::string QMirror::head_left(int router, int /*port*/, unsigned key) {

@@ -628,6 +628,29 @@ TEST(QFeedbackCheck, FailsOnATableThatLearnsWrong) {
   std::cout << "[ info ] " << r.failure << "\n";
 }
 
+// routing.q_stamp = "crossbar": heads leave with the cycle they crossed the
+// crossbar, r runs from it, and the check takes r from the stamp and checks
+// the stamp against the head's arrival and departure.
+std::string crossbar_stamped(const char* config) { return std::string(config) + "q_stamp = \"crossbar\"\n"; }
+
+TEST(QFeedbackCheck, CleanRunPassesWithTheCrossbarStamp) {
+  Bench b(crossbar_stamped(kQDragonfly));
+  const SimResult r = run_on(b, b.emitted, ModelKind::Router, short_run(0.5));
+  EXPECT_TRUE(r.ok()) << r.failure;
+}
+
+// The output ports do not stamp: heads leave with the route unit's stamp of
+// their arrival.
+TEST(QFeedbackCheck, FailsOnAStampNotTakenAtTheCrossbar) {
+  Bench b(crossbar_stamped(kQDragonfly));
+  const EmittedDesign e = broken(b.emitted, "rr_output_port.sv",
+                                 "if (STAMP_W > 0 && head_i[k]) data[STAMP_LSB+:STAMP_PW] = stamp;",
+                                 "if (1'b0) data[STAMP_LSB+:STAMP_PW] = stamp;");
+  const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
+  EXPECT_EQ(r.failure.rfind("Q feedback check: packet ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("not a cycle after its arrival"), std::string::npos) << r.failure;
+}
+
 // Q-adaptive's mirror is observed router by router on the thread team too:
 // the same verdict at every thread count.
 TEST(QFeedbackCheck, TheFirstViolationIsTheSameAtEveryThreadCount) {
@@ -643,8 +666,8 @@ TEST(QFeedbackCheck, TheFirstViolationIsTheSameAtEveryThreadCount) {
 // The target counts one cycle too many.
 TEST(QFeedbackCheck, FailsOnAWrongTarget) {
   Bench b(kQDragonfly);
-  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "assign sum = (TARGET_SUM_W'(o_r) << QFB) + TARGET_SUM_W'(q_y);",
-                                 "assign sum = ((TARGET_SUM_W'(o_r) + TARGET_SUM_W'(1)) << QFB) + TARGET_SUM_W'(q_y);");
+  const EmittedDesign e = broken(b.emitted, "rr_q_unit.sv", "assign sum = (TARGET_SUM_W'(r_hop) << QFB) + TARGET_SUM_W'(q_y);",
+                                 "assign sum = ((TARGET_SUM_W'(r_hop) + TARGET_SUM_W'(1)) << QFB) + TARGET_SUM_W'(q_y);");
   const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
   EXPECT_EQ(r.failure.rfind("Q feedback check: router ", 0), 0u) << r.failure;
 }

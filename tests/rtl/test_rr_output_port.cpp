@@ -10,6 +10,8 @@
 //    cycle t+1 (one register); an idle cycle drives an all-zero link word;
 //  - on a hop-counting (network) port a head flit's hop field is incremented
 //    (modulo 2^HOPS_W, no other bit changes); body flits and NI ports unchanged;
+//  - with STAMP_W > 0 a head flit's stamp field is now_i's low STAMP_W bits
+//    of the cycle it is sent; body flits keep theirs;
 //  - reset (asynchronous, active low) restores B credits, clears busy and the
 //    link word.
 // The environment plays the router (VC allocation with virtual cut-through:
@@ -29,6 +31,8 @@
 #include "Vrr_output_port_v1b2___024root.h"
 #include "Vrr_output_port_v2b8.h"
 #include "Vrr_output_port_v2b8___024root.h"
+#include "Vrr_output_port_v2b8_stamp.h"
+#include "Vrr_output_port_v2b8_stamp___024root.h"
 #include "Vrr_output_port_v3b5_ni.h"
 #include "Vrr_output_port_v3b5_ni___024root.h"
 #include "Vrr_output_port_v4b16.h"
@@ -45,6 +49,10 @@ namespace cfg {
 struct V2B8 {
   using Model = Vrr_output_port_v2b8;
   using Root = Vrr_output_port_v2b8___024root;
+};
+struct V2B8Stamp {
+  using Model = Vrr_output_port_v2b8_stamp;
+  using Root = Vrr_output_port_v2b8_stamp___024root;
 };
 struct V3B5Ni {
   using Model = Vrr_output_port_v3b5_ni;
@@ -88,6 +96,8 @@ class OutputPortTest : public ::testing::Test {
   static constexpr bool COUNT_HOP = Root::rr_output_port__DOT__COUNT_HOP != 0;
   static constexpr unsigned HOPS_LSB = Root::rr_output_port__DOT__HOPS_LSB;
   static constexpr unsigned HOPS_W = Root::rr_output_port__DOT__HOPS_W;
+  static constexpr unsigned STAMP_LSB = Root::rr_output_port__DOT__STAMP_LSB;
+  static constexpr unsigned STAMP_W = Root::rr_output_port__DOT__STAMP_W;
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
   static constexpr unsigned CREDIT_CNT_W = std::bit_width(B);  // counts 0..B
   // The link and credit words (LinkLayout: the harness's, rr_pkg's).
@@ -116,6 +126,7 @@ class OutputPortTest : public ::testing::Test {
     if (COUNT_HOP && in.head) {
       rtltest::set_field(data, HOPS_LSB, HOPS_W, field(data, HOPS_LSB, HOPS_W) + 1);
     }
+    if (STAMP_W > 0 && in.head) rtltest::set_field(data, STAMP_LSB, STAMP_W, now_);
     const rlroute::LinkFlit f{.valid = true, .head = in.head, .tail = in.tail, .vc = static_cast<int>(in.vc),
                               .data = rlroute::FlitData{{data, 0, 0, 0}}};
     return rtltest::flit_word(kLink, f);
@@ -161,6 +172,8 @@ class OutputPortTest : public ::testing::Test {
     rtltest::put_credit_as_is(credit, 0, kLink,
                               {.valid = in.credit, .vc = static_cast<int>(in.credit_vc), .feedback = 0});
     rtltest::put_bits(dut_->credit_i, credit, CRW);
+    now_ = now_ * 1664525u + 1013904223u;  // any cycle count: the port copies it
+    dut_->now_i = now_;
     dut_.eval();
     // Outputs are registers and do not follow this cycle's inputs, except
     // credits_o, which counts a returning credit at once.
@@ -248,6 +261,7 @@ class OutputPortTest : public ::testing::Test {
   }
 
   Dut<typename Cfg::Model> dut_;
+  std::uint32_t now_ = 0x5EED;  // now_i, changed every cycle
   Rng rng_{0x0B7u + V * 31 + B};
   std::vector<unsigned> credits_;
   std::vector<bool> busy_;
@@ -257,7 +271,7 @@ class OutputPortTest : public ::testing::Test {
   std::vector<unsigned> pending_len_ = std::vector<unsigned>(V, 0);
 };
 
-using OutputPortCfgs = ::testing::Types<cfg::V2B8, cfg::V3B5Ni, cfg::V1B2, cfg::V4B16>;
+using OutputPortCfgs = ::testing::Types<cfg::V2B8, cfg::V2B8Stamp, cfg::V3B5Ni, cfg::V1B2, cfg::V4B16>;
 TYPED_TEST_SUITE(OutputPortTest, OutputPortCfgs);
 
 TYPED_TEST(OutputPortTest, ParametersAsBuilt) {
@@ -298,14 +312,14 @@ TYPED_TEST(OutputPortTest, ResetClearsRandomInitialState) {
 TYPED_TEST(OutputPortTest, OutputRegisterLatencyOne) {
   constexpr unsigned V = TestFixture::V, LW = TestFixture::LW;
   Inputs a = this->flit(V - 1, true, false);
-  const Bits wa = this->link_word(a);
   ASSERT_NO_FATAL_FAILURE(this->step(a));  // checks flit_o is still idle while a is sent
+  const Bits wa = this->link_word(a);       // after the step: a head's stamp is the cycle it was sent
   this->dut_.eval();
   EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, LW), wa);
   EXPECT_TRUE(TestFixture::flit_of(wa).valid);
   Inputs b = this->flit(V - 1, false, true);
-  const Bits wb = this->link_word(b);
   ASSERT_NO_FATAL_FAILURE(this->step(b));
+  const Bits wb = this->link_word(b);
   EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, LW), wb);
   ASSERT_NO_FATAL_FAILURE(this->step(Inputs{}));
   EXPECT_EQ(rtltest::get_bits(this->dut_->flit_o, LW), Bits{}) << "an idle cycle drives an all-zero word";
@@ -315,6 +329,31 @@ TYPED_TEST(OutputPortTest, OutputRegisterLatencyOne) {
   EXPECT_FALSE(TestFixture::flit_of(wb).head);
   EXPECT_TRUE(TestFixture::flit_of(wb).tail);
   EXPECT_EQ(static_cast<unsigned>(TestFixture::flit_of(wb).vc), V - 1);
+}
+
+// The time stamp (STAMP_W > 0): a head leaves with now_i's low bits of the
+// cycle it was sent in, whatever its field held, every other bit as the hop
+// count leaves it; a body or tail flit keeps its field.
+TYPED_TEST(OutputPortTest, TimeStampOnHeadFlitsOnly) {
+  constexpr unsigned W = TestFixture::W, LSB = TestFixture::STAMP_LSB, SW = TestFixture::STAMP_W,
+                     LW = TestFixture::LW;
+  if (SW == 0) GTEST_SKIP() << "no time stamp on this port";
+  for (int i = 0; i < 8; ++i) {
+    for (const bool head : {true, false}) {
+      Inputs in = this->flit(0, head, !head);
+      rtltest::set_field(in.data, LSB, SW, 0xA5A5u + static_cast<unsigned>(i));
+      ASSERT_NO_FATAL_FAILURE(this->step(in));
+      const std::uint32_t sent_at = this->now_;
+      this->dut_.eval();
+      const std::uint64_t out = TestFixture::flit_of(rtltest::get_bits(this->dut_->flit_o, LW)).data.get(0, W);
+      EXPECT_EQ(field(out, LSB, SW), head ? (sent_at & mask(SW)) : field(in.data, LSB, SW))
+          << (head ? "head " : "tail ") << i;
+      Inputs ret;
+      ret.credit = true;
+      ret.credit_vc = 0;
+      ASSERT_NO_FATAL_FAILURE(this->step(ret));
+    }
+  }
 }
 
 // Hop field of head flits: every value, with the neighbouring bits set (the
@@ -334,6 +373,9 @@ TYPED_TEST(OutputPortTest, HopCountOnHeadFlitsOnly) {
       const std::uint64_t out = TestFixture::flit_of(rtltest::get_bits(this->dut_->flit_o, LW)).data.get(0, W);
       std::uint64_t want = in.data;
       if (head && TestFixture::COUNT_HOP) rtltest::set_field(want, LSB, HW, (hops + 1) & mask(HW));
+      if (head && TestFixture::STAMP_W > 0) {
+        rtltest::set_field(want, TestFixture::STAMP_LSB, TestFixture::STAMP_W, this->now_);
+      }
       EXPECT_EQ(out, want) << (head ? "head" : "tail") << " with hops " << hops;
       wraps += head && TestFixture::COUNT_HOP && field(out, LSB, HW) == 0;
       // The credit spent on VC 0 comes back.

@@ -24,6 +24,8 @@
 #include "Vrr_output_port_v4b8s2___024root.h"
 #include "Vrr_output_port_v4b8s2m.h"
 #include "Vrr_output_port_v4b8s2m___024root.h"
+#include "Vrr_output_port_v4b8s2m_stamp.h"
+#include "Vrr_output_port_v4b8s2m_stamp___024root.h"
 #include "Vrr_output_port_v4b8s3.h"
 #include "Vrr_output_port_v4b8s3___024root.h"
 #include "Vrr_output_port_v4b8s3m.h"
@@ -49,6 +51,10 @@ struct V4B8S3 {
 struct V4B8S2M {
   using Model = Vrr_output_port_v4b8s2m;
   using Root = Vrr_output_port_v4b8s2m___024root;
+};
+struct V4B8S2MStamp {
+  using Model = Vrr_output_port_v4b8s2m_stamp;
+  using Root = Vrr_output_port_v4b8s2m_stamp___024root;
 };
 struct V4B8S3M {
   using Model = Vrr_output_port_v4b8s3m;
@@ -89,6 +95,8 @@ class OutputSpeedupTest : public ::testing::Test {
   static constexpr bool MULTI = Root::rr_output_port__DOT__MULTI_GRANT;
   static constexpr bool SPEC = Root::rr_output_port__DOT__SPEC;
   static constexpr unsigned HOPS_LSB = Root::rr_output_port__DOT__HOPS_LSB, HOPS_W = Root::rr_output_port__DOT__HOPS_W;
+  static constexpr unsigned STAMP_LSB = Root::rr_output_port__DOT__STAMP_LSB;
+  static constexpr unsigned STAMP_W = Root::rr_output_port__DOT__STAMP_W;
   static constexpr unsigned VCW = V > 1 ? std::bit_width(V - 1) : 1;
   // The link and credit words (LinkLayout: the harness's, rr_pkg's).
   static constexpr rlroute::LinkLayout kLink{.vc_bits = VCW, .flit_bits = W};
@@ -107,6 +115,7 @@ class OutputSpeedupTest : public ::testing::Test {
   Bits word(const Slot &s) const {
     std::uint64_t data = s.data;
     if (COUNT_HOP && s.head) rtltest::set_field(data, HOPS_LSB, HOPS_W, field(data, HOPS_LSB, HOPS_W) + 1);
+    if (STAMP_W > 0 && s.head) rtltest::set_field(data, STAMP_LSB, STAMP_W, now_);  // as it enters
     const rlroute::LinkFlit f{.valid = true, .head = s.head, .tail = s.tail, .vc = static_cast<int>(s.vc),
                               .data = rlroute::FlitData{{data, 0, 0, 0}}};
     return rtltest::flit_word(kLink, f);
@@ -156,6 +165,8 @@ class OutputSpeedupTest : public ::testing::Test {
     const Bits credit =
         credit_vc >= 0 ? rtltest::credit_word(kLink, {.valid = true, .vc = credit_vc, .feedback = 0}) : Bits{};
     rtltest::put_bits(dut_->credit_i, credit, CRW);
+    now_ = now_ * 1664525u + 1013904223u;  // any cycle count: the port copies it
+    dut_->now_i = now_;
     dut_.eval();
     // credits_o counts a credit returning this cycle at once.
     for (unsigned w = 0; w < V; ++w) {
@@ -207,6 +218,7 @@ class OutputSpeedupTest : public ::testing::Test {
   }
 
   Dut<typename Cfg::Model> dut_;
+  std::uint32_t now_ = 0x5EED;  // now_i, changed every cycle
   std::deque<Bits> queue_;  // flits in the output buffer (the register holds link_q_)
   Bits link_q_;
   static constexpr unsigned RW = std::bit_width(S);
@@ -215,7 +227,8 @@ class OutputSpeedupTest : public ::testing::Test {
   std::vector<unsigned> singles_;  // MULTI: single-flit packets allocated, not yet entered
 };
 
-using Cfgs = ::testing::Types<cfg::V4B8S2, cfg::V4B8S3, cfg::V4B8S2M, cfg::V4B8S3M, cfg::V4B8S2Spec, cfg::V4B8S2MSpec>;
+using Cfgs = ::testing::Types<cfg::V4B8S2, cfg::V4B8S3, cfg::V4B8S2M, cfg::V4B8S2MStamp, cfg::V4B8S3M, cfg::V4B8S2Spec,
+                              cfg::V4B8S2MSpec>;
 TYPED_TEST_SUITE(OutputSpeedupTest, Cfgs);
 
 // One flit into an empty port reaches the link in the next cycle, as without

@@ -24,6 +24,8 @@
 //  - the first accepted presentation of a head whose feedback is due sends
 //    {row upstream, target = r + Q_y} on fb_o one cycle after the answer,
 //    Q_y = its row's minimum (0 for a head that needs no row), saturated;
+//    with R_AT_DECISION the operands' r field is a stamp and r = now_i at
+//    the answer less it, modulo 2^16;
 //  - feedback on fb_i (the credit word of output port NUM_NI + c) updates
 //    column c of its row with the hysteretic rule.
 // Every output is compared every cycle; the table itself is read back
@@ -42,6 +44,7 @@
 
 #include "Vrr_q_unit_a.h"
 #include "Vrr_q_unit_b.h"
+#include "Vrr_q_unit_c.h"
 #include "rlroute/gen/q_codes.hpp"
 #include "rlroute/ref/q_decision.hpp"
 #include "rlroute/ref/q_learning.hpp"
@@ -51,12 +54,13 @@ namespace cfg {
 
 template <class M, unsigned P_, unsigned NUM_NI_, unsigned A_, unsigned H_, unsigned NUM_G_, unsigned QW_,
           unsigned QFB_, unsigned RB_, unsigned ALPHA_, unsigned BETA_, unsigned TB_, unsigned THLD_SRC_,
-          unsigned THLD_INT_, unsigned EPS_, unsigned READ_PORTS_, unsigned DECIDE_CYCLES_>
+          unsigned THLD_INT_, unsigned EPS_, unsigned READ_PORTS_, unsigned DECIDE_CYCLES_, bool R_AT_DECISION_ = false>
 struct UnitCfg {
   using Model = M;
   static constexpr unsigned P = P_, NUM_NI = NUM_NI_, A = A_, H = H_, NUM_G = NUM_G_, QW = QW_, QFB = QFB_, RB = RB_,
                             ALPHA = ALPHA_, BETA = BETA_, TB = TB_, THLD_SRC = THLD_SRC_, THLD_INT = THLD_INT_,
                             EPS = EPS_, READ_PORTS = READ_PORTS_, DECIDE_CYCLES = DECIDE_CYCLES_;
+  static constexpr bool R_AT_DECISION = R_AT_DECISION_;
 };
 
 // As tests/rtl/CMakeLists.txt builds them.
@@ -70,6 +74,9 @@ struct Dfly2429 : UnitCfg<Vrr_q_unit_a, 7, 2, 4, 2, 9, 16, 4, 12, 819, 164, 10, 
 // thresholds, epsilon 0.25, two read ports for six input ports, two-cycle
 // decisions.
 struct SmallTwoCycle : UnitCfg<Vrr_q_unit_b, 6, 1, 3, 3, 7, 10, 2, 8, 51, 10, 8, 51, 90, 16384, 2, 2> {};
+// Dfly2429Stamp (Vrr_q_unit_c): Dfly2429 taking r at the answer (R_AT_DECISION).
+struct Dfly2429Stamp
+    : UnitCfg<Vrr_q_unit_c, 7, 2, 4, 2, 9, 16, 4, 12, 819, 164, 10, 205, 358, 6554, 7, 1, true> {};
 
 }  // namespace cfg
 
@@ -219,6 +226,9 @@ class QUnitTest : public ::testing::Test {
     rtltest::put(dut_->hd_port_i, ports);
     rtltest::put_bits(dut_->hd_operands_i, ops, P * DOW);
     rtltest::put_bits(dut_->fb_i, fb, P * FB_W);
+    // any cycle count: r wraps (drawn only where it matters, the others keep their stimulus)
+    const std::uint16_t now = Cfg::R_AT_DECISION ? static_cast<std::uint16_t>(rng_.bits(16)) : 0;
+    dut_->now_i = now;
     Bits init;
     const unsigned init_row = static_cast<unsigned>(dut_->init_row_o);
     for (unsigned c = 0; c < NUM_COLS; ++c) init.set(c * QW, QW, initial(init_row % ROWS, c));
@@ -283,7 +293,8 @@ class QUnitTest : public ::testing::Test {
       answer[p].patch = into_third ? 1 : 2;
       word[p].valid = h.valid && accept && h.fresh && h.fb_due;
       word[p].row = static_cast<int>(h.fb_row);
-      word[p].target = rlroute::ref::q_target(format_, h.r, h.read ? best[k] : 0);
+      const unsigned r = Cfg::R_AT_DECISION ? static_cast<std::uint16_t>(now - h.r) : h.r;
+      word[p].target = rlroute::ref::q_target(format_, r, h.read ? best[k] : 0);
       saturated_ += word[p].valid && word[p].target == kMax;
     }
     ASSERT_EQ(dut_->hd_ready_o, accepted) << at;
@@ -382,7 +393,7 @@ class QUnitTest : public ::testing::Test {
   unsigned ties_ = 0, explored_ = 0, kept_minimal_ = 0, took_best_ = 0, took_local_ = 0;
 };
 
-using UnitCfgs = ::testing::Types<cfg::Dfly2429, cfg::SmallTwoCycle>;
+using UnitCfgs = ::testing::Types<cfg::Dfly2429, cfg::SmallTwoCycle, cfg::Dfly2429Stamp>;
 TYPED_TEST_SUITE(QUnitTest, UnitCfgs);
 
 // Before ready_o nothing is accepted and feedback is dropped; then the table

@@ -153,3 +153,41 @@ TEST(QTableLayout, FlatInitialValuesAreTheAuthorsCodes) {
   }
   EXPECT_GT(differ, 0);
 }
+
+// routing.q_stamp = "crossbar": r runs from the upstream crossbar to the
+// decision here, so each hop of a zero-load estimate is its link latency
+// (the output register and the link) and routing.q_decision_cycles (from the
+// route unit to the answer; measured, docs/q_adaptive.md, "Where r starts"):
+// per hop, a router's cycles less the decision's than from arrival to arrival.
+TEST(QTableLayout, CrossbarStampCountsTheLinksAndTheDecision) {
+  Config cfg = rlroute::test::dragonfly(2, 4, 2, 9, "q_adaptive", 5);
+  cfg.q_stamp = QStamp::Crossbar;
+  EXPECT_EQ(QTableLayout::hop_cycles(cfg, 10), 11);
+  EXPECT_EQ(QTableLayout::hop_cycles(cfg, 1), 2);
+  cfg.q_decision_cycles = 2;
+  EXPECT_EQ(QTableLayout::hop_cycles(cfg, 10), 12);
+  cfg.q_decision_cycles = 1;
+  const Design d = derive_design(cfg);
+  const Design arrival_design = q_design();
+  const QTableLayout q(d), arrival(arrival_design);
+  const Topology& t = d.topo;
+  const int less_per_hop = hop_latency(1, cfg.switch_allocation) - QTableLayout::hop_cycles(cfg, 1);
+  ASSERT_EQ(less_per_hop, 1);
+  int direct = 0;
+  for (int router = 0; router < t.num_routers(); ++router) {
+    for (int row = 0; row < q.rows(); ++row) {
+      const int group = q.dst_group_of_row(router, row);
+      for (int c = 0; c < q.columns(); ++c) {
+        const int port = q.port_of_column(c);
+        const int hops = arrival.initial_cycles(router, group, c) - q.initial_cycles(router, group, c);
+        EXPECT_GE(hops, 1);
+        EXPECT_LE(hops, 3) << "router " << router << " row " << row << " column " << c;
+        if (t.is_global_port(port) && t.group_of(t.neighbor(router, port)->router) == group) {
+          ++direct;
+          EXPECT_EQ(q.initial_cycles(router, group, c), 11) << "the direct link: one global hop";
+        }
+      }
+    }
+  }
+  EXPECT_EQ(direct, t.num_routers() * 2 * 2);
+}

@@ -5,7 +5,6 @@
 
 #include "../backend.hpp"
 #include "../emit_parts.hpp"
-#include "rlroute/gen/pipeline.hpp"
 #include "rlroute/gen/q_codes.hpp"
 #include "rlroute/gen/q_table_layout.hpp"
 
@@ -16,13 +15,21 @@ using sv::Param;
 
 namespace {
 
+// routing.q_stamp: with "crossbar" the route units pass the header's stamp
+// and the Q unit takes r at its answer.
+Param r_at_decision(const Design& d) {
+  return {"R_AT_DECISION", d.cfg.q_stamp == QStamp::Crossbar ? "1'b1" : "1'b0",
+          fmt::format("routing.q_stamp = \"{}\"", to_string(d.cfg.q_stamp))};
+}
+
 // Q-adaptive's unit's connections: the LFSR seed, the head decisions, the
 // feedback and the table's initial values.
 std::vector<Connection> q_unit_ports(const Design& d) {
   std::vector<Connection> ports{{"clk_i", "", ""},
                                 {"rst_ni", "", ""},
                                 {"seed_i", fmt::format("16'({}) ^ (16'(id_i) * 16'h9E37) ^ 16'h51ED", d.cfg.seed & 0xffff),
-                                 "routing.seed (low 16 bits) and the router"}};
+                                 "routing.seed (low 16 bits) and the router"},
+                                {"now_i", "cycle_o[rr_pkg::Q_STAMP_W-1:0]", ""}};
   for (const Connection& c : head_decision_ports()) ports.push_back(c);
   for (const Connection& c : std::vector<Connection>{{"fb_o", "fb_out", ""},
                                                      {"fb_i", "fb_in", ""},
@@ -64,7 +71,8 @@ std::string q_unit(const Design& d) {
        {"EPS", std::to_string(codes.epsilon), fmt::format("routing.epsilon = {}", d.cfg.epsilon)},
        {"READ_PORTS", std::to_string(read_ports),
         d.cfg.q_read_ports > 0 ? "routing.q_read_ports" : "routing.q_read_ports = 0: one per input port"},
-       {"DECIDE_CYCLES", std::to_string(d.cfg.q_decision_cycles), "routing.q_decision_cycles"}},
+       {"DECIDE_CYCLES", std::to_string(d.cfg.q_decision_cycles), "routing.q_decision_cycles"},
+       r_at_decision(d)},
       q_unit_ports(d), "  ");
   s += "  logic                unused_q_unit;\n"
        "  assign unused_q_unit = ^{q_init_value[P*NUM_COLS*QW-1:NUM_COLS*QW], q_ready, q_fb_drop, hd_alt_port};\n";
@@ -96,12 +104,14 @@ std::string route_units(const Design& d) {
            {"LEVELS", std::to_string(traits(d.cfg.algorithm).vc_levels), "VC levels of the algorithm"},
            {"QW", "QW", ""},
            {"QFB", std::to_string(d.cfg.q_fraction_bits), "routing.q_fraction_bits"},
-           {"LOCAL_HOP_CYCLES", std::to_string(hop_latency(d.cfg.local_link_latency, d.cfg.switch_allocation)),
-            "zero-load cycles of a local hop"},
-           {"GLOBAL_HOP_CYCLES", std::to_string(hop_latency(d.cfg.global_link_latency, d.cfg.switch_allocation)),
+           {"LOCAL_HOP_CYCLES", std::to_string(QTableLayout::hop_cycles(d.cfg, d.cfg.local_link_latency)),
+            d.cfg.q_stamp == QStamp::Crossbar ? "zero-load r of a local hop (routing.q_stamp = \"crossbar\")"
+                                              : "zero-load cycles of a local hop"},
+           {"GLOBAL_HOP_CYCLES", std::to_string(QTableLayout::hop_cycles(d.cfg, d.cfg.global_link_latency)),
             "and of a global hop"},
            {"FLAT_INIT", d.cfg.q_initial == QInitial::Flat ? "1'b1" : "1'b0",
-            fmt::format("routing.q_initial = \"{}\"", to_string(d.cfg.q_initial))}}) {
+            fmt::format("routing.q_initial = \"{}\"", to_string(d.cfg.q_initial))},
+           r_at_decision(d)}) {
     params.push_back(p);
   }
   std::vector<Connection> ports{{"id_i", "", ""}};

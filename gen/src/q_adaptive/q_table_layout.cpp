@@ -34,7 +34,7 @@ int QTableLayout::minimal_cycles(int router, int group) const {
   int cycles = 0;
   while (topo_.group_of(router) != group) {
     const int port = paths.min_port_to_group(router, group);
-    cycles += hop_latency(topo_.link_latency(port), design_.cfg.switch_allocation);
+    cycles += hop_cycles(design_.cfg, topo_.link_latency(port));
     router = topo_.neighbor(router, port)->router;
   }
   return cycles;
@@ -43,13 +43,17 @@ int QTableLayout::minimal_cycles(int router, int group) const {
 int QTableLayout::initial_cycles(int router, int dst_group, int column) const {
   const int port = port_of_column(column);
   const int next = topo_.neighbor(router, port)->router;
-  const SwitchAllocation sa = design_.cfg.switch_allocation;
   if (design_.cfg.q_initial == QInitial::Flat) {
-    const int global = hop_latency(design_.cfg.global_link_latency, sa);
+    const int global = hop_cycles(design_.cfg, design_.cfg.global_link_latency);
     const bool direct = topo_.is_global_port(port) && topo_.group_of(next) == dst_group;
-    return direct ? global : global + hop_latency(design_.cfg.local_link_latency, sa);
+    return direct ? global : global + hop_cycles(design_.cfg, design_.cfg.local_link_latency);
   }
-  return hop_latency(topo_.link_latency(port), sa) + minimal_cycles(next, dst_group);
+  return hop_cycles(design_.cfg, topo_.link_latency(port)) + minimal_cycles(next, dst_group);
+}
+
+int QTableLayout::hop_cycles(const Config& cfg, int link_latency) {
+  return cfg.q_stamp == QStamp::Crossbar ? link_latency + cfg.q_decision_cycles
+                                          : hop_latency(link_latency, cfg.switch_allocation);
 }
 
 }  // namespace rlroute

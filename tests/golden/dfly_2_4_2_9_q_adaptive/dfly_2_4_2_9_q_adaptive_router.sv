@@ -183,7 +183,8 @@ module dfly_2_4_2_9_q_adaptive_router #(
       .QFB               (4),    // routing.q_fraction_bits
       .LOCAL_HOP_CYCLES  (3),    // zero-load cycles of a local hop
       .GLOBAL_HOP_CYCLES (12),   // and of a global hop
-      .FLAT_INIT         (1'b0)  // routing.q_initial = "zero_load"
+      .FLAT_INIT         (1'b0), // routing.q_initial = "zero_load"
+      .R_AT_DECISION     (1'b0)  // routing.q_stamp = "arrival"
     ) i_route (
       .id_i,
       .hdr_i          (rc_hdr[p*W +: W]),
@@ -226,11 +227,13 @@ module dfly_2_4_2_9_q_adaptive_router #(
     .THLD_INT      (358), // routing.q_thld2 = 0.35
     .EPS           (66),  // routing.epsilon = 0.001
     .READ_PORTS    (7),   // routing.q_read_ports = 0: one per input port
-    .DECIDE_CYCLES (1)    // routing.q_decision_cycles
+    .DECIDE_CYCLES (1),   // routing.q_decision_cycles
+    .R_AT_DECISION (1'b0) // routing.q_stamp = "arrival"
   ) i_q (
     .clk_i,
     .rst_ni,
     .seed_i        (16'(1) ^ (16'(id_i) * 16'h9E37) ^ 16'h51ED), // routing.seed (low 16 bits) and the router
+    .now_i         (cycle_o[rr_pkg::Q_STAMP_W-1:0]),
     .hd_valid_i    (hd_valid),
     .hd_fresh_i    (hd_fresh),
     .hd_port_i     (hd_port),

@@ -44,6 +44,11 @@ constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::
 // them (a global hop for the router's own link to the row's group, a global
 // and a local hop for every other port).
 enum class QInitial { ZeroLoad, Flat };
+// routing.q_stamp: where Q-adaptive's hop time r starts (docs/q_adaptive.md,
+// "Where r starts"): the packet's arrival at the upstream router (the paper),
+// or the cycle it crossed that router's crossbar, which leaves the wait in
+// the upstream input buffer out of r.
+enum class QStamp { Arrival, Crossbar };
 // router.buffer_read: how a VC buffer's storage is read: asynchronously
 // (LUT-RAM / register file) or through a register (block RAM / SRAM macros).
 // The router behaves the same cycle for cycle either way.
@@ -81,6 +86,7 @@ const char* to_string(UgalRule rule);
 const char* to_string(UgalQueue queue);
 const char* to_string(DecisionPoint point);
 const char* to_string(QInitial initial);
+const char* to_string(QStamp stamp);
 const char* to_string(BufferRead read);
 const char* to_string(SwitchAllocation allocation);
 const char* to_string(DqnAgentKind agent);
@@ -205,6 +211,7 @@ struct Config {
   // the decision in one cycle) or 2 (through a register; a faster clock).
   int q_decision_cycles = 1;
   QInitial q_initial = QInitial::ZeroLoad;
+  QStamp q_stamp = QStamp::Arrival;
   // dqn ([Lonardo 2019, chapter 3]; docs/dqn.md): the hop count from which a
   // packet takes no more DQN hops (default twice the topology's diameter: the
   // thesis's 8 on the 4x4 torus), the inference block's hidden layer sizes,

@@ -35,13 +35,20 @@ class QTableLayout {
 
   // The zero-load time, in cycles, from a packet's arrival at `router` to its
   // arrival at the first router of `dst_group`, leaving through column
-  // `column` and minimally from the router that leads to: hop_latency() of
-  // each link on the way (gen/include/rlroute/gen/pipeline.hpp). The
-  // entry's initial value: the estimate of an empty network. With
-  // routing.q_initial = "flat", the authors' code's values instead: one
-  // global hop for the router's own global link to dst_group, one global and
-  // one local hop for every other column.
+  // `column` and minimally from the router that leads to: hop_cycles() of
+  // each link on the way. The entry's initial value: the estimate of an
+  // empty network. With routing.q_initial = "flat", the authors' code's
+  // values instead: one global hop for the router's own global link to
+  // dst_group, one global and one local hop for every other column.
   int initial_cycles(int router, int dst_group, int column) const;
+
+  // A hop's time r in an empty network over a link of `link_latency`
+  // cycles, as routing.q_stamp measures it: from the arrival at one router
+  // to the arrival at the next, hop_latency() (gen/include/rlroute/gen/
+  // pipeline.hpp); from the crossbar of one to the next one's decision, the
+  // link latency (the output register and the link's registers after it)
+  // and routing.q_decision_cycles (from the route unit to the answer).
+  static int hop_cycles(const Config& cfg, int link_latency);
 
  private:
   // Zero-load cycles from arrival at `router` to the first router of `group`

@@ -39,6 +39,9 @@ struct HeadDecision {
 
 struct RouterCore {
   bool waiting_demand = false;  // the top's rr_demand on the core's wait_*_o: flits waiting for each output port
+  // STAMP_LSB/STAMP_W: the network output ports set a head's time stamp to
+  // the cycle it crosses the crossbar (Q-adaptive, routing.q_stamp = "crossbar")
+  bool crossbar_stamp = false;
   HeadDecision head;
 };
 

@@ -43,9 +43,9 @@ class QMirror final : public SideBandCheck {
   std::string word_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) override {
     return feedback_sent(router, port, feedback, cycle);
   }
-  std::string head_left(int router, int port, unsigned key, const Header& /*h*/, std::int64_t /*cycle*/) override {
-    return head_left(router, port, key);
-  }
+  // With routing.q_stamp = "crossbar" it also checks the time stamp a head
+  // leaves with: a cycle after its arrival and not after its departure.
+  std::string head_left(int router, int port, unsigned key, const Header& h, std::int64_t cycle) override;
   bool routers_in_parallel() const override { return true; }
 
   // The checker's events, in its order within a cycle (network_checker.hpp);
@@ -56,7 +56,7 @@ class QMirror final : public SideBandCheck {
   std::string feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle);
   // A head arrived at `router` on `port`, `r` cycles after it arrived at
   // the router it came from (for a NIC port, r is not used).
-  void head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t r);
+  void head_arrived(int router, int port, unsigned key, int src, int dst, std::int64_t r, std::uint32_t stamp = 0);
   std::string head_left(int router, int port, unsigned key);
 
   // Router `router`'s table, rows x columns, as Q-value codes.
@@ -82,6 +82,7 @@ class QMirror final : public SideBandCheck {
     unsigned key;
     int row_up;          // its row at the upstream router
     std::int64_t r;      // cycles from its arrival there to its arrival here
+    std::uint32_t stamp;  // routing.q_stamp = "crossbar": the cycle it crossed the crossbar there (r: at the word)
     int row_here;        // its row here (-1 in its destination group: Q_y = 0)
     bool here = true;    // it has not left yet
     int word = -1;       // the word matched to it
@@ -106,6 +107,8 @@ class QMirror final : public SideBandCheck {
   };
 
   std::uint32_t q_y(int router, int row) const;
+  // A head's r when a word of `word_cycle` pays it.
+  std::int64_t r_of(const Head& head, std::int64_t word_cycle) const;
   // Augmenting paths: give word `w` a head, moving other words to other
   // heads that fit them; give head `h`, which is leaving, a word, taking it
   // from a head still here or from one that left and can take another.
@@ -125,6 +128,7 @@ class QMirror final : public SideBandCheck {
   std::vector<std::vector<std::uint32_t>> tables_;
   std::vector<int> minimal_column_;  // [router * rows + row]
   std::vector<std::vector<Update>> in_flight_;  // per router, the words it sent, in order
+  std::vector<std::map<unsigned, std::int64_t>> arrived_;  // per router, its heads' arrival cycles (crossbar stamps)
   std::vector<Matching> matchings_;  // [router * ports + input port]
   std::int64_t updates_ = 0;
 };
