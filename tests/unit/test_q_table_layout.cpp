@@ -18,6 +18,26 @@ namespace {
 
 Design q_design() { return derive_design(rlroute::test::dragonfly(2, 4, 2, 9, "q_adaptive", 5)); }
 
+// Calls f(router, row, destination group, column, whether the column is the
+// router's own global link to that group) for every entry of every table;
+// returns how many entries are such own links.
+template <class F>
+int for_each_entry(const QTableLayout& q, const Topology& t, F f) {
+  int direct = 0;
+  for (int router = 0; router < t.num_routers(); ++router) {
+    for (int row = 0; row < q.rows(); ++row) {
+      const int group = q.dst_group_of_row(router, row);
+      for (int c = 0; c < q.columns(); ++c) {
+        const int port = q.port_of_column(c);
+        const bool own_link = t.is_global_port(port) && t.group_of(t.neighbor(router, port)->router) == group;
+        direct += own_link;
+        f(router, row, group, c, own_link);
+      }
+    }
+  }
+  return direct;
+}
+
 }  // namespace
 
 TEST(QTableLayout, ARowPerOtherGroupAndSourceNodeAndAColumnPerNetworkPort) {
@@ -129,19 +149,10 @@ TEST(QTableLayout, FlatInitialValuesAreTheAuthorsCodes) {
   const QTableLayout q(d);
   const Topology& t = d.topo;
   const int global = hop_latency(10, SwitchAllocation::AfterVc), local = hop_latency(1, SwitchAllocation::AfterVc);
-  int direct = 0;
-  for (int router = 0; router < t.num_routers(); ++router) {
-    for (int row = 0; row < q.rows(); ++row) {
-      const int group = q.dst_group_of_row(router, row);
-      for (int c = 0; c < q.columns(); ++c) {
-        const int port = q.port_of_column(c);
-        const bool own_link = t.is_global_port(port) && t.group_of(t.neighbor(router, port)->router) == group;
-        direct += own_link;
-        EXPECT_EQ(q.initial_cycles(router, group, c), own_link ? global : global + local)
-            << "router " << router << " row " << row << " column " << c;
-      }
-    }
-  }
+  const int direct = for_each_entry(q, t, [&](int router, int row, int group, int c, bool own_link) {
+    EXPECT_EQ(q.initial_cycles(router, group, c), own_link ? global : global + local)
+        << "router " << router << " row " << row << " column " << c;
+  });
   // Every router has its own link to 2 of the 8 other groups: 2 rows x 2 nodes each.
   EXPECT_EQ(direct, t.num_routers() * 2 * 2);
   // The zero-load values differ: a local port to a router without the link starts at 27 there, 15 here.
@@ -173,21 +184,13 @@ TEST(QTableLayout, CrossbarStampCountsTheLinksAndTheDecision) {
   const Topology& t = d.topo;
   const int less_per_hop = hop_latency(1, cfg.switch_allocation) - QTableLayout::hop_cycles(cfg, 1);
   ASSERT_EQ(less_per_hop, 1);
-  int direct = 0;
-  for (int router = 0; router < t.num_routers(); ++router) {
-    for (int row = 0; row < q.rows(); ++row) {
-      const int group = q.dst_group_of_row(router, row);
-      for (int c = 0; c < q.columns(); ++c) {
-        const int port = q.port_of_column(c);
-        const int hops = arrival.initial_cycles(router, group, c) - q.initial_cycles(router, group, c);
-        EXPECT_GE(hops, 1);
-        EXPECT_LE(hops, 3) << "router " << router << " row " << row << " column " << c;
-        if (t.is_global_port(port) && t.group_of(t.neighbor(router, port)->router) == group) {
-          ++direct;
-          EXPECT_EQ(q.initial_cycles(router, group, c), 11) << "the direct link: one global hop";
-        }
-      }
+  const int direct = for_each_entry(q, t, [&](int router, int row, int group, int c, bool own_link) {
+    const int hops = arrival.initial_cycles(router, group, c) - q.initial_cycles(router, group, c);
+    EXPECT_GE(hops, 1);
+    EXPECT_LE(hops, 3) << "router " << router << " row " << row << " column " << c;
+    if (own_link) {
+      EXPECT_EQ(q.initial_cycles(router, group, c), 11) << "the direct link: one global hop";
     }
-  }
+  });
   EXPECT_EQ(direct, t.num_routers() * 2 * 2);
 }
