@@ -208,11 +208,11 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "row's group and one global and one local hop for every other port, so that every port but the direct link "
      "starts equal."},
     {"routing", "q_stamp", KeyFamily::Any, "string", config_default<&Config::q_stamp>, "`\"arrival\"`, `\"crossbar\"`",
-     "Q-adaptive: where the time `r` of a hop starts, the cycle a head's time stamp holds. `\"arrival\"`: its "
-     "arrival at the upstream router, as the paper. `\"crossbar\"`: the cycle it crossed the upstream router's "
-     "crossbar, so that `r` holds the upstream output buffer and the link but not the wait in the upstream input "
-     "buffer, which every port's estimate would share in an input-queued router (docs/q_adaptive.md, \"Where r "
-     "starts\"); the initial values are the zero-load times measured the same way."},
+     "Q-adaptive: how the time `r` of a hop is taken. `\"arrival\"`: from the head's arrival at the upstream "
+     "router to its arrival here, as the paper. `\"crossbar\"`: from the cycle it crossed the upstream router's "
+     "crossbar to this router's decision, so that an input buffer's wait is in the hop that led into it and not in "
+     "the estimates of every port the packet then takes; the initial values are the zero-load times taken the same "
+     "way. Measured below `\"arrival\"` under ADV+i on 72 nodes (docs/q_adaptive.md, \"Where r starts\")."},
     {"routing", "dqn_hop_threshold", KeyFamily::Any, "integer", "twice the diameter", "0..63 - diameter",
      "DQN-routing: a packet whose hop count has reached it takes no more DQN hops (it is flagged `Pdor` and follows "
      "DOR). [Lonardo 2019] uses 8 on the 4x4 torus (its diameter is 4). The header counts up to 63 hops, and DOR may "

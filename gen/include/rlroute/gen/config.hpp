@@ -44,10 +44,11 @@ constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::
 // them (a global hop for the router's own link to the row's group, a global
 // and a local hop for every other port).
 enum class QInitial { ZeroLoad, Flat };
-// routing.q_stamp: where Q-adaptive's hop time r starts (docs/q_adaptive.md,
-// "Where r starts"): the packet's arrival at the upstream router (the paper),
-// or the cycle it crossed that router's crossbar, which leaves the wait in
-// the upstream input buffer out of r.
+// routing.q_stamp: how Q-adaptive's hop time r is taken (docs/q_adaptive.md,
+// "Where r starts"): from the packet's arrival at the upstream router to its
+// arrival here (the paper), or from the cycle it crossed the upstream
+// crossbar to the decision here (each input buffer's wait in the hop that
+// led into it).
 enum class QStamp { Arrival, Crossbar };
 // router.buffer_read: how a VC buffer's storage is read: asynchronously
 // (LUT-RAM / register file) or through a register (block RAM / SRAM macros).
