@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """DQN-routing measured while its agent learns, as its thesis [Lonardo 2019]
-measured it (docs/results.md, "Measured while it learns").
+measured it (docs/dqn.md, "Measured while it learns").
 
 For each --loads value: `rlroute train CONFIG --load L --warmup W --cycles C
 --json`, a fresh agent learning (and exploring) behind every router's agent

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """DQN-routing's agent: train networks of several sizes in the loop and compare
-what they route like (docs/results.md, "Packets of 3 to 256 flits, trained once").
+what they route like (docs/dqn.md, "Packets of 3 to 256 flits, trained once").
 
 For each hidden-layer shape: `rlroute train` on the 4x4 torus (the agent
 outside the routers, uniform traffic at --train-load for --train-cycles), then
