@@ -170,9 +170,12 @@ std::int64_t QMirror::r_of(const Head& head, std::int64_t word_cycle) const {
   if (design_.cfg.q_stamp != QStamp::Crossbar) return head.r;
   // The answer's hardware cycle (the word leaves its register a cycle later)
   // less the stamp of the upstream crossbar.
+  return since_stamp(word_cycle - 1 + kHardwareCycleAtArrival, head.stamp);
+}
+
+std::int64_t QMirror::since_stamp(std::int64_t now, std::uint32_t stamp) const {
   const std::uint64_t mask = (std::uint64_t{1} << design_.header.stamp.width) - 1;
-  return static_cast<std::int64_t>(
-      (static_cast<std::uint64_t>(word_cycle - 1 + kHardwareCycleAtArrival) - head.stamp) & mask);
+  return static_cast<std::int64_t>((static_cast<std::uint64_t>(now) - stamp) & mask);
 }
 
 std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) {
@@ -225,14 +228,13 @@ std::string QMirror::head_left(int router, int port, unsigned key, const Header&
     if (it != arrived.end() && !topo_.is_ni_port(port)) {
       // In hardware cycles: after the arrival, at the latest the departure.
       const std::int64_t in = it->second + kHardwareCycleAtArrival, out = cycle + kHardwareCycleAtArrival;
-      const std::uint64_t mask = (std::uint64_t{1} << design_.header.stamp.width) - 1;
-      const auto after_arrival = static_cast<std::int64_t>((h.stamp - static_cast<std::uint64_t>(in)) & mask);
-      if (after_arrival < 1 || after_arrival > out - in) {
+      const std::int64_t before_departure = since_stamp(out, h.stamp);
+      if (before_departure >= out - in) {
         return fmt::format("Q feedback check: packet {:#x} left router {} on port {} with time stamp {}, not a cycle "
                            "after its arrival ({}) and up to its departure ({}) modulo 2^{} (routing.q_stamp = "
                            "\"crossbar\": the cycle it crossed the crossbar)",
-                           key, router, port, h.stamp, in & static_cast<std::int64_t>(mask),
-                           out & static_cast<std::int64_t>(mask), design_.header.stamp.width);
+                           key, router, port, h.stamp, since_stamp(in, 0), since_stamp(out, 0),
+                           design_.header.stamp.width);
       }
     }
     if (it != arrived.end()) arrived.erase(it);

@@ -109,6 +109,8 @@ class QMirror final : public SideBandCheck {
   std::uint32_t q_y(int router, int row) const;
   // A head's r when a word of `word_cycle` pays it.
   std::int64_t r_of(const Head& head, std::int64_t word_cycle) const;
+  // Cycles from `stamp` to the hardware cycle `now`, modulo the stamp's width.
+  std::int64_t since_stamp(std::int64_t now, std::uint32_t stamp) const;
   // Augmenting paths: give word `w` a head, moving other words to other
   // heads that fit them; give head `h`, which is leaving, a word, taking it
   // from a head still here or from one that left and can take another.
