@@ -12,6 +12,6 @@ sed -i '0,/assign/s/assign/assign \/* edited *\//' "$copy/dfly_2_4_2_9_ugal_le/d
 if out=$("$here/golden.sh" check "$rlroute" "$copy" 2>&1); then
   echo "FAIL: the check passed on an edited golden file"; echo "$out"; exit 1
 fi
-echo "$out" | grep -q "dfly_2_4_2_9_ugal_le: the emitted files differ" || { echo "FAIL: the wrong example named"; echo "$out"; exit 1; }
-echo "$out" | grep -q "torus4x4_dor: identical" || { echo "FAIL: an unedited example reported"; echo "$out"; exit 1; }
+grep -q "dfly_2_4_2_9_ugal_le: the emitted files differ" <<< "$out" || { echo "FAIL: the wrong example named"; echo "$out"; exit 1; }
+grep -q "torus4x4_dor: identical" <<< "$out" || { echo "FAIL: an unedited example reported"; echo "$out"; exit 1; }
 echo "ok: the check fails on the edited example alone"
