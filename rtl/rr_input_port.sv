@@ -9,7 +9,9 @@
 // upstream for every flit popped (credit_o, registered).
 // DECIDE: a decision unit outside (hd_*, through rr_head_decision) chooses
 // between the route and an alternative when the packet asks for its output
-// VC. SPEC: speculative switch requests (sa_spec_o).
+// VC. SPEC: speculative switch requests (sa_spec_o). STAMP_W: a leaving
+// head's time stamp is the cycle its packet first asked for an output VC
+// (Q-adaptive's routing.q_stamp = "request").
 // docs/architecture.md, "rr_input_port", has the behaviour and the timing.
 module rr_input_port #(
   parameter int unsigned P = 5,        // router ports (width of out-port ids)
@@ -29,16 +31,20 @@ module rr_input_port #(
   parameter int unsigned DOW = 1,               // width of the decision operands
   parameter int unsigned FIELD_LSB = 0,         // the header field an alternative sets ...
   parameter int unsigned FIELD_W = 0,           // ... (0: none) to the answer's value
+  parameter int unsigned STAMP_LSB = 0,         // the header field a leaving head's stamp ...
+  parameter int unsigned STAMP_W = 0,           // ... (0: none) is set to: its first VC request's cycle
   localparam int unsigned VCW = rr_pkg::id_width(V),
   localparam int unsigned PW = rr_pkg::id_width(P),
   localparam int unsigned FLIT_IDX_W = rr_pkg::id_width(S),  // a flit index behind the front, 0..S-1
   localparam int unsigned FLIT_CNT_W = $clog2(S + 1),        // a count of 0..S flits
   localparam int unsigned LW = rr_pkg::link_width(V, W),  // link flit (rr_pkg::LINK_*)
   localparam int unsigned CRW = rr_pkg::credit_width(V),    // credit (rr_pkg::CREDIT_*)
-  localparam int unsigned PATCH_W = (FIELD_W > 0) ? FIELD_W : 1   // the answer's field value
+  localparam int unsigned PATCH_W = (FIELD_W > 0) ? FIELD_W : 1,  // the answer's field value
+  localparam int unsigned STAMP_PW = (STAMP_W > 0) ? STAMP_W : 1
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
+  input  logic [31:0]      now_i,         // the router's cycle counter (STAMP_W)
   // link
   input  logic [LW-1:0]    flit_i,
   output logic [CRW-1:0]   credit_o,
@@ -107,6 +113,7 @@ module rr_input_port #(
   logic           in_valid, in_head, in_tail;
   logic [VCW-1:0] in_vc;
   logic [W-1:0]   in_data;
+  assign now      = now_i[STAMP_PW-1:0];
   assign in_valid = flit_i[rr_pkg::LINK_VALID];
   assign in_head  = flit_i[rr_pkg::LINK_HEAD];
   assign in_tail  = flit_i[rr_pkg::LINK_TAIL];
@@ -150,6 +157,12 @@ module rr_input_port #(
   logic [PATCH_W-1:0]  field [V];
   logic [PATCH_W-1:0]  act_field_q [V];
   logic [PATCH_W-1:0]  next_field_q [V];
+  // STAMP_W: the cycle the oldest packet first asked for an output VC (now,
+  // if it asks for the first time), and the active and next packets' stamps.
+  logic [STAMP_PW-1:0] now;
+  logic [STAMP_PW-1:0] asked_at [V];
+  logic [STAMP_PW-1:0] act_stamp_q [V];
+  logic [STAMP_PW-1:0] next_stamp_q [V];
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
     logic [$clog2(B+1)-1:0]  count;
@@ -296,6 +309,47 @@ module rr_input_port #(
       logic unused_field;
       assign unused_field = ^next_field_q[v];
     end
+    if (STAMP_W > 0) begin : gen_stamp
+      // The wait for the output port the packet asks for starts with its
+      // first request; a grant ends it. The stamps travel as the fields do.
+      logic                asked_q;
+      logic [STAMP_PW-1:0] asked_at_q;
+      assign asked_at[v] = asked_q ? asked_at_q : now;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          asked_q         <= 1'b0;
+          asked_at_q      <= '0;
+          act_stamp_q[v]  <= '0;
+          next_stamp_q[v] <= '0;
+        end else begin
+          if (va_gnt_i[v]) asked_q <= 1'b0;
+          else if (va_req_o[v] && !asked_q) begin
+            asked_q    <= 1'b1;
+            asked_at_q <= now;
+          end
+          if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
+            if (va_gnt_i[v]) act_stamp_q[v] <= asked_at[v];
+          end else if (va_gnt_i[v]) begin
+            next_stamp_q[v] <= asked_at[v];
+          end else if (tail_out) begin
+            act_stamp_q[v] <= next_stamp_q[v];
+          end
+        end
+      end
+    end else begin : gen_no_stamp
+      assign asked_at[v]     = '0;
+      assign act_stamp_q[v]  = '0;
+      assign next_stamp_q[v] = '0;
+      logic unused_stamp;
+      assign unused_stamp = ^{asked_at[v], next_stamp_q[v]};
+    end
+  end
+  if (STAMP_W == 0) begin : gen_unused_now
+    logic unused_now;
+    assign unused_now = ^{now_i[31:1], now};
+  end else if (STAMP_W < 32) begin : gen_unused_now_msbs
+    logic unused_now;
+    assign unused_now = ^now_i[31:STAMP_PW];
   end
 
   if (DECIDE) begin : gen_decision
@@ -332,10 +386,12 @@ module rr_input_port #(
     assign unused_hd = ^{routes_all, counts_all};
   end
 
-  // The head as it leaves: the alternative route's header field set.
-  function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt, input logic [PATCH_W-1:0] val);
+  // The head as it leaves: the alternative route's header field set, and the stamp.
+  function automatic logic [W-1:0] leaving(input logic [W+1:0] f, input logic alt, input logic [PATCH_W-1:0] val,
+                                           input logic [STAMP_PW-1:0] stamp);
     leaving = f[W-1:0];
     if (DECIDE && FIELD_W > 0 && f[W] && alt) leaving[FIELD_LSB+:PATCH_W] = val;
+    if (STAMP_W > 0 && f[W]) leaving[STAMP_LSB+:STAMP_PW] = stamp;
   endfunction
 
   // Crossbar inputs: per lane, the flit the switch allocator granted it.
@@ -349,10 +405,10 @@ module rr_input_port #(
         for (int unsigned k = 0; k < S; k++) begin
           if (lane_valid_i[m] && lane_vc_i[m*VCW+:VCW] == VCW'(v) && lane_idx_i[m*FLIT_IDX_W+:FLIT_IDX_W] == FLIT_IDX_W'(k)) begin
             if (SPEC && !active_q[v]) begin  // a speculation that won: this cycle's grant
-              xb_data_o[m*W+:W]   = leaving(front[v][k], take_alt[v], field[v]);
+              xb_data_o[m*W+:W]   = leaving(front[v][k], take_alt[v], field[v], asked_at[v]);
               xb_vc_o[m*VCW+:VCW] = va_vc_i[v*VCW+:VCW];
             end else begin
-              xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v], act_field_q[v]);
+              xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v], act_field_q[v], act_stamp_q[v]);
               xb_vc_o[m*VCW+:VCW] = out_vc_q[v];
             end
             xb_head_o[m]        = front[v][k][W];

@@ -25,8 +25,10 @@ module rr_router #(
   parameter int unsigned LEN_W = 3,
   parameter int unsigned HOPS_LSB = 0,
   parameter int unsigned HOPS_W = 6,
-  parameter int unsigned STAMP_LSB = 0,  // a header field the network output ports set on heads ...
-  parameter int unsigned STAMP_W = 0,    // ... (0: none) to the cycle they cross the crossbar
+  parameter int unsigned STAMP_LSB = 0,  // a header field heads leave with set to a cycle (0: none): ...
+  parameter int unsigned STAMP_W = 0,
+  parameter bit          STAMP_AT_REQUEST = 1'b0,  // ... their first VC request's (input ports), or the
+                                                   // crossing of the crossbar (network output ports)
   // The decision at the head of the VC (rr_head_decision has the contract)
   parameter logic [P-1:0] DECIDE_PORTS = '0,  // the input ports a decision unit serves
   parameter int unsigned DECIDE_CYCLES = 1,   // 0, 1 or 2: rr_head_decision CYCLES
@@ -126,6 +128,14 @@ module rr_router #(
   logic [NUM_LANES*LANE_W-1:0]   sw_sel;
   logic [P*FLIT_CNT_W-1:0]    room;
 
+  // The free-running cycle counter: observability, and the time stamp of STAMP_W.
+  logic [31:0] cycle_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cycle_q <= '0;
+    else cycle_q <= cycle_q + 1'b1;
+  end
+  assign cycle_o = cycle_q;
+
   for (genvar p = 0; p < P; p++) begin : gen_in
     logic [S*W-1:0]   lane_data;
     logic [S-1:0]     lane_head, lane_tail;
@@ -133,9 +143,11 @@ module rr_router #(
     rr_input_port #(
       .P(P), .V(V), .B(B), .W(W), .MIN_LEN(MIN_LEN), .S(S), .REG_READ(REG_READ), .LEN_LSB(LEN_LSB), .LEN_W(LEN_W),
       .SPEC(SPEC), .DECIDE(DECIDE_PORTS[p]), .DECIDE_CYCLES(DECIDE_CYCLES), .ANSWER_PORT(ANSWER_PORT),
-      .DOW(DOW), .FIELD_LSB(FIELD_LSB), .FIELD_W(FIELD_W)
+      .DOW(DOW), .FIELD_LSB(FIELD_LSB), .FIELD_W(FIELD_W), .STAMP_LSB(STAMP_LSB),
+      .STAMP_W(STAMP_AT_REQUEST ? STAMP_W : 0)
     ) i_input (
       .clk_i, .rst_ni,
+      .now_i        (cycle_q),
       .flit_i       (flit_i[p*LW+:LW]),
       .credit_o     (credit_o[p*CRW+:CRW]),
       .rc_valid_o   (rc_valid_o[p]),
@@ -258,14 +270,6 @@ module rr_router #(
     end
   end
 
-  // The free-running cycle counter: observability, and the time stamp of STAMP_W.
-  logic [31:0] cycle_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) cycle_q <= '0;
-    else cycle_q <= cycle_q + 1'b1;
-  end
-  assign cycle_o = cycle_q;
-
   for (genvar o = 0; o < P; o++) begin : gen_out
     logic [S*W-1:0]   slot_data;
     logic [S-1:0]     slot_head, slot_tail;
@@ -284,7 +288,8 @@ module rr_router #(
     end
     rr_output_port #(
       .V(V), .B(B), .W(W), .S(S), .OB(OB), .MULTI_GRANT(MULTI_GRANT), .SPEC(SPEC), .COUNT_HOP(o >= NUM_NI),
-      .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W), .STAMP_LSB(STAMP_LSB), .STAMP_W((o >= NUM_NI) ? STAMP_W : 0)
+      .HOPS_LSB(HOPS_LSB), .HOPS_W(HOPS_W), .STAMP_LSB(STAMP_LSB),
+      .STAMP_W((o >= NUM_NI && !STAMP_AT_REQUEST) ? STAMP_W : 0)
     ) i_output (
       .clk_i, .rst_ni,
       .now_i    (cycle_q),

@@ -207,12 +207,15 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "`\"flat\"`: as the authors' code [Kang 2021 code], one global hop for the router's own global link to the "
      "row's group and one global and one local hop for every other port, so that every port but the direct link "
      "starts equal."},
-    {"routing", "q_stamp", KeyFamily::Any, "string", config_default<&Config::q_stamp>, "`\"arrival\"`, `\"crossbar\"`",
+    {"routing", "q_stamp", KeyFamily::Any, "string", config_default<&Config::q_stamp>,
+     "`\"arrival\"`, `\"crossbar\"`, `\"request\"`",
      "Q-adaptive: how the time `r` of a hop is taken. `\"arrival\"`: from the head's arrival at the upstream "
-     "router to its arrival here, as the paper. `\"crossbar\"`: from the cycle it crossed the upstream router's "
-     "crossbar to this router's decision, so that an input buffer's wait is in the hop that led into it and not in "
-     "the estimates of every port the packet then takes; the initial values are the zero-load times taken the same "
-     "way. Measured below `\"arrival\"` under ADV+i on 72 nodes (docs/q_adaptive.md, \"Where r starts\")."},
+     "router to its arrival here, as the paper. The others run to this router's decision, so that an input "
+     "buffer's wait is in the hop that led into it and not in the estimates of every port the packet then takes: "
+     "`\"crossbar\"` from the cycle the head crossed the upstream router's crossbar, `\"request\"` from the cycle "
+     "it first asked the upstream router for an output VC of the port it chose there (its wait for that port "
+     "counts too, as in an output-queued router). The initial values are the zero-load times taken the same "
+     "way (docs/q_adaptive.md, \"Where r starts\")."},
     {"routing", "dqn_hop_threshold", KeyFamily::Any, "integer", "twice the diameter", "0..63 - diameter",
      "DQN-routing: a packet whose hop count has reached it takes no more DQN hops (it is flagged `Pdor` and follows "
      "DOR). [Lonardo 2019] uses 8 on the 4x4 torus (its diameter is 4). The header counts up to 63 hops, and DOR may "

@@ -56,9 +56,10 @@ constexpr std::array<Spelling<QInitial>, 2> kQInitials{{
     {QInitial::Flat, "flat"},
 }};
 
-constexpr std::array<Spelling<QStamp>, 2> kQStamps{{
+constexpr std::array<Spelling<QStamp>, 3> kQStamps{{
     {QStamp::Arrival, "arrival"},
     {QStamp::Crossbar, "crossbar"},
+    {QStamp::Request, "request"},
 }};
 
 constexpr std::array<Spelling<DqnAgentKind>, 2> kDqnAgents{{

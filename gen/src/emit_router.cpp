@@ -231,9 +231,13 @@ std::string core_instance(const Design& d, const RouterTopNeeds& needs) {
                             {"LEN_W", pkg + "::HDR_LEN_W", ""},
                             {"HOPS_LSB", pkg + "::HDR_HOPS_LSB", ""},
                             {"HOPS_W", pkg + "::HDR_HOPS_W", ""}};
-  if (d.core.crossbar_stamp) {
-    params.push_back({"STAMP_LSB", pkg + "::HDR_STAMP_LSB", "routing.q_stamp = \"crossbar\": heads leave stamped ..."});
-    params.push_back({"STAMP_W", "rr_pkg::Q_STAMP_W", "... with the cycle they cross the crossbar"});
+  if (d.core.head_stamp != QStamp::Arrival) {
+    const bool request = d.core.head_stamp == QStamp::Request;
+    params.push_back({"STAMP_LSB", pkg + "::HDR_STAMP_LSB",
+                      fmt::format("routing.q_stamp = \"{}\": heads leave stamped ...", to_string(d.core.head_stamp))});
+    params.push_back({"STAMP_W", "rr_pkg::Q_STAMP_W", ""});
+    params.push_back({"STAMP_AT_REQUEST", request ? "1'b1" : "1'b0",
+                      request ? "... with their first VC request's cycle" : "... with the cycle they cross the crossbar"});
   }
   if (needs.decision) {
     for (const Param& p : head_decision_params(d)) params.push_back(p);

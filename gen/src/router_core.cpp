@@ -51,7 +51,7 @@ HeadDecision derive_head_decision(const Config& cfg, const Topology& topo) {
 RouterCore derive_router_core(const Config& cfg, const Topology& topo) {
   const AlgorithmTraits& algorithm = traits(cfg.algorithm);
   return {.waiting_demand = topo.dragonfly() && algorithm.biased() && cfg.ugal_queue == UgalQueue::CreditsAndWaiting,
-          .crossbar_stamp = algorithm.choice == PathChoice::QTable && cfg.q_stamp == QStamp::Crossbar,
+          .head_stamp = algorithm.choice == PathChoice::QTable ? cfg.q_stamp : QStamp::Arrival,
           .head = derive_head_decision(cfg, topo)};
 }
 

@@ -11,7 +11,8 @@ the window.
         --algorithms minimal,ugal-g,ugal-n,par,VALn,q-adaptive --patterns uniform,adv+1,adv+4 --loads 0.5,1.0
 
 Writes, under --out: runs/<algorithm>__<pattern>__<load>.json (one per run,
-with the SST command and its wall time) and sst.csv (a row per run).
+with the SST command and its wall time) and sst.csv (a row per run of this
+call, rewritten after each run).
 Resumable: a run whose JSON is there is not run again. The fork seeds each
 endpoint's destinations with the endpoint's id and each router's choices
 with the router's id, so a run is one deterministic sample.
@@ -132,12 +133,17 @@ def main():
             print(f"run_sst.py: {e}", file=sys.stderr)
             return 1
         rows.append(data)
-    with open(os.path.join(args.out, "sst.csv"), "w", newline="") as f:
+        write_csv(os.path.join(args.out, "sst.csv"), rows)  # after every run: a stopped sweep keeps its rows
+    print(f"wrote {args.out}/sst.csv ({len(rows)} runs)")
+    return 0
+
+
+def write_csv(path, rows):
+    with open(path + ".tmp", "w", newline="") as f:
         w = csv.DictWriter(f, FIELDS, extrasaction="ignore", lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
-    print(f"wrote {args.out}/sst.csv ({len(rows)} runs)")
-    return 0
+    os.replace(path + ".tmp", path)
 
 
 if __name__ == "__main__":

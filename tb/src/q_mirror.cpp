@@ -162,14 +162,14 @@ void QMirror::forget_if_settled(Matching& m, int h) {
 
 void QMirror::head_arrived(int router, int port, unsigned key, const Header& h, std::int64_t cycle,
                            std::int64_t hop_cycles) {
-  if (design_.cfg.q_stamp == QStamp::Crossbar) arrived_[static_cast<size_t>(router)][key] = cycle;
+  if (r_at_decision(design_.cfg.q_stamp)) arrived_[static_cast<size_t>(router)][key] = cycle;
   head_arrived(router, port, key, topo_.node_of_address(h.src), topo_.node_of_address(h.dst), hop_cycles, h.stamp);
 }
 
 std::int64_t QMirror::r_of(const Head& head, std::int64_t word_cycle) const {
-  if (design_.cfg.q_stamp != QStamp::Crossbar) return head.r;
+  if (!r_at_decision(design_.cfg.q_stamp)) return head.r;
   // The answer's hardware cycle (the word leaves its register a cycle later)
-  // less the stamp of the upstream crossbar.
+  // less the stamp the head left the upstream router with.
   return since_stamp(word_cycle - 1 + kHardwareCycleAtArrival, head.stamp);
 }
 
@@ -222,7 +222,7 @@ std::string QMirror::feedback_sent(int router, int port, std::uint64_t feedback,
 }
 
 std::string QMirror::head_left(int router, int port, unsigned key, const Header& h, std::int64_t cycle) {
-  if (design_.cfg.q_stamp == QStamp::Crossbar) {
+  if (r_at_decision(design_.cfg.q_stamp)) {
     auto& arrived = arrived_[static_cast<size_t>(router)];
     const auto it = arrived.find(key);
     if (it != arrived.end() && !topo_.is_ni_port(port)) {
@@ -232,9 +232,9 @@ std::string QMirror::head_left(int router, int port, unsigned key, const Header&
       if (before_departure >= out - in) {
         return fmt::format("Q feedback check: packet {:#x} left router {} on port {} with time stamp {}, not a cycle "
                            "after its arrival ({}) and up to its departure ({}) modulo 2^{} (routing.q_stamp = "
-                           "\"crossbar\": the cycle it crossed the crossbar)",
+                           "\"{}\")",
                            key, router, port, h.stamp, since_stamp(in, 0), since_stamp(out, 0),
-                           design_.header.stamp.width);
+                           design_.header.stamp.width, to_string(design_.cfg.q_stamp));
       }
     }
     if (it != arrived.end()) arrived.erase(it);

@@ -651,6 +651,58 @@ TEST(QFeedbackCheck, FailsOnAStampNotTakenAtTheCrossbar) {
   EXPECT_NE(r.failure.find("not a cycle after its arrival"), std::string::npos) << r.failure;
 }
 
+// routing.q_stamp = "request": heads leave with the cycle their packet first
+// asked for an output VC; the check takes r from that stamp and checks it
+// against the head's arrival and departure (the stamp's value is the
+// input port's block test's). Broken: the input ports do not stamp, and
+// heads leave with the route unit's stamp of their arrival.
+std::string q_stamped(const char* config, const char* stamp, int decision_cycles = 1) {
+  return fmt::format("{}q_stamp = \"{}\"\nq_decision_cycles = {}\n", config, stamp, decision_cycles);
+}
+
+TEST(QFeedbackCheck, CleanRunPassesWithTheRequestStamp) {
+  Bench b(q_stamped(kQDragonfly, "request"));
+  const SimResult r = run_on(b, b.emitted, ModelKind::Router, short_run(0.5));
+  EXPECT_TRUE(r.ok()) << r.failure;
+}
+
+TEST(QFeedbackCheck, FailsOnAStampNotTakenAtTheRequest) {
+  Bench b(q_stamped(kQDragonfly, "request"));
+  const EmittedDesign e = broken(b.emitted, "rr_input_port.sv",
+                                 "if (STAMP_W > 0 && f[W]) leaving[STAMP_LSB+:STAMP_PW] = stamp;",
+                                 "if (1'b0) leaving[STAMP_LSB+:STAMP_PW] = stamp;");
+  const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
+  EXPECT_EQ(r.failure.rfind("Q feedback check: packet ", 0), 0u) << r.failure;
+  EXPECT_NE(r.failure.find("not a cycle after its arrival"), std::string::npos) << r.failure;
+}
+
+// Each way of taking r starts the tables from its own zero-load times
+// (QTableLayout::hop_cycles): at a load at which packets rarely meet, every
+// feedback target equals the entry it updates and the tables' mean stays
+// where it started.
+TEST(QFeedbackCheck, AtZeroLoadTheTablesKeepTheirInitialValuesWithEveryStamp) {
+  for (const auto& [stamp, decision_cycles] : std::vector<std::pair<const char*, int>>{
+           {"arrival", 1}, {"crossbar", 1}, {"request", 1}, {"request", 2}}) {
+    SCOPED_TRACE(fmt::format("q_stamp = {}, q_decision_cycles = {}", stamp, decision_cycles));
+    Bench b(q_stamped(kQDragonfly, stamp, decision_cycles));
+    SimOptions o = short_run(0.01);
+    o.cycles = 1;
+    o.series_window = 1;
+    const SimResult start = run_on(b, b.emitted, ModelKind::Router, o);
+    ASSERT_TRUE(start.ok()) << start.failure;
+    o.cycles = 20000;
+    o.series_window = 5000;
+    const SimResult r = run_on(b, b.emitted, ModelKind::Router, o);
+    ASSERT_TRUE(r.ok()) << r.failure;
+    EXPECT_GT(r.packets_delivered, 200);
+    std::cout << "[ info ] " << stamp << ", " << decision_cycles << " decision cycles: " << r.packets_delivered
+              << " packets, mean " << start.series.front().mean_q << " -> " << r.series.back().mean_q << "\n";
+    ASSERT_FALSE(start.series.empty());
+    ASSERT_GE(r.series.size(), 4u);
+    for (const SeriesPoint& p : r.series) EXPECT_NEAR(p.mean_q, start.series.front().mean_q, 1e-3) << "at " << p.end;
+  }
+}
+
 // Q-adaptive's mirror is observed router by router on the thread team too:
 // the same verdict at every thread count.
 TEST(QFeedbackCheck, TheFirstViolationIsTheSameAtEveryThreadCount) {

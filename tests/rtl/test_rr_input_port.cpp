@@ -52,7 +52,10 @@
 //    way it counts as that packet's decision for what the VC presents (ahead,
 //    fresh, and no renewal of it), not for its request; the route FIFO is
 //    read three deep, so the third route is presented while the second
-//    one's answer is on its way.
+//    one's answer is on its way;
+//  - with STAMP_W (Q-adaptive's routing.q_stamp = "request") a head leaves
+//    with header field STAMP_LSB..+STAMP_W set to the cycle (now_i) its
+//    packet first asked for an output VC.
 // The environment plays the upstream router (credit flow control, virtual
 // cut-through: a packet starts only with credits for all of it, packets of at
 // least 2 flits), the route unit and the allocators.
@@ -131,7 +134,7 @@ struct P7V3B5HR {  // the same, through a register (REGISTERED = 1)
   using Model = Vrr_input_port_p7v3b5hr;
   using Root = Vrr_input_port_p7v3b5hr___024root;
 };
-struct P4V2B6M1HRC {  // single-flit packets, registered decisions that name the port (ANSWER_PORT = 1)
+struct P4V2B6M1HRC {  // single-flit packets, registered decisions that name the port (ANSWER_PORT = 1), stamped heads
   using Model = Vrr_input_port_p4v2b6m1hrc;
   using Root = Vrr_input_port_p4v2b6m1hrc___024root;
 };
@@ -152,7 +155,7 @@ struct P5V2B8S2R {  // the same with the VC buffers read through a register
   using Model = Vrr_input_port_p5v2b8s2r;
   using Root = Vrr_input_port_p5v2b8s2r___024root;
 };
-// Speculative switch allocation (SPEC): plain, at speedup 2, with decisions
+// Speculative switch allocation (SPEC): plain, at speedup 2 (stamped heads), with decisions
 // in front of the VC allocator, and as Q-adaptive uses it (single-flit
 // packets, registered decisions that name the port).
 struct P5V2B8Spec {
@@ -249,6 +252,9 @@ struct VcModel {
   bool active_alt = false,
        next_alt = false;  // DECIDE: the alternative applies to the head
   unsigned active_patch = 0, next_patch = 0;  // ANSWER_PORT: its header field's value
+  bool asked = false;  // STAMP_W: the oldest packet has asked for an output VC, since asked_at
+  std::uint64_t asked_at = 0;
+  std::uint64_t active_stamp = 0, next_stamp = 0;  // the stamp the head leaves with
 };
 
 // What a cycle did (for the directed tests and the coverage counters).
@@ -293,6 +299,8 @@ class InputPortTest : public ::testing::Test {
   static constexpr unsigned kAltFieldValue = 1;  // the alternative's field value, unless the answer names it
   static constexpr bool ANSWER_PORT = Root::rr_input_port__DOT__ANSWER_PORT;
   static constexpr bool SPEC = Root::rr_input_port__DOT__SPEC;
+  static constexpr unsigned STAMP_LSB = Root::rr_input_port__DOT__STAMP_LSB;
+  static constexpr unsigned STAMP_W = Root::rr_input_port__DOT__STAMP_W;
   // DECIDE: routes read per VC, each with a decision slot (the port's RR).
   static constexpr unsigned kSlots = !(REGISTERED && kRoutes >= 2) ? 1 : (LATE && kRoutes >= 3) ? 3 : 2;
   static constexpr unsigned S = Root::rr_input_port__DOT__S;
@@ -315,6 +323,7 @@ class InputPortTest : public ::testing::Test {
     cr_mask_ = static_cast<std::uint32_t>(mask(V));
     late_pend_.assign(V, false);
     late_slot_.assign(V, 0);
+    now_ = 0xFF00;  // the router's cycle counter: a 16-bit stamp wraps early in a test
   }
 
   // The credit word a model drives (credit_o).
@@ -681,6 +690,8 @@ class InputPortTest : public ::testing::Test {
     rtltest::put(dut_->lane_vc_i, lane_vc);
     rtltest::put(dut_->lane_idx_i, lane_idx);
     rtltest::put(dut_->out_pend_i, in.out_pend);
+    rtltest::put(dut_->now_i, now_ & mask(32));
+    const std::uint64_t now = now_ & mask(STAMP_W > 0 ? STAMP_W : 1);
     dut_.eval();
 
     // Route-compute request: the head flit on the link, combinationally.
@@ -747,11 +758,15 @@ class InputPortTest : public ::testing::Test {
     // The granted flits on the crossbar lanes.
     // A speculation that goes carries this cycle's grant: its output VC and decision.
     const auto speculating = [&](unsigned v) { return ((specreq >> v) & 1u) != 0; };
+    const auto asked_at = [&](unsigned v) { return vcs_[v].asked ? vcs_[v].asked_at : now; };
     const auto leaving = [&](unsigned v, unsigned k) {
       Stored f = vcs_[v].flits[k];
       const bool alt = speculating(v) ? alt_now[v] : vcs_[v].active_alt;
       const unsigned patch = speculating(v) ? vcs_[v].slots[0].patch : vcs_[v].active_patch;
       if (f.head && alt) rtltest::set_field(f.data, FIELD_LSB, FIELD_W, ANSWER_PORT ? patch : kAltFieldValue);
+      if (STAMP_W > 0 && f.head) {
+        rtltest::set_field(f.data, STAMP_LSB, STAMP_W, speculating(v) ? asked_at(v) : vcs_[v].active_stamp);
+      }
       return f;
     };
     const auto out_vc = [&](unsigned v) { return speculating(v) ? in.va_vc[v] : vcs_[v].out_vc; };
@@ -804,6 +819,7 @@ class InputPortTest : public ::testing::Test {
       ans_slot[v] = LATE ? late_slot_[v] : take_slot[v];
     }
     dut_.tick();
+    ++now_;
 
     // Model update: pops, grants, decisions, push, credit.
     if (credit_valid_) ++up_credits_[credit_vc_];
@@ -816,6 +832,7 @@ class InputPortTest : public ::testing::Test {
       const bool alt = granted && alt_now[v];
       const unsigned req_port = granted ? request_port(v, alt) : 0;
       const unsigned req_patch = m.slots[0].patch;
+      const std::uint64_t req_stamp = asked_at(v);
       const bool pend = (in.out_pend >> v) & 1u;
       if (!m.active || (granted && tail_out)) {
         // SPEC: a packet that left whole in its grant's cycle leaves the VC idle.
@@ -827,6 +844,7 @@ class InputPortTest : public ::testing::Test {
           m.out_vc = in.va_vc[v];
           m.active_alt = alt;
           m.active_patch = req_patch;
+          m.active_stamp = req_stamp;
         }
       } else if (granted) {
         if (!pend) m.wait = false;
@@ -835,6 +853,7 @@ class InputPortTest : public ::testing::Test {
         m.next_vc = in.va_vc[v];
         m.next_alt = alt;
         m.next_patch = req_patch;
+        m.next_stamp = req_stamp;
       } else if (tail_out) {
         m.active = m.next;
         m.wait = m.next;
@@ -843,8 +862,15 @@ class InputPortTest : public ::testing::Test {
         m.out_vc = m.next_vc;
         m.active_alt = m.next_alt;
         m.active_patch = m.next_patch;
+        m.active_stamp = m.next_stamp;
       } else if (!pend) {
         m.wait = false;
+      }
+      if (granted) {
+        m.asked = false;
+      } else if (((vareq >> v) & 1u) && !m.asked) {
+        m.asked = true;
+        m.asked_at = now;
       }
       if (granted) {  // every slot takes over the one behind it
         std::shift_left(m.slots.begin(), m.slots.end(), 1);
@@ -1047,6 +1073,7 @@ class InputPortTest : public ::testing::Test {
   std::vector<unsigned> late_slot_;             // for this slot
   unsigned late_moved_ = 0, late_dropped_ = 0;  // LATE: answers whose packet moved up, or was granted
   unsigned late_third_ = 0;                     // LATE: presentations of the third route
+  std::uint64_t now_ = 0;                       // the cycle counter driven on now_i (STAMP_W)
 };
 
 // Every parameter set; those with more than one VC.

@@ -1083,7 +1083,7 @@ TEST(ConfigError, QAdaptiveKeys) {
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_initial = \"flat\"\n"),
             "t.toml:9:1: routing.q_initial = \"flat\": only valid for routing.algorithm = q_adaptive");
   EXPECT_EQ(error_of(q + "q_stamp = \"departure\"\n"),
-            "t.toml:9:1: routing.q_stamp = \"departure\": must be one of \"arrival\", \"crossbar\"");
+            "t.toml:9:1: routing.q_stamp = \"departure\": must be one of \"arrival\", \"crossbar\", \"request\"");
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_stamp = \"crossbar\"\n"),
             "t.toml:9:1: routing.q_stamp = \"crossbar\": only valid for routing.algorithm = q_adaptive");
 }

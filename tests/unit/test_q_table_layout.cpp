@@ -194,3 +194,19 @@ TEST(QTableLayout, CrossbarStampCountsTheLinksAndTheDecision) {
   });
   EXPECT_EQ(direct, t.num_routers() * 2 * 2);
 }
+
+// routing.q_stamp = "request": r runs from the upstream router's VC request
+// to the decision here: the crossbar-to-decision time and the cycles from
+// the request to the crossbar (one, or none with speculative allocation);
+// the zero-load tables stay as they start ("AtZeroLoad..." in
+// tests/net/test_checkers.cpp).
+TEST(QTableLayout, RequestStampCountsFromTheVcRequest) {
+  Config cfg = rlroute::test::dragonfly(2, 4, 2, 9, "q_adaptive", 5);
+  cfg.q_stamp = QStamp::Request;
+  EXPECT_EQ(QTableLayout::hop_cycles(cfg, 10), 12);
+  EXPECT_EQ(QTableLayout::hop_cycles(cfg, 1), 3);
+  cfg.q_decision_cycles = 2;
+  EXPECT_EQ(QTableLayout::hop_cycles(cfg, 10), 13);
+  cfg.switch_allocation = SwitchAllocation::Speculative;
+  EXPECT_EQ(QTableLayout::hop_cycles(cfg, 10), 12);
+}

@@ -15,10 +15,10 @@ using sv::Param;
 
 namespace {
 
-// routing.q_stamp: with "crossbar" the route units pass the header's stamp
-// and the Q unit takes r at its answer.
+// routing.q_stamp: with "crossbar" or "request" the route units pass the
+// header's stamp and the Q unit takes r at its answer.
 Param r_at_decision(const Design& d) {
-  return {"R_AT_DECISION", d.cfg.q_stamp == QStamp::Crossbar ? "1'b1" : "1'b0",
+  return {"R_AT_DECISION", rlroute::r_at_decision(d.cfg.q_stamp) ? "1'b1" : "1'b0",
           fmt::format("routing.q_stamp = \"{}\"", to_string(d.cfg.q_stamp))};
 }
 
@@ -105,8 +105,9 @@ std::string route_units(const Design& d) {
            {"QW", "QW", ""},
            {"QFB", std::to_string(d.cfg.q_fraction_bits), "routing.q_fraction_bits"},
            {"LOCAL_HOP_CYCLES", std::to_string(QTableLayout::hop_cycles(d.cfg, d.cfg.local_link_latency)),
-            d.cfg.q_stamp == QStamp::Crossbar ? "zero-load r of a local hop (routing.q_stamp = \"crossbar\")"
-                                              : "zero-load cycles of a local hop"},
+            rlroute::r_at_decision(d.cfg.q_stamp)
+                ? fmt::format("zero-load r of a local hop (routing.q_stamp = \"{}\")", to_string(d.cfg.q_stamp))
+                : "zero-load cycles of a local hop"},
            {"GLOBAL_HOP_CYCLES", std::to_string(QTableLayout::hop_cycles(d.cfg, d.cfg.global_link_latency)),
             "and of a global hop"},
            {"FLAT_INIT", d.cfg.q_initial == QInitial::Flat ? "1'b1" : "1'b0",

@@ -52,8 +52,15 @@ int QTableLayout::initial_cycles(int router, int dst_group, int column) const {
 }
 
 int QTableLayout::hop_cycles(const Config& cfg, int link_latency) {
-  return cfg.q_stamp == QStamp::Crossbar ? link_latency + cfg.q_decision_cycles
-                                          : hop_latency(link_latency, cfg.switch_allocation);
+  switch (cfg.q_stamp) {
+    case QStamp::Crossbar:
+      return link_latency + cfg.q_decision_cycles;
+    case QStamp::Request:  // the request's cycle is the crossbar's with speculation, the one before without
+      return router_cycles(cfg.switch_allocation) - 1 + link_latency + cfg.q_decision_cycles;
+    case QStamp::Arrival:
+      break;
+  }
+  return hop_latency(link_latency, cfg.switch_allocation);
 }
 
 }  // namespace rlroute

@@ -46,10 +46,13 @@ constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::
 enum class QInitial { ZeroLoad, Flat };
 // routing.q_stamp: how Q-adaptive's hop time r is taken (docs/q_adaptive.md,
 // "Where r starts"): from the packet's arrival at the upstream router to its
-// arrival here (the paper), or from the cycle it crossed the upstream
-// crossbar to the decision here (each input buffer's wait in the hop that
-// led into it).
-enum class QStamp { Arrival, Crossbar };
+// arrival here (the paper); or to the decision here, from the cycle it
+// crossed the upstream crossbar or from the cycle it first asked the
+// upstream router for an output VC of the port it chose there.
+enum class QStamp { Arrival, Crossbar, Request };
+// r is taken at this router's decision, from a stamp the head left the
+// upstream router with.
+constexpr bool r_at_decision(QStamp stamp) { return stamp != QStamp::Arrival; }
 // router.buffer_read: how a VC buffer's storage is read: asynchronously
 // (LUT-RAM / register file) or through a register (block RAM / SRAM macros).
 // The router behaves the same cycle for cycle either way.

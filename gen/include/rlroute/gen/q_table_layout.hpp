@@ -47,7 +47,8 @@ class QTableLayout {
   // to the arrival at the next, hop_latency() (gen/include/rlroute/gen/
   // pipeline.hpp); from the crossbar of one to the next one's decision, the
   // link latency (the output register and the link's registers after it)
-  // and routing.q_decision_cycles (from the route unit to the answer).
+  // and routing.q_decision_cycles (from the route unit to the answer); from
+  // the VC request of one, the cycles to its crossbar as well.
   static int hop_cycles(const Config& cfg, int link_latency);
 
  private:

@@ -39,9 +39,11 @@ struct HeadDecision {
 
 struct RouterCore {
   bool waiting_demand = false;  // the top's rr_demand on the core's wait_*_o: flits waiting for each output port
-  // STAMP_LSB/STAMP_W: the network output ports set a head's time stamp to
-  // the cycle it crosses the crossbar (Q-adaptive, routing.q_stamp = "crossbar")
-  bool crossbar_stamp = false;
+  // STAMP_*: heads leave with a time stamp (Q-adaptive's routing.q_stamp):
+  // Crossbar, the network output ports set it to the cycle the head crosses
+  // the crossbar; Request, the input ports to the cycle its packet first
+  // asked for an output VC. Arrival: no stamp leaves the core.
+  QStamp head_stamp = QStamp::Arrival;
   HeadDecision head;
 };
 

@@ -43,8 +43,9 @@ class QMirror final : public SideBandCheck {
   std::string word_sent(int router, int port, std::uint64_t feedback, std::int64_t cycle) override {
     return feedback_sent(router, port, feedback, cycle);
   }
-  // With routing.q_stamp = "crossbar" it also checks the time stamp a head
-  // leaves with: a cycle after its arrival and not after its departure.
+  // With routing.q_stamp = "crossbar" or "request" it also checks the time
+  // stamp a head leaves with: a cycle after its arrival and not after its
+  // departure.
   std::string head_left(int router, int port, unsigned key, const Header& h, std::int64_t cycle) override;
   bool routers_in_parallel() const override { return true; }
 
@@ -82,7 +83,7 @@ class QMirror final : public SideBandCheck {
     unsigned key;
     int row_up;          // its row at the upstream router
     std::int64_t r;      // cycles from its arrival there to its arrival here
-    std::uint32_t stamp;  // routing.q_stamp = "crossbar": the cycle it crossed the crossbar there (r: at the word)
+    std::uint32_t stamp;  // r_at_decision(routing.q_stamp): the stamp it left there with (r: at the word)
     int row_here;        // its row here (-1 in its destination group: Q_y = 0)
     bool here = true;    // it has not left yet
     int word = -1;       // the word matched to it
@@ -130,7 +131,7 @@ class QMirror final : public SideBandCheck {
   std::vector<std::vector<std::uint32_t>> tables_;
   std::vector<int> minimal_column_;  // [router * rows + row]
   std::vector<std::vector<Update>> in_flight_;  // per router, the words it sent, in order
-  std::vector<std::map<unsigned, std::int64_t>> arrived_;  // per router, its heads' arrival cycles (crossbar stamps)
+  std::vector<std::map<unsigned, std::int64_t>> arrived_;  // per router, its heads' arrival cycles (r_at_decision)
   std::vector<Matching> matchings_;  // [router * ports + input port]
   std::int64_t updates_ = 0;
 };
