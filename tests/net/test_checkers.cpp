@@ -628,36 +628,33 @@ TEST(QFeedbackCheck, FailsOnATableThatLearnsWrong) {
   std::cout << "[ info ] " << r.failure << "\n";
 }
 
-// routing.q_stamp = "crossbar": heads leave with the cycle they crossed the
-// crossbar, r runs from it, and the check takes r from the stamp and checks
-// the stamp against the head's arrival and departure.
-std::string crossbar_stamped(const char* config) { return std::string(config) + "q_stamp = \"crossbar\"\n"; }
-
-TEST(QFeedbackCheck, CleanRunPassesWithTheCrossbarStamp) {
-  Bench b(crossbar_stamped(kQDragonfly));
-  const SimResult r = run_on(b, b.emitted, ModelKind::Router, short_run(0.5));
-  EXPECT_TRUE(r.ok()) << r.failure;
+// routing.q_stamp = "crossbar" or "request": heads leave stamped with the
+// cycle they crossed the crossbar, or with the cycle their packet first
+// asked for an output VC; the check takes r from the stamp and checks the
+// stamp against the head's arrival and departure (the stamp's exact value
+// is the output and input ports' block tests'). Broken: the ports do not
+// stamp, and heads leave with the route unit's stamp of their arrival.
+std::string q_stamped(const char* config, const char* stamp, int decision_cycles = 1) {
+  return fmt::format("{}q_stamp = \"{}\"\nq_decision_cycles = {}\n", config, stamp, decision_cycles);
 }
 
-// The output ports do not stamp: heads leave with the route unit's stamp of
-// their arrival.
-TEST(QFeedbackCheck, FailsOnAStampNotTakenAtTheCrossbar) {
-  Bench b(crossbar_stamped(kQDragonfly));
-  const EmittedDesign e = broken(b.emitted, "rr_output_port.sv",
-                                 "if (STAMP_W > 0 && head_i[k]) data[STAMP_LSB+:STAMP_PW] = stamp;",
-                                 "if (1'b0) data[STAMP_LSB+:STAMP_PW] = stamp;");
-  const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
+void expect_unstamped_heads_caught(const char* stamp, const char* file, const std::string& stamping_line) {
+  Bench b(q_stamped(kQDragonfly, stamp));
+  const std::string skip = "if (1'b0)" + stamping_line.substr(stamping_line.find(')') + 1);
+  const SimResult r = run_on(b, broken(b.emitted, file, stamping_line, skip), ModelKind::Router, short_run(0.1));
   EXPECT_EQ(r.failure.rfind("Q feedback check: packet ", 0), 0u) << r.failure;
   EXPECT_NE(r.failure.find("not a cycle after its arrival"), std::string::npos) << r.failure;
 }
 
-// routing.q_stamp = "request": heads leave with the cycle their packet first
-// asked for an output VC; the check takes r from that stamp and checks it
-// against the head's arrival and departure (the stamp's value is the
-// input port's block test's). Broken: the input ports do not stamp, and
-// heads leave with the route unit's stamp of their arrival.
-std::string q_stamped(const char* config, const char* stamp, int decision_cycles = 1) {
-  return fmt::format("{}q_stamp = \"{}\"\nq_decision_cycles = {}\n", config, stamp, decision_cycles);
+TEST(QFeedbackCheck, CleanRunPassesWithTheCrossbarStamp) {
+  Bench b(q_stamped(kQDragonfly, "crossbar"));
+  const SimResult r = run_on(b, b.emitted, ModelKind::Router, short_run(0.5));
+  EXPECT_TRUE(r.ok()) << r.failure;
+}
+
+TEST(QFeedbackCheck, FailsOnAStampNotTakenAtTheCrossbar) {
+  expect_unstamped_heads_caught("crossbar", "rr_output_port.sv",
+                                "if (STAMP_W > 0 && head_i[k]) data[STAMP_LSB+:STAMP_PW] = stamp;");
 }
 
 TEST(QFeedbackCheck, CleanRunPassesWithTheRequestStamp) {
@@ -667,13 +664,8 @@ TEST(QFeedbackCheck, CleanRunPassesWithTheRequestStamp) {
 }
 
 TEST(QFeedbackCheck, FailsOnAStampNotTakenAtTheRequest) {
-  Bench b(q_stamped(kQDragonfly, "request"));
-  const EmittedDesign e = broken(b.emitted, "rr_input_port.sv",
-                                 "if (STAMP_W > 0 && f[W]) leaving[STAMP_LSB+:STAMP_PW] = stamp;",
-                                 "if (1'b0) leaving[STAMP_LSB+:STAMP_PW] = stamp;");
-  const SimResult r = run_on(b, e, ModelKind::Router, short_run(0.1));
-  EXPECT_EQ(r.failure.rfind("Q feedback check: packet ", 0), 0u) << r.failure;
-  EXPECT_NE(r.failure.find("not a cycle after its arrival"), std::string::npos) << r.failure;
+  expect_unstamped_heads_caught("request", "rr_input_port.sv",
+                                "if (STAMP_W > 0 && f[W]) leaving[STAMP_LSB+:STAMP_PW] = stamp;");
 }
 
 // Each way of taking r starts the tables from its own zero-load times
