@@ -6,7 +6,10 @@
 //   SOURCE       : the row's best port (argmin, lowest column on ties) against
 //                  the minimal one with threshold THLD_SRC (q_thld1);
 //   INTERMEDIATE : the random local port drawn (local_i) against the minimal
-//                  one with THLD_INT (q_thld2).
+//                  one with THLD_INT (q_thld2); with LOCAL_COLS > 0
+//                  (routing.q_intermediate = "best") the lowest-valued of
+//                  the local columns 0 .. LOCAL_COLS-1 other than the
+//                  minimal one instead (the lowest column on ties).
 // The minimal port is kept when dV = (Q_min - Q_other) / Q_min < thld /
 // 2^TB, tested without a division as (Q_min - Q_other) x 2^TB < thld x
 // Q_min. Then, in the last two roles, explore_i (the epsilon draw, made by
@@ -18,6 +21,7 @@ module rr_q_decide #(
   parameter int unsigned TB = 8,         // fraction bits of the thresholds
   parameter int unsigned THLD_SRC = 51,  // round(q_thld1 x 2^TB), [Kang 2021]: 0.2
   parameter int unsigned THLD_INT = 90,  // round(q_thld2 x 2^TB), [Kang 2021]: 0.35
+  parameter int unsigned LOCAL_COLS = 0,  // > 0: INTERMEDIATE takes the best of these local columns
   localparam int unsigned COL_W = rr_pkg::id_width(NUM_COLS)
 ) (
   input  logic [NUM_COLS*QW-1:0] row_i,
@@ -35,12 +39,16 @@ module rr_q_decide #(
   // one, so ties go to the lowest column and exactly one column wins. One
   // comparator deep, where a tree would be log2(NUM_COLS) comparators in series.
   logic [NUM_COLS-1:0] wins;
+  logic [NUM_COLS-1:0] below [NUM_COLS];  // below[c][d]: column c's value is below column d's
   always_comb begin
+    for (int unsigned c = 0; c < NUM_COLS; c++) begin
+      for (int unsigned d = 0; d < NUM_COLS; d++) below[c][d] = row_i[c*QW+:QW] < row_i[d*QW+:QW];
+    end
     for (int unsigned c = 0; c < NUM_COLS; c++) begin
       wins[c] = 1'b1;
       for (int unsigned d = 0; d < NUM_COLS; d++) begin
-        if (d < c && !(row_i[c*QW+:QW] < row_i[d*QW+:QW])) wins[c] = 1'b0;
-        if (d > c && row_i[d*QW+:QW] < row_i[c*QW+:QW]) wins[c] = 1'b0;
+        if (d < c && !below[c][d]) wins[c] = 1'b0;
+        if (d > c && below[d][c]) wins[c] = 1'b0;
       end
     end
     best_o = '0;
@@ -58,14 +66,36 @@ module rr_q_decide #(
   logic          source;
   logic [COL_W-1:0] other;
   logic [QW-1:0]  q_min, q_local, q_other;
+  logic [COL_W-1:0] local_col;
   assign source = role_i == 2'(rr_pkg::Q_ROLE_SOURCE);
-  assign other = source ? best_o : local_i;
+  assign other = source ? best_o : local_col;
+  // LOCAL_COLS: the argmin of the local columns but the minimal one, from
+  // the comparisons above (a column wins against the candidates only).
+  if (LOCAL_COLS > 0) begin : gen_best_local
+    logic [LOCAL_COLS-1:0] cand, wins_local;
+    always_comb begin
+      for (int unsigned c = 0; c < LOCAL_COLS; c++) cand[c] = min_i != COL_W'(c);
+      local_col = min_i;
+      for (int unsigned c = 0; c < LOCAL_COLS; c++) begin
+        wins_local[c] = cand[c];
+        for (int unsigned d = 0; d < LOCAL_COLS; d++) begin
+          if (cand[d] && d < c && !below[c][d]) wins_local[c] = 1'b0;
+          if (cand[d] && d > c && below[d][c]) wins_local[c] = 1'b0;
+        end
+        if (wins_local[c]) local_col = COL_W'(c);
+      end
+    end
+    logic unused_local;
+    assign unused_local = ^local_i;
+  end else begin : gen_random_local
+    assign local_col = local_i;
+  end
   always_comb begin
     q_min = '0;
     q_local = '0;
     for (int unsigned c = 0; c < NUM_COLS; c++) begin
       if (min_i == COL_W'(c)) q_min = row_i[c*QW+:QW];
-      if (local_i == COL_W'(c)) q_local = row_i[c*QW+:QW];
+      if (local_col == COL_W'(c)) q_local = row_i[c*QW+:QW];
     end
   end
   assign q_other = source ? best_q_o : q_local;

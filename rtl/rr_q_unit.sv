@@ -28,6 +28,7 @@ module rr_q_unit #(
   parameter int unsigned TB = 8,         // fraction bits of the thresholds
   parameter int unsigned THLD_SRC = 51,  // round(routing.q_thld1 x 2^TB)
   parameter int unsigned THLD_INT = 90,  // round(routing.q_thld2 x 2^TB)
+  parameter bit          INT_BEST = 1'b0,  // routing.q_intermediate = "best": the best local port, not a random one
   parameter int unsigned EPS = 66,       // round(routing.epsilon x 2^16)
   parameter int unsigned READ_PORTS = 1, // read ports (routing.q_read_ports)
   parameter int unsigned DECIDE_CYCLES = 1,  // cycles per decision, 1 or 2 (routing.q_decision_cycles)
@@ -185,7 +186,9 @@ module rr_q_unit #(
 
     logic [COL_W-1:0] k_col, unused_best_col;
     logic [QW-1:0] k_best;
-    rr_q_decide #(.NUM_COLS(NUM_COLS), .QW(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT)) i_decide (
+    rr_q_decide #(
+      .NUM_COLS(NUM_COLS), .QW(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT), .LOCAL_COLS(INT_BEST ? A - 1 : 0)
+    ) i_decide (
       .row_i    (d_row),
       .role_i   (d_role),
       .min_i    (d_min),

@@ -480,6 +480,10 @@ class Parser {
       only_q(*f);
       cfg_.q_initial = kQInitials[f->one_of(names_of(kQInitials))].first;
     }
+    if (const auto f = field("routing", "q_intermediate")) {
+      only_q(*f);
+      cfg_.q_intermediate = kQIntermediates[f->one_of(names_of(kQIntermediates))].first;
+    }
     if (const auto f = field("routing", "q_stamp")) {
       only_q(*f);
       cfg_.q_stamp = kQStamps[f->one_of(names_of(kQStamps))].first;
@@ -707,6 +711,7 @@ const char* to_string(UgalRule rule) { return spelling_of(kUgalRules, rule); }
 const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue); }
 const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }
 const char* to_string(QInitial initial) { return spelling_of(kQInitials, initial); }
+const char* to_string(QIntermediate intermediate) { return spelling_of(kQIntermediates, intermediate); }
 const char* to_string(QStamp stamp) { return spelling_of(kQStamps, stamp); }
 const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
 const char* to_string(DqnFallback fallback) { return spelling_of(kDqnFallbacks, fallback); }

@@ -207,6 +207,12 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "`\"flat\"`: as the authors' code [Kang 2021 code], one global hop for the router's own global link to the "
      "row's group and one global and one local hop for every other port, so that every port but the direct link "
      "starts equal."},
+    {"routing", "q_intermediate", KeyFamily::Any, "string", config_default<&Config::q_intermediate>,
+     "`\"random\"`, `\"best\"`",
+     "Q-adaptive: the local port the first router of the intermediate group weighs against the minimal one "
+     "(with `q_thld2`) when it has no global link to the destination group. `\"random\"`: a random one, as the "
+     "paper. `\"best\"`: the one whose table entry is lowest (the lowest port on ties), from the comparisons the "
+     "row's minimum already makes (docs/q_adaptive.md, \"The intermediate decision\")."},
     {"routing", "q_stamp", KeyFamily::Any, "string", config_default<&Config::q_stamp>,
      "`\"arrival\"`, `\"crossbar\"`, `\"request\"`",
      "Q-adaptive: how the time `r` of a hop is taken. `\"arrival\"`: from the head's arrival at the upstream "

@@ -51,6 +51,11 @@ constexpr std::array<Spelling<DecisionPoint>, 3> kDecisionPoints{{
     {DecisionPoint::BufferWrite, "buffer_write"},
 }};
 
+constexpr std::array<Spelling<QIntermediate>, 2> kQIntermediates{{
+    {QIntermediate::Random, "random"},
+    {QIntermediate::Best, "best"},
+}};
+
 constexpr std::array<Spelling<QInitial>, 2> kQInitials{{
     {QInitial::ZeroLoad, "zero_load"},
     {QInitial::Flat, "flat"},

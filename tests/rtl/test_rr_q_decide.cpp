@@ -2,7 +2,9 @@
 // bit-exact reference rlroute::ref::q_decide (ref/src/q_decision.cpp) and the
 // row minimum and its column of rlroute::ref::q_argmin, for random rows (with
 // many ties and zeros), every role, every draw, on the 1,056-node router's 11
-// columns with the thresholds of [Kang 2021] and on two small tables.
+// columns with the thresholds of [Kang 2021] and on two small tables; and
+// with the best local port at the intermediate router (LOCAL_COLS,
+// routing.q_intermediate = "best") on 11 and 4 columns.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,21 +16,25 @@
 #include "Vrr_q_decide_c11.h"
 #include "Vrr_q_decide_c4.h"
 #include "Vrr_q_decide_c3.h"
+#include "Vrr_q_decide_c11b.h"
+#include "Vrr_q_decide_c4b.h"
 #include "rlroute/ref/q_decision.hpp"
 #include "vtb.hpp"
 
 namespace cfg {
 
-template <class M, unsigned C_, unsigned W_, unsigned TB_, unsigned SRC_, unsigned INT_>
+template <class M, unsigned C_, unsigned W_, unsigned TB_, unsigned SRC_, unsigned INT_, unsigned LOCAL_ = 0>
 struct DecCfg {
   using Model = M;
-  static constexpr unsigned C = C_, W = W_, TB = TB_, SRC = SRC_, INT = INT_;
+  static constexpr unsigned C = C_, W = W_, TB = TB_, SRC = SRC_, INT = INT_, LOCAL = LOCAL_;
 };
 
 // As tests/rtl/CMakeLists.txt builds them.
 struct C11 : DecCfg<Vrr_q_decide_c11, 11, 16, 8, 51, 90> {};  // dfly(4,8,4,33): 7 local + 4 global ports
 struct C4 : DecCfg<Vrr_q_decide_c4, 4, 8, 8, 51, 90> {};      // dfly(2,4,2,9)-like: 3 local + 1 global
 struct C3 : DecCfg<Vrr_q_decide_c3, 3, 6, 4, 16, 0> {};       // q_thld1 = 1 (best port only at 0), q_thld2 = 0 (local port if no worse)
+struct C11Best : DecCfg<Vrr_q_decide_c11b, 11, 16, 8, 51, 90, 7> {};  // the best of the 7 local ports
+struct C4Best : DecCfg<Vrr_q_decide_c4b, 4, 8, 8, 51, 90, 3> {};      // the best of the 3 local ports
 
 }  // namespace cfg
 
@@ -59,7 +65,8 @@ class QDecideTest : public ::testing::Test {
     dut_->rand_i = rand_port;
     dut_->eval();
     const rlroute::ref::QDecisionInput in{.role = role, .row = row, .min_port = min_port, .random_local = local,
-                                          .explore = explore, .random_port = rand_port};
+                                          .explore = explore, .random_port = rand_port,
+                                          .local_columns = Cfg::LOCAL};
     const unsigned want = rlroute::ref::q_decide(in, thresholds_);
     const unsigned best = rlroute::ref::q_argmin(row);
     const std::string ctx = describe(row, role, min_port, local, explore, rand_port);
@@ -82,7 +89,7 @@ class QDecideTest : public ::testing::Test {
   rtltest::CombDut<typename Cfg::Model> dut_;
 };
 
-using DecCfgs = ::testing::Types<cfg::C11, cfg::C4, cfg::C3>;
+using DecCfgs = ::testing::Types<cfg::C11, cfg::C4, cfg::C3, cfg::C11Best, cfg::C4Best>;
 TYPED_TEST_SUITE(QDecideTest, DecCfgs);
 
 TYPED_TEST(QDecideTest, AgreesWithTheReferenceOnRandomRows) {
@@ -117,6 +124,12 @@ TYPED_TEST(QDecideTest, EveryOutcomeOfTheDecisionOccurs) {
     EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 2), 1u);
     row[1] = 27;               // 32.5 % below: not
     EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 2), 0u);
+    if (TypeParam::LOCAL > 0) {  // the best local port, not the random one drawn (2)
+      row[1] = 25;
+      EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 2, false, 2), 1u);
+      row[C - 1] = 1;          // a global column is no candidate
+      EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 2, false, 2), 1u);
+    }
   } else {                     // C3: q_thld1 = 1, q_thld2 = 0
     row[C - 1] = 1;            // 97.5 % below is still below 1: the minimal port
     EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, false, 1), 0u);

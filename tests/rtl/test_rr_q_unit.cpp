@@ -54,13 +54,15 @@ namespace cfg {
 
 template <class M, unsigned P_, unsigned NUM_NI_, unsigned A_, unsigned H_, unsigned NUM_G_, unsigned QW_,
           unsigned QFB_, unsigned RB_, unsigned ALPHA_, unsigned BETA_, unsigned TB_, unsigned THLD_SRC_,
-          unsigned THLD_INT_, unsigned EPS_, unsigned READ_PORTS_, unsigned DECIDE_CYCLES_, bool R_AT_DECISION_ = false>
+          unsigned THLD_INT_, unsigned EPS_, unsigned READ_PORTS_, unsigned DECIDE_CYCLES_, bool R_AT_DECISION_ = false,
+          bool INT_BEST_ = false>
 struct UnitCfg {
   using Model = M;
   static constexpr unsigned P = P_, NUM_NI = NUM_NI_, A = A_, H = H_, NUM_G = NUM_G_, QW = QW_, QFB = QFB_, RB = RB_,
                             ALPHA = ALPHA_, BETA = BETA_, TB = TB_, THLD_SRC = THLD_SRC_, THLD_INT = THLD_INT_,
                             EPS = EPS_, READ_PORTS = READ_PORTS_, DECIDE_CYCLES = DECIDE_CYCLES_;
   static constexpr bool R_AT_DECISION = R_AT_DECISION_;
+  static constexpr bool INT_BEST = INT_BEST_;
 };
 
 // As tests/rtl/CMakeLists.txt builds them.
@@ -74,9 +76,10 @@ struct Dfly2429 : UnitCfg<Vrr_q_unit_a, 7, 2, 4, 2, 9, 16, 4, 12, 819, 164, 10, 
 // thresholds, epsilon 0.25, two read ports for six input ports, two-cycle
 // decisions.
 struct SmallTwoCycle : UnitCfg<Vrr_q_unit_b, 6, 1, 3, 3, 7, 10, 2, 8, 51, 10, 8, 51, 90, 16384, 2, 2> {};
-// Dfly2429Stamp (Vrr_q_unit_c): Dfly2429 taking r at the answer (R_AT_DECISION).
+// Dfly2429Stamp (Vrr_q_unit_c): Dfly2429 taking r at the answer (R_AT_DECISION), and
+// weighing the best local port at the intermediate router (INT_BEST).
 struct Dfly2429Stamp
-    : UnitCfg<Vrr_q_unit_c, 7, 2, 4, 2, 9, 16, 4, 12, 819, 164, 10, 205, 358, 6554, 7, 1, true> {};
+    : UnitCfg<Vrr_q_unit_c, 7, 2, 4, 2, 9, 16, 4, 12, 819, 164, 10, 205, 358, 6554, 7, 1, true, true> {};
 
 }  // namespace cfg
 
@@ -270,6 +273,7 @@ class QUnitTest : public ::testing::Test {
       in.random_local = ((rc & 0xFFu) * (A - 1)) >> 8;
       in.explore = lfsr_eps_[k] < Cfg::EPS;
       in.random_port = ((rc >> 8) * NUM_COLS) >> 8;
+      in.local_columns = Cfg::INT_BEST ? A - 1 : 0;
       col[k] = rlroute::ref::q_decide(in, thresholds_);
       best[k] = *std::min_element(row.begin(), row.end());
       if (ready && winner[k] >= 0) count_decision(h, in, col[k]);

@@ -320,7 +320,7 @@ TEST(ConfigError, UnknownRoutingKey) {
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
-            "q_decision_cycles, q_initial, q_stamp, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
+            "q_decision_cycles, q_initial, q_intermediate, q_stamp, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
             "dqn_npar, dqn_ipar, dqn_weights, dqn_weights_mode, dqn_agent, dqn_fallback, dqn_dor_vcs, dqn_episodes, "
             "dqn_ack_ratio");
 }
@@ -1042,10 +1042,12 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(d.q_read_ports, 0);
   EXPECT_EQ(d.q_decision_cycles, 1);
   EXPECT_EQ(d.q_initial, QInitial::ZeroLoad);
+  EXPECT_EQ(d.q_intermediate, QIntermediate::Random);
   EXPECT_EQ(d.q_stamp, QStamp::Arrival);
   const Config c = parse_config(q + "alpha = 0.5\nbeta = 0.1\nepsilon = 0\nq_thld1 = 0.05\nq_thld2 = 0.4\n"
                                     "q_value_bits = 12\nq_fraction_bits = 2\nq_read_ports = 3\n"
-                                    "q_decision_cycles = 2\nq_initial = \"flat\"\nq_stamp = \"crossbar\"\n",
+                                    "q_decision_cycles = 2\nq_initial = \"flat\"\nq_stamp = \"crossbar\"\n"
+                                    "q_intermediate = \"best\"\n",
                                 "t.toml");
   EXPECT_DOUBLE_EQ(c.alpha, 0.5);
   EXPECT_DOUBLE_EQ(c.beta, 0.1);
@@ -1058,6 +1060,7 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(c.q_decision_cycles, 2);
   EXPECT_EQ(c.q_initial, QInitial::Flat);
   EXPECT_EQ(c.q_stamp, QStamp::Crossbar);
+  EXPECT_EQ(c.q_intermediate, QIntermediate::Best);
 }
 
 TEST(ConfigError, QAdaptiveKeys) {
@@ -1082,6 +1085,10 @@ TEST(ConfigError, QAdaptiveKeys) {
             "t.toml:9:1: routing.q_thld1 = 0.1: only valid for routing.algorithm = q_adaptive");
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_initial = \"flat\"\n"),
             "t.toml:9:1: routing.q_initial = \"flat\": only valid for routing.algorithm = q_adaptive");
+  EXPECT_EQ(error_of(q + "q_intermediate = \"first\"\n"),
+            "t.toml:9:1: routing.q_intermediate = \"first\": must be one of \"random\", \"best\"");
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"par\"\nq_intermediate = \"best\"\n"),
+            "t.toml:9:1: routing.q_intermediate = \"best\": only valid for routing.algorithm = q_adaptive");
   EXPECT_EQ(error_of(q + "q_stamp = \"departure\"\n"),
             "t.toml:9:1: routing.q_stamp = \"departure\": must be one of \"arrival\", \"crossbar\", \"request\"");
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_stamp = \"crossbar\"\n"),

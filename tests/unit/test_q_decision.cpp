@@ -78,6 +78,30 @@ TEST(QDecision, IntermediateRouterWeighsARandomLocalPort) {
   EXPECT_EQ(q_decide(in, th), 4u);  // dV 0.25 < 0.35
 }
 
+// routing.q_intermediate = "best": the lowest-valued local column other
+// than the minimal one stands against it, whatever random_local says.
+TEST(QDecision, IntermediateRouterWithTheBestLocalPort) {
+  const QThresholds th;
+  // columns 0-3 local, 4-5 global; minimal port 2 (Q 400)
+  const std::vector<uint32_t> row{300, 250, 400, 260, 10, 20};
+  QDecisionInput in{QRole::kIntermediate, row, 2, /*random_local=*/0, false, 0};
+  in.local_columns = 4;
+  EXPECT_EQ(q_best_local(row, 4, 2), 1u);   // not a global column, however low
+  EXPECT_EQ(q_decide(in, th), 1u);          // dV (400-250)/400 = 0.375 >= 0.35
+  in.local_columns = 0;
+  EXPECT_EQ(q_decide(in, th), 2u);          // the paper: random column 0, dV 0.25
+  const std::vector<uint32_t> tie{300, 260, 100, 260, 10, 20};
+  EXPECT_EQ(q_best_local(tie, 4, 2), 1u);   // ties: the lowest column; the minimal one is excluded
+  EXPECT_EQ(q_best_local(tie, 4, 1), 2u);
+  const std::vector<uint32_t> two{50, 400};
+  EXPECT_EQ(q_best_local(two, 1, 0), 0u);   // no other local column: the minimal one
+  in.row = two;
+  in.min_port = 0;
+  in.local_columns = 1;
+  EXPECT_EQ(q_decide(in, th), 0u);
+  EXPECT_THROW(q_best_local(two, 3, 0), std::invalid_argument);
+}
+
 TEST(QDecision, ExplorationOverridesAndMinimalIgnoresTheTable) {
   const QThresholds th;
   const std::vector<uint32_t> row{100, 60, 500};

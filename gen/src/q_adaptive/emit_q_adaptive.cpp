@@ -68,6 +68,8 @@ std::string q_unit(const Design& d) {
        {"TB", std::to_string(kQThresholdBits), ""},
        {"THLD_SRC", std::to_string(codes.thld1), fmt::format("routing.q_thld1 = {}", d.cfg.q_thld1)},
        {"THLD_INT", std::to_string(codes.thld2), fmt::format("routing.q_thld2 = {}", d.cfg.q_thld2)},
+       {"INT_BEST", d.cfg.q_intermediate == QIntermediate::Best ? "1'b1" : "1'b0",
+        fmt::format("routing.q_intermediate = \"{}\"", to_string(d.cfg.q_intermediate))},
        {"EPS", std::to_string(codes.epsilon), fmt::format("routing.epsilon = {}", d.cfg.epsilon)},
        {"READ_PORTS", std::to_string(read_ports),
         d.cfg.q_read_ports > 0 ? "routing.q_read_ports" : "routing.q_read_ports = 0: one per input port"},

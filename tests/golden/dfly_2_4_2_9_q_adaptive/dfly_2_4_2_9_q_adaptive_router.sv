@@ -217,18 +217,19 @@ module dfly_2_4_2_9_q_adaptive_router #(
     .A             (dfly_2_4_2_9_q_adaptive_pkg::GROUP_SIZE),
     .H             (dfly_2_4_2_9_q_adaptive_pkg::GLOBAL_PORTS),
     .NUM_G         (dfly_2_4_2_9_q_adaptive_pkg::NUM_GROUPS),
-    .QW            (QW),  // routing.q_value_bits
-    .QFB           (4),   // routing.q_fraction_bits
+    .QW            (QW),   // routing.q_value_bits
+    .QFB           (4),    // routing.q_fraction_bits
     .RB            (12),
-    .ALPHA         (819), // routing.alpha = 0.2
-    .BETA          (164), // routing.beta = 0.04
+    .ALPHA         (819),  // routing.alpha = 0.2
+    .BETA          (164),  // routing.beta = 0.04
     .TB            (10),
-    .THLD_SRC      (205), // routing.q_thld1 = 0.2
-    .THLD_INT      (358), // routing.q_thld2 = 0.35
-    .EPS           (66),  // routing.epsilon = 0.001
-    .READ_PORTS    (7),   // routing.q_read_ports = 0: one per input port
-    .DECIDE_CYCLES (1),   // routing.q_decision_cycles
-    .R_AT_DECISION (1'b0) // routing.q_stamp = "arrival"
+    .THLD_SRC      (205),  // routing.q_thld1 = 0.2
+    .THLD_INT      (358),  // routing.q_thld2 = 0.35
+    .INT_BEST      (1'b0), // routing.q_intermediate = "random"
+    .EPS           (66),   // routing.epsilon = 0.001
+    .READ_PORTS    (7),    // routing.q_read_ports = 0: one per input port
+    .DECIDE_CYCLES (1),    // routing.q_decision_cycles
+    .R_AT_DECISION (1'b0)  // routing.q_stamp = "arrival"
   ) i_q (
     .clk_i,
     .rst_ni,

@@ -44,6 +44,11 @@ constexpr bool at_vc_head(DecisionPoint point) { return point != DecisionPoint::
 // them (a global hop for the router's own link to the row's group, a global
 // and a local hop for every other port).
 enum class QInitial { ZeroLoad, Flat };
+// routing.q_intermediate: which local port Q-adaptive's first router of the
+// intermediate group weighs against the minimal one (docs/q_adaptive.md,
+// "The intermediate decision"): a random one (the paper) or the one its
+// table rates best.
+enum class QIntermediate { Random, Best };
 // routing.q_stamp: how Q-adaptive's hop time r is taken (docs/q_adaptive.md,
 // "Where r starts"): from the packet's arrival at the upstream router to its
 // arrival here (the paper); or to the decision here, from the cycle it
@@ -90,6 +95,7 @@ const char* to_string(UgalRule rule);
 const char* to_string(UgalQueue queue);
 const char* to_string(DecisionPoint point);
 const char* to_string(QInitial initial);
+const char* to_string(QIntermediate intermediate);
 const char* to_string(QStamp stamp);
 const char* to_string(BufferRead read);
 const char* to_string(SwitchAllocation allocation);
@@ -215,6 +221,7 @@ struct Config {
   // the decision in one cycle) or 2 (through a register; a faster clock).
   int q_decision_cycles = 1;
   QInitial q_initial = QInitial::ZeroLoad;
+  QIntermediate q_intermediate = QIntermediate::Random;
   QStamp q_stamp = QStamp::Arrival;
   // dqn ([Lonardo 2019, chapter 3]; docs/dqn.md): the hop count from which a
   // packet takes no more DQN hops (default twice the topology's diameter: the

@@ -27,7 +27,7 @@ enum class QRole {
   kMinimal = 0,       // destination group, or past the decision points: route minimally
   kSource = 1,        // the source router: best port of the row against the minimal one (q_thld1)
   kIntermediate = 2,  // first router of the intermediate group, no global link to the destination
-                      // group: a random local port against the minimal one (q_thld2)
+                      // group: a random local port (or the best one) against the minimal one (q_thld2)
 };
 
 struct QThresholds {
@@ -43,7 +43,16 @@ struct QDecisionInput {
   unsigned random_local = 0;      // kIntermediate: the random local column drawn
   bool explore = false;           // the epsilon draw came up (kSource, kIntermediate)
   unsigned random_port = 0;       // the column to explore through
+  // kIntermediate with routing.q_intermediate = "best": the local columns,
+  // 0 .. local_columns - 1, of which the lowest-valued one other than the
+  // minimal port (the lowest column on ties) stands against the minimal
+  // port instead of random_local. 0: random_local (the paper).
+  unsigned local_columns = 0;
 };
+
+// The lowest-valued of the columns 0 .. local_columns - 1 other than
+// `except` (the lowest column on ties), or `except` if there is none.
+unsigned q_best_local(std::span<const uint32_t> row, unsigned local_columns, unsigned except);
 
 // The column the packet leaves by.
 unsigned q_decide(const QDecisionInput& in, const QThresholds& thresholds);
