@@ -646,21 +646,17 @@ void expect_unstamped_heads_caught(const char* stamp, const char* file, const st
   EXPECT_NE(r.failure.find("not a cycle after its arrival"), std::string::npos) << r.failure;
 }
 
-TEST(QFeedbackCheck, CleanRunPassesWithTheCrossbarStamp) {
-  Bench b(q_stamped(kQDragonfly, "crossbar"));
-  const SimResult r = run_on(b, b.emitted, ModelKind::Router, short_run(0.5));
-  EXPECT_TRUE(r.ok()) << r.failure;
+TEST(QFeedbackCheck, CleanRunsPassWithTheCrossbarAndTheRequestStamps) {
+  for (const char* stamp : {"crossbar", "request"}) {
+    Bench b(q_stamped(kQDragonfly, stamp));
+    const SimResult r = run_on(b, b.emitted, ModelKind::Router, short_run(0.5));
+    EXPECT_TRUE(r.ok()) << stamp << ": " << r.failure;
+  }
 }
 
 TEST(QFeedbackCheck, FailsOnAStampNotTakenAtTheCrossbar) {
   expect_unstamped_heads_caught("crossbar", "rr_output_port.sv",
                                 "if (STAMP_W > 0 && head_i[k]) data[STAMP_LSB+:STAMP_PW] = stamp;");
-}
-
-TEST(QFeedbackCheck, CleanRunPassesWithTheRequestStamp) {
-  Bench b(q_stamped(kQDragonfly, "request"));
-  const SimResult r = run_on(b, b.emitted, ModelKind::Router, short_run(0.5));
-  EXPECT_TRUE(r.ok()) << r.failure;
 }
 
 TEST(QFeedbackCheck, FailsOnAStampNotTakenAtTheRequest) {
