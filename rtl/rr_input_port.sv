@@ -155,14 +155,15 @@ module rr_input_port #(
   logic [PW-1:0]  req_port [V];
   logic [V-1:0]   take_alt, act_alt_q, next_alt_q;
   logic [PATCH_W-1:0]  field [V];
-  logic [PATCH_W-1:0]  act_field_q [V];
-  logic [PATCH_W-1:0]  next_field_q [V];
   // STAMP_W: the cycle the oldest packet first asked for an output VC (now,
-  // if it asks for the first time), and the active and next packets' stamps.
+  // if it asks for the first time).
   logic [STAMP_PW-1:0] now;
   logic [STAMP_PW-1:0] asked_at [V];
-  logic [STAMP_PW-1:0] act_stamp_q [V];
-  logic [STAMP_PW-1:0] next_stamp_q [V];
+  // What the active and the next packet's head is given as it leaves,
+  // {field, stamp}: set at the VC grant, it travels with act_alt_q / next_alt_q.
+  localparam int unsigned GIVEN_W = PATCH_W + STAMP_PW;
+  logic [GIVEN_W-1:0]  act_given_q [V];
+  logic [GIVEN_W-1:0]  next_given_q [V];
 
   for (genvar v = 0; v < V; v++) begin : gen_vc
     logic [$clog2(B+1)-1:0]  count;
@@ -289,59 +290,44 @@ module rr_input_port #(
         wait_q[v] <= 1'b0;  // the previous holder's tail has left
       end
     end
-    if (DECIDE) begin : gen_act_field
-      // The field value travels with act_alt_q / next_alt_q.
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          act_field_q[v]  <= PATCH_W'(1);
-          next_field_q[v] <= PATCH_W'(1);
-        end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
-          if (va_gnt_i[v]) act_field_q[v] <= field[v];
-        end else if (va_gnt_i[v]) begin
-          next_field_q[v] <= field[v];
-        end else if (tail_out) begin
-          act_field_q[v] <= next_field_q[v];
-        end
-      end
-    end else begin : gen_no_field
-      assign act_field_q[v]  = PATCH_W'(1);
-      assign next_field_q[v] = PATCH_W'(1);
-      logic unused_field;
-      assign unused_field = ^next_field_q[v];
-    end
-    if (STAMP_W > 0) begin : gen_stamp
+    if (STAMP_W > 0) begin : gen_asked
       // The wait for the output port the packet asks for starts with its
-      // first request; a grant ends it. The stamps travel as the fields do.
+      // first request; a grant ends it.
       logic                asked_q;
       logic [STAMP_PW-1:0] asked_at_q;
       assign asked_at[v] = asked_q ? asked_at_q : now;
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-          asked_q         <= 1'b0;
-          asked_at_q      <= '0;
-          act_stamp_q[v]  <= '0;
-          next_stamp_q[v] <= '0;
-        end else begin
-          if (va_gnt_i[v]) asked_q <= 1'b0;
-          else if (va_req_o[v] && !asked_q) begin
-            asked_q    <= 1'b1;
-            asked_at_q <= now;
-          end
-          if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
-            if (va_gnt_i[v]) act_stamp_q[v] <= asked_at[v];
-          end else if (va_gnt_i[v]) begin
-            next_stamp_q[v] <= asked_at[v];
-          end else if (tail_out) begin
-            act_stamp_q[v] <= next_stamp_q[v];
-          end
+          asked_q    <= 1'b0;
+          asked_at_q <= '0;
+        end else if (va_gnt_i[v]) begin
+          asked_q <= 1'b0;
+        end else if (va_req_o[v] && !asked_q) begin
+          asked_q    <= 1'b1;
+          asked_at_q <= now;
         end
       end
-    end else begin : gen_no_stamp
-      assign asked_at[v]     = '0;
-      assign act_stamp_q[v]  = '0;
-      assign next_stamp_q[v] = '0;
-      logic unused_stamp;
-      assign unused_stamp = ^{asked_at[v], next_stamp_q[v]};
+    end else begin : gen_no_asked
+      assign asked_at[v] = '0;
+    end
+    if (DECIDE || STAMP_W > 0) begin : gen_given
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          act_given_q[v]  <= {PATCH_W'(1), STAMP_PW'(0)};
+          next_given_q[v] <= {PATCH_W'(1), STAMP_PW'(0)};
+        end else if (!active_q[v] || (va_gnt_i[v] && tail_out)) begin
+          if (va_gnt_i[v]) act_given_q[v] <= {field[v], asked_at[v]};
+        end else if (va_gnt_i[v]) begin
+          next_given_q[v] <= {field[v], asked_at[v]};
+        end else if (tail_out) begin
+          act_given_q[v] <= next_given_q[v];
+        end
+      end
+    end else begin : gen_no_given
+      assign act_given_q[v]  = {PATCH_W'(1), STAMP_PW'(0)};
+      assign next_given_q[v] = {PATCH_W'(1), STAMP_PW'(0)};
+      logic unused_given;
+      assign unused_given = ^{field[v], asked_at[v], next_given_q[v]};
     end
   end
   if (STAMP_W == 0) begin : gen_unused_now
@@ -408,7 +394,7 @@ module rr_input_port #(
               xb_data_o[m*W+:W]   = leaving(front[v][k], take_alt[v], field[v], asked_at[v]);
               xb_vc_o[m*VCW+:VCW] = va_vc_i[v*VCW+:VCW];
             end else begin
-              xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v], act_field_q[v], act_stamp_q[v]);
+              xb_data_o[m*W+:W]   = leaving(front[v][k], act_alt_q[v], act_given_q[v][STAMP_PW+:PATCH_W], act_given_q[v][0+:STAMP_PW]);
               xb_vc_o[m*VCW+:VCW] = out_vc_q[v];
             end
             xb_head_o[m]        = front[v][k][W];
