@@ -13,7 +13,11 @@
 // The minimal port is kept when dV = (Q_min - Q_other) / Q_min < thld /
 // 2^TB, tested without a division as (Q_min - Q_other) x 2^TB < thld x
 // Q_min. Then, in the last two roles, explore_i (the epsilon draw, made by
-// the caller's LFSR) sends the packet by rand_i instead. Combinational;
+// the caller's LFSR) sends the packet by rand_i instead.
+// QUEUE_WEIGHT > 0 (routing.q_queue_weight, beyond the paper): every
+// comparison of the decision weighs a column's entry plus its port's local
+// queue, queue_i flits at QUEUE_WEIGHT cycles each (in the entries' fixed
+// point, QFB fraction bits); best_o and best_q_o stay the table's. Combinational;
 // bit-exact with rlroute::ref::q_decide (ref/src/q_decision.cpp).
 module rr_q_decide #(
   parameter int unsigned NUM_COLS = 4,          // columns: the router's network ports
@@ -22,9 +26,13 @@ module rr_q_decide #(
   parameter int unsigned THLD_SRC = 51,  // round(q_thld1 x 2^TB), [Kang 2021]: 0.2
   parameter int unsigned THLD_INT = 90,  // round(q_thld2 x 2^TB), [Kang 2021]: 0.35
   parameter int unsigned LOCAL_COLS = 0,  // > 0: INTERMEDIATE takes the best of these local columns
+  parameter int unsigned QUEUE_WEIGHT = 0,  // cycles per queued flit the decision adds (0: none)
+  parameter int unsigned OCC_W = 1,         // width of a port's queue
+  parameter int unsigned QFB = 4,           // fraction bits of a Q-value
   localparam int unsigned COL_W = rr_pkg::id_width(NUM_COLS)
 ) (
   input  logic [NUM_COLS*QW-1:0] row_i,
+  input  logic [NUM_COLS*OCC_W-1:0] queue_i,  // QUEUE_WEIGHT: each column's port's queue, flits
   input  logic [1:0]     role_i,
   input  logic [COL_W-1:0]  min_i,      // the minimal port's column
   input  logic [COL_W-1:0]  local_i,    // INTERMEDIATE: the random local column
@@ -34,12 +42,30 @@ module rr_q_decide #(
   output logic [COL_W-1:0]  best_o,     // the row's argmin (also the row minimum's column)
   output logic [QW-1:0]   best_q_o    // the row minimum (Q_y, the estimate sent upstream)
 );
+  // The values the decision compares (VW bits): the entries, or with
+  // QUEUE_WEIGHT the entries plus the weighed queues.
+  localparam int unsigned TERM_W = OCC_W + $clog2(QUEUE_WEIGHT + 1) + QFB;
+  localparam int unsigned VW = (QUEUE_WEIGHT == 0) ? QW : ((TERM_W > QW) ? TERM_W : QW) + 1;
+  logic [NUM_COLS*VW-1:0] value;
+  if (QUEUE_WEIGHT > 0) begin : gen_queue
+    for (genvar c = 0; c < NUM_COLS; c++) begin : gen_value
+      assign value[c*VW+:VW] = VW'(row_i[c*QW+:QW]) + ((VW'(queue_i[c*OCC_W+:OCC_W]) * VW'(QUEUE_WEIGHT)) << QFB);
+    end
+  end else begin : gen_table_only
+    assign value = row_i;
+    logic unused_queue;
+    assign unused_queue = ^queue_i;
+  end
+
   // Argmin with every pair compared at once (NUM_COLS(NUM_COLS-1)/2 comparators): column c
   // wins if it is strictly below every lower column and not above any higher
   // one, so ties go to the lowest column and exactly one column wins. One
   // comparator deep, where a tree would be log2(NUM_COLS) comparators in series.
-  logic [NUM_COLS-1:0] wins;
-  logic [NUM_COLS-1:0] below [NUM_COLS];  // below[c][d]: column c's value is below column d's
+  // wins/below on the entries (the row's minimum); the decision's own,
+  // dwins/dbelow, on the compared values (the same signals without a queue).
+  logic [NUM_COLS-1:0] wins, dwins;
+  logic [NUM_COLS-1:0] below [NUM_COLS];   // below[c][d]: column c's entry is below column d's
+  logic [NUM_COLS-1:0] dbelow [NUM_COLS];  // the same for the compared values
   always_comb begin
     for (int unsigned c = 0; c < NUM_COLS; c++) begin
       for (int unsigned d = 0; d < NUM_COLS; d++) below[c][d] = row_i[c*QW+:QW] < row_i[d*QW+:QW];
@@ -60,15 +86,42 @@ module rr_q_decide #(
       end
     end
   end
+  if (QUEUE_WEIGHT > 0) begin : gen_decision_order
+    always_comb begin
+      for (int unsigned c = 0; c < NUM_COLS; c++) begin
+        for (int unsigned d = 0; d < NUM_COLS; d++) dbelow[c][d] = value[c*VW+:VW] < value[d*VW+:VW];
+      end
+      for (int unsigned c = 0; c < NUM_COLS; c++) begin
+        dwins[c] = 1'b1;
+        for (int unsigned d = 0; d < NUM_COLS; d++) begin
+          if (d < c && !dbelow[c][d]) dwins[c] = 1'b0;
+          if (d > c && dbelow[d][c]) dwins[c] = 1'b0;
+        end
+      end
+    end
+  end else begin : gen_table_order
+    assign dbelow = below;
+    assign dwins = wins;
+  end
 
   // The minimal port's value and the other candidate's: at the source the
-  // row minimum itself (no second multiplexer behind the argmin tree).
+  // decision's minimum itself (no second multiplexer behind the argmin tree).
   logic          source;
-  logic [COL_W-1:0] other;
-  logic [QW-1:0]  q_min, q_local, q_other;
+  logic [COL_W-1:0] other, dbest;
+  logic [VW-1:0]  q_min, q_local, q_other, q_dbest;
   logic [COL_W-1:0] local_col;
+  always_comb begin
+    dbest = '0;
+    q_dbest = '0;
+    for (int unsigned c = 0; c < NUM_COLS; c++) begin
+      if (dwins[c]) begin
+        dbest = dbest | COL_W'(c);
+        q_dbest = q_dbest | value[c*VW+:VW];
+      end
+    end
+  end
   assign source = role_i == 2'(rr_pkg::Q_ROLE_SOURCE);
-  assign other = source ? best_o : local_col;
+  assign other = source ? dbest : local_col;
   // LOCAL_COLS: the argmin of the local columns but the minimal one, from
   // the comparisons above (a column wins against the candidates only).
   if (LOCAL_COLS > 0) begin : gen_best_local
@@ -79,8 +132,8 @@ module rr_q_decide #(
       for (int unsigned c = 0; c < LOCAL_COLS; c++) begin
         wins_local[c] = cand[c];
         for (int unsigned d = 0; d < LOCAL_COLS; d++) begin
-          if (cand[d] && d < c && !below[c][d]) wins_local[c] = 1'b0;
-          if (cand[d] && d > c && below[d][c]) wins_local[c] = 1'b0;
+          if (cand[d] && d < c && !dbelow[c][d]) wins_local[c] = 1'b0;
+          if (cand[d] && d > c && dbelow[d][c]) wins_local[c] = 1'b0;
         end
         if (wins_local[c]) local_col = COL_W'(c);
       end
@@ -89,30 +142,34 @@ module rr_q_decide #(
     assign unused_local = ^local_i;
   end else begin : gen_random_local
     assign local_col = local_i;
+    logic [NUM_COLS-1:0] unused_order;
+    for (genvar c = 0; c < NUM_COLS; c++) begin : gen_unused_order
+      assign unused_order[c] = ^dbelow[c];
+    end
   end
   always_comb begin
     q_min = '0;
     q_local = '0;
     for (int unsigned c = 0; c < NUM_COLS; c++) begin
-      if (min_i == COL_W'(c)) q_min = row_i[c*QW+:QW];
-      if (local_col == COL_W'(c)) q_local = row_i[c*QW+:QW];
+      if (min_i == COL_W'(c)) q_min = value[c*VW+:VW];
+      if (local_col == COL_W'(c)) q_local = value[c*VW+:VW];
     end
   end
-  assign q_other = source ? best_q_o : q_local;
+  assign q_other = source ? q_dbest : q_local;
 
   // (q_min - q_other) x 2^TB < thld x q_min, rearranged as
   // q_min x (2^TB - thld) < q_other x 2^TB: the product by a constant is
   // formed beside the argmin tree, and behind the tree is one comparison
   // (q_other x 2^TB is a shift). Signed, so a threshold above 1 works too.
-  localparam int unsigned SCALED_W = QW + TB + 3;
+  localparam int unsigned SCALED_W = VW + TB + 3;
   localparam int signed KEEP_SRC = (1 << TB) - THLD_SRC;
   localparam int signed KEEP_INT = (1 << TB) - THLD_INT;
   logic signed [SCALED_W-1:0] lhs_src, lhs_int, lhs, rhs;
   logic                 keep_min;
-  assign lhs_src = $signed({{(SCALED_W-QW){1'b0}}, q_min}) * SCALED_W'(KEEP_SRC);
-  assign lhs_int = $signed({{(SCALED_W-QW){1'b0}}, q_min}) * SCALED_W'(KEEP_INT);
+  assign lhs_src = $signed({{(SCALED_W-VW){1'b0}}, q_min}) * SCALED_W'(KEEP_SRC);
+  assign lhs_int = $signed({{(SCALED_W-VW){1'b0}}, q_min}) * SCALED_W'(KEEP_INT);
   assign lhs = source ? lhs_src : lhs_int;
-  assign rhs = $signed({{(SCALED_W-QW-TB){1'b0}}, q_other, {TB{1'b0}}});
+  assign rhs = $signed({{(SCALED_W-VW-TB){1'b0}}, q_other, {TB{1'b0}}});
   assign keep_min = lhs < rhs;
 
   always_comb begin

@@ -9,6 +9,9 @@
 // choice, the header phase it leaves with (hd_alt_o, hd_patch_o).
 // DECIDE_CYCLES = 2 (routing.q_decision_cycles): the answer comes a cycle
 // after the presentation.
+// QUEUE_WEIGHT (routing.q_queue_weight, beyond the paper): the decisions
+// weigh each network port's local queue (occ_i, at the decision's cycle)
+// beside its entry, QUEUE_WEIGHT cycles per flit (rr_q_decide).
 // R_AT_DECISION (routing.q_stamp = "crossbar"): the operands carry the stamp
 // of the head's upstream crossbar and r is now_i less it, at the answer.
 // Feedback: fb_o goes upstream with the input port's next credit word; fb_i,
@@ -33,6 +36,8 @@ module rr_q_unit #(
   parameter int unsigned READ_PORTS = 1, // read ports (routing.q_read_ports)
   parameter int unsigned DECIDE_CYCLES = 1,  // cycles per decision, 1 or 2 (routing.q_decision_cycles)
   parameter bit          R_AT_DECISION = 1'b0,  // routing.q_stamp = "crossbar": r = now_i - the operands' stamp, at the answer
+  parameter int unsigned QUEUE_WEIGHT = 0,   // routing.q_queue_weight: cycles per queued flit (0: the table alone)
+  parameter int unsigned OCC_W = 1,          // width of a port's queue (occ_i)
   localparam int unsigned NUM_COLS = P - NUM_NI,
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI,
   localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
@@ -46,6 +51,7 @@ module rr_q_unit #(
   input  logic            rst_ni,
   input  logic [15:0]     seed_i,         // routing.seed mixed with the router identity
   input  logic [STAMP_W-1:0] now_i,       // the router's cycle counter (R_AT_DECISION)
+  input  logic [NUM_COLS*OCC_W-1:0] occ_i,  // QUEUE_WEIGHT: each network port's queue, flits (column order)
   // decisions, per input port
   input  logic [P-1:0]    hd_valid_i,
   input  logic [P-1:0]    hd_fresh_i,     // the head presents for the first time
@@ -187,9 +193,11 @@ module rr_q_unit #(
     logic [COL_W-1:0] k_col, unused_best_col;
     logic [QW-1:0] k_best;
     rr_q_decide #(
-      .NUM_COLS(NUM_COLS), .QW(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT), .LOCAL_COLS(INT_BEST ? A - 1 : 0)
+      .NUM_COLS(NUM_COLS), .QW(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT), .LOCAL_COLS(INT_BEST ? A - 1 : 0),
+      .QUEUE_WEIGHT(QUEUE_WEIGHT), .OCC_W(OCC_W), .QFB(QFB)
     ) i_decide (
       .row_i    (d_row),
+      .queue_i  (occ_i),
       .role_i   (d_role),
       .min_i    (d_min),
       .local_i  (d_local),

@@ -488,6 +488,11 @@ class Parser {
       only_q(*f);
       cfg_.q_stamp = kQStamps[f->one_of(names_of(kQStamps))].first;
     }
+    if (const auto f = field("routing", "q_queue_weight")) {
+      only_q(*f);
+      cfg_.q_queue_weight = static_cast<int>(f->integer(0, 8, "must be an integer in 0..8 (cycles per queued flit; 0: "
+                                                              "the table alone, as the paper)"));
+    }
   }
 
   // DQN-routing's keys ([Lonardo 2019, chapter 3]; docs/dqn.md).

@@ -222,6 +222,11 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "it first asked the upstream router for an output VC of the port it chose there (its wait for that port "
      "counts too, as in an output-queued router). The initial values are the zero-load times taken the same "
      "way (docs/q_adaptive.md, \"Where r starts\")."},
+    {"routing", "q_queue_weight", KeyFamily::Any, "integer", config_default<&Config::q_queue_weight>, "0..8",
+     "Q-adaptive, beyond the paper: the decisions at the source and at the intermediate router weigh each port's "
+     "entry plus its local queue (the port's credits in use: its output buffer, its link and the downstream VC "
+     "buffers), this many cycles per flit; the estimate sent upstream stays the table's. 0: the table alone, as "
+     "the paper (docs/q_adaptive.md, \"The local queue in the decision\")."},
     {"routing", "dqn_hop_threshold", KeyFamily::Any, "integer", "twice the diameter", "0..63 - diameter",
      "DQN-routing: a packet whose hop count has reached it takes no more DQN hops (it is flagged `Pdor` and follows "
      "DOR). [Lonardo 2019] uses 8 on the 4x4 torus (its diameter is 4). The header counts up to 63 hops, and DOR may "

@@ -1,10 +1,14 @@
 #include "rlroute/ref/q_decision.hpp"
 
 #include <stdexcept>
+#include <vector>
 
 namespace rlroute::ref {
 
-unsigned q_argmin(std::span<const uint32_t> row) {
+namespace {
+
+template <typename T>
+unsigned argmin(std::span<const T> row) {
   if (row.empty()) throw std::invalid_argument("q_argmin: empty row");
   unsigned best = 0;
   for (unsigned c = 1; c < row.size(); ++c)
@@ -12,13 +16,8 @@ unsigned q_argmin(std::span<const uint32_t> row) {
   return best;
 }
 
-bool q_keep_minimal(uint32_t q_min, uint32_t q_other, uint32_t thld, unsigned thld_bits) {
-  const int64_t lhs = (int64_t{q_min} - int64_t{q_other}) * (int64_t{1} << thld_bits);
-  const int64_t rhs = int64_t{thld} * int64_t{q_min};
-  return lhs < rhs;
-}
-
-unsigned q_best_local(std::span<const uint32_t> row, unsigned local_columns, unsigned except) {
+template <typename T>
+unsigned best_local(std::span<const T> row, unsigned local_columns, unsigned except) {
   if (local_columns > row.size()) throw std::invalid_argument("q_best_local: more local columns than the row has");
   unsigned best = except;
   for (unsigned c = 0; c < local_columns; ++c) {
@@ -27,17 +26,41 @@ unsigned q_best_local(std::span<const uint32_t> row, unsigned local_columns, uns
   return best;
 }
 
+}  // namespace
+
+unsigned q_argmin(std::span<const uint32_t> row) { return argmin(row); }
+
+bool q_keep_minimal(uint64_t q_min, uint64_t q_other, uint32_t thld, unsigned thld_bits) {
+  if (q_min >= (uint64_t{1} << 40) || q_other >= (uint64_t{1} << 40))
+    throw std::invalid_argument("q_keep_minimal: a value of 2^40 or more");
+  const int64_t lhs = (static_cast<int64_t>(q_min) - static_cast<int64_t>(q_other)) * (int64_t{1} << thld_bits);
+  const int64_t rhs = int64_t{thld} * static_cast<int64_t>(q_min);
+  return lhs < rhs;
+}
+
+unsigned q_best_local(std::span<const uint32_t> row, unsigned local_columns, unsigned except) {
+  return best_local(row, local_columns, except);
+}
+
 unsigned q_decide(const QDecisionInput& in, const QThresholds& thresholds) {
   if (in.min_port >= in.row.size() || in.random_local >= in.row.size() || in.random_port >= in.row.size())
     throw std::invalid_argument("q_decide: a port column is outside the row");
+  if (in.queue_weight > 0 && in.queue.size() != in.row.size())
+    throw std::invalid_argument("q_decide: the queue has not one value per column");
   if (in.role == QRole::kMinimal) return in.min_port;
+  // What the decision compares: the entries, plus the local queues when weighed.
+  std::vector<uint64_t> value(in.row.begin(), in.row.end());
+  if (in.queue_weight > 0) {
+    for (unsigned c = 0; c < value.size(); ++c)
+      value[c] += (uint64_t{in.queue[c]} * in.queue_weight) << in.fraction_bits;
+  }
+  const std::span<const uint64_t> v(value);
   const bool source = in.role == QRole::kSource;
-  const unsigned local =
-      in.local_columns > 0 ? q_best_local(in.row, in.local_columns, in.min_port) : in.random_local;
-  const unsigned other = source ? q_argmin(in.row) : local;
+  const unsigned local = in.local_columns > 0 ? best_local(v, in.local_columns, in.min_port) : in.random_local;
+  const unsigned other = source ? argmin(v) : local;
   const uint32_t thld = source ? thresholds.source : thresholds.intermediate;
   const unsigned chosen =
-      (other == in.min_port || q_keep_minimal(in.row[in.min_port], in.row[other], thld, thresholds.thld_bits))
+      (other == in.min_port || q_keep_minimal(v[in.min_port], v[other], thld, thresholds.thld_bits))
           ? in.min_port
           : other;
   return in.explore ? in.random_port : chosen;

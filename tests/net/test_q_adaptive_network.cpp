@@ -6,7 +6,9 @@
 // minimal packets falls and the accepted load rises from the first window of
 // the run to the last. With alpha = beta = 0 the table never changes and the
 // network stays at MIN's throughput: the learning, not something else, makes
-// the difference.
+// the difference. With routing.q_queue_weight the decisions also weigh each
+// port's local queue: without learning, the queues alone take packets off
+// the congested link.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -20,14 +22,14 @@ using namespace rlroute::test;
 
 namespace {
 
-std::string q_config(const std::string& name, double alpha, double beta) {
+std::string q_config(const std::string& name, double alpha, double beta, int queue_weight = 0) {
   return fmt::format(
       "[design]\nname = \"{}\"\n"
       "[topology]\nkind = \"dragonfly\"\np = 2\na = 4\nh = 2\ng = 9\n"
       "local_link_latency = 1\nglobal_link_latency = 10\nlocal_credit_latency = 1\nglobal_credit_latency = 10\n"
       "[router]\nvcs = 5\nbuffer_flits = 24\nflit_bits = 128\nmax_packet_flits = 4\n"
-      "[routing]\nalgorithm = \"q_adaptive\"\nalpha = {}\nbeta = {}\n",
-      name, alpha, beta);
+      "[routing]\nalgorithm = \"q_adaptive\"\nalpha = {}\nbeta = {}\nq_queue_weight = {}\n",
+      name, alpha, beta, queue_weight);
 }
 
 // `--threads`: Q-adaptive's tables learn in the routers and the checker's
@@ -97,6 +99,19 @@ TEST(QAdaptiveLearning, WithoutLearningRatesNothingChanges) {
     EXPECT_DOUBLE_EQ(x.mean_q, w.front().mean_q) << "no entry changes";
   }
   EXPECT_LT(w.back().accepted_load, 0.15) << "MIN's cap under ADV+1: one global link for a group of 8 nodes";
+}
+
+// routing.q_queue_weight without learning: the table keeps its zero-load
+// values, so every packet whose minimal port has no queue goes minimally, but
+// the congested global link's queue (credits in use) now outweighs the
+// detour's extra hops at the source: packets leave the minimal path and the
+// network carries more than MIN's cap (the weight-0 run above: 0.125).
+TEST(QAdaptiveLocalQueue, WithoutLearningTheQueuesAloneTakePacketsOffTheCongestedLink) {
+  const std::vector<SeriesPoint> w = run_adv1(q_config("net_q_queue_no_learning", 0.0, 0.0, 1));
+  ASSERT_FALSE(w.empty());
+  for (const SeriesPoint& x : w) EXPECT_DOUBLE_EQ(x.mean_q, w.front().mean_q) << "no entry changes";
+  EXPECT_LT(w.back().minimal_share, 0.9) << "the queue at the minimal port sends packets elsewhere";
+  EXPECT_GT(w.back().accepted_load, 0.2) << "above MIN's 0.125";
 }
 
 // 20,000 cycles at load 1.0 under ADV+1 (more than twice what any algorithm

@@ -4,7 +4,10 @@
 // many ties and zeros), every role, every draw, on the 1,056-node router's 11
 // columns with the thresholds of [Kang 2021] and on two small tables; and
 // with the best local port at the intermediate router (LOCAL_COLS,
-// routing.q_intermediate = "best") on 11 and 4 columns.
+// routing.q_intermediate = "best") on 11 and 4 columns; and with each port's
+// local queue weighed in (QUEUE_WEIGHT, routing.q_queue_weight) on 11 columns
+// and on 4 with the best local port. The units without a queue get random
+// queues too, which they must ignore.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -18,15 +21,19 @@
 #include "Vrr_q_decide_c3.h"
 #include "Vrr_q_decide_c11b.h"
 #include "Vrr_q_decide_c4b.h"
+#include "Vrr_q_decide_c11q.h"
+#include "Vrr_q_decide_c4bq.h"
 #include "rlroute/ref/q_decision.hpp"
 #include "vtb.hpp"
 
 namespace cfg {
 
-template <class M, unsigned C_, unsigned W_, unsigned TB_, unsigned SRC_, unsigned INT_, unsigned LOCAL_ = 0>
+template <class M, unsigned C_, unsigned W_, unsigned TB_, unsigned SRC_, unsigned INT_, unsigned LOCAL_ = 0,
+          unsigned QUEUE_WEIGHT_ = 0, unsigned OCC_W_ = 1, unsigned QFB_ = 4>
 struct DecCfg {
   using Model = M;
   static constexpr unsigned C = C_, W = W_, TB = TB_, SRC = SRC_, INT = INT_, LOCAL = LOCAL_;
+  static constexpr unsigned QUEUE_WEIGHT = QUEUE_WEIGHT_, OCC_W = OCC_W_, QFB = QFB_;
 };
 
 // As tests/rtl/CMakeLists.txt builds them.
@@ -35,6 +42,10 @@ struct C4 : DecCfg<Vrr_q_decide_c4, 4, 8, 8, 51, 90> {};      // dfly(2,4,2,9)-l
 struct C3 : DecCfg<Vrr_q_decide_c3, 3, 6, 4, 16, 0> {};       // q_thld1 = 1 (best port only at 0), q_thld2 = 0 (local port if no worse)
 struct C11Best : DecCfg<Vrr_q_decide_c11b, 11, 16, 8, 51, 90, 7> {};  // the best of the 7 local ports
 struct C4Best : DecCfg<Vrr_q_decide_c4b, 4, 8, 8, 51, 90, 3> {};      // the best of the 3 local ports
+// The queues weighed in: 2 cycles per flit of 9-bit queues (4 fraction bits),
+// and 1 cycle per flit of 6-bit queues with the best local port (2 fraction bits).
+struct C11Queue : DecCfg<Vrr_q_decide_c11q, 11, 16, 8, 51, 90, 0, 2, 9, 4> {};
+struct C4BestQueue : DecCfg<Vrr_q_decide_c4bq, 4, 8, 8, 51, 90, 3, 1, 6, 2> {};
 
 }  // namespace cfg
 
@@ -54,10 +65,13 @@ class QDecideTest : public ::testing::Test {
   // Drives one decision and compares every output with the reference;
   // returns the port the RTL chose.
   unsigned check(const std::vector<uint32_t>& row, QRole role, unsigned min_port, unsigned local, bool explore,
-                 unsigned rand_port) {
-    rtltest::Bits bits;
+                 unsigned rand_port, const std::vector<uint32_t>& queue = {}) {
+    const std::vector<uint32_t> q = queue.empty() ? std::vector<uint32_t>(C, 0) : queue;
+    rtltest::Bits bits, qbits;
     for (unsigned c = 0; c < C; ++c) bits.set(c * W, W, row[c]);
     rtltest::put_bits(dut_->row_i, bits, C * W);
+    for (unsigned c = 0; c < C; ++c) qbits.set(c * Cfg::OCC_W, Cfg::OCC_W, q[c]);
+    rtltest::put_bits(dut_->queue_i, qbits, C * Cfg::OCC_W);
     dut_->role_i = static_cast<unsigned>(role);
     dut_->min_i = min_port;
     dut_->local_i = local;
@@ -66,10 +80,11 @@ class QDecideTest : public ::testing::Test {
     dut_->eval();
     const rlroute::ref::QDecisionInput in{.role = role, .row = row, .min_port = min_port, .random_local = local,
                                           .explore = explore, .random_port = rand_port,
-                                          .local_columns = Cfg::LOCAL};
+                                          .local_columns = Cfg::LOCAL, .queue = q,
+                                          .queue_weight = Cfg::QUEUE_WEIGHT, .fraction_bits = Cfg::QFB};
     const unsigned want = rlroute::ref::q_decide(in, thresholds_);
     const unsigned best = rlroute::ref::q_argmin(row);
-    const std::string ctx = describe(row, role, min_port, local, explore, rand_port);
+    const std::string ctx = describe(row, role, min_port, local, explore, rand_port) + describe_queue(q);
     EXPECT_EQ(static_cast<unsigned>(dut_->port_o), want) << ctx;
     EXPECT_EQ(static_cast<unsigned>(dut_->best_o), best) << ctx;
     EXPECT_EQ(static_cast<uint32_t>(dut_->best_q_o), row[best]) << ctx;
@@ -85,25 +100,35 @@ class QDecideTest : public ::testing::Test {
            std::to_string(rand_port);
   }
 
+  static std::string describe_queue(const std::vector<uint32_t>& queue) {
+    std::string s = " queue";
+    for (uint32_t v : queue) s += " " + std::to_string(v);
+    return s;
+  }
+
   rlroute::ref::QThresholds thresholds_{.thld_bits = Cfg::TB, .source = Cfg::SRC, .intermediate = Cfg::INT};
   rtltest::CombDut<typename Cfg::Model> dut_;
 };
 
-using DecCfgs = ::testing::Types<cfg::C11, cfg::C4, cfg::C3, cfg::C11Best, cfg::C4Best>;
+using DecCfgs =
+    ::testing::Types<cfg::C11, cfg::C4, cfg::C3, cfg::C11Best, cfg::C4Best, cfg::C11Queue, cfg::C4BestQueue>;
 TYPED_TEST_SUITE(QDecideTest, DecCfgs);
 
 TYPED_TEST(QDecideTest, AgreesWithTheReferenceOnRandomRows) {
   constexpr unsigned C = TestFixture::C, W = TestFixture::W;
   Rng rng(5);
-  std::vector<uint32_t> row(C);
+  constexpr unsigned OCC_W = TypeParam::OCC_W;
+  std::vector<uint32_t> row(C), queue(C);
   for (int i = 0; i < 200000 && !this->HasFailure(); ++i) {
     // Narrow value ranges make ties and zeros common; full ones reach the
     // widest products of the threshold test.
     const unsigned span = (i % 3 == 0) ? 4 : (i % 3 == 1) ? 64 : (1u << W);
     for (uint32_t& v : row) v = static_cast<uint32_t>(rng.range(0, std::min<uint64_t>(span, (1u << W)) - 1));
+    const unsigned qspan = (i % 2 == 0) ? 4 : (1u << OCC_W);
+    for (uint32_t& v : queue) v = static_cast<uint32_t>(rng.range(0, qspan - 1));
     const auto role = static_cast<QRole>(rng.range(0, 2));
     this->check(row, role, static_cast<unsigned>(rng.range(0, C - 1)), static_cast<unsigned>(rng.range(0, C - 1)),
-                rng.chance(10), static_cast<unsigned>(rng.range(0, C - 1)));
+                rng.chance(10), static_cast<unsigned>(rng.range(0, C - 1)), queue);
   }
 }
 
@@ -139,6 +164,24 @@ TYPED_TEST(QDecideTest, EveryOutcomeOfTheDecisionOccurs) {
     row[1] = 41;
     EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 2), 0u);
   }
+}
+
+// A long queue at the minimal port turns a decision the table alone keeps
+// minimal, at the source and at the intermediate router; the row's minimum
+// (the estimate sent upstream) stays the table's.
+TYPED_TEST(QDecideTest, AQueueAtTheMinimalPortTurnsTheDecision) {
+  if (TypeParam::QUEUE_WEIGHT == 0) GTEST_SKIP() << "no queue weighed in";
+  constexpr unsigned C = TestFixture::C;
+  std::vector<uint32_t> row(C, 40), queue(C, 0);
+  row[C - 1] = 36;  // 10 % below the minimal port: the table alone keeps it
+  EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, false, 1, queue), 0u);
+  EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 1, queue), 0u);
+  queue[0] = 30;    // 30 flits at the minimal port
+  EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, false, 1, queue), C - 1);
+  EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 1, queue), 1u);
+  EXPECT_EQ(static_cast<uint32_t>(this->dut_->best_q_o), 36u);  // the table's minimum
+  queue[C - 1] = 60;  // the best entry's port is the longer queue now: another port wins at the source
+  EXPECT_NE(this->check(row, QRole::kSource, 0, 1, false, 1, queue), C - 1);
 }
 
 }  // namespace

@@ -102,6 +102,34 @@ TEST(QDecision, IntermediateRouterWithTheBestLocalPort) {
   EXPECT_THROW(q_best_local(two, 3, 0), std::invalid_argument);
 }
 
+// routing.q_queue_weight: each column's entry plus its port's queue, weight
+// cycles per flit in the entries' fixed point, is what the decision weighs.
+TEST(QDecision, TheLocalQueueWeighsInAtWeightCyclesPerFlit) {
+  const QThresholds th;
+  // columns 0-2 local, 3 global (minimal); 4 fraction bits: 16 = one cycle
+  const std::vector<uint32_t> row{300, 280, 320, 320};
+  std::vector<uint32_t> queue{0, 0, 0, 0};
+  QDecisionInput in{QRole::kSource, row, 3, 0, false, 0};
+  in.queue = queue;
+  in.queue_weight = 2;
+  in.fraction_bits = 4;
+  EXPECT_EQ(q_decide(in, th), 3u);   // no queue: dV (320-280)/320 = 0.125 < 0.2
+  queue[3] = 1;                      // one flit: 320 + 32 = 352, dV (352-280)/352 = 0.205 -> the best port
+  EXPECT_EQ(q_decide(in, th), 1u);
+  in.queue_weight = 0;               // weight 0: the queues are ignored (the paper)
+  EXPECT_EQ(q_decide(in, th), 3u);
+  in.queue_weight = 2;
+  queue[1] = 4;                      // the best port's own queue: 280 + 128 = 408; column 0 (300) is the
+  EXPECT_EQ(q_decide(in, th), 3u);   // best now, dV (352-300)/352 = 0.148 < 0.2: the minimal port
+  in.role = QRole::kIntermediate;    // against the random local column 2 (320 + 0) with q_thld2
+  in.random_local = 2;
+  queue[3] = 20;                     // 320 + 640 = 960: dV (960-320)/960 = 0.67 >= 0.35
+  EXPECT_EQ(q_decide(in, th), 2u);
+  const std::vector<uint32_t> short_queue{1, 2};
+  in.queue = short_queue;
+  EXPECT_THROW(q_decide(in, th), std::invalid_argument);
+}
+
 TEST(QDecision, ExplorationOverridesAndMinimalIgnoresTheTable) {
   const QThresholds th;
   const std::vector<uint32_t> row{100, 60, 500};

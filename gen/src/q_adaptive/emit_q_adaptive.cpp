@@ -29,7 +29,11 @@ std::vector<Connection> q_unit_ports(const Design& d) {
                                 {"rst_ni", "", ""},
                                 {"seed_i", fmt::format("16'({}) ^ (16'(id_i) * 16'h9E37) ^ 16'h51ED", d.cfg.seed & 0xffff),
                                  "routing.seed (low 16 bits) and the router"},
-                                {"now_i", "cycle_o[rr_pkg::Q_STAMP_W-1:0]", ""}};
+                                {"now_i", "cycle_o[rr_pkg::Q_STAMP_W-1:0]", ""},
+                                d.cfg.q_queue_weight > 0
+                                    ? Connection{"occ_i", fmt::format("occ[P*OCC_W-1:{}::NUM_NI*OCC_W]", d.module("pkg")),
+                                                 "the network ports' queues"}
+                                    : Connection{"occ_i", "'0", "routing.q_queue_weight = 0"}};
   for (const Connection& c : head_decision_ports()) ports.push_back(c);
   for (const Connection& c : std::vector<Connection>{{"fb_o", "fb_out", ""},
                                                      {"fb_i", "fb_in", ""},
@@ -53,9 +57,7 @@ std::string q_unit(const Design& d) {
                   "  localparam int unsigned FB_W = rr_pkg::q_feedback_width(Q_ROWS, QW);\n"
                   "  logic [P*FB_W-1:0] fb_in, fb_out;\n" +
                   credit_sideband_wiring("fb_in", "fb_out", "FB_W") + "\n";
-  s += sv::instance(
-      "rr_q_unit", "i_q",
-      {{"P", "P", ""},
+  std::vector<Param> params{{"P", "P", ""},
        {"NUM_NI", pkg + "::NUM_NI", ""},
        {"A", pkg + "::GROUP_SIZE", ""},
        {"H", pkg + "::GLOBAL_PORTS", ""},
@@ -74,8 +76,12 @@ std::string q_unit(const Design& d) {
        {"READ_PORTS", std::to_string(read_ports),
         d.cfg.q_read_ports > 0 ? "routing.q_read_ports" : "routing.q_read_ports = 0: one per input port"},
        {"DECIDE_CYCLES", std::to_string(d.cfg.q_decision_cycles), "routing.q_decision_cycles"},
-       r_at_decision(d)},
-      q_unit_ports(d), "  ");
+       r_at_decision(d)};
+  if (d.cfg.q_queue_weight > 0) {
+    params.push_back({"QUEUE_WEIGHT", std::to_string(d.cfg.q_queue_weight), "routing.q_queue_weight"});
+    params.push_back({"OCC_W", "OCC_W", ""});
+  }
+  s += sv::instance("rr_q_unit", "i_q", params, q_unit_ports(d), "  ");
   s += "  logic                unused_q_unit;\n"
        "  assign unused_q_unit = ^{q_init_value[P*NUM_COLS*QW-1:NUM_COLS*QW], q_ready, q_fb_drop, hd_alt_port};\n";
   return s;
@@ -130,8 +136,9 @@ std::string route_units(const Design& d) {
                                                       "q_init_value[p*NUM_COLS*QW +: NUM_COLS*QW]", ""}}) {
     ports.push_back(c);
   }
-  return "  logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only\n"
-         "  assign unused_ugal_queue = ^occ;\n" +
+  return (d.cfg.q_queue_weight > 0 ? std::string()
+                                   : "  logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only\n"
+                                     "  assign unused_ugal_queue = ^occ;\n") +
          q_table_declarations(d, pkg) +
          fmt::format("  // Q-adaptive routing ({} VC levels), one unit per input port.\n",
                      traits(d.cfg.algorithm).vc_levels) +

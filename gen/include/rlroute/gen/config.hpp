@@ -223,6 +223,10 @@ struct Config {
   QInitial q_initial = QInitial::ZeroLoad;
   QIntermediate q_intermediate = QIntermediate::Random;
   QStamp q_stamp = QStamp::Arrival;
+  // Beyond the paper: the cycles per flit of a port's local queue (its
+  // credits in use) that Q-adaptive's decisions add to the port's entry
+  // (docs/q_adaptive.md, "The local queue in the decision"); 0: the table alone.
+  int q_queue_weight = 0;
   // dqn ([Lonardo 2019, chapter 3]; docs/dqn.md): the hop count from which a
   // packet takes no more DQN hops (default twice the topology's diameter: the
   // thesis's 8 on the 4x4 torus), the inference block's hidden layer sizes,

@@ -19,7 +19,7 @@ unsigned q_argmin(std::span<const uint32_t> row);
 // tested as (q_min - q_other) * 2^thld_bits < thld * q_min on signed integers.
 // With q_min = 0 this is the floating-point answer too (a negative numerator
 // is below any threshold; 0 / 0 is not).
-bool q_keep_minimal(uint32_t q_min, uint32_t q_other, uint32_t thld, unsigned thld_bits);
+bool q_keep_minimal(uint64_t q_min, uint64_t q_other, uint32_t thld, unsigned thld_bits);
 
 // Where the router stands on the packet's path (Figure 4).
 // The codes are the RTL's too (rr_pkg::Q_ROLE_*).
@@ -48,6 +48,15 @@ struct QDecisionInput {
   // minimal port (the lowest column on ties) stands against the minimal
   // port instead of random_local. 0: random_local (the paper).
   unsigned local_columns = 0;
+  // routing.q_queue_weight > 0 (beyond the paper): every comparison of the
+  // decision weighs a column's entry plus its port's local queue, `queue[c]`
+  // flits (the credits in use at the port), at queue_weight cycles per flit
+  // in the entries' fixed point (fraction_bits): row[c] + queue[c] x
+  // queue_weight x 2^fraction_bits. The estimate sent upstream (the row's
+  // minimum) stays the table's. 0: the table alone (the paper).
+  std::span<const uint32_t> queue;
+  unsigned queue_weight = 0;
+  unsigned fraction_bits = 0;
 };
 
 // The lowest-valued of the columns 0 .. local_columns - 1 other than
