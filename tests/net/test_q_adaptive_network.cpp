@@ -105,13 +105,15 @@ TEST(QAdaptiveLearning, WithoutLearningRatesNothingChanges) {
 // values, so every packet whose minimal port has no queue goes minimally, but
 // the congested global link's queue (credits in use) now outweighs the
 // detour's extra hops at the source: packets leave the minimal path and the
-// network carries more than MIN's cap (the weight-0 run above: 0.125).
+// network carries more than MIN's cap. Measured: from the second window on
+// 17-19 % minimal and 0.34-0.37 accepted (the weight-0 run above: 98-99.6 %
+// and 0.123-0.125).
 TEST(QAdaptiveLocalQueue, WithoutLearningTheQueuesAloneTakePacketsOffTheCongestedLink) {
   const std::vector<SeriesPoint> w = run_adv1(q_config("net_q_queue_no_learning", 0.0, 0.0, 1));
   ASSERT_FALSE(w.empty());
   for (const SeriesPoint& x : w) EXPECT_DOUBLE_EQ(x.mean_q, w.front().mean_q) << "no entry changes";
-  EXPECT_LT(w.back().minimal_share, 0.9) << "the queue at the minimal port sends packets elsewhere";
-  EXPECT_GT(w.back().accepted_load, 0.2) << "above MIN's 0.125";
+  EXPECT_LT(w.back().minimal_share, 0.5) << "the queue at the minimal port sends packets elsewhere";
+  EXPECT_GT(w.back().accepted_load, 0.3) << "above MIN's 0.125";
 }
 
 // 20,000 cycles at load 1.0 under ADV+1 (more than twice what any algorithm

@@ -136,9 +136,12 @@ std::string route_units(const Design& d) {
                                                       "q_init_value[p*NUM_COLS*QW +: NUM_COLS*QW]", ""}}) {
     ports.push_back(c);
   }
-  return (d.cfg.q_queue_weight > 0 ? std::string()
-                                   : "  logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only\n"
-                                     "  assign unused_ugal_queue = ^occ;\n") +
+  return (d.cfg.q_queue_weight > 0
+              ? fmt::format("  logic unused_ni_queue;  // the Q unit weighs the network ports' queues only\n"
+                            "  assign unused_ni_queue = ^occ[{}::NUM_NI*OCC_W-1:0];\n",
+                            pkg)
+              : std::string("  logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only\n"
+                            "  assign unused_ugal_queue = ^occ;\n")) +
          q_table_declarations(d, pkg) +
          fmt::format("  // Q-adaptive routing ({} VC levels), one unit per input port.\n",
                      traits(d.cfg.algorithm).vc_levels) +

@@ -235,6 +235,7 @@ module dfly_2_4_2_9_q_adaptive_router #(
     .rst_ni,
     .seed_i        (16'(1) ^ (16'(id_i) * 16'h9E37) ^ 16'h51ED), // routing.seed (low 16 bits) and the router
     .now_i         (cycle_o[rr_pkg::Q_STAMP_W-1:0]),
+    .occ_i         ('0),                                         // routing.q_queue_weight = 0
     .hd_valid_i    (hd_valid),
     .hd_fresh_i    (hd_fresh),
     .hd_port_i     (hd_port),

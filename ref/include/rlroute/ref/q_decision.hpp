@@ -54,7 +54,7 @@ struct QDecisionInput {
   // in the entries' fixed point (fraction_bits): row[c] + queue[c] x
   // queue_weight x 2^fraction_bits. The estimate sent upstream (the row's
   // minimum) stays the table's. 0: the table alone (the paper).
-  std::span<const uint32_t> queue;
+  std::span<const uint32_t> queue{};
   unsigned queue_weight = 0;
   unsigned fraction_bits = 0;
 };
