@@ -100,7 +100,9 @@ module rr_q_decide #(
       end
     end
   end else begin : gen_table_order
-    assign dbelow = below;
+    for (genvar c = 0; c < NUM_COLS; c++) begin : gen_same
+      assign dbelow[c] = below[c];
+    end
     assign dwins = wins;
   end
 
