@@ -122,7 +122,8 @@ bool is_clang(const std::string& cxx) {
 // faster at -O1 than at -O2; Clang at -O2 takes about as long as GCC at -O1,
 // and its code runs about 1.8x as fast as GCC's -O1 and 2.2x its own -O1
 // (docs/architecture.md, "Test bench").
-const char* cxx_opt(ModelKind kind) {
+const char* cxx_opt(ModelKind kind, ModelCompile compile) {
+  if (compile == ModelCompile::ForBuildTime) return "-O0";
   if (kind == ModelKind::Router) return "-O2";
   return is_clang(model_compiler()) ? "-O2" : "-O1";
 }
@@ -134,10 +135,10 @@ const char* cxx_opt(ModelKind kind) {
 // builds in about two thirds of the time and simulates about a third faster
 // than with the defaults (docs/architecture.md, "Test bench").
 // The compiler also links (Verilator's makefile links with g++ otherwise).
-std::string make_vars(ModelKind kind) {
+std::string make_vars(ModelKind kind, ModelCompile compile) {
   const std::string cxx = model_compiler();
   return fmt::format("{} {} OPT_SLOW=-O0 OPT_FAST={}", shell_quote("CXX=" + cxx), shell_quote("LINK=" + cxx),
-                     cxx_opt(kind));
+                     cxx_opt(kind, compile));
 }
 
 const char* adapter_source(ModelKind kind) {
@@ -172,6 +173,7 @@ struct BuildRequest {
   const ModelCacheEntry& entry;
   const EmittedDesign& emitted;
   ModelKind kind;
+  ModelCompile compile;
   fs::path adapter;
   std::string opt;
   fs::path root;  // the cache, for the shared precompiled header and runtime objects
@@ -245,7 +247,7 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, c
   if (model_cache::run_shell(cmd) != 0) throw std::runtime_error(fmt::format("Verilator failed on {}", top));
 
   const auto prebuilt = model_cache::prebuilt_runtime(
-      {r.root, obj, prefix, make_vars(r.kind), kind_cflags, router ? "router" : "network", r.lock_timeout}, progress,
+      {r.root, obj, prefix, make_vars(r.kind, r.compile), kind_cflags, router ? "router" : "network", r.lock_timeout}, progress,
       notice);
   std::string cxxflags;
   if (prebuilt) {
@@ -254,7 +256,7 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, c
   }
   const auto make = [&](const std::string& flags) {
     const std::string cmd = fmt::format("make -C {} -f {} -j 2 {} {} >> {} 2>&1", shell_quote(obj.string()),
-                                        shell_quote(prefix + ".mk"), make_vars(r.kind), flags, log);
+                                        shell_quote(prefix + ".mk"), make_vars(r.kind, r.compile), flags, log);
     return model_cache::run_shell(cmd) == 0 && fs::exists(lib);
   };
   bool built = make(cxxflags);
@@ -346,7 +348,7 @@ fs::path model_cache_dir() {
 }
 
 ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emitted, ModelKind kind,
-                                  const fs::path& root) {
+                                  const fs::path& root, ModelCompile compile) {
   const bool router = kind == ModelKind::Router;
   const std::string prefix = router ? "Vrouter" : "Vnetwork";
   // The key covers the RTL as Verilator compiles it (EmittedDesign::hash: not
@@ -365,7 +367,7 @@ ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emi
   inputs["link_words.hpp"] = read_all(fs::path(RLROUTE_GEN_INCLUDE_DIR) / "rlroute" / "gen" / "link_words.hpp");
   inputs["dqn_inference.hpp"] = read_all(fs::path(RLROUTE_REF_INCLUDE_DIR) / "rlroute" / "ref" / "dqn_inference.hpp");
   inputs["kind"] = prefix;
-  inputs["opt"] = fmt::format("{} {}", cxx_opt(kind), make_vars(kind));
+  inputs["opt"] = fmt::format("{} {}", cxx_opt(kind, compile), make_vars(kind, compile));
   inputs["cache_format"] = kCacheFormat;
   ModelCacheEntry e;
   e.key = content_hash(inputs);
@@ -498,7 +500,7 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
     cache_fail(root, fmt::format("cannot create the directory: {}",
                                  ec ? ec.message() : std::string("a file of that name exists")));
   }
-  const ModelCacheEntry e = model_cache_entry(design, emitted, kind, root);
+  const ModelCacheEntry e = model_cache_entry(design, emitted, kind, root, cache.compile);
   auto lib = std::make_shared<ModelLibrary>();
   lib->path = e.library;
 
@@ -533,7 +535,8 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
   }
   lock.note(fmt::format("pid {} (building {})", ::getpid(), shown(e.library)));
   const auto start = std::chrono::steady_clock::now();
-  const BuildRequest request{e,    emitted, kind, tb_dir() / "adapter" / adapter_source(kind), cxx_opt(kind),
+  const BuildRequest request{e,    emitted, kind, cache.compile, tb_dir() / "adapter" / adapter_source(kind),
+                             cxx_opt(kind, cache.compile),
                              root, cache.lock_timeout,
                              design.cfg.algorithm != RoutingAlgorithm::Dqn  ? DqnPorts::None
                              : design.cfg.dqn_agent == DqnAgentKind::External ? DqnPorts::Agent

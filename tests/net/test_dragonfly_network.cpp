@@ -338,7 +338,7 @@ TEST(DragonflyNetworkTop, ContentionCopyEqualsTheRoutersCountersAfterEveryEdge) 
   o.trace_to = 1300;
   const std::filesystem::path fst =
       std::filesystem::temp_directory_path() / fmt::format("rlroute_contention_{}.fst", ::getpid());
-  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Network);  // outlives the fabric
+  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Network, {}, network_top_build());  // outlives the fabric
   SimResult r;
   {
     NetworkTopFabric fabric(b.design, *b.relation, factory);

@@ -219,6 +219,22 @@ TEST_F(ModelCache, BuildsOnceThenLoadsTheVerifiedLibrary) {
   expect_router_runs(second);
 }
 
+// A model compiled for build time is an entry of its own, built with Verilator
+// at -O0 throughout (no -O2 on any compile line), and it runs.
+TEST_F(ModelCache, ModelCompiledForBuildTimeIsItsOwnEntryAtO0) {
+  ModelCacheOptions options = cache_at(root);
+  options.compile = ModelCompile::ForBuildTime;
+  const ModelCacheEntry quick = model_cache_entry(design, emitted, ModelKind::Router, root, ModelCompile::ForBuildTime);
+  EXPECT_NE(quick.key, entry().key);
+  const ModelFactory f = load_model(design, emitted, ModelKind::Router, log(), options);
+  EXPECT_EQ(f.path(), quick.library);
+  std::ifstream in(quick.dir / "build.log");
+  const std::string build_log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(build_log.find(" -O0 -c -o Vrouter.o "), std::string::npos) << build_log.substr(0, 2000);
+  EXPECT_EQ(build_log.find("-O2"), std::string::npos) << build_log.substr(0, 2000);
+  expect_router_runs(f);
+}
+
 // A truncated library, which would crash the process with SIGBUS when loaded,
 // is rebuilt with a real Verilator build.
 TEST_F(ModelCache, TruncatedLibraryIsRebuiltWithVerilator) {

@@ -28,6 +28,12 @@ namespace rlroute {
 
 enum class ModelKind { Router, Network };
 
+// What a model's C++ is compiled for. ForRuns optimises the per-cycle code
+// (docs/architecture.md, "Test bench"); ForBuildTime compiles everything at
+// -O0, which builds a large network top in about 40 % of the time and
+// simulates several times slower: for a short cross-check of one.
+enum class ModelCompile { ForRuns, ForBuildTime };
+
 struct ModelLibrary;  // a dlopen'ed model library
 
 class ModelFactory {
@@ -66,7 +72,7 @@ struct ModelCacheEntry {
 
 // Where the model of (design, emitted, kind) lives under `root`.
 ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emitted, ModelKind kind,
-                                  const std::filesystem::path& root);
+                                  const std::filesystem::path& root, ModelCompile compile = ModelCompile::ForRuns);
 
 // Why the entry's library cannot be loaded as it is ("" when its manifest
 // vouches for it): no manifest, a manifest for another library, a library of
@@ -84,6 +90,7 @@ struct ModelCacheOptions {
   std::filesystem::path root;  // empty: model_cache_dir()
   std::chrono::milliseconds lock_timeout = kModelCacheLockTimeout;
   std::function<void(const std::filesystem::path& library)> build;  // empty: Verilator
+  ModelCompile compile = ModelCompile::ForRuns;
 };
 
 // Emits nothing to the user's directories: the RTL goes into the cache entry
