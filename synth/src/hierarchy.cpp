@@ -13,15 +13,6 @@
 
 namespace rlroute::synth {
 
-namespace {
-
-// Yosys writes public names with a leading backslash in some outputs.
-std::string unescape(const std::string& name) {
-  return (!name.empty() && name.front() == '\\') ? name.substr(1) : name;
-}
-
-}  // namespace
-
 std::string decode_parameter(const nlohmann::json& value) {
   if (value.is_number_integer()) return std::to_string(value.get<long long>());
   if (!value.is_string()) return value.dump();

@@ -10,11 +10,11 @@
 
 namespace rlroute::synth {
 
-namespace {
-
 std::string unescape(const std::string& name) {
   return (!name.empty() && name.front() == '\\') ? name.substr(1) : name;
 }
+
+namespace {
 
 long bits_to_long(const nlohmann::json& v) {
   const std::string s = decode_parameter(v);

@@ -8,8 +8,6 @@
 #     routers per router; docs/architecture.md, "Threads"). The Verilated
 #     models come from the model cache as usual (not instrumented: each is
 #     touched by one thread only).
-# Both trees compile the libraries as unity builds (a quarter less compile
-# time; the test programs that cannot be are marked UNITY_BUILD OFF).
 # usage: run.sh address|threads SOURCE_DIR BUILD_DIR
 set -euo pipefail
 mode=$1
@@ -22,7 +20,7 @@ case "$mode" in
   *) echo "run.sh: mode '$mode': must be address or threads" >&2; exit 2 ;;
 esac
 mkdir -p "$build"
-cmake -S "$src" -B "$build" "${options[@]}" -DRLROUTE_RTL_TESTS=OFF -DCMAKE_UNITY_BUILD=ON > "$build/configure.log" 2>&1 ||
+cmake -S "$src" -B "$build" "${options[@]}" -DRLROUTE_RTL_TESTS=OFF > "$build/configure.log" 2>&1 ||
   { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j 2 --target "${targets[@]}"
 if [ "$mode" = address ]; then

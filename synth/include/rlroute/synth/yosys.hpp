@@ -11,6 +11,10 @@
 
 namespace rlroute::synth {
 
+// A Yosys name without the leading backslash Yosys writes before public names
+// in some outputs.
+std::string unescape(const std::string& name);
+
 // j[key] if j is an object that has it, else an empty object (a reference
 // that lives as long as j, so it can be iterated).
 const nlohmann::json& json_member(const nlohmann::json& j, const std::string& key);
