@@ -22,8 +22,10 @@ configs, patterns and seeds (that is sim/bench.py). A spec (TOML):
   set = { "routing.q_thld2" = 0.1 }     # optional: keys for this run's config
 
 Resumable: a run whose JSON is already there is not run again (--fresh
-runs it again); --only NAME,... runs a subset. A run that fails stops the
-table with its log.
+runs it again); --only NAME,... runs a subset. Every run's config is
+generated (rlroute gen) before the first run starts, so a config rlroute
+refuses stops the table at once; a run that fails stops the table with its
+log.
 """
 import argparse
 import csv
@@ -32,6 +34,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 from spec_file import SpecError, make_variants, read_toml
@@ -67,6 +70,19 @@ def config_of(spec, run, out):
         return spec["config"]
     suffix = "".join(c if c.isalnum() else "_" for c in run["name"])  # variants.py takes [A-Za-z0-9_]
     return make_variants([spec["config"]], suffix, run["set"], os.path.join(out, "configs"))[0]
+
+
+def check_configs(spec, runs, out, rlroute):
+    """Has rlroute generate every run's config before anything runs (a
+    second each), so that a config it refuses (a key's value, a variant's
+    design name too long) stops the table at once, not hours in."""
+    with tempfile.TemporaryDirectory(prefix="runs-check-") as scratch:
+        for run in runs:
+            config = config_of(spec, run, out)
+            r = subprocess.run([rlroute, "gen", config, "-o", os.path.join(scratch, run["name"])],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise SpecError(f"run {run['name']}: its config is refused: {(r.stderr or r.stdout).strip()[-1000:]}")
 
 
 def arg(args, flag):
@@ -115,6 +131,7 @@ def main(argv=None):
             os.makedirs(os.path.join(out, sub), exist_ok=True)
         rows, ran, t0 = [], 0, time.monotonic()
         todo = [r for r in spec["run"] if r["name"] in only]
+        check_configs(spec, todo, out, args.rlroute)
         for i, run in enumerate(spec["run"]):
             run_args = spec.get("args", []) + run.get("args", [])
             path = os.path.join(out, "runs", run["name"] + ".json")

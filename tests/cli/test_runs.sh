@@ -2,7 +2,8 @@
 # sim/runs.py on a small spec: a JSON and a series per run, one CSV row per
 # run (a run with its own config keys, a run with load phases); a rerun runs
 # nothing, --only and --fresh run a subset again; bad specs are refused with
-# the key that is wrong, and a failing run stops the table with its log.
+# the key that is wrong, a config rlroute refuses before any run starts, and
+# a failing run stops the table with its log.
 # usage: test_runs.sh RLROUTE SOURCE_DIR WORKDIR
 set -uo pipefail
 rlroute=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3")
@@ -49,6 +50,11 @@ refused_spec "a run named twice" "name = 'a': given twice" \
   $'title = "x"\nconfig = "examples/torus4x4_dor.toml"\n[[run]]\nname = "a"\n[[run]]\nname = "a"'
 refused_spec "a run sets --json" 'args: --json is set by runs.py' \
   $'title = "x"\nconfig = "examples/torus4x4_dor.toml"\n[[run]]\nname = "a"\nargs = ["--json", "x.json"]'
+refused_spec "a run's config refused before anything runs" "run bad_vcs: its config is refused: .*router.vcs" \
+  $'title = "x"\nconfig = "examples/torus4x4_dor.toml"\n[[run]]\nname = "fine"\n[[run]]\nname = "bad_vcs"\nset = { "router.vcs" = 0 }'
+check "a run's config refused: no run ran" test ! -e "$work/bad/runs/fine.json"
+refused_spec "a variant's design name too long" "run a_name_long_enough_to_overflow: its config is refused: .*design.name" \
+  $'title = "x"\nconfig = "examples/torus4x4_dor.toml"\n[[run]]\nname = "a_name_long_enough_to_overflow"\nset = { "router.vcs" = 3 }'
 /usr/bin/python3 sim/runs.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/out" --only nope 2> "$work/err.txt"
 check "--only an unknown run: refused" grep -q -- '--only nope: nope: no such run' "$work/err.txt"
 printf 'title = "x"\nconfig = "examples/torus4x4_dor.toml"\n[[run]]\nname = "broken"\nargs = ["--load", "7"]\n' \
