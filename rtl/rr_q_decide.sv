@@ -17,8 +17,9 @@
 // QUEUE_WEIGHT > 0 (routing.q_queue_weight, beyond the paper): every
 // comparison of the decision weighs a column's entry plus its port's local
 // queue, queue_i flits at QUEUE_WEIGHT cycles each (in the entries' fixed
-// point, QFB fraction bits); best_o and best_q_o stay the table's. Combinational;
-// bit-exact with rlroute::ref::q_decide (ref/src/q_decision.cpp).
+// point, QFB fraction bits); best_o and best_q_o stay the table's. The argmins:
+// rr_argmin. Combinational; bit-exact with rlroute::ref::q_decide
+// (ref/src/q_decision.cpp).
 module rr_q_decide #(
   parameter int unsigned NUM_COLS = 4,          // columns: the router's network ports
   parameter int unsigned QW = 16,         // Q-value bits
@@ -57,71 +58,30 @@ module rr_q_decide #(
     assign unused_queue = ^queue_i;
   end
 
-  // Argmin with every pair compared at once (NUM_COLS(NUM_COLS-1)/2 comparators): column c
-  // wins if it is strictly below every lower column and not above any higher
-  // one, so ties go to the lowest column and exactly one column wins. One
-  // comparator deep, where a tree would be log2(NUM_COLS) comparators in series.
-  // wins/below on the entries (the row's minimum); the decision's own,
-  // dwins/dbelow, on the compared values (the same signals without a queue).
-  logic [NUM_COLS-1:0] wins, dwins;
-  logic [NUM_COLS-1:0] below [NUM_COLS];   // below[c][d]: column c's entry is below column d's
-  logic [NUM_COLS-1:0] dbelow [NUM_COLS];  // the same for the compared values
-  always_comb begin
-    for (int unsigned c = 0; c < NUM_COLS; c++) begin
-      for (int unsigned d = 0; d < NUM_COLS; d++) below[c][d] = row_i[c*QW+:QW] < row_i[d*QW+:QW];
-    end
-    for (int unsigned c = 0; c < NUM_COLS; c++) begin
-      wins[c] = 1'b1;
-      for (int unsigned d = 0; d < NUM_COLS; d++) begin
-        if (d < c && !below[c][d]) wins[c] = 1'b0;
-        if (d > c && below[d][c]) wins[c] = 1'b0;
-      end
-    end
-    best_o = '0;
-    best_q_o = '0;
-    for (int unsigned c = 0; c < NUM_COLS; c++) begin
-      if (wins[c]) begin
-        best_o = best_o | COL_W'(c);
-        best_q_o = best_q_o | row_i[c*QW+:QW];
-      end
-    end
-  end
+  // The row's minimum and its column (the estimate sent upstream) from the
+  // entries; the decision's own order (dbelow, dbest) from the compared
+  // values: the same signals without a queue.
+  logic [NUM_COLS*NUM_COLS-1:0] below, dbelow;  // [c*NUM_COLS+d]: c's value is below d's
+  logic [COL_W-1:0] dbest;
+  logic [VW-1:0]    q_dbest;
+  rr_argmin #(.N(NUM_COLS), .W(QW)) u_row_min (.value_i(row_i), .below_o(below), .idx_o(best_o), .min_o(best_q_o));
   if (QUEUE_WEIGHT > 0) begin : gen_decision_order
-    always_comb begin
-      for (int unsigned c = 0; c < NUM_COLS; c++) begin
-        for (int unsigned d = 0; d < NUM_COLS; d++) dbelow[c][d] = value[c*VW+:VW] < value[d*VW+:VW];
-      end
-      for (int unsigned c = 0; c < NUM_COLS; c++) begin
-        dwins[c] = 1'b1;
-        for (int unsigned d = 0; d < NUM_COLS; d++) begin
-          if (d < c && !dbelow[c][d]) dwins[c] = 1'b0;
-          if (d > c && dbelow[d][c]) dwins[c] = 1'b0;
-        end
-      end
-    end
+    rr_argmin #(.N(NUM_COLS), .W(VW)) u_decision_min (.value_i(value), .below_o(dbelow), .idx_o(dbest),
+                                                      .min_o(q_dbest));
+    logic unused_below;
+    assign unused_below = ^below;
   end else begin : gen_table_order
-    for (genvar c = 0; c < NUM_COLS; c++) begin : gen_same
-      assign dbelow[c] = below[c];
-    end
-    assign dwins = wins;
+    assign dbelow = below;
+    assign dbest = best_o;
+    assign q_dbest = best_q_o;
   end
 
   // The minimal port's value and the other candidate's: at the source the
   // decision's minimum itself (no second multiplexer behind the argmin tree).
   logic          source;
-  logic [COL_W-1:0] other, dbest;
-  logic [VW-1:0]  q_min, q_local, q_other, q_dbest;
+  logic [COL_W-1:0] other;
+  logic [VW-1:0]  q_min, q_local, q_other;
   logic [COL_W-1:0] local_col;
-  always_comb begin
-    dbest = '0;
-    q_dbest = '0;
-    for (int unsigned c = 0; c < NUM_COLS; c++) begin
-      if (dwins[c]) begin
-        dbest = dbest | COL_W'(c);
-        q_dbest = q_dbest | value[c*VW+:VW];
-      end
-    end
-  end
   assign source = role_i == 2'(rr_pkg::Q_ROLE_SOURCE);
   assign other = source ? dbest : local_col;
   // LOCAL_COLS: the argmin of the local columns but the minimal one, from
@@ -134,8 +94,8 @@ module rr_q_decide #(
       for (int unsigned c = 0; c < LOCAL_COLS; c++) begin
         wins_local[c] = cand[c];
         for (int unsigned d = 0; d < LOCAL_COLS; d++) begin
-          if (cand[d] && d < c && !dbelow[c][d]) wins_local[c] = 1'b0;
-          if (cand[d] && d > c && dbelow[d][c]) wins_local[c] = 1'b0;
+          if (cand[d] && d < c && !dbelow[c*NUM_COLS+d]) wins_local[c] = 1'b0;
+          if (cand[d] && d > c && dbelow[d*NUM_COLS+c]) wins_local[c] = 1'b0;
         end
         if (wins_local[c]) local_col = COL_W'(c);
       end
@@ -144,10 +104,8 @@ module rr_q_decide #(
     assign unused_local = ^local_i;
   end else begin : gen_random_local
     assign local_col = local_i;
-    logic [NUM_COLS-1:0] unused_order;
-    for (genvar c = 0; c < NUM_COLS; c++) begin : gen_unused_order
-      assign unused_order[c] = ^dbelow[c];
-    end
+    logic unused_order;
+    assign unused_order = ^dbelow;
   end
   always_comb begin
     q_min = '0;

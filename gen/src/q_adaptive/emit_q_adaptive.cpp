@@ -153,8 +153,8 @@ std::string q_route_units(const Design& d, const RoutingRelation&) { return rout
 
 std::vector<std::string> q_blocks(const Design&) {
   std::vector<std::string> blocks = dragonfly_path_blocks();
-  for (const char* b : {"rr_lfsr.sv", "rr_route_q_adaptive.sv", "rr_q_update.sv", "rr_q_decide.sv", "rr_q_table.sv",
-                        "rr_q_unit.sv"}) {
+  for (const char* b : {"rr_lfsr.sv", "rr_route_q_adaptive.sv", "rr_q_update.sv", "rr_argmin.sv", "rr_q_decide.sv",
+                        "rr_q_table.sv", "rr_q_unit.sv"}) {
     blocks.push_back(b);
   }
   return blocks;
