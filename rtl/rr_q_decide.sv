@@ -64,10 +64,11 @@ module rr_q_decide #(
   logic [NUM_COLS*NUM_COLS-1:0] below, dbelow;  // [c*NUM_COLS+d]: c's value is below d's
   logic [COL_W-1:0] dbest;
   logic [VW-1:0]    q_dbest;
-  rr_argmin #(.N(NUM_COLS), .W(QW)) u_row_min (.value_i(row_i), .below_o(below), .idx_o(best_o), .min_o(best_q_o));
+  rr_argmin #(.NUM_VALUES(NUM_COLS), .VALUE_W(QW)) u_row_min (.value_i(row_i), .below_o(below), .idx_o(best_o),
+                                                             .min_o(best_q_o));
   if (QUEUE_WEIGHT > 0) begin : gen_decision_order
-    rr_argmin #(.N(NUM_COLS), .W(VW)) u_decision_min (.value_i(value), .below_o(dbelow), .idx_o(dbest),
-                                                      .min_o(q_dbest));
+    rr_argmin #(.NUM_VALUES(NUM_COLS), .VALUE_W(VW)) u_decision_min (.value_i(value), .below_o(dbelow),
+                                                                    .idx_o(dbest), .min_o(q_dbest));
     logic unused_below;
     assign unused_below = ^below;
   end else begin : gen_table_order

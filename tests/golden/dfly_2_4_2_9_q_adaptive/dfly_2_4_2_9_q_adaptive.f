@@ -19,6 +19,7 @@ rtl/rr_vc_levels.sv
 rtl/rr_lfsr.sv
 rtl/rr_route_q_adaptive.sv
 rtl/rr_q_update.sv
+rtl/rr_argmin.sv
 rtl/rr_q_decide.sv
 rtl/rr_q_table.sv
 rtl/rr_q_unit.sv
