@@ -17,7 +17,7 @@ configs, patterns and seeds (that is sim/bench.py). A spec (TOML):
   config = "path/to/config.toml"       # every run's config
   args = ["--cycles", "3125", ...]      # every run's rlroute sim arguments
   [[run]]
-  name = "adv4_1.0_thld2_0.1"
+  name = "adv4_1.0_t2_0.1"
   args = ["--pattern", "adv+4", "--load", "1.0", "--warmup", "16000"]
   set = { "routing.q_thld2" = 0.1 }     # optional: keys for this run's config
 
