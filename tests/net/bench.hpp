@@ -29,6 +29,21 @@ inline ModelCacheOptions network_top_build() {
   return cache;
 }
 
+// The emitted design run on the harness (its router models) or as one
+// network top, with `threads` harness threads.
+inline SimResult run_emitted(const Design& design, const RoutingRelation& relation, const EmittedDesign& emitted,
+                             ModelKind kind, const SimOptions& o, int threads) {
+  const ModelFactory factory = kind == ModelKind::Network
+                                   ? load_model(design, emitted, kind, {}, network_top_build())
+                                   : load_model(design, emitted, kind);
+  if (kind == ModelKind::Network) {
+    NetworkTopFabric fabric(design, relation, factory);
+    return run_simulation(design, relation, fabric, o);
+  }
+  HarnessFabric fabric(design, relation, factory, threads);
+  return run_simulation(design, relation, fabric, o);
+}
+
 struct Bench {
   Design design;
   EmittedDesign emitted;
@@ -39,15 +54,7 @@ struct Bench {
         relation(make_routing_relation(design)) {}
 
   SimResult run(const SimOptions& o, ModelKind kind = ModelKind::Router) {
-    const ModelFactory factory = kind == ModelKind::Network
-                                     ? load_model(design, emitted, kind, {}, network_top_build())
-                                     : load_model(design, emitted, kind);
-    if (kind == ModelKind::Network) {
-      NetworkTopFabric fabric(design, *relation, factory);
-      return run_simulation(design, *relation, fabric, o);
-    }
-    HarnessFabric fabric(design, *relation, factory, o.threads);
-    return run_simulation(design, *relation, fabric, o);
+    return run_emitted(design, *relation, emitted, kind, o, o.threads);
   }
 };
 

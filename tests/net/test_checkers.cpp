@@ -52,15 +52,7 @@ EmittedDesign broken(const EmittedDesign& good, const std::string& block, const 
 }
 
 SimResult run_on(const Bench& b, const EmittedDesign& e, ModelKind kind, const SimOptions& o, int threads = 1) {
-  const ModelFactory factory = kind == ModelKind::Network
-                                   ? load_model(b.design, e, kind, {}, network_top_build())
-                                   : load_model(b.design, e, kind);
-  if (kind == ModelKind::Network) {
-    NetworkTopFabric fabric(b.design, *b.relation, factory);
-    return run_simulation(b.design, *b.relation, fabric, o);
-  }
-  HarnessFabric fabric(b.design, *b.relation, factory, threads);
-  return run_simulation(b.design, *b.relation, fabric, o);
+  return run_emitted(b.design, *b.relation, e, kind, o, threads);
 }
 
 SimOptions short_run(double load) {
