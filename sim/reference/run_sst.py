@@ -18,7 +18,6 @@ endpoint's destinations with the endpoint's id and each router's choices
 with the router's id, so a run is one deterministic sample.
 """
 import argparse
-import csv
 import glob
 import json
 import math
@@ -27,6 +26,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+from reference_table import parse_loads, write_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKET_NS = 32  # sst_dragonfly.py: a 128 B packet on a 4 GB/s link
@@ -116,12 +117,7 @@ def main():
     args.sst = os.path.abspath(args.sst)  # SST runs in each run's own directory
     if not 0 <= args.warmup_us < args.time_us:
         ap.error(f"--warmup-us {args.warmup_us}: must be at least 0 and below --time-us {args.time_us}")
-    try:
-        loads = [float(x) for x in args.loads.split(",")]
-    except ValueError:
-        ap.error(f"--loads {args.loads}: not a comma-separated list of numbers")
-    if any(not 0 < x <= 1 for x in loads):
-        ap.error(f"--loads {args.loads}: every load must be in (0, 1]")
+    loads = parse_loads(ap, args.loads)
     os.makedirs(os.path.join(args.out, "runs"), exist_ok=True)
     todo = [(a, p, x) for a in args.algorithms.split(",") for p in args.patterns.split(",") for x in loads]
     rows = []
@@ -133,17 +129,9 @@ def main():
             print(f"run_sst.py: {e}", file=sys.stderr)
             return 1
         rows.append(data)
-        write_csv(os.path.join(args.out, "sst.csv"), rows)  # after every run: a stopped sweep keeps its rows
+        write_csv(os.path.join(args.out, "sst.csv"), rows, FIELDS)  # after every run: a stopped sweep keeps its rows
     print(f"wrote {args.out}/sst.csv ({len(rows)} runs)")
     return 0
-
-
-def write_csv(path, rows):
-    with open(path + ".tmp", "w", newline="") as f:
-        w = csv.DictWriter(f, FIELDS, extrasaction="ignore", lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(path + ".tmp", path)
 
 
 if __name__ == "__main__":

@@ -71,4 +71,39 @@ print(m["packets"], round(m["accepted_load"], 6), m["latency_avg_ns"], m["latenc
 PY
 check "run_sst.py measures the packets that arrive in the window" \
   test "$(cat "$work/measure.txt")" = "1 0.016 200.0 200 4.0"
+# run_booksim.py: bad options are refused before anything runs; a run's
+# figures come from BookSim's overall statistics (a binary that prints them
+# in BookSim's format), and BookSim's success is its exit status 255.
+$py $ref/run_booksim.py --booksim "$work/none" --out "$work/b1" 2> "$work/err.txt"
+check "run_booksim.py without a booksim binary: refused" grep -q "booksim $work/none: not an executable" "$work/err.txt"
+$py $ref/run_booksim.py --booksim "$work/fake_sst" --out "$work/b1" --routings ugal,par 2> "$work/err.txt"
+check "run_booksim.py --routings par: refused, naming the known ones" grep -q -- "--routings par: unknown (known: min, ugal)" "$work/err.txt"
+$py $ref/run_booksim.py --booksim "$work/fake_sst" --out "$work/b1" --patterns adv+4 2> "$work/err.txt"
+check "run_booksim.py --patterns adv+4: refused" grep -q -- "--patterns adv+4: unknown (known: uniform, adv+1)" "$work/err.txt"
+$py $ref/run_booksim.py --booksim "$work/fake_sst" --out "$work/b1" --warmup 2500 --cycles 1000 2> "$work/err.txt"
+check "run_booksim.py --warmup not a multiple of --cycles: refused" grep -q -- "--warmup 2500: must be a multiple of --cycles 1000" "$work/err.txt"
+$py $ref/run_booksim.py --booksim "$work/fake_sst" --out "$work/b1" --loads 0 2> "$work/err.txt"
+check "run_booksim.py --loads 0: refused" grep -q -- "--loads 0: every load must be in (0, 1]" "$work/err.txt"
+check "run_booksim.py: nothing written on a refusal" test ! -e "$work/b1"
+cat > "$work/fake_booksim" <<'SH'
+#!/bin/sh
+grep -q "^sample_period = 1000;" "$1" && grep -q "^warmup_periods = 2;" "$1" && grep -q "^max_samples = 3;" "$1" \
+  && grep -q "^traffic = bad_dragon;" "$1" && grep -q "^num_vcs = 3;" "$1" || exit 3
+printf 'Accepted flit rate average= 0.9\n====== Overall Traffic Statistics ======\n'
+printf 'Packet latency average = 900.5 (1 samples)\n\tminimum = 20 (1 samples)\n'
+printf 'Network latency average = 150.25 (1 samples)\nAccepted flit rate average = 0.4375 (1 samples)\n'
+printf 'Hops average = 4.5 (1 samples)\n'
+exit 255
+SH
+chmod +x "$work/fake_booksim"
+$py $ref/run_booksim.py --booksim "$work/fake_booksim" --out "$work/b2" --routings ugal --patterns adv+1 --seeds 7 \
+  --warmup 2000 --cycles 1000 > /dev/null 2> "$work/err.txt"
+check "run_booksim.py: a run that BookSim ends with 255 is tabulated" \
+  grep -q "^ugal,adv+1,1.0,7,0.4375,150.25,4.5,3,2000,1000," "$work/b2/booksim.csv"
+check "run_booksim.py: the run's JSON holds its config" grep -q "routing_function = ugal" "$work/b2/runs/ugal__adv+1__1__s7.json"
+printf '#!/bin/sh\necho "Error: something"\nexit 0\n' > "$work/fake_booksim0"; chmod +x "$work/fake_booksim0"
+$py $ref/run_booksim.py --booksim "$work/fake_booksim0" --out "$work/b3" --seeds 1 > /dev/null 2> "$work/err.txt"
+check "run_booksim.py: BookSim's exit 0 is a failure, reported with its status and output" \
+  grep -q "booksim failed, exit 0" "$work/err.txt"
+check "run_booksim.py: no JSON for the failed run" test -z "$(ls -A "$work/b3/runs")"
 finish
