@@ -15,7 +15,8 @@ configs, patterns and seeds (that is sim/bench.py). A spec (TOML):
 
   title = "..."
   config = "path/to/config.toml"       # every run's config
-  args = ["--cycles", "3125", ...]      # every run's rlroute sim arguments
+  args = ["--cycles", "3125", ...]      # every run's rlroute sim arguments (a
+                                        # run's own flag replaces the spec's)
   [[run]]
   name = "adv4_1.0_t2_0.1"
   args = ["--pattern", "adv+4", "--load", "1.0", "--warmup", "16000"]
@@ -94,6 +95,20 @@ def arg(args, flag):
     return value
 
 
+def merged_args(common, own):
+    """The spec's arguments with each flag the run gives itself replaced by
+    the run's (rlroute takes a flag once)."""
+    own_flags = {a for a in own if a.startswith("--")}
+    merged, i = [], 0
+    while i < len(common):
+        if common[i] in own_flags:
+            i += 2 if i + 1 < len(common) and not common[i + 1].startswith("--") else 1
+            continue
+        merged.append(common[i])
+        i += 1
+    return merged + own
+
+
 def row_of(run, args, path):
     with open(path) as f:
         data = json.load(f)
@@ -133,7 +148,7 @@ def main(argv=None):
         todo = [r for r in spec["run"] if r["name"] in only]
         check_configs(spec, todo, out, args.rlroute)
         for i, run in enumerate(spec["run"]):
-            run_args = spec.get("args", []) + run.get("args", [])
+            run_args = merged_args(spec.get("args", []), run.get("args", []))
             path = os.path.join(out, "runs", run["name"] + ".json")
             if run in todo and (args.fresh or not os.path.exists(path)):
                 cmd = [args.rlroute, "sim", config_of(spec, run, out), *run_args, "--quiet", "--json", path,

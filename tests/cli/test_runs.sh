@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sim/runs.py on a small spec: a JSON and a series per run, one CSV row per
-# run (a run with its own config keys, a run with load phases); a rerun runs
+# run (a run with its own config keys, a run with load phases and its own
+# run lengths in place of the spec's); a rerun runs
 # nothing, --only and --fresh run a subset again; bad specs are refused with
 # the key that is wrong, a config rlroute refuses before any run starts, and
 # a failing run stops the table with its log.
@@ -23,7 +24,7 @@ args = ["--pattern", "uniform", "--load", "0.3", "--warmup", "100"]
 set = { "router.vcs" = 3 }
 [[run]]
 name = "steps"
-args = ["--phases", "0:uniform@0.1,200:uniform@0.4", "--warmup", "0"]
+args = ["--phases", "0:uniform@0.1,200:uniform@0.4", "--warmup", "0", "--cycles", "600", "--series-window", "50"]
 SPEC
 /usr/bin/python3 sim/runs.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log.txt" 2>&1
 check "runs exits 0" test $? -eq 0
@@ -32,6 +33,8 @@ check "runs: a series per run" test -s "$work/out/series/steps.csv"
 check "runs: the header" grep -qx 'run,pattern,offered_load,warmup,accepted_load,lat_avg,lat_p99,minimal_share,avg_hops,drained,packets_lost,wall_seconds,router_cycles_per_second' "$work/out/tiny.csv"
 check "runs: a row per run" test "$(wc -l < "$work/out/tiny.csv")" -eq 4
 check "runs: the run with phases" grep -qE '^steps,uniform phases,0.1/0.4,0,0\.[0-9]+,' "$work/out/tiny.csv"
+check "runs: a run's own flags replace the spec's (600 cycles in windows of 50)" \
+  grep -q '^[0-9.]*,550,600,' "$work/out/series/steps.csv"
 check "runs: the run's own keys reach its config" grep -qx 'vcs = 3' "$work/out/configs/torus4x4_dor_ur_0_3_3vcs.toml"
 /usr/bin/python3 sim/runs.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log2.txt" 2>&1
 check "runs again: runs nothing" grep -q '(3 of 3 runs, 0 run now)' "$work/log2.txt"
