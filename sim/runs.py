@@ -4,6 +4,7 @@ each run the spec lists and writes, under OUT (default out/runs/NAME):
 
   runs/RUN.json    the run's result JSON (rlroute sim --json);
   series/RUN.csv   its time series (rlroute sim --series);
+  PLOT.png         each plot the spec lists, once its runs have series;
   NAME.csv         a row per run: run, pattern, offered_load, warmup,
                    accepted_load, lat_avg, lat_p99, minimal_share, avg_hops,
                    drained, packets_lost, wall_seconds,
@@ -21,6 +22,10 @@ configs, patterns and seeds (that is sim/bench.py). A spec (TOML):
   name = "adv4_1.0_t2_0.1"
   args = ["--pattern", "adv+4", "--load", "1.0", "--warmup", "16000"]
   set = { "routing.q_thld2" = 0.1 }     # optional: keys for this run's config
+  [[plot]]                              # optional: series drawn together
+  name = "q1056_adv4"                   # OUT/q1056_adv4.png (sim/q_series_plot.py)
+  title = "..."
+  runs = ["adv4_1.0", "adv4_1.0_t2_0.1"]
 
 Resumable: a run whose JSON is already there is not run again (--fresh
 runs it again); --only NAME,... runs a subset. Every run's config is
@@ -40,8 +45,10 @@ import time
 
 from spec_file import SpecError, make_variants, read_toml
 
-SPEC_KEYS = {"title", "config", "args", "run"}
+SPEC_KEYS = {"title", "config", "args", "run", "plot"}
 RUN_KEYS = {"name", "args", "set"}
+PLOT_KEYS = {"name", "title", "runs"}
+SERIES_PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "q_series_plot.py")
 COLUMNS = ["run", "pattern", "offered_load", "warmup", "accepted_load", "lat_avg", "lat_p99", "minimal_share",
            "avg_hops", "drained", "packets_lost", "wall_seconds", "router_cycles_per_second"]
 
@@ -62,7 +69,39 @@ def read_spec(path):
         for flag in ("--json", "--series", "--quiet"):
             if flag in run.get("args", []) + spec.get("args", []):
                 raise SpecError(f"{path}: run {name}: args: {flag} is set by runs.py")
+    plots = set()
+    for i, plot in enumerate(spec.get("plot", [])):
+        for key in plot:
+            if key not in PLOT_KEYS:
+                raise SpecError(f"{path}: plot {i + 1}: {key}: unknown key (known: {', '.join(sorted(PLOT_KEYS))})")
+        name = plot.get("name", "")
+        if not name or not all(c.isalnum() or c in "._-" for c in name) or name in plots:
+            raise SpecError(f"{path}: plot {i + 1}: name = {name!r}: must be letters, digits, '.', '_' or '-', "
+                            "and not given twice")
+        plots.add(name)
+        if not plot.get("runs"):
+            raise SpecError(f"{path}: plot {name}: runs: give the runs whose series it draws")
+        for r in plot["runs"]:
+            if r not in names:
+                raise SpecError(f"{path}: plot {name}: runs: {r}: no such run")
     return spec
+
+
+def draw_plots(spec, out):
+    """Each plot of the spec whose runs all have a series (sim/q_series_plot.py),
+    as OUT/NAME.png; returns the plots drawn."""
+    drawn = []
+    for plot in spec.get("plot", []):
+        series = [os.path.join(out, "series", r + ".csv") for r in plot["runs"]]
+        if not all(os.path.exists(s) for s in series):
+            continue
+        png = os.path.join(out, plot["name"] + ".png")
+        r = subprocess.run([sys.executable, SERIES_PLOT, "--out", png, "--title", plot.get("title", ""), *series],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SpecError(f"plot {plot['name']} failed:\n{(r.stderr or r.stdout).strip()[-2000:]}")
+        drawn.append(png)
+    return drawn
 
 
 def config_of(spec, run, out):
@@ -166,7 +205,9 @@ def main(argv=None):
             w = csv.writer(f, lineterminator="\n")
             w.writerow(COLUMNS)
             w.writerows(rows)
-        print(f"wrote {out}/{name}.csv ({len(rows)} of {len(known)} runs, {ran} run now)")
+        drawn = draw_plots(spec, out)
+        plots = f" and {len(drawn)} plot{'s' if len(drawn) != 1 else ''}" if spec.get("plot") else ""
+        print(f"wrote {out}/{name}.csv{plots} ({len(rows)} of {len(known)} runs, {ran} run now)")
     except SpecError as e:
         print(f"runs.py: error: {e}", file=sys.stderr)
         return 1
