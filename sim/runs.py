@@ -4,6 +4,7 @@ each run the spec lists and writes, under OUT (default out/runs/NAME):
 
   runs/RUN.json    the run's result JSON (rlroute sim --json);
   series/RUN.csv   its time series (rlroute sim --series);
+  links/RUN.csv    its links' utilisation, for a run with `links = true`;
   PLOT.png         each plot the spec lists, once its runs have series;
   NAME.csv         a row per run: run, pattern, offered_load, warmup,
                    accepted_load, lat_avg, lat_p99, minimal_share, avg_hops,
@@ -22,6 +23,7 @@ configs, patterns and seeds (that is sim/bench.py). A spec (TOML):
   name = "adv4_1.0_t2_0.1"
   args = ["--pattern", "adv+4", "--load", "1.0", "--warmup", "16000"]
   set = { "routing.q_thld2" = 0.1 }     # optional: keys for this run's config
+  links = true                          # optional: also links/RUN.csv (rlroute sim --links)
   [[plot]]                              # optional: series drawn together
   name = "q1056_adv4"                   # OUT/q1056_adv4.png (sim/q_series_plot.py)
   title = "..."
@@ -46,7 +48,7 @@ import time
 from spec_file import SpecError, make_variants, read_toml
 
 SPEC_KEYS = {"title", "config", "args", "run", "plot"}
-RUN_KEYS = {"name", "args", "set"}
+RUN_KEYS = {"name", "args", "set", "links"}
 PLOT_KEYS = {"name", "title", "runs"}
 SERIES_PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "q_series_plot.py")
 COLUMNS = ["run", "pattern", "offered_load", "warmup", "accepted_load", "lat_avg", "lat_p99", "minimal_share",
@@ -66,7 +68,9 @@ def read_spec(path):
         if name in names:
             raise SpecError(f"{path}: run {i + 1}: name = {name!r}: given twice")
         names.add(name)
-        for flag in ("--json", "--series", "--quiet"):
+        if not isinstance(run.get("links", False), bool):
+            raise SpecError(f"{path}: run {name}: links = {run['links']!r}: must be true or false")
+        for flag in ("--json", "--series", "--quiet", "--links"):
             if flag in run.get("args", []) + spec.get("args", []):
                 raise SpecError(f"{path}: run {name}: args: {flag} is set by runs.py")
     plots = set()
@@ -181,7 +185,7 @@ def main(argv=None):
         for n in only:
             if n not in known:
                 raise SpecError(f"--only {args.only}: {n}: no such run in {args.spec} (runs: {', '.join(known)})")
-        for sub in ("runs", "series"):
+        for sub in ("runs", "series", "links"):
             os.makedirs(os.path.join(out, sub), exist_ok=True)
         rows, ran, t0 = [], 0, time.monotonic()
         todo = [r for r in spec["run"] if r["name"] in only]
@@ -192,6 +196,8 @@ def main(argv=None):
             if run in todo and (args.fresh or not os.path.exists(path)):
                 cmd = [args.rlroute, "sim", config_of(spec, run, out), *run_args, "--quiet", "--json", path,
                        "--series", os.path.join(out, "series", run["name"] + ".csv")]
+                if run.get("links"):
+                    cmd += ["--links", os.path.join(out, "links", run["name"] + ".csv")]
                 left = f", {time.monotonic() - t0:.0f} s so far" if ran else ""
                 print(f"  [{todo.index(run) + 1}/{len(todo)}{left}] {run['name']}: {shlex.join(cmd)}", flush=True)
                 r = subprocess.run(cmd, capture_output=True, text=True)

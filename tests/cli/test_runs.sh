@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sim/runs.py on a small spec: a JSON and a series per run, one CSV row per
 # run (a run with its own config keys, a run with load phases and its own
-# run lengths in place of the spec's), a plot of two runs' series; a rerun runs
+# run lengths in place of the spec's, a run with its links), a plot of two
+# runs' series; a rerun runs
 # nothing, --only and --fresh run a subset again; bad specs are refused with
 # the key that is wrong, a config rlroute refuses before any run starts, and
 # a failing run stops the table with its log.
@@ -22,6 +23,7 @@ args = ["--pattern", "uniform", "--load", "0.3", "--warmup", "100"]
 name = "ur_0.3_3vcs"
 args = ["--pattern", "uniform", "--load", "0.3", "--warmup", "100"]
 set = { "router.vcs" = 3 }
+links = true
 [[run]]
 name = "steps"
 args = ["--phases", "0:uniform@0.1,200:uniform@0.4", "--warmup", "0", "--cycles", "600", "--series-window", "50"]
@@ -39,6 +41,8 @@ check "runs: a row per run" test "$(wc -l < "$work/out/tiny.csv")" -eq 4
 check "runs: the run with phases" grep -qE '^steps,uniform phases,0.1/0.4,0,0\.[0-9]+,' "$work/out/tiny.csv"
 check "runs: a run's own flags replace the spec's (600 cycles in windows of 50)" \
   grep -q '^[0-9.]*,550,600,' "$work/out/series/steps.csv"
+check "runs: links = true writes the run's links" grep -q '^offered_load,router,router_name,port' "$work/out/links/ur_0.3_3vcs.csv"
+check "runs: no links without it" test ! -e "$work/out/links/ur_0.3.csv"
 check "runs: the plot of two runs' series" test -s "$work/out/two_runs.png"
 check "runs: says what it wrote" grep -q 'tiny.csv and 1 plot (3 of 3 runs, 3 run now)' "$work/log.txt"
 check "runs: the run's own keys reach its config" grep -qx 'vcs = 3' "$work/out/configs/torus4x4_dor_ur_0_3_3vcs.toml"
@@ -61,6 +65,8 @@ refused_spec "a plot of an unknown run" "plot p: runs: nope: no such run" \
   $'title = "x"\nconfig = "examples/torus4x4_dor.toml"\n[[run]]\nname = "a"\n[[plot]]\nname = "p"\nruns = ["a", "nope"]'
 refused_spec "a plot without runs" "plot p: runs: give the runs" \
   $'title = "x"\nconfig = "examples/torus4x4_dor.toml"\n[[run]]\nname = "a"\n[[plot]]\nname = "p"'
+refused_spec "links not a boolean" "run a: links = 'yes': must be true or false" \
+  $'title = "x"\nconfig = "examples/torus4x4_dor.toml"\n[[run]]\nname = "a"\nlinks = "yes"'
 refused_spec "a run sets --json" 'args: --json is set by runs.py' \
   $'title = "x"\nconfig = "examples/torus4x4_dor.toml"\n[[run]]\nname = "a"\nargs = ["--json", "x.json"]'
 refused_spec "a run's config refused before anything runs" "run bad_vcs: its config is refused: .*router.vcs" \
