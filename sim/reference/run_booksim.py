@@ -3,7 +3,8 @@
 dragonfly, `dragonflynew`, for every routing function, pattern, offered load
 and seed asked for, and tabulates the accepted load, the average packet
 network latency (injection to ejection, as rlroute measures it) and hops
-over the measured window.
+(router-to-router links, as rlroute counts them: BookSim's count of routers
+crossed less one) over the measured window.
 
     /usr/bin/python3 sim/reference/run_booksim.py --booksim out/reference/booksim-build/booksim \\
         --out out/reference/booksim --routings min,ugal --patterns uniform,adv+1 --loads 1.0 --seeds 1,2,3
@@ -99,7 +100,8 @@ def run(args, routing, pattern, load, seed):
             "warmup": args.warmup, "cycles": args.cycles, "wall_seconds": round(wall, 1),
             "accepted_load": overall(r.stdout, "Accepted flit rate average"),
             "latency_avg": overall(r.stdout, "Network latency average"),
-            "avg_hops": overall(r.stdout, "Hops average"), "command": cmd, "config": config}
+            # BookSim counts the routers a packet crosses; rlroute the links between them.
+            "avg_hops": overall(r.stdout, "Hops average") - 1, "command": cmd, "config": config}
     with open(result + ".tmp", "w") as f:
         json.dump(data, f, indent=1)
     os.replace(result + ".tmp", result)

@@ -5,6 +5,7 @@
 # replace the user's files, bad flag values, and sim with --json and --trace.
 # usage: test_cli.sh RLROUTE EXAMPLES_DIR WORKDIR
 set -uo pipefail
+[ $# -eq 3 ] || { echo "usage: test_cli.sh RLROUTE EXAMPLES_DIR WORKDIR" >&2; exit 2; }  # a missing WORKDIR must not become /
 rlroute=$(realpath "$1") examples=$(realpath "$2") work=$(realpath -m "$3")  # absolute: some cases cd
 rm -rf "$work"; mkdir -p "$work"
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"

@@ -6,6 +6,7 @@
 # interrupt, and no false build failure in the model cache.
 # usage: test_hostile_input.sh RLROUTE EXAMPLES_DIR WORKDIR
 set -uo pipefail
+[ $# -eq 3 ] || { echo "usage: test_hostile_input.sh RLROUTE EXAMPLES_DIR WORKDIR" >&2; exit 2; }  # a missing WORKDIR must not become /
 rlroute=$(realpath "$1") examples=$(realpath "$2") work=$(realpath -m "$3")
 rm -rf "$work"; mkdir -p "$work"
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"

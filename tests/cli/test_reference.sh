@@ -7,6 +7,7 @@
 # paper does (a log written here by hand).
 # usage: test_reference.sh SOURCE_DIR WORKDIR
 set -uo pipefail
+[ $# -eq 2 ] || { echo "usage: test_reference.sh SOURCE_DIR WORKDIR" >&2; exit 2; }  # a missing WORKDIR must not become /
 src=$(realpath "$1") work=$(realpath -m "$2")
 rm -rf "$work"; mkdir -p "$work"
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
@@ -98,8 +99,8 @@ SH
 chmod +x "$work/fake_booksim"
 $py $ref/run_booksim.py --booksim "$work/fake_booksim" --out "$work/b2" --routings ugal --patterns adv+1 --seeds 7 \
   --warmup 2000 --cycles 1000 > /dev/null 2> "$work/err.txt"
-check "run_booksim.py: a run that BookSim ends with 255 is tabulated" \
-  grep -q "^ugal,adv+1,1.0,7,0.4375,150.25,4.5,3,2000,1000," "$work/b2/booksim.csv"
+check "run_booksim.py: a run that BookSim ends with 255 is tabulated (hops as links: routers less one)" \
+  grep -q "^ugal,adv+1,1.0,7,0.4375,150.25,3.5,3,2000,1000," "$work/b2/booksim.csv"
 check "run_booksim.py: the run's JSON holds its config" grep -q "routing_function = ugal" "$work/b2/runs/ugal__adv+1__1__s7.json"
 printf '#!/bin/sh\necho "Error: something"\nexit 0\n' > "$work/fake_booksim0"; chmod +x "$work/fake_booksim0"
 $py $ref/run_booksim.py --booksim "$work/fake_booksim0" --out "$work/b3" --seeds 1 > /dev/null 2> "$work/err.txt"

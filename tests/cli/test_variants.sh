@@ -5,6 +5,7 @@
 # file it did not write never replaced.
 # usage: test_variants.sh RLROUTE SOURCE_DIR WORKDIR
 set -uo pipefail
+[ $# -eq 3 ] || { echo "usage: test_variants.sh RLROUTE SOURCE_DIR WORKDIR" >&2; exit 2; }  # a missing WORKDIR must not become /
 rlroute=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3")
 rm -rf "$work"; mkdir -p "$work"
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
