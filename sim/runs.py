@@ -55,6 +55,11 @@ COLUMNS = ["run", "pattern", "offered_load", "warmup", "accepted_load", "lat_avg
            "avg_hops", "drained", "packets_lost", "wall_seconds", "router_cycles_per_second"]
 
 
+def valid_name(name):
+    """A run's or a plot's name: it names files."""
+    return bool(name) and all(c.isalnum() or c in "._-" for c in name)
+
+
 def read_spec(path):
     spec = read_toml(path, SPEC_KEYS, ("title", "config", "run"))
     names = set()
@@ -63,7 +68,7 @@ def read_spec(path):
             if key not in RUN_KEYS:
                 raise SpecError(f"{path}: run {i + 1}: {key}: unknown key (known: {', '.join(sorted(RUN_KEYS))})")
         name = run.get("name", "")
-        if not name or not all(c.isalnum() or c in "._-" for c in name):
+        if not valid_name(name):
             raise SpecError(f"{path}: run {i + 1}: name = {name!r}: must be letters, digits, '.', '_' or '-'")
         if name in names:
             raise SpecError(f"{path}: run {i + 1}: name = {name!r}: given twice")
@@ -79,7 +84,7 @@ def read_spec(path):
             if key not in PLOT_KEYS:
                 raise SpecError(f"{path}: plot {i + 1}: {key}: unknown key (known: {', '.join(sorted(PLOT_KEYS))})")
         name = plot.get("name", "")
-        if not name or not all(c.isalnum() or c in "._-" for c in name) or name in plots:
+        if not valid_name(name) or name in plots:
             raise SpecError(f"{path}: plot {i + 1}: name = {name!r}: must be letters, digits, '.', '_' or '-', "
                             "and not given twice")
         plots.add(name)
@@ -185,7 +190,7 @@ def main(argv=None):
         for n in only:
             if n not in known:
                 raise SpecError(f"--only {args.only}: {n}: no such run in {args.spec} (runs: {', '.join(known)})")
-        for sub in ("runs", "series", "links"):
+        for sub in ("runs", "series"):
             os.makedirs(os.path.join(out, sub), exist_ok=True)
         rows, ran, t0 = [], 0, time.monotonic()
         todo = [r for r in spec["run"] if r["name"] in only]
@@ -197,6 +202,7 @@ def main(argv=None):
                 cmd = [args.rlroute, "sim", config_of(spec, run, out), *run_args, "--quiet", "--json", path,
                        "--series", os.path.join(out, "series", run["name"] + ".csv")]
                 if run.get("links"):
+                    os.makedirs(os.path.join(out, "links"), exist_ok=True)
                     cmd += ["--links", os.path.join(out, "links", run["name"] + ".csv")]
                 left = f", {time.monotonic() - t0:.0f} s so far" if ran else ""
                 print(f"  [{todo.index(run) + 1}/{len(todo)}{left}] {run['name']}: {shlex.join(cmd)}", flush=True)

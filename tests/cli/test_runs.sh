@@ -44,6 +44,8 @@ check "runs: a run's own flags replace the spec's (600 cycles in windows of 50)"
   grep -q '^[0-9.]*,550,600,' "$work/out/series/steps.csv"
 check "runs: links = true writes the run's links" grep -q '^offered_load,router,router_name,port' "$work/out/links/ur_0.3_3vcs.csv"
 check "runs: no links without it" test ! -e "$work/out/links/ur_0.3.csv"
+/usr/bin/python3 sim/runs.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/nolinks" --only ur_0.3 > /dev/null 2>&1
+check "runs: no links directory when only runs without links run" test ! -e "$work/nolinks/links"
 check "runs: the plot of two runs' series" test -s "$work/out/two_runs.png"
 check "runs: says what it wrote" grep -q 'tiny.csv and 1 plot (3 of 3 runs, 3 run now)' "$work/log.txt"
 check "runs: the run's own keys reach its config" grep -qx 'vcs = 3' "$work/out/configs/torus4x4_dor_ur_0_3_3vcs.toml"
