@@ -76,6 +76,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="whose trained weights the constant block builds in")
     ap.add_argument("--modes", default="constant,programmable")
     ap.add_argument("--clock-ns", type=float, default=2.0)
+    ap.add_argument("--only", help="comma-separated variants to cost (default: every variant of the spec)")
     args = ap.parse_args()
     name = os.path.splitext(os.path.basename(args.spec))[0]
     bench_out = args.bench_out or os.path.join("out", "bench", name)
@@ -86,9 +87,16 @@ def main():
         for mode in modes:
             if mode not in MODES:
                 raise SpecError(f"--modes {args.modes}: {mode!r} is not constant or programmable")
+        names = [bench.variant_of(spec, c)[0] or bench.stem_of(c) for c in configs]
+        only = args.only.split(",") if args.only else names
+        for name in only:
+            if name not in names:
+                raise SpecError(f"--only {args.only}: {name!r} is not a variant of {args.spec} "
+                                f"(its variants: {', '.join(names)})")
         rows = []
-        for config in configs:
-            variant = bench.variant_of(spec, config)[0] or bench.stem_of(config)
+        for config, variant in zip(configs, names):
+            if variant not in only:
+                continue
             for mode in MODES:
                 run_dir = os.path.join(args.out, "runs", f"{variant}_{mode}")
                 if mode not in modes and not os.path.exists(os.path.join(run_dir, "synth.json")):

@@ -113,6 +113,12 @@ check "latency_at off the loads: refused" grep -q 'latency_at = \[0.7\]: 0.7 is 
 check "dqn_blocks without trained weights: refused" test $? -ne 0
 check "dqn_blocks without trained weights: names the file" \
   grep -q "torus4x4_dqn__train_s1.json: no trained weights (run sim/bench.py" "$work/err.txt"
+# --only costs the variants named: another name is refused with the list.
+/usr/bin/python3 synth/dqn_blocks.py "$work/trained.toml" --bench-out "$work/none" --out "$work/sdb" \
+  --rlroute "$rlroute" --only nosuch 2> "$work/err.txt"
+check "dqn_blocks --only an unknown variant: refused" test $? -ne 0
+check "dqn_blocks --only: names the value and the variants" \
+  grep -q "only nosuch: 'nosuch' is not a variant of .*(its variants: torus4x4_dqn)" "$work/err.txt"
 # A variant's options: weights_from runs another variant's trained weights,
 # sim_args adds flags; an unknown option is refused.
 printf '[variant.block]\n"routing.dqn_agent" = "block"\n[variant.float]\n"routing.dqn_agent" = "external"\nweights_from = "block"\nsim_args = ["--float-agent"]\n' >> "$work/trained.toml"
@@ -124,6 +130,10 @@ print(bench.weights_for('$rlroute', spec, float_cfg, 2, '$work/v3'))
 print(' '.join(bench.options_of(spec, float_cfg)['sim_args']))" > "$work/v3.txt"
 check "variant weights_from: the other variant's weights" grep -qx "$work/v3/runs/torus4x4_dqn_block__train_s2.json" "$work/v3.txt"
 check "variant sim_args" grep -qx -- '--float-agent' "$work/v3.txt"
+/usr/bin/python3 synth/dqn_blocks.py "$work/trained.toml" --bench-out "$work/none" --out "$work/sdb" \
+  --rlroute "$rlroute" --only float 2> "$work/err.txt"
+check "dqn_blocks --only float: costs that variant alone" \
+  grep -q "torus4x4_dqn_float__train_s1.json: no trained weights" "$work/err.txt"
 printf '[variant.bad]\nweights = "x"\n' >> "$work/trained.toml"
 /usr/bin/python3 sim/bench.py "$work/trained.toml" --rlroute "$rlroute" --out "$work/bad" 2> "$work/err.txt"
 check "variant: an unknown option refused" grep -q 'variant.bad.weights: unknown option' "$work/err.txt"
