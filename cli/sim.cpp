@@ -42,7 +42,7 @@ std::string series_csv(const std::vector<SimResult>& results) {
   auto optional = [](double v) { return v >= 0 ? fmt::format("{:.4f}", v) : std::string(); };
   for (const SimResult& r : results) {
     for (const SeriesPoint& p : r.series) {
-      s += fmt::format("{},{},{},{:.6f},{},{:.3f},{:.1f},{:.6f},{:.4f},{},{},{},{}\n", r.offered_load, p.begin, p.end,
+      s += fmt::format("{},{},{},{:.6f},{},{:.3f},{:.1f},{:.6f},{:.4f},{},{},{},{}\n", p.offered_load, p.begin, p.end,
                        p.accepted_load, p.packets, p.latency_avg, p.latency_p99, p.minimal_share, p.avg_hops,
                        optional(p.mean_q), optional(p.q_minimal), optional(p.q_best_other),
                        optional(p.contention_mean));

@@ -199,7 +199,8 @@ nlohmann::ordered_json SimResult::to_json() const {
   if (!series.empty()) {
     nlohmann::ordered_json s = nlohmann::ordered_json::array();
     for (const SeriesPoint& p : series) {
-      nlohmann::ordered_json w{{"begin", p.begin},
+      nlohmann::ordered_json w{{"offered_load", p.offered_load},
+                               {"begin", p.begin},
                                {"end", p.end},
                                {"accepted_load", p.accepted_load},
                                {"packets", p.packets},

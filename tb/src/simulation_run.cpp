@@ -358,6 +358,10 @@ void SimulationRun::close_series_window() {
   p.end = cycle_;
   p.begin = series_begin_;
   series_begin_ = cycle_;
+  p.offered_load = o_.load;
+  for (const TrafficPhase& ph : o_.phases) {
+    if (ph.start <= p.begin) p.offered_load = ph.load;
+  }
   p.accepted_load = static_cast<double>(series_flits_) /
                     (t_.num_nodes() * static_cast<double>(std::max<std::int64_t>(1, p.end - p.begin)));
   std::vector<double> lat;
@@ -438,6 +442,7 @@ void SimulationRun::record_loads() {
   r.generated_load = static_cast<double>(generated_flits_) / (t_.num_nodes() * static_cast<double>(o_.cycles));
   if (app_) {
     r.offered_load = r.generated_load;  // the application's, not a requested load
+    for (SeriesPoint& p : r.series) p.offered_load = r.generated_load;
     r.app.name = "dpsnn";
     r.app.steps_completed = app_->steps_completed();
     r.app.mean_step_cycles = app_->mean_step_cycles();

@@ -42,6 +42,8 @@ check "runs: a row per run" test "$(wc -l < "$work/out/tiny.csv")" -eq 4
 check "runs: the run with phases" grep -qE '^steps,uniform phases,0.1/0.4,0,0\.[0-9]+,' "$work/out/tiny.csv"
 check "runs: a run's own flags replace the spec's (600 cycles in windows of 50)" \
   grep -q '^[0-9.]*,550,600,' "$work/out/series/steps.csv"
+check "runs: a window's offered load is its phase's (0.1 before cycle 200)" grep -q '^0.1,150,200,' "$work/out/series/steps.csv"
+check "runs: a window's offered load is its phase's (0.4 from cycle 200)" grep -q '^0.4,200,250,' "$work/out/series/steps.csv"
 check "runs: links = true writes the run's links" grep -q '^offered_load,router,router_name,port' "$work/out/links/ur_0.3_3vcs.csv"
 check "runs: no links without it" test ! -e "$work/out/links/ur_0.3.csv"
 /usr/bin/python3 sim/runs.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/nolinks" --only ur_0.3 > /dev/null 2>&1

@@ -98,6 +98,8 @@ TEST(Network, TrafficPhasesChangeLoadAndPatternDuringTheRun) {
     const double want = w == 1 ? 0.05 : w == 3 ? 0.3 : 0.05 * 12 / 16;
     EXPECT_NEAR(r.series[static_cast<size_t>(w)].accepted_load, want, want * 0.2) << "window " << w;
   }
+  // Each window names the load offered in it, its phase's.
+  for (std::size_t w = 0; w < 6; ++w) EXPECT_EQ(r.series[w].offered_load, w / 2 == 1 ? 0.3 : 0.05) << "window " << w;
   // Transpose sends nothing from the diagonal nodes (4 of 16).
   std::set<int> senders;
   for (const DeliveredPacket& p : r.packets) {

@@ -70,6 +70,9 @@ struct SimOptions {
 // Q-adaptive, the tables' mean at its end.
 struct SeriesPoint {
   std::int64_t begin = 0, end = 0;
+  // The offered load in force at `begin` (under --phases, that phase's);
+  // with application traffic, the run's generated load.
+  double offered_load = 0;
   double accepted_load = 0;  // flits/node/cycle ejected in the window
   std::int64_t packets = 0;  // packets whose tail was ejected in the window
   double latency_avg = 0, latency_p99 = 0;  // their network latency
