@@ -29,6 +29,14 @@ check "build_booksim.sh: says why" grep -q "users: exists and was not made by th
 check "build_booksim.sh: the user's file is still there, nothing added" \
   test "$(ls -A "$work/users")" = results.csv
 
+bash $ref/build_booksim.sh "$work/booksim" "$work/b2" 10 > /dev/null 2> "$work/err.txt"
+check "build_booksim.sh with three arguments: usage, exit 2" test $? -eq 2
+bash $ref/build_booksim.sh "$work/booksim" "$work/b2" 10 1.5 > /dev/null 2> "$work/err.txt"
+check "build_booksim.sh with a latency of 1.5: refused, names the value" grep -q "channel latency 1.5: must be a whole number" "$work/err.txt"
+bash $ref/build_booksim.sh "$work/booksim" "$work/b2" 10 15 > /dev/null 2> "$work/err.txt"
+check "build_booksim.sh latencies on a dragonfly.cpp without BookSim's calls: refused" \
+  grep -q "does not set two channels to SetLatency(10);" "$work/err.txt"
+check "build_booksim.sh: nothing made on a refusal" test ! -e "$work/b2"
 bash $ref/build_sst.sh a b > /dev/null 2> "$work/err.txt"
 check "build_sst.sh with two arguments: usage, exit 2" test $? -eq 2
 mkdir -p "$work/core/src/sst/core/interfaces" "$work/elements/src/sst/elements/merlin/topology"
