@@ -9,11 +9,16 @@
 //                  one with THLD_INT (q_thld2); with LOCAL_COLS > 0
 //                  (routing.q_intermediate = "best") the lowest-valued of
 //                  the local columns 0 .. LOCAL_COLS-1 other than the
-//                  minimal one instead (the lowest column on ties).
+//                  minimal one instead (the lowest column on ties);
+//   SOURCE_GROUP  : (routing.q_source_group = "decide", beyond the paper) the next router
+//                  of the source group, reached by the source's minimal
+//                  local hop: the lowest-valued global column (FIRST_GLOBAL
+//                  .. NUM_COLS-1) other than the minimal one against the
+//                  minimal one with THLD_SRC; no exploration.
 // The minimal port is kept when dV = (Q_min - Q_other) / Q_min < thld /
 // 2^TB, tested without a division as (Q_min - Q_other) x 2^TB < thld x
-// Q_min. Then, in the last two roles, explore_i (the epsilon draw, made by
-// the caller's LFSR) sends the packet by rand_i instead.
+// Q_min. Then, at the source and the intermediate router, explore_i (the
+// epsilon draw, made by the caller's LFSR) sends the packet by rand_i instead.
 // QUEUE_WEIGHT > 0 (routing.q_queue_weight, beyond the paper): every
 // comparison of the decision weighs a column's entry plus its port's local
 // queue, queue_i flits at QUEUE_WEIGHT cycles each (in the entries' fixed
@@ -27,6 +32,8 @@ module rr_q_decide #(
   parameter int unsigned THLD_SRC = 51,  // round(q_thld1 x 2^TB), [Kang 2021]: 0.2
   parameter int unsigned THLD_INT = 90,  // round(q_thld2 x 2^TB), [Kang 2021]: 0.35
   parameter int unsigned LOCAL_COLS = 0,  // > 0: INTERMEDIATE takes the best of these local columns
+  parameter bit          SOURCE_GROUP = 1'b0,  // the SOURCE_GROUP role is wired (else it decides as MINIMAL)
+  parameter int unsigned FIRST_GLOBAL = 1,    // SOURCE_GROUP: the first global column
   parameter int unsigned QUEUE_WEIGHT = 0,  // cycles per queued flit the decision adds (0: none)
   parameter int unsigned OCC_W = 1,         // width of a port's queue
   parameter int unsigned QFB = 4,           // fraction bits of a Q-value
@@ -79,32 +86,47 @@ module rr_q_decide #(
 
   // The minimal port's value and the other candidate's: at the source the
   // decision's minimum itself (no second multiplexer behind the argmin tree).
-  logic          source;
+  logic          source, source_group;
   logic [COL_W-1:0] other;
   logic [VW-1:0]  q_min, q_local, q_other;
   logic [COL_W-1:0] local_col;
   assign source = role_i == 2'(rr_pkg::Q_ROLE_SOURCE);
+  assign source_group = SOURCE_GROUP && role_i == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP);
   assign other = source ? dbest : local_col;
-  // LOCAL_COLS: the argmin of the local columns but the minimal one, from
-  // the comparisons above (a column wins against the candidates only).
-  if (LOCAL_COLS > 0) begin : gen_best_local
-    logic [LOCAL_COLS-1:0] cand, wins_local;
-    always_comb begin
-      for (int unsigned c = 0; c < LOCAL_COLS; c++) cand[c] = min_i != COL_W'(c);
-      local_col = min_i;
-      for (int unsigned c = 0; c < LOCAL_COLS; c++) begin
-        wins_local[c] = cand[c];
-        for (int unsigned d = 0; d < LOCAL_COLS; d++) begin
-          if (cand[d] && d < c && !dbelow[c*NUM_COLS+d]) wins_local[c] = 1'b0;
-          if (cand[d] && d > c && dbelow[d*NUM_COLS+c]) wins_local[c] = 1'b0;
-        end
-        if (wins_local[c]) local_col = COL_W'(c);
+  // The argmin of the columns first .. last but the minimal one, from the
+  // comparisons above (a column wins against the candidates only): the
+  // local columns for INTERMEDIATE with LOCAL_COLS, the global ones for
+  // SOURCE_GROUP.
+  function automatic logic [COL_W-1:0] best_in(input logic [NUM_COLS*NUM_COLS-1:0] order,
+                                               input logic [COL_W-1:0] except, input int unsigned first,
+                                               input int unsigned last);
+    logic [NUM_COLS-1:0] cand;
+    logic                wins;
+    for (int unsigned c = 0; c < NUM_COLS; c++) cand[c] = c >= first && c <= last && except != COL_W'(c);
+    best_in = except;
+    for (int unsigned c = 0; c < NUM_COLS; c++) begin
+      wins = cand[c];
+      for (int unsigned d = 0; d < NUM_COLS; d++) begin
+        if (cand[d] && d < c && !order[c*NUM_COLS+d]) wins = 1'b0;
+        if (cand[d] && d > c && order[d*NUM_COLS+c]) wins = 1'b0;
       end
+      if (wins) best_in = COL_W'(c);
     end
+  endfunction
+  logic [COL_W-1:0] inter_col;
+  if (LOCAL_COLS > 0) begin : gen_best_local
+    assign inter_col = best_in(dbelow, min_i, 0, LOCAL_COLS - 1);
     logic unused_local;
     assign unused_local = ^local_i;
   end else begin : gen_random_local
-    assign local_col = local_i;
+    assign inter_col = local_i;
+  end
+  if (SOURCE_GROUP) begin : gen_source_group
+    assign local_col = source_group ? best_in(dbelow, min_i, FIRST_GLOBAL, NUM_COLS - 1) : inter_col;
+  end else begin : gen_paper
+    assign local_col = inter_col;
+  end
+  if (LOCAL_COLS == 0 && !SOURCE_GROUP) begin : gen_order_unused
     logic unused_order;
     assign unused_order = ^dbelow;
   end
@@ -129,13 +151,17 @@ module rr_q_decide #(
   logic                 keep_min;
   assign lhs_src = $signed({{(SCALED_W-VW){1'b0}}, q_min}) * SCALED_W'(KEEP_SRC);
   assign lhs_int = $signed({{(SCALED_W-VW){1'b0}}, q_min}) * SCALED_W'(KEEP_INT);
-  assign lhs = source ? lhs_src : lhs_int;
+  assign lhs = (source || source_group) ? lhs_src : lhs_int;
   assign rhs = $signed({{(SCALED_W-VW-TB){1'b0}}, q_other, {TB{1'b0}}});
   assign keep_min = lhs < rhs;
 
   always_comb begin
-    if (role_i == 2'(rr_pkg::Q_ROLE_MINIMAL)) port_o = min_i;
-    else if (explore_i) port_o = rand_i;
-    else port_o = keep_min ? min_i : other;
+    if (role_i == 2'(rr_pkg::Q_ROLE_MINIMAL) || (role_i == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP) && !SOURCE_GROUP)) begin
+      port_o = min_i;
+    end else if (explore_i && !source_group) begin
+      port_o = rand_i;
+    end else begin
+      port_o = keep_min ? min_i : other;
+    end
   end
 endmodule

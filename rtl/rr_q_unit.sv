@@ -5,8 +5,9 @@
 // the operands its route unit prepared, rr_pkg::q_operands_width); input port
 // p reads on read port p mod READ_PORTS. A head not accepted (hd_ready_o low:
 // its read port taken, or the table not ready_o yet) presents again. The
-// answer: the port (hd_choice_o) and, for a source router's non-minimal
-// choice, the header phase it leaves with (hd_alt_o, hd_patch_o).
+// answer: the port (hd_choice_o) and, for a non-minimal choice at the source
+// router (or, with SOURCE_GROUP, at the next router of the source group), the
+// header phase it leaves with (hd_alt_o, hd_patch_o).
 // DECIDE_CYCLES = 2 (routing.q_decision_cycles): the answer comes a cycle
 // after the presentation.
 // QUEUE_WEIGHT (routing.q_queue_weight, beyond the paper): the decisions
@@ -32,6 +33,7 @@ module rr_q_unit #(
   parameter int unsigned THLD_SRC = 51,  // round(routing.q_thld1 x 2^TB)
   parameter int unsigned THLD_INT = 90,  // round(routing.q_thld2 x 2^TB)
   parameter bit          INT_BEST = 1'b0,  // routing.q_intermediate = "best": the best local port, not a random one
+  parameter bit          SOURCE_GROUP = 1'b0,  // routing.q_source_group = "decide": the next router of the source group decides too
   parameter int unsigned EPS = 66,       // round(routing.epsilon x 2^16)
   parameter int unsigned READ_PORTS = 1, // read ports (routing.q_read_ports)
   parameter int unsigned DECIDE_CYCLES = 1,  // cycles per decision, 1 or 2 (routing.q_decision_cycles)
@@ -59,7 +61,7 @@ module rr_q_unit #(
   input  logic [P*DOW-1:0] hd_operands_i,
   output logic [P-1:0]    hd_ready_o,     // accepted (a read port was free or none was needed)
   output logic [P*PW-1:0] hd_choice_o,    // the port to take
-  output logic [P-1:0]    hd_alt_o,       // a non-minimal choice at the source: patch the phase
+  output logic [P-1:0]    hd_alt_o,       // a non-minimal choice at a deciding router: patch the phase
   output logic [P*2-1:0]  hd_patch_o,     // the phase it leaves with
   // feedback: out with each input port's credit, in with each output port's
   output logic [P*FB_W-1:0] fb_o,
@@ -194,7 +196,7 @@ module rr_q_unit #(
     logic [QW-1:0] k_best;
     rr_q_decide #(
       .NUM_COLS(NUM_COLS), .QW(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT), .LOCAL_COLS(INT_BEST ? A - 1 : 0),
-      .QUEUE_WEIGHT(QUEUE_WEIGHT), .OCC_W(OCC_W), .QFB(QFB)
+      .SOURCE_GROUP(SOURCE_GROUP), .FIRST_GLOBAL(FIRST_GLOBAL_COL), .QUEUE_WEIGHT(QUEUE_WEIGHT), .OCC_W(OCC_W), .QFB(QFB)
     ) i_decide (
       .row_i    (d_row),
       .queue_i  (occ_i),
@@ -238,7 +240,8 @@ module rr_q_unit #(
     assign col = col_of[p];
     assign global_col = col >= COL_W'(FIRST_GLOBAL_COL);
     assign hd_choice_o[p*PW+:PW] = o_read ? PW'(NUM_NI) + PW'(col) : o_port;
-    assign hd_alt_o[p] = o_read && o_role == 2'(rr_pkg::Q_ROLE_SOURCE) && col != o_min;
+    assign hd_alt_o[p] = o_read && (o_role == 2'(rr_pkg::Q_ROLE_SOURCE) || o_role == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP))
+                         && col != o_min;
     // Into a third group: "to intermediate" (1); else "from intermediate" (2).
     assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[GLOBAL_IDX_W'(col - COL_W'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
 

@@ -484,6 +484,10 @@ class Parser {
       only_q(*f);
       cfg_.q_intermediate = kQIntermediates[f->one_of(names_of(kQIntermediates))].first;
     }
+    if (const auto f = field("routing", "q_source_group")) {
+      only_q(*f);
+      cfg_.q_source_group = kQSourceGroups[f->one_of(names_of(kQSourceGroups))].first;
+    }
     if (const auto f = field("routing", "q_stamp")) {
       only_q(*f);
       cfg_.q_stamp = kQStamps[f->one_of(names_of(kQStamps))].first;
@@ -717,6 +721,7 @@ const char* to_string(UgalQueue queue) { return spelling_of(kUgalQueues, queue);
 const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints, point); }
 const char* to_string(QInitial initial) { return spelling_of(kQInitials, initial); }
 const char* to_string(QIntermediate intermediate) { return spelling_of(kQIntermediates, intermediate); }
+const char* to_string(QSourceGroup source_group) { return spelling_of(kQSourceGroups, source_group); }
 const char* to_string(QStamp stamp) { return spelling_of(kQStamps, stamp); }
 const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
 const char* to_string(DqnFallback fallback) { return spelling_of(kDqnFallbacks, fallback); }
@@ -729,6 +734,15 @@ int cube_diameter(const Config& cfg) {
   for (const int k : cfg.dims) diameter += cfg.kind == TopologyKind::Torus ? k / 2 : k - 1;
   return diameter;
 }
+
+namespace {
+int source_group_hops(const Config& cfg) {
+  return cfg.algorithm == RoutingAlgorithm::QAdaptive && cfg.q_source_group == QSourceGroup::Decide ? 1 : 0;
+}
+}  // namespace
+
+int vc_levels(const Config& cfg) { return traits(cfg.algorithm).vc_levels + source_group_hops(cfg); }
+int hop_bound(const Config& cfg) { return traits(cfg.algorithm).hop_bound + source_group_hops(cfg); }
 
 std::string Config::where(const std::string& dotted_key) const {
   const auto it = locations.find(dotted_key);

@@ -56,6 +56,11 @@ constexpr std::array<Spelling<QIntermediate>, 2> kQIntermediates{{
     {QIntermediate::Best, "best"},
 }};
 
+constexpr std::array<Spelling<QSourceGroup>, 2> kQSourceGroups{{
+    {QSourceGroup::Minimal, "minimal"},
+    {QSourceGroup::Decide, "decide"},
+}};
+
 constexpr std::array<Spelling<QInitial>, 2> kQInitials{{
     {QInitial::ZeroLoad, "zero_load"},
     {QInitial::Flat, "flat"},

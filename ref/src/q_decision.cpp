@@ -17,10 +17,10 @@ unsigned argmin(std::span<const T> row) {
 }
 
 template <typename T>
-unsigned best_local(std::span<const T> row, unsigned local_columns, unsigned except) {
-  if (local_columns > row.size()) throw std::invalid_argument("q_best_local: more local columns than the row has");
+unsigned best_in(std::span<const T> row, unsigned first, unsigned end, unsigned except) {
+  if (end > row.size() || first > end) throw std::invalid_argument("q_best_in: the columns are not inside the row");
   unsigned best = except;
-  for (unsigned c = 0; c < local_columns; ++c) {
+  for (unsigned c = first; c < end; ++c) {
     if (c != except && (best == except || row[c] < row[best])) best = c;
   }
   return best;
@@ -38,8 +38,12 @@ bool q_keep_minimal(uint64_t q_min, uint64_t q_other, uint32_t thld, unsigned th
   return lhs < rhs;
 }
 
+unsigned q_best_in(std::span<const uint32_t> row, unsigned first, unsigned end, unsigned except) {
+  return best_in(row, first, end, except);
+}
+
 unsigned q_best_local(std::span<const uint32_t> row, unsigned local_columns, unsigned except) {
-  return best_local(row, local_columns, except);
+  return best_in(row, 0, local_columns, except);
 }
 
 unsigned q_decide(const QDecisionInput& in, const QThresholds& thresholds) {
@@ -55,15 +59,21 @@ unsigned q_decide(const QDecisionInput& in, const QThresholds& thresholds) {
       value[c] += (uint64_t{in.queue[c]} * in.queue_weight) << in.fraction_bits;
   }
   const std::span<const uint64_t> v(value);
-  const bool source = in.role == QRole::kSource;
-  const unsigned local = in.local_columns > 0 ? best_local(v, in.local_columns, in.min_port) : in.random_local;
-  const unsigned other = source ? argmin(v) : local;
-  const uint32_t thld = source ? thresholds.source : thresholds.intermediate;
+  const bool source = in.role == QRole::kSource, source_group = in.role == QRole::kSourceGroup;
+  unsigned other = 0;
+  if (source) {
+    other = argmin(v);
+  } else if (source_group) {
+    other = best_in(v, in.global_first, static_cast<unsigned>(v.size()), in.min_port);
+  } else {
+    other = in.local_columns > 0 ? best_in(v, 0, in.local_columns, in.min_port) : in.random_local;
+  }
+  const uint32_t thld = source || source_group ? thresholds.source : thresholds.intermediate;
   const unsigned chosen =
       (other == in.min_port || q_keep_minimal(v[in.min_port], v[other], thld, thresholds.thld_bits))
           ? in.min_port
           : other;
-  return in.explore ? in.random_port : chosen;
+  return in.explore && !source_group ? in.random_port : chosen;
 }
 
 }  // namespace rlroute::ref

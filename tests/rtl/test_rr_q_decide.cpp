@@ -6,8 +6,12 @@
 // with the best local port at the intermediate router (LOCAL_COLS,
 // routing.q_intermediate = "best") on 11 and 4 columns; and with each port's
 // local queue weighed in (QUEUE_WEIGHT, routing.q_queue_weight) on 11 columns
-// and on 4 with the best local port. The units without a queue get random
-// queues too, which they must ignore.
+// and on 4 with the best local port; and with the decision at the next
+// router of the source group (SOURCE_GROUP, routing.q_source_group = "decide") on 11
+// columns with the queue and on 5 with the best local port. The units
+// without a queue get random queues too, which they must ignore, and the
+// units without SOURCE_GROUP the source_group role, which they must route
+// minimally.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -23,17 +27,20 @@
 #include "Vrr_q_decide_c4b.h"
 #include "Vrr_q_decide_c11q.h"
 #include "Vrr_q_decide_c4bq.h"
+#include "Vrr_q_decide_c11sq.h"
+#include "Vrr_q_decide_c5sb.h"
 #include "rlroute/ref/q_decision.hpp"
 #include "vtb.hpp"
 
 namespace cfg {
 
 template <class M, unsigned C_, unsigned W_, unsigned TB_, unsigned SRC_, unsigned INT_, unsigned LOCAL_ = 0,
-          unsigned QUEUE_WEIGHT_ = 0, unsigned OCC_W_ = 1, unsigned QFB_ = 4>
+          unsigned QUEUE_WEIGHT_ = 0, unsigned OCC_W_ = 1, unsigned QFB_ = 4, unsigned FIRST_GLOBAL_ = 0>
 struct DecCfg {
   using Model = M;
   static constexpr unsigned C = C_, W = W_, TB = TB_, SRC = SRC_, INT = INT_, LOCAL = LOCAL_;
   static constexpr unsigned QUEUE_WEIGHT = QUEUE_WEIGHT_, OCC_W = OCC_W_, QFB = QFB_;
+  static constexpr unsigned FIRST_GLOBAL = FIRST_GLOBAL_;  // > 0: SOURCE_GROUP, its first global column
 };
 
 // As tests/rtl/CMakeLists.txt builds them.
@@ -46,6 +53,9 @@ struct C4Best : DecCfg<Vrr_q_decide_c4b, 4, 8, 8, 51, 90, 3> {};      // the bes
 // and 1 cycle per flit of 6-bit queues with the best local port (2 fraction bits).
 struct C11Queue : DecCfg<Vrr_q_decide_c11q, 11, 16, 8, 51, 90, 0, 2, 9, 4> {};
 struct C4BestQueue : DecCfg<Vrr_q_decide_c4bq, 4, 8, 8, 51, 90, 3, 1, 6, 2> {};
+// The decision at the next router of the source group.
+struct C11SourceGroupQueue : DecCfg<Vrr_q_decide_c11sq, 11, 16, 8, 51, 90, 0, 1, 9, 4, 7> {};
+struct C5SourceGroupBest : DecCfg<Vrr_q_decide_c5sb, 5, 8, 8, 51, 90, 3, 0, 1, 4, 3> {};
 
 }  // namespace cfg
 
@@ -78,10 +88,13 @@ class QDecideTest : public ::testing::Test {
     dut_->explore_i = explore;
     dut_->rand_i = rand_port;
     dut_->eval();
-    const rlroute::ref::QDecisionInput in{.role = role, .row = row, .min_port = min_port, .random_local = local,
+    // A unit without SOURCE_GROUP routes that role minimally.
+    const QRole ref_role = role == QRole::kSourceGroup && Cfg::FIRST_GLOBAL == 0 ? QRole::kMinimal : role;
+    const rlroute::ref::QDecisionInput in{.role = ref_role, .row = row, .min_port = min_port, .random_local = local,
                                           .explore = explore, .random_port = rand_port,
                                           .local_columns = Cfg::LOCAL, .queue = q,
-                                          .queue_weight = Cfg::QUEUE_WEIGHT, .fraction_bits = Cfg::QFB};
+                                          .queue_weight = Cfg::QUEUE_WEIGHT, .fraction_bits = Cfg::QFB,
+                                          .global_first = Cfg::FIRST_GLOBAL};
     const unsigned want = rlroute::ref::q_decide(in, thresholds_);
     const unsigned best = rlroute::ref::q_argmin(row);
     const std::string ctx = describe(row, role, min_port, local, explore, rand_port) + describe_queue(q);
@@ -111,7 +124,8 @@ class QDecideTest : public ::testing::Test {
 };
 
 using DecCfgs =
-    ::testing::Types<cfg::C11, cfg::C4, cfg::C3, cfg::C11Best, cfg::C4Best, cfg::C11Queue, cfg::C4BestQueue>;
+    ::testing::Types<cfg::C11, cfg::C4, cfg::C3, cfg::C11Best, cfg::C4Best, cfg::C11Queue, cfg::C4BestQueue,
+                     cfg::C11SourceGroupQueue, cfg::C5SourceGroupBest>;
 TYPED_TEST_SUITE(QDecideTest, DecCfgs);
 
 TYPED_TEST(QDecideTest, AgreesWithTheReferenceOnRandomRows) {
@@ -126,7 +140,7 @@ TYPED_TEST(QDecideTest, AgreesWithTheReferenceOnRandomRows) {
     for (uint32_t& v : row) v = static_cast<uint32_t>(rng.range(0, std::min<uint64_t>(span, (1u << W)) - 1));
     const unsigned qspan = (i % 2 == 0) ? 4 : (1u << OCC_W);
     for (uint32_t& v : queue) v = static_cast<uint32_t>(rng.range(0, qspan - 1));
-    const auto role = static_cast<QRole>(rng.range(0, 2));
+    const auto role = static_cast<QRole>(rng.range(0, 3));
     this->check(row, role, static_cast<unsigned>(rng.range(0, C - 1)), static_cast<unsigned>(rng.range(0, C - 1)),
                 rng.chance(10), static_cast<unsigned>(rng.range(0, C - 1)), queue);
   }
@@ -182,6 +196,24 @@ TYPED_TEST(QDecideTest, AQueueAtTheMinimalPortTurnsTheDecision) {
   EXPECT_EQ(static_cast<uint32_t>(this->dut_->best_q_o), 36u);  // the table's minimum
   queue[C - 1] = 60;  // the best entry's port is the longer queue now: another port wins at the source
   EXPECT_NE(this->check(row, QRole::kSource, 0, 1, false, 1, queue), C - 1);
+}
+
+// The source_group role weighs the best global column other than the
+// minimal one, never a local column, with q_thld1, and does not explore; a
+// unit without SOURCE_GROUP routes it minimally.
+TYPED_TEST(QDecideTest, TheSourceGroupRoleWeighsTheOtherGlobalPorts) {
+  constexpr unsigned C = TestFixture::C;
+  if (TypeParam::SRC != 51 || C < 5) GTEST_SKIP() << "needs the paper's thresholds and two global columns";
+  const unsigned first_global = TypeParam::FIRST_GLOBAL > 0 ? TypeParam::FIRST_GLOBAL : C - 2;
+  std::vector<uint32_t> row(C, 40);
+  const unsigned min_port = first_global, other = C - 1;
+  row[0] = 1;       // a local column, far below: no candidate
+  row[other] = 33;  // 17.5 % below the minimal port: kept
+  EXPECT_EQ(this->check(row, QRole::kSourceGroup, min_port, 1, false, 1), min_port);
+  row[other] = 30;  // 25 % below: taken (with SOURCE_GROUP)
+  const unsigned want = TypeParam::FIRST_GLOBAL > 0 ? other : min_port;
+  EXPECT_EQ(this->check(row, QRole::kSourceGroup, min_port, 1, false, 1), want);
+  EXPECT_EQ(this->check(row, QRole::kSourceGroup, min_port, 1, true, 1), want);  // no exploration
 }
 
 }  // namespace

@@ -320,7 +320,7 @@ TEST(ConfigError, UnknownRoutingKey) {
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
-            "q_decision_cycles, q_initial, q_intermediate, q_stamp, q_queue_weight, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
+            "q_decision_cycles, q_initial, q_intermediate, q_source_group, q_stamp, q_queue_weight, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
             "dqn_npar, dqn_ipar, dqn_weights, dqn_weights_mode, dqn_agent, dqn_fallback, dqn_dor_vcs, dqn_episodes, "
             "dqn_ack_ratio");
 }
@@ -1045,10 +1045,13 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(d.q_intermediate, QIntermediate::Random);
   EXPECT_EQ(d.q_stamp, QStamp::Arrival);
   EXPECT_EQ(d.q_queue_weight, 0);
+  EXPECT_EQ(d.q_source_group, QSourceGroup::Minimal);
+  EXPECT_EQ(vc_levels(d), 5);
+  EXPECT_EQ(hop_bound(d), 5);
   const Config c = parse_config(q + "alpha = 0.5\nbeta = 0.1\nepsilon = 0\nq_thld1 = 0.05\nq_thld2 = 0.4\n"
                                     "q_value_bits = 12\nq_fraction_bits = 2\nq_read_ports = 3\n"
                                     "q_decision_cycles = 2\nq_initial = \"flat\"\nq_stamp = \"crossbar\"\n"
-                                    "q_intermediate = \"best\"\nq_queue_weight = 3\n",
+                                    "q_intermediate = \"best\"\nq_queue_weight = 3\nq_source_group = \"decide\"\n",
                                 "t.toml");
   EXPECT_DOUBLE_EQ(c.alpha, 0.5);
   EXPECT_DOUBLE_EQ(c.beta, 0.1);
@@ -1063,6 +1066,9 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(c.q_stamp, QStamp::Crossbar);
   EXPECT_EQ(c.q_intermediate, QIntermediate::Best);
   EXPECT_EQ(c.q_queue_weight, 3);
+  EXPECT_EQ(c.q_source_group, QSourceGroup::Decide);
+  EXPECT_EQ(vc_levels(c), 6);  // a local hop in the source group before the intermediate group's
+  EXPECT_EQ(hop_bound(c), 6);
 }
 
 TEST(ConfigError, QAdaptiveKeys) {
@@ -1095,6 +1101,10 @@ TEST(ConfigError, QAdaptiveKeys) {
             "t.toml:9:1: routing.q_stamp = \"departure\": must be one of \"arrival\", \"crossbar\", \"request\"");
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_stamp = \"crossbar\"\n"),
             "t.toml:9:1: routing.q_stamp = \"crossbar\": only valid for routing.algorithm = q_adaptive");
+  EXPECT_EQ(error_of(q + "q_source_group = \"yes\"\n"),
+            "t.toml:9:1: routing.q_source_group = \"yes\": must be one of \"minimal\", \"decide\"");
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"par\"\nq_source_group = \"decide\"\n"),
+            "t.toml:9:1: routing.q_source_group = \"decide\": only valid for routing.algorithm = q_adaptive");
   EXPECT_EQ(error_of(q + "q_queue_weight = 9\n"),
             "t.toml:9:1: routing.q_queue_weight = 9: must be an integer in 0..8 (cycles per queued flit; 0: the table "
             "alone, as the paper)");

@@ -130,6 +130,34 @@ TEST(QDecision, TheLocalQueueWeighsInAtWeightCyclesPerFlit) {
   EXPECT_THROW(q_decide(in, th), std::invalid_argument);
 }
 
+// routing.q_source_group = "decide": the next router of the source group weighs its
+// best global port other than the minimal one against the minimal one with
+// q_thld1, never a local port, and does not explore.
+TEST(QDecision, SourceGroupRouterWeighsItsBestOtherGlobalPort) {
+  const QThresholds th;  // q_thld1 51/256
+  // columns 0-2 local, 3-5 global; minimal port 4 (Q 400)
+  std::vector<uint32_t> row{10, 20, 30, 330, 400, 310};
+  QDecisionInput in{QRole::kSourceGroup, row, /*min_port=*/4, 0, false, 0};
+  in.global_first = 3;
+  EXPECT_EQ(q_best_in(row, 3, 6, 4), 5u);
+  EXPECT_EQ(q_decide(in, th), 5u);  // not a local column, however low; dV (400-310)/400 = 0.225 >= 0.2
+  row[5] = 330;
+  EXPECT_EQ(q_decide(in, th), 4u);  // best 330 (column 3, the lower on the tie): dV 0.175 < 0.2
+  in.explore = true;
+  in.random_port = 0;
+  EXPECT_EQ(q_decide(in, th), 4u);  // the epsilon draw is ignored here
+  row[3] = 100;
+  EXPECT_EQ(q_decide(in, th), 3u);
+  in.role = QRole::kIntermediate;   // the same row elsewhere explores
+  EXPECT_EQ(q_decide(in, th), 0u);
+  const std::vector<uint32_t> one_global{10, 20, 30, 400};
+  in = {QRole::kSourceGroup, one_global, 3, 0, false, 0};
+  in.global_first = 3;
+  EXPECT_EQ(q_decide(in, th), 3u);  // no other global port: the minimal one
+  in.global_first = 5;
+  EXPECT_THROW(q_decide(in, th), std::invalid_argument);
+}
+
 TEST(QDecision, ExplorationOverridesAndMinimalIgnoresTheTable) {
   const QThresholds th;
   const std::vector<uint32_t> row{100, 60, 500};

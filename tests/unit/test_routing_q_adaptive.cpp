@@ -126,3 +126,84 @@ TEST(QAdaptiveRouting, DeadlockFreeWithFiveAndFourVcsAndNotWithThree) {
     }
   }
 }
+
+namespace {
+
+Design q_source_group_design(int g, const std::string& arrangement, int vcs) {
+  Config cfg = rlroute::test::dragonfly(2, 4, 2, g, "q_adaptive", vcs, arrangement);
+  cfg.q_source_group = QSourceGroup::Decide;
+  return derive_design(cfg);
+}
+
+}  // namespace
+
+// routing.q_source_group = "decide": the next router of the source group,
+// reached by the source's minimal local hop, offers its global ports (the
+// minimal one keeps the packet minimal, one into a third group sends it to
+// an intermediate group, whose first router decides again): up to 6 hops,
+// the VC level still the hops before.
+TEST(QAdaptiveRouting, TheSourceGroupsNextRouterOffersItsGlobalPorts) {
+  const Design d = q_source_group_design(9, "absolute", 6);
+  const QAdaptiveRouting rel(d);
+  const Topology& t = d.topo;
+  EXPECT_EQ(rel.hop_bound(), 6);
+  // Node 0 (router 0 of group 0) to group 5: the source's minimal port is a
+  // local one, to the router holding group 0's link to group 5.
+  const int dst = t.node_at(t.router_in_group(5, 2), 0);
+  const PortRef link = t.global_links(0, 5).front();
+  ASSERT_NE(link.router, 0);
+  const int in_port = t.local_port_to(t.index_in_group(link.router), 0);
+  const RouteState s{dst, 0, -1, RouteMode::Minimal};
+  EXPECT_TRUE(rel.decision_point(link.router, in_port, s));
+  const std::vector<RouteOption> options = rel.next_hops(link.router, in_port, 0, s);
+  ASSERT_EQ(static_cast<int>(options.size()), t.num_ports() - t.first_global_port());
+  for (const RouteOption& o : options) {
+    EXPECT_TRUE(t.is_global_port(o.out_port));
+    EXPECT_EQ(o.next.mode, o.out_port == link.port ? RouteMode::Minimal : RouteMode::ToIntermediate);
+  }
+  // A packet the source sent on non-minimally, and one in the destination group, are not decided again.
+  EXPECT_FALSE(rel.decision_point(link.router, in_port, {dst, 0, -1, RouteMode::FromIntermediate}));
+  EXPECT_FALSE(rel.decision_point(t.router_in_group(5, 0), t.local_port_to(0, 1), {dst, 0, -1, RouteMode::Minimal}));
+  int longest = 0;
+  for (int src = 0; src < t.num_nodes(); ++src) {
+    for (int to = 0; to < t.num_nodes(); ++to) {
+      if (src == to) continue;
+      std::vector<Hop> path;
+      std::vector<std::vector<Hop>> paths;
+      all_paths(d, rel, t.router_of_node(src), t.local_of_node(src), 0, {to, src, -1, RouteMode::Minimal}, path,
+                paths);
+      for (const std::vector<Hop>& p : paths) {
+        const int hops = static_cast<int>(p.size()) - 1;
+        longest = std::max(longest, hops);
+        ASSERT_LE(hops, 6) << src << "->" << to;
+        EXPECT_EQ(p.back().router, t.router_of_node(to));
+        for (int i = 0; i < hops; ++i) EXPECT_EQ(p[static_cast<size_t>(i)].vc, i) << src << "->" << to;
+      }
+    }
+  }
+  EXPECT_EQ(longest, 6) << "the hop bound is tight";
+}
+
+// With the source group's decision a path has up to 6 hops, and 5 VCs are
+// still enough (levels 4 and 5 share one: the sixth hop is the local hop
+// into the destination router, as the fifth is without it). 4 are enough
+// on dfly(2,4,2,9) with one link per group pair, not on dfly(2,4,2,5) with
+// palmtree links (two per pair); 3 are not enough on either.
+TEST(QAdaptiveRouting, WithTheSourceGroupsDecisionDeadlockFreeWithFiveVcs) {
+  for (const std::string arrangement : {"absolute", "palmtree"}) {
+    SCOPED_TRACE(arrangement);
+    const int g = arrangement == "absolute" ? 9 : 5;
+    for (const int vcs : {6, 5, 4, 3}) {
+      const Design d = q_source_group_design(g, arrangement, vcs);
+      const bool enough = vcs >= 5 || (vcs == 4 && arrangement == "absolute");
+      try {
+        check_routing(d, QAdaptiveRouting(d));
+        EXPECT_TRUE(enough) << "expected a dependency cycle with " << vcs << " VCs";
+      } catch (const ConfigError& err) {
+        const std::string m = err.what();
+        EXPECT_FALSE(enough) << m;
+        EXPECT_NE(m.find("channel dependency cycle R"), std::string::npos) << m;
+      }
+    }
+  }
+}

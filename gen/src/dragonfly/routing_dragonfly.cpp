@@ -15,9 +15,9 @@ bool DragonflyRouting::intermediate_is_group() const {
   return traits(algorithm_).route_state == RouteStateFields::IntermediateGroup;
 }
 
-int DragonflyRouting::levels() const { return traits(algorithm_).vc_levels; }
+int DragonflyRouting::levels() const { return vc_levels(design_.cfg); }
 
-int DragonflyRouting::hop_bound() const { return traits(algorithm_).hop_bound; }
+int DragonflyRouting::hop_bound() const { return rlroute::hop_bound(design_.cfg); }
 
 std::uint32_t DragonflyRouting::level_vcs(int level) const {
   const int vcs = design_.vcs;

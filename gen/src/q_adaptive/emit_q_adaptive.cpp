@@ -22,6 +22,13 @@ Param r_at_decision(const Design& d) {
           fmt::format("routing.q_stamp = \"{}\"", to_string(d.cfg.q_stamp))};
 }
 
+// routing.q_source_group = "decide": the next router of the source group
+// decides too (its route units name the role, its Q unit decides it).
+Param source_group(const Design& d) {
+  return {"SOURCE_GROUP", d.cfg.q_source_group == QSourceGroup::Decide ? "1'b1" : "1'b0",
+          fmt::format("routing.q_source_group = \"{}\"", to_string(d.cfg.q_source_group))};
+}
+
 // Q-adaptive's unit's connections: the LFSR seed, the head decisions, the
 // feedback and the table's initial values.
 std::vector<Connection> q_unit_ports(const Design& d) {
@@ -76,7 +83,8 @@ std::string q_unit(const Design& d) {
        {"READ_PORTS", std::to_string(read_ports),
         d.cfg.q_read_ports > 0 ? "routing.q_read_ports" : "routing.q_read_ports = 0: one per input port"},
        {"DECIDE_CYCLES", std::to_string(d.cfg.q_decision_cycles), "routing.q_decision_cycles"},
-       r_at_decision(d)};
+       r_at_decision(d),
+       source_group(d)};
   if (d.cfg.q_queue_weight > 0) {
     params.push_back({"QUEUE_WEIGHT", std::to_string(d.cfg.q_queue_weight), "routing.q_queue_weight"});
     params.push_back({"OCC_W", "OCC_W", ""});
@@ -109,7 +117,7 @@ std::string route_units(const Design& d) {
   std::vector<Param> params = dragonfly_topology_params(d, pkg);
   for (const Param& p : std::vector<Param>{
            {"STAMP_LSB", pkg + "::HDR_STAMP_LSB", ""},
-           {"LEVELS", std::to_string(traits(d.cfg.algorithm).vc_levels), "VC levels of the algorithm"},
+           {"LEVELS", std::to_string(vc_levels(d.cfg)), "VC levels of the algorithm"},
            {"QW", "QW", ""},
            {"QFB", std::to_string(d.cfg.q_fraction_bits), "routing.q_fraction_bits"},
            {"LOCAL_HOP_CYCLES", std::to_string(QTableLayout::hop_cycles(d.cfg, d.cfg.local_link_latency)),
@@ -120,7 +128,8 @@ std::string route_units(const Design& d) {
             "and of a global hop"},
            {"FLAT_INIT", d.cfg.q_initial == QInitial::Flat ? "1'b1" : "1'b0",
             fmt::format("routing.q_initial = \"{}\"", to_string(d.cfg.q_initial))},
-           r_at_decision(d)}) {
+           r_at_decision(d),
+           source_group(d)}) {
     params.push_back(p);
   }
   std::vector<Connection> ports{{"id_i", "", ""}};
@@ -143,8 +152,7 @@ std::string route_units(const Design& d) {
               : std::string("  logic unused_ugal_queue;  // the output ports' queues: UGAL's decisions only\n"
                             "  assign unused_ugal_queue = ^occ;\n")) +
          q_table_declarations(d, pkg) +
-         fmt::format("  // Q-adaptive routing ({} VC levels), one unit per input port.\n",
-                     traits(d.cfg.algorithm).vc_levels) +
+         fmt::format("  // Q-adaptive routing ({} VC levels), one unit per input port.\n", vc_levels(d.cfg)) +
          "  for (genvar p = 0; p < P; p++) begin : gen_rc\n" +
          sv::instance("rr_route_q_adaptive", "i_route", params, ports, "    ") + "  end\n";
 }

@@ -7,7 +7,7 @@ namespace rlroute {
 QAdaptiveRouting::QAdaptiveRouting(const Design& design)
     : design_(design), topo_(design.topo), dragonfly_(design) {}
 
-int QAdaptiveRouting::hop_bound() const { return traits(RoutingAlgorithm::QAdaptive).hop_bound; }
+int QAdaptiveRouting::hop_bound() const { return rlroute::hop_bound(design_.cfg); }
 
 RouteState QAdaptiveRouting::canonical(const RouteState& state) const {
   RouteState c = state;
@@ -32,12 +32,20 @@ bool QAdaptiveRouting::decision_point(int router, int in_port, const RouteState&
   const int dst_group = topo_.group_of(topo_.router_of_node(s.dst));
   if (topo_.group_of(router) == dst_group) return false;  // (1) in the destination group: minimal
   if (topo_.is_ni_port(in_port)) return s.mode == RouteMode::Minimal;  // (2) the source router
+  if (source_group_decides(in_port, s)) return true;                    // (4) below
   // (3) the first router of the intermediate group, without a link to the destination group.
   if (s.mode != RouteMode::ToIntermediate || !topo_.is_global_port(in_port)) return false;
   for (int c = 0; c < topo_.links_per_group_pair(); ++c) {
     if (topo_.global_link(topo_.group_of(router), dst_group, c).router == router) return false;
   }
   return true;
+}
+
+// (4) routing.q_source_group = "decide": the next router of the source group,
+// reached by the source's minimal local hop (outside the destination group).
+bool QAdaptiveRouting::source_group_decides(int in_port, const RouteState& s) const {
+  return design_.cfg.q_source_group == QSourceGroup::Decide && s.mode == RouteMode::Minimal &&
+         topo_.is_local_port(in_port);
 }
 
 bool QAdaptiveRouting::presented_at_head(int router, int in_port, const RouteState& s) const {
@@ -49,8 +57,10 @@ std::vector<RouteOption> QAdaptiveRouting::every_port(int router, int in_port, i
   const int min_port = minimal(router, in_port, in_vc, s).front().out_port;
   const int src_group = topo_.group_of(router);
   const int dst_group = topo_.group_of(topo_.router_of_node(s.dst));
+  // In the source group the candidates are the router's global ports only.
+  const int first = source_group_decides(in_port, s) ? topo_.first_global_port() : topo_.first_local_port();
   std::vector<RouteOption> options;
-  for (int port = topo_.first_local_port(); port < topo_.num_ports(); ++port) {
+  for (int port = first; port < topo_.num_ports(); ++port) {
     const PortRef n = *topo_.neighbor(router, port);
     RouteState next = s;
     if (port == min_port) {

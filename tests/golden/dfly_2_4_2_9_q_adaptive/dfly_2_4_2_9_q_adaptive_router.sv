@@ -184,7 +184,8 @@ module dfly_2_4_2_9_q_adaptive_router #(
       .LOCAL_HOP_CYCLES  (3),    // zero-load cycles of a local hop
       .GLOBAL_HOP_CYCLES (12),   // and of a global hop
       .FLAT_INIT         (1'b0), // routing.q_initial = "zero_load"
-      .R_AT_DECISION     (1'b0)  // routing.q_stamp = "arrival"
+      .R_AT_DECISION     (1'b0), // routing.q_stamp = "arrival"
+      .SOURCE_GROUP      (1'b0)  // routing.q_source_group = "minimal"
     ) i_route (
       .id_i,
       .hdr_i          (rc_hdr[p*W +: W]),
@@ -229,7 +230,8 @@ module dfly_2_4_2_9_q_adaptive_router #(
     .EPS           (66),   // routing.epsilon = 0.001
     .READ_PORTS    (7),    // routing.q_read_ports = 0: one per input port
     .DECIDE_CYCLES (1),    // routing.q_decision_cycles
-    .R_AT_DECISION (1'b0)  // routing.q_stamp = "arrival"
+    .R_AT_DECISION (1'b0), // routing.q_stamp = "arrival"
+    .SOURCE_GROUP  (1'b0)  // routing.q_source_group = "minimal"
   ) i_q (
     .clk_i,
     .rst_ni,

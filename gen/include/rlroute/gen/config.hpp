@@ -49,6 +49,11 @@ enum class QInitial { ZeroLoad, Flat };
 // "The intermediate decision"): a random one (the paper) or the one its
 // table rates best.
 enum class QIntermediate { Random, Best };
+// routing.q_source_group: what Q-adaptive's next router of the source group
+// does with a packet the source routed minimally (docs/q_adaptive.md, "The
+// decision in the source group"): route it minimally (the paper) or weigh
+// its other global ports against the minimal one, as PAR re-evaluates.
+enum class QSourceGroup { Minimal, Decide };
 // routing.q_stamp: how Q-adaptive's hop time r is taken (docs/q_adaptive.md,
 // "Where r starts"): from the packet's arrival at the upstream router to its
 // arrival here (the paper); or to the decision here, from the cycle it
@@ -96,6 +101,7 @@ const char* to_string(UgalQueue queue);
 const char* to_string(DecisionPoint point);
 const char* to_string(QInitial initial);
 const char* to_string(QIntermediate intermediate);
+const char* to_string(QSourceGroup source_group);
 const char* to_string(QStamp stamp);
 const char* to_string(BufferRead read);
 const char* to_string(SwitchAllocation allocation);
@@ -222,6 +228,7 @@ struct Config {
   int q_decision_cycles = 1;
   QInitial q_initial = QInitial::ZeroLoad;
   QIntermediate q_intermediate = QIntermediate::Random;
+  QSourceGroup q_source_group = QSourceGroup::Minimal;
   QStamp q_stamp = QStamp::Arrival;
   // Beyond the paper: the cycles per flit of a port's local queue (its
   // credits in use) that Q-adaptive's decisions add to the port's entry
@@ -263,6 +270,12 @@ struct Config {
 
 // The longest dimension-order path of a torus or mesh (its diameter), hops.
 int cube_diameter(const Config& cfg);
+
+// The VC levels and the hop bound of the configured algorithm: its traits',
+// and for Q-adaptive with routing.q_source_group = "decide" one more of each
+// (a local hop in the source group before the intermediate group's hops).
+int vc_levels(const Config& cfg);
+int hop_bound(const Config& cfg);
 
 // Parses and validates a TOML file. Throws ConfigError with a one-line message.
 Config load_config(const std::string& path);

@@ -9,11 +9,16 @@
 //   - the source router, unless the destination is in its own group;
 //   - the first router of an intermediate group (entered by a non-minimal
 //     global hop from the source router), unless it has a global link to the
-//     destination group (then minimal, as the authors' code).
-// Everywhere else the packet goes minimally. At most 5 router-to-router hops.
+//     destination group (then minimal, as the authors' code);
+//   - with routing.q_source_group = "decide" (beyond the paper), the next
+//     router of the source group, reached by the source's minimal local
+//     hop, offering its global ports (the minimal one kept Minimal, another
+//     into a third group ToIntermediate).
+// Everywhere else the packet goes minimally. At most 5 router-to-router hops
+// (6 with the source group's decision: hop_bound(cfg)).
 //
 // VCs: a hop's VC level is the number of router-to-router hops before it
-// (0 out of the source router), the VCs split into min(5, vcs) contiguous
+// (0 out of the source router), the VCs split into min(levels, vcs) contiguous
 // groups as DragonflyRouting::level_vcs does; levels only rise, so the
 // escape channel dependency graph is acyclic when every level has its own
 // VCs.
@@ -56,8 +61,12 @@ class QAdaptiveRouting : public RoutingRelation {
  private:
   RouteOption hop(int in_port, int in_vc, int out_port, const RouteState& next) const;
   std::vector<RouteOption> minimal(int router, int in_port, int in_vc, const RouteState& s) const;
-  // Every network port, each with the state the packet leaves with.
+  // Every network port (in the source group's next router: every global
+  // port), each with the state the packet leaves with.
   std::vector<RouteOption> every_port(int router, int in_port, int in_vc, const RouteState& s) const;
+  // routing.q_source_group = "decide" and the packet is at the next router
+  // of its source group (decision point 4).
+  bool source_group_decides(int in_port, const RouteState& s) const;
 
   const Design& design_;
   const Topology& topo_;

@@ -28,6 +28,9 @@ enum class QRole {
   kSource = 1,        // the source router: best port of the row against the minimal one (q_thld1)
   kIntermediate = 2,  // first router of the intermediate group, no global link to the destination
                       // group: a random local port (or the best one) against the minimal one (q_thld2)
+  kSourceGroup = 3,   // routing.q_source_group = "decide" (beyond the paper): the next router of the source group,
+                      // reached by the source's minimal local hop: its best global port other than the
+                      // minimal one against the minimal one (q_thld1); no exploration
 };
 
 struct QThresholds {
@@ -57,10 +60,16 @@ struct QDecisionInput {
   std::span<const uint32_t> queue{};
   unsigned queue_weight = 0;
   unsigned fraction_bits = 0;
+  // kSourceGroup: the global columns are global_first .. row.size() - 1.
+  unsigned global_first = 0;
 };
 
-// The lowest-valued of the columns 0 .. local_columns - 1 other than
-// `except` (the lowest column on ties), or `except` if there is none.
+// The lowest-valued of the columns first .. end - 1 other than `except`
+// (the lowest column on ties), or `except` if there is none.
+unsigned q_best_in(std::span<const uint32_t> row, unsigned first, unsigned end, unsigned except);
+
+// The lowest-valued local column other than `except`: q_best_in(row, 0,
+// local_columns, except).
 unsigned q_best_local(std::span<const uint32_t> row, unsigned local_columns, unsigned except);
 
 // The column the packet leaves by.
