@@ -42,10 +42,6 @@ unsigned q_best_in(std::span<const uint32_t> row, unsigned first, unsigned end, 
   return best_in(row, first, end, except);
 }
 
-unsigned q_best_local(std::span<const uint32_t> row, unsigned local_columns, unsigned except) {
-  return best_in(row, 0, local_columns, except);
-}
-
 unsigned q_decide(const QDecisionInput& in, const QThresholds& thresholds) {
   if (in.min_port >= in.row.size() || in.random_local >= in.row.size() || in.random_port >= in.row.size())
     throw std::invalid_argument("q_decide: a port column is outside the row");

@@ -86,20 +86,20 @@ TEST(QDecision, IntermediateRouterWithTheBestLocalPort) {
   const std::vector<uint32_t> row{300, 250, 400, 260, 10, 20};
   QDecisionInput in{QRole::kIntermediate, row, 2, /*random_local=*/0, false, 0};
   in.local_columns = 4;
-  EXPECT_EQ(q_best_local(row, 4, 2), 1u);   // not a global column, however low
+  EXPECT_EQ(q_best_in(row, 0, 4, 2), 1u);   // not a global column, however low
   EXPECT_EQ(q_decide(in, th), 1u);          // dV (400-250)/400 = 0.375 >= 0.35
   in.local_columns = 0;
   EXPECT_EQ(q_decide(in, th), 2u);          // the paper: random column 0, dV 0.25
   const std::vector<uint32_t> tie{300, 260, 100, 260, 10, 20};
-  EXPECT_EQ(q_best_local(tie, 4, 2), 1u);   // ties: the lowest column; the minimal one is excluded
-  EXPECT_EQ(q_best_local(tie, 4, 1), 2u);
+  EXPECT_EQ(q_best_in(tie, 0, 4, 2), 1u);   // ties: the lowest column; the minimal one is excluded
+  EXPECT_EQ(q_best_in(tie, 0, 4, 1), 2u);
   const std::vector<uint32_t> two{50, 400};
-  EXPECT_EQ(q_best_local(two, 1, 0), 0u);   // no other local column: the minimal one
+  EXPECT_EQ(q_best_in(two, 0, 1, 0), 0u);   // no other local column: the minimal one
   in.row = two;
   in.min_port = 0;
   in.local_columns = 1;
   EXPECT_EQ(q_decide(in, th), 0u);
-  EXPECT_THROW(q_best_local(two, 3, 0), std::invalid_argument);
+  EXPECT_THROW(q_best_in(two, 0, 3, 0), std::invalid_argument);
 }
 
 // routing.q_queue_weight: each column's entry plus its port's queue, weight

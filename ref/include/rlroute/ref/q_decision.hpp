@@ -68,10 +68,6 @@ struct QDecisionInput {
 // (the lowest column on ties), or `except` if there is none.
 unsigned q_best_in(std::span<const uint32_t> row, unsigned first, unsigned end, unsigned except);
 
-// The lowest-valued local column other than `except`: q_best_in(row, 0,
-// local_columns, except).
-unsigned q_best_local(std::span<const uint32_t> row, unsigned local_columns, unsigned except);
-
 // The column the packet leaves by.
 unsigned q_decide(const QDecisionInput& in, const QThresholds& thresholds);
 
