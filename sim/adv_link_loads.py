@@ -6,7 +6,9 @@ Reads the per-link CSV of `rlroute sim --links FILE` of a dragonfly run under
 role ADV+i gives them:
 
 - global links: the direct link of a group to its destination group (the
-  minimal path of every packet of the group) against the others;
+  minimal path of every packet of the group) against the others; how many
+  are full (0.95 or more) and how many nearly idle (0.10 or less) says how
+  evenly an algorithm spreads its non-minimal packets;
 - local links: by how many source groups' packets cross the link when they
   go minimally through an intermediate group k, that is from the router of k
   that holds k's link to G to the router that holds k's link to G + I.
@@ -45,7 +47,8 @@ def summary(values):
     if not values:
         return "none"
     return (f"{len(values)} links, mean {statistics.mean(values):.3f}, min {min(values):.3f}, "
-            f"max {max(values):.3f}, at 0.95 or more: {sum(v >= 0.95 for v in values)}")
+            f"max {max(values):.3f}, at 0.95 or more: {sum(v >= 0.95 for v in values)}, "
+            f"at 0.10 or less: {sum(v <= 0.10 for v in values)}")
 
 
 def main():

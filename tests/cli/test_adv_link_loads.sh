@@ -21,6 +21,7 @@ cat "$work/min.txt"
 check "9 groups" grep -q '^.*adv+2, 9 groups$' "$work/min.txt"
 check "MIN loads the 9 direct links" grep -qE '^global, direct to the destination group: 9 links, mean 0\.[0-9]*[1-9]' "$work/min.txt"
 check "and no other global link" grep -qE '^global, the others: +63 links, mean 0\.000, min 0\.000, max 0\.000' "$work/min.txt"
+check "so all 63 are idle and none is full" grep -qE '^global, the others: .* at 0\.95 or more: 0, at 0\.10 or less: 63$' "$work/min.txt"
 check "nor a transit link of an intermediate group" \
   test "$(grep -cE '^local, on the minimal transit path of [1-9] source group\(s\): .* max 0\.000' "$work/min.txt")" -ge 1
 
