@@ -33,7 +33,8 @@ module rr_q_unit #(
   parameter int unsigned THLD_SRC = 51,  // round(routing.q_thld1 x 2^TB)
   parameter int unsigned THLD_INT = 90,  // round(routing.q_thld2 x 2^TB)
   parameter bit          INT_BEST = 1'b0,  // routing.q_intermediate = "best": the best local port, not a random one
-  parameter bit          SOURCE_GROUP = 1'b0,  // routing.q_source_group = "decide": the next router of the source group decides too
+  parameter bit          SOURCE_GROUP = 1'b0,  // routing.q_source_group = "decide" or "detour": the next router of the source group decides too
+  parameter bit          DETOUR = 1'b0,        // "detour": the source's local detours leave with phase 3, which that router decides
   parameter int unsigned EPS = 66,       // round(routing.epsilon x 2^16)
   parameter int unsigned READ_PORTS = 1, // read ports (routing.q_read_ports)
   parameter int unsigned DECIDE_CYCLES = 1,  // cycles per decision, 1 or 2 (routing.q_decision_cycles)
@@ -240,10 +241,14 @@ module rr_q_unit #(
     assign col = col_of[p];
     assign global_col = col >= COL_W'(FIRST_GLOBAL_COL);
     assign hd_choice_o[p*PW+:PW] = o_read ? PW'(NUM_NI) + PW'(col) : o_port;
-    assign hd_alt_o[p] = o_read && (o_role == 2'(rr_pkg::Q_ROLE_SOURCE) || o_role == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP))
-                         && col != o_min;
-    // Into a third group: "to intermediate" (1); else "from intermediate" (2).
-    assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[GLOBAL_IDX_W'(col - COL_W'(FIRST_GLOBAL_COL))]) ? 2'd1 : 2'd2;
+    // With DETOUR a source-group decision always patches: its minimal port
+    // leaves "from intermediate", so that the next router does not decide again.
+    assign hd_alt_o[p] = o_read && (((o_role == 2'(rr_pkg::Q_ROLE_SOURCE) || o_role == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP))
+                                     && col != o_min) || (DETOUR && o_role == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP)));
+    // Into a third group: "to intermediate" (1); with DETOUR the source's
+    // local detour: "source detour" (3); else "from intermediate" (2).
+    assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[GLOBAL_IDX_W'(col - COL_W'(FIRST_GLOBAL_COL))]) ? 2'd1
+                              : (DETOUR && !global_col && o_role == 2'(rr_pkg::Q_ROLE_SOURCE)) ? 2'd3 : 2'd2;
 
     // r: from the operands, or (R_AT_DECISION) from the upstream crossbar to this answer.
     logic [STAMP_W-1:0] r_hop;

@@ -32,7 +32,8 @@ module rr_route_q_adaptive #(
   parameter int unsigned GLOBAL_HOP_CYCLES = 12, // and of a global hop
   parameter bit          FLAT_INIT = 1'b0,       // routing.q_initial = "flat": the authors' code's initial values
   parameter bit          R_AT_DECISION = 1'b0,   // routing.q_stamp = "crossbar": the operands carry the stamp, the Q unit takes r
-  parameter bit          SOURCE_GROUP = 1'b0,     // routing.q_source_group = "decide": the next router of the source group decides
+  parameter bit          SOURCE_GROUP = 1'b0,     // routing.q_source_group = "decide" or "detour": the next router of the source group decides
+  parameter bit          DETOUR = 1'b0,           // "detour": for the packets the source sent there non-minimally (phase 3), not the minimal ones
   localparam int unsigned NUM_COLS = P - NUM_NI,       // Q-table columns: the network ports
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI, // Q-table rows
   localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
@@ -147,7 +148,8 @@ module rr_route_q_adaptive #(
   // a global link to the destination group (its minimal port is local);
   // with SOURCE_GROUP, the next router of the source group, reached by the
   // source's minimal local hop (phase 0 on a local port outside the
-  // destination group); else minimal.
+  // destination group), or with DETOUR by its non-minimal one (phase 3);
+  // else minimal.
   logic       to_inter, in_dst_group;
   logic [1:0] role;
   assign to_inter = phase == 2'd1 && in_global;
@@ -155,7 +157,9 @@ module rr_route_q_adaptive #(
   always_comb begin
     if (in_ni && !in_dst_group) role = 2'(rr_pkg::Q_ROLE_SOURCE);
     else if (to_inter && min_port < PORT_W'(FIRST_GLOBAL)) role = 2'(rr_pkg::Q_ROLE_INTERMEDIATE);
-    else if (SOURCE_GROUP && phase == 2'd0 && !in_ni && !in_global && !in_dst_group) role = 2'(rr_pkg::Q_ROLE_SOURCE_GROUP);
+    else if (SOURCE_GROUP && phase == (DETOUR ? 2'd3 : 2'd0) && !in_ni && !in_global && !in_dst_group) begin
+      role = 2'(rr_pkg::Q_ROLE_SOURCE_GROUP);
+    end
     else role = 2'(rr_pkg::Q_ROLE_MINIMAL);
   end
 

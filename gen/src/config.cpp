@@ -737,7 +737,7 @@ int cube_diameter(const Config& cfg) {
 
 namespace {
 int source_group_hops(const Config& cfg) {
-  return cfg.algorithm == RoutingAlgorithm::QAdaptive && cfg.q_source_group == QSourceGroup::Decide ? 1 : 0;
+  return cfg.algorithm == RoutingAlgorithm::QAdaptive && cfg.q_source_group != QSourceGroup::Minimal ? 1 : 0;
 }
 }  // namespace
 

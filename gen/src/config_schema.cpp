@@ -214,12 +214,14 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "paper. `\"best\"`: the one whose table entry is lowest (the lowest port on ties), from the comparisons the "
      "row's minimum already makes (docs/q_adaptive.md, \"The intermediate decision\")."},
     {"routing", "q_source_group", KeyFamily::Any, "string", config_default<&Config::q_source_group>,
-     "`\"minimal\"`, `\"decide\"`",
-     "Q-adaptive, beyond the paper: what the next router of the source group does with a packet the source routed "
-     "minimally. `\"minimal\"`: routes it minimally, as the paper. `\"decide\"`: weighs the lowest-valued of its "
-     "global ports other than the minimal one against the minimal one with `q_thld1` (no exploration), as PAR "
-     "re-evaluates there; a packet sent on then decides again at the intermediate group, so a path has up to 6 "
-     "hops and 6 VC levels (docs/q_adaptive.md, \"The decision in the source group\")."},
+     "`\"minimal\"`, `\"decide\"`, `\"detour\"`",
+     "Q-adaptive, beyond the paper: what the next router of the source group does. `\"minimal\"`: routes every "
+     "packet minimally, as the paper. `\"decide\"`: for a packet the source routed minimally, weighs the "
+     "lowest-valued of its global ports other than the minimal one against the minimal one with `q_thld1` (no "
+     "exploration), as PAR re-evaluates there. `\"detour\"`: the same for a packet the source sent there "
+     "non-minimally by a local port (the paper routes it minimally from there), so that a source can reach the "
+     "other routers' global links. A packet sent on by a global port decides again at the intermediate group, so "
+     "a path has up to 6 hops and 6 VC levels (docs/q_adaptive.md, \"The decision in the source group\")."},
     {"routing", "q_stamp", KeyFamily::Any, "string", config_default<&Config::q_stamp>,
      "`\"arrival\"`, `\"crossbar\"`, `\"request\"`",
      "Q-adaptive: how the time `r` of a hop is taken. `\"arrival\"`: from the head's arrival at the upstream "

@@ -56,9 +56,10 @@ constexpr std::array<Spelling<QIntermediate>, 2> kQIntermediates{{
     {QIntermediate::Best, "best"},
 }};
 
-constexpr std::array<Spelling<QSourceGroup>, 2> kQSourceGroups{{
+constexpr std::array<Spelling<QSourceGroup>, 3> kQSourceGroups{{
     {QSourceGroup::Minimal, "minimal"},
     {QSourceGroup::Decide, "decide"},
+    {QSourceGroup::Detour, "detour"},
 }};
 
 constexpr std::array<Spelling<QInitial>, 2> kQInitials{{

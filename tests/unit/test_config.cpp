@@ -1069,6 +1069,10 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(c.q_source_group, QSourceGroup::Decide);
   EXPECT_EQ(vc_levels(c), 6);  // a local hop in the source group before the intermediate group's
   EXPECT_EQ(hop_bound(c), 6);
+  const Config detour = parse_config(q + "q_source_group = \"detour\"\n", "t.toml");
+  EXPECT_EQ(detour.q_source_group, QSourceGroup::Detour);
+  EXPECT_EQ(vc_levels(detour), 6);  // the source's local detour before the intermediate group's
+  EXPECT_EQ(hop_bound(detour), 6);
 }
 
 TEST(ConfigError, QAdaptiveKeys) {
@@ -1102,7 +1106,7 @@ TEST(ConfigError, QAdaptiveKeys) {
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_stamp = \"crossbar\"\n"),
             "t.toml:9:1: routing.q_stamp = \"crossbar\": only valid for routing.algorithm = q_adaptive");
   EXPECT_EQ(error_of(q + "q_source_group = \"yes\"\n"),
-            "t.toml:9:1: routing.q_source_group = \"yes\": must be one of \"minimal\", \"decide\"");
+            "t.toml:9:1: routing.q_source_group = \"yes\": must be one of \"minimal\", \"decide\", \"detour\"");
   EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"par\"\nq_source_group = \"decide\"\n"),
             "t.toml:9:1: routing.q_source_group = \"decide\": only valid for routing.algorithm = q_adaptive");
   EXPECT_EQ(error_of(q + "q_queue_weight = 9\n"),

@@ -129,10 +129,35 @@ TEST(QAdaptiveRouting, DeadlockFreeWithFiveAndFourVcsAndNotWithThree) {
 
 namespace {
 
-Design q_source_group_design(int g, const std::string& arrangement, int vcs) {
+Design q_source_group_design(int g, const std::string& arrangement, int vcs,
+                              QSourceGroup rule = QSourceGroup::Decide) {
   Config cfg = rlroute::test::dragonfly(2, 4, 2, g, "q_adaptive", vcs, arrangement);
-  cfg.q_source_group = QSourceGroup::Decide;
+  cfg.q_source_group = rule;
   return derive_design(cfg);
+}
+
+// Every path from every node to every other: at most `bound` hops, the
+// bound reached, each hop's VC level the hops before it.
+void expect_paths_within(const Design& d, const RoutingRelation& rel, int bound) {
+  const Topology& t = d.topo;
+  int longest = 0;
+  for (int src = 0; src < t.num_nodes(); ++src) {
+    for (int to = 0; to < t.num_nodes(); ++to) {
+      if (src == to) continue;
+      std::vector<Hop> path;
+      std::vector<std::vector<Hop>> paths;
+      all_paths(d, rel, t.router_of_node(src), t.local_of_node(src), 0, {to, src, -1, RouteMode::Minimal}, path,
+                paths);
+      for (const std::vector<Hop>& p : paths) {
+        const int hops = static_cast<int>(p.size()) - 1;
+        longest = std::max(longest, hops);
+        ASSERT_LE(hops, bound) << src << "->" << to;
+        EXPECT_EQ(p.back().router, t.router_of_node(to));
+        for (int i = 0; i < hops; ++i) EXPECT_EQ(p[static_cast<size_t>(i)].vc, i) << src << "->" << to;
+      }
+    }
+  }
+  EXPECT_EQ(longest, bound) << "the hop bound is tight";
 }
 
 }  // namespace
@@ -164,38 +189,74 @@ TEST(QAdaptiveRouting, TheSourceGroupsNextRouterOffersItsGlobalPorts) {
   // A packet the source sent on non-minimally, and one in the destination group, are not decided again.
   EXPECT_FALSE(rel.decision_point(link.router, in_port, {dst, 0, -1, RouteMode::FromIntermediate}));
   EXPECT_FALSE(rel.decision_point(t.router_in_group(5, 0), t.local_port_to(0, 1), {dst, 0, -1, RouteMode::Minimal}));
-  int longest = 0;
-  for (int src = 0; src < t.num_nodes(); ++src) {
-    for (int to = 0; to < t.num_nodes(); ++to) {
-      if (src == to) continue;
-      std::vector<Hop> path;
-      std::vector<std::vector<Hop>> paths;
-      all_paths(d, rel, t.router_of_node(src), t.local_of_node(src), 0, {to, src, -1, RouteMode::Minimal}, path,
-                paths);
-      for (const std::vector<Hop>& p : paths) {
-        const int hops = static_cast<int>(p.size()) - 1;
-        longest = std::max(longest, hops);
-        ASSERT_LE(hops, 6) << src << "->" << to;
-        EXPECT_EQ(p.back().router, t.router_of_node(to));
-        for (int i = 0; i < hops; ++i) EXPECT_EQ(p[static_cast<size_t>(i)].vc, i) << src << "->" << to;
-      }
+  expect_paths_within(d, rel, 6);
+}
+
+// routing.q_source_group = "detour": a local port other than the minimal
+// one at the source leaves as a source detour, and the router it reaches
+// offers its minimal port (minimal from there) and its global ports (one
+// into a third group sends the packet to an intermediate group); the
+// source's minimal local hop is not decided again. Up to 6 hops.
+TEST(QAdaptiveRouting, WithDetourTheRouterASourceDetoursToOffersItsGlobalPorts) {
+  const Design d = q_source_group_design(9, "absolute", 6, QSourceGroup::Detour);
+  const QAdaptiveRouting rel(d);
+  const Topology& t = d.topo;
+  EXPECT_EQ(rel.hop_bound(), 6);
+  // Node 0 (router 0 of group 0) to group 5, whose link is another router's.
+  const int dst = t.node_at(t.router_in_group(5, 2), 0);
+  const PortRef link = t.global_links(0, 5).front();
+  ASSERT_NE(link.router, 0);
+  const RouteState at_source{dst, 0, -1, RouteMode::Minimal};
+  const int min_port = t.local_port_to(0, t.index_in_group(link.router));
+  int detours = 0;
+  for (const RouteOption& o : rel.next_hops(0, 0, 0, at_source)) {
+    if (o.out_port == min_port) {
+      EXPECT_EQ(o.next.mode, RouteMode::Minimal);
+    } else if (t.is_local_port(o.out_port)) {
+      EXPECT_EQ(o.next.mode, RouteMode::SourceDetour);
+      ++detours;
+    } else {
+      EXPECT_EQ(o.next.mode, RouteMode::ToIntermediate);
     }
   }
-  EXPECT_EQ(longest, 6) << "the hop bound is tight";
+  EXPECT_EQ(detours, 2) << "the local ports other than the minimal one";
+  // The detour's router: router 1 of group 0 if it does not hold the link.
+  const int other = t.index_in_group(link.router) == 1 ? 2 : 1;
+  const int via = t.router_in_group(0, other);
+  const int in_port = t.local_port_to(other, 0);
+  const RouteState detour{dst, 0, -1, RouteMode::SourceDetour};
+  EXPECT_TRUE(rel.decision_point(via, in_port, detour));
+  const int via_min = t.local_port_to(other, t.index_in_group(link.router));
+  const std::vector<RouteOption> options = rel.next_hops(via, in_port, 1, detour);
+  ASSERT_EQ(static_cast<int>(options.size()), 1 + t.num_ports() - t.first_global_port());
+  for (const RouteOption& o : options) {
+    EXPECT_TRUE(o.out_port == via_min || t.is_global_port(o.out_port)) << o.out_port;
+    EXPECT_EQ(o.next.mode, o.out_port == via_min ? RouteMode::FromIntermediate : RouteMode::ToIntermediate);
+  }
+  // The source's minimal hop is not decided again, and a detour lasts one local hop.
+  const int link_in = t.local_port_to(t.index_in_group(link.router), 0);
+  EXPECT_FALSE(rel.decision_point(link.router, link_in, at_source));
+  EXPECT_TRUE(rel.next_hops(via, t.first_global_port(), 1, detour).empty());
+  expect_paths_within(d, rel, 6);
 }
 
 // With the source group's decision a path has up to 6 hops, and 5 VCs are
 // still enough (levels 4 and 5 share one: the sixth hop is the local hop
-// into the destination router, as the fifth is without it). 4 are enough
-// on dfly(2,4,2,9) with one link per group pair, not on dfly(2,4,2,5) with
-// palmtree links (two per pair); 3 are not enough on either.
+// into the destination router, as the fifth is without it). With "decide"
+// 4 are enough on dfly(2,4,2,9) with one link per group pair, not on
+// dfly(2,4,2,5) with palmtree links (two per pair); with "detour" (a local
+// hop that starts a non-minimal path) on neither; 3 are never enough.
 TEST(QAdaptiveRouting, WithTheSourceGroupsDecisionDeadlockFreeWithFiveVcs) {
-  for (const std::string arrangement : {"absolute", "palmtree"}) {
-    SCOPED_TRACE(arrangement);
-    const int g = arrangement == "absolute" ? 9 : 5;
+  for (const auto& [arrangement, rule] : {std::pair{"absolute", QSourceGroup::Decide},
+                                          {"palmtree", QSourceGroup::Decide},
+                                          {"absolute", QSourceGroup::Detour},
+                                          {"palmtree", QSourceGroup::Detour}}) {
+    SCOPED_TRACE(std::string(arrangement) + (rule == QSourceGroup::Detour ? ", detour" : ", decide"));
+    const int g = std::string(arrangement) == "absolute" ? 9 : 5;
     for (const int vcs : {6, 5, 4, 3}) {
-      const Design d = q_source_group_design(g, arrangement, vcs);
-      const bool enough = vcs >= 5 || (vcs == 4 && arrangement == "absolute");
+      const Design d = q_source_group_design(g, arrangement, vcs, rule);
+      const bool enough =
+          vcs >= 5 || (vcs == 4 && std::string(arrangement) == "absolute" && rule == QSourceGroup::Decide);
       try {
         check_routing(d, QAdaptiveRouting(d));
         EXPECT_TRUE(enough) << "expected a dependency cycle with " << vcs << " VCs";

@@ -195,6 +195,8 @@ std::vector<RouteOption> DragonflyRouting::next_hops(int router, int in_port, in
     }
     case RouteMode::FromIntermediate:
       return minimal(router, in_port, in_vc, s);
+    case RouteMode::SourceDetour:  // Q-adaptive's alone
+      return {};
   }
   return {};
 }

@@ -22,11 +22,16 @@ Param r_at_decision(const Design& d) {
           fmt::format("routing.q_stamp = \"{}\"", to_string(d.cfg.q_stamp))};
 }
 
-// routing.q_source_group = "decide": the next router of the source group
-// decides too (its route units name the role, its Q unit decides it).
+// routing.q_source_group = "decide" or "detour": the next router of the
+// source group decides too (its route units name the role, its Q unit
+// decides it); with "detour" (DETOUR, given only then) for the packets the
+// source sent there by a local detour.
 Param source_group(const Design& d) {
-  return {"SOURCE_GROUP", d.cfg.q_source_group == QSourceGroup::Decide ? "1'b1" : "1'b0",
+  return {"SOURCE_GROUP", d.cfg.q_source_group != QSourceGroup::Minimal ? "1'b1" : "1'b0",
           fmt::format("routing.q_source_group = \"{}\"", to_string(d.cfg.q_source_group))};
+}
+void add_detour(const Design& d, std::vector<Param>& params) {
+  if (d.cfg.q_source_group == QSourceGroup::Detour) params.push_back({"DETOUR", "1'b1", ""});
 }
 
 // Q-adaptive's unit's connections: the LFSR seed, the head decisions, the
@@ -85,6 +90,7 @@ std::string q_unit(const Design& d) {
        {"DECIDE_CYCLES", std::to_string(d.cfg.q_decision_cycles), "routing.q_decision_cycles"},
        r_at_decision(d),
        source_group(d)};
+  add_detour(d, params);
   if (d.cfg.q_queue_weight > 0) {
     params.push_back({"QUEUE_WEIGHT", std::to_string(d.cfg.q_queue_weight), "routing.q_queue_weight"});
     params.push_back({"OCC_W", "OCC_W", ""});
@@ -132,6 +138,7 @@ std::string route_units(const Design& d) {
            source_group(d)}) {
     params.push_back(p);
   }
+  add_detour(d, params);
   std::vector<Connection> ports{{"id_i", "", ""}};
   for (const Connection& c : route_unit_ports()) ports.push_back(c);
   ports.insert(ports.begin() + 4, {"now_i", "cycle_o[rr_pkg::Q_STAMP_W-1:0]", ""});

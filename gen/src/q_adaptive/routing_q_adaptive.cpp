@@ -41,11 +41,13 @@ bool QAdaptiveRouting::decision_point(int router, int in_port, const RouteState&
   return true;
 }
 
-// (4) routing.q_source_group = "decide": the next router of the source group,
-// reached by the source's minimal local hop (outside the destination group).
+// (4) The next router of the source group, reached by a local hop outside the
+// destination group: with routing.q_source_group = "decide" the source's
+// minimal hop, with "detour" its non-minimal one.
 bool QAdaptiveRouting::source_group_decides(int in_port, const RouteState& s) const {
-  return design_.cfg.q_source_group == QSourceGroup::Decide && s.mode == RouteMode::Minimal &&
-         topo_.is_local_port(in_port);
+  const QSourceGroup rule = design_.cfg.q_source_group;
+  return topo_.is_local_port(in_port) && ((rule == QSourceGroup::Decide && s.mode == RouteMode::Minimal) ||
+                                          (rule == QSourceGroup::Detour && s.mode == RouteMode::SourceDetour));
 }
 
 bool QAdaptiveRouting::presented_at_head(int router, int in_port, const RouteState& s) const {
@@ -57,19 +59,27 @@ std::vector<RouteOption> QAdaptiveRouting::every_port(int router, int in_port, i
   const int min_port = minimal(router, in_port, in_vc, s).front().out_port;
   const int src_group = topo_.group_of(router);
   const int dst_group = topo_.group_of(topo_.router_of_node(s.dst));
-  // In the source group the candidates are the router's global ports only.
-  const int first = source_group_decides(in_port, s) ? topo_.first_global_port() : topo_.first_local_port();
+  // At the next router of the source group the candidates are the minimal
+  // port and the router's global ports.
+  const bool second = source_group_decides(in_port, s);
+  const bool detour = design_.cfg.q_source_group == QSourceGroup::Detour;
   std::vector<RouteOption> options;
-  for (int port = first; port < topo_.num_ports(); ++port) {
+  for (int port = topo_.first_local_port(); port < topo_.num_ports(); ++port) {
+    if (second && port != min_port && !topo_.is_global_port(port)) continue;
     const PortRef n = *topo_.neighbor(router, port);
     RouteState next = s;
+    const bool open = s.mode == RouteMode::Minimal || s.mode == RouteMode::SourceDetour;  // no detour taken yet
     if (port == min_port) {
-      // The source's minimal port keeps the packet minimal; at the intermediate
-      // router the packet is past its decisions either way.
-      if (s.mode == RouteMode::ToIntermediate) next.mode = RouteMode::FromIntermediate;
-    } else if (s.mode == RouteMode::Minimal && topo_.is_global_port(port) &&
-               topo_.group_of(n.router) != dst_group && topo_.group_of(n.router) != src_group) {
+      // The source's minimal port keeps the packet minimal; past the
+      // intermediate router or a source detour's decision it is minimal from there.
+      if (s.mode == RouteMode::ToIntermediate || s.mode == RouteMode::SourceDetour) {
+        next.mode = RouteMode::FromIntermediate;
+      }
+    } else if (open && topo_.is_global_port(port) && topo_.group_of(n.router) != dst_group &&
+               topo_.group_of(n.router) != src_group) {
       next.mode = RouteMode::ToIntermediate;  // into an intermediate group: its first router decides again
+    } else if (detour && !second && s.mode == RouteMode::Minimal && topo_.is_local_port(port)) {
+      next.mode = RouteMode::SourceDetour;  // the source's local detour: the next router decides again
     } else {
       next.mode = RouteMode::FromIntermediate;
     }
@@ -81,6 +91,8 @@ std::vector<RouteOption> QAdaptiveRouting::every_port(int router, int in_port, i
 std::vector<RouteOption> QAdaptiveRouting::next_hops(int router, int in_port, int in_vc, const RouteState& s) const {
   // "To intermediate" lasts one global hop: a packet in it arrives by a global port.
   if (s.mode == RouteMode::ToIntermediate && !topo_.is_global_port(in_port)) return {};
+  // A source detour lasts one local hop.
+  if (s.mode == RouteMode::SourceDetour && !topo_.is_local_port(in_port)) return {};
   if (router == topo_.router_of_node(s.dst)) return minimal(router, in_port, in_vc, s);
   if (decision_point(router, in_port, s)) return every_port(router, in_port, in_vc, s);
   if (s.mode == RouteMode::ToIntermediate) {

@@ -50,10 +50,12 @@ enum class QInitial { ZeroLoad, Flat };
 // table rates best.
 enum class QIntermediate { Random, Best };
 // routing.q_source_group: what Q-adaptive's next router of the source group
-// does with a packet the source routed minimally (docs/q_adaptive.md, "The
-// decision in the source group"): route it minimally (the paper) or weigh
-// its other global ports against the minimal one, as PAR re-evaluates.
-enum class QSourceGroup { Minimal, Decide };
+// does (docs/q_adaptive.md, "The decision in the source group"): route
+// every packet minimally (the paper); weigh its other global ports against
+// the minimal one for a packet the source routed minimally, as PAR
+// re-evaluates (Decide); or do that for a packet the source sent there
+// non-minimally by a local port (Detour).
+enum class QSourceGroup { Minimal, Decide, Detour };
 // routing.q_stamp: how Q-adaptive's hop time r is taken (docs/q_adaptive.md,
 // "Where r starts"): from the packet's arrival at the upstream router to its
 // arrival here (the paper); or to the decision here, from the cycle it

@@ -18,6 +18,8 @@ enum class RouteMode : std::uint8_t {
   Minimal = 0,           // routed minimally to the destination
   ToIntermediate = 1,    // non-minimal, heading for the intermediate
   FromIntermediate = 2,  // non-minimal, intermediate reached, minimal from here
+  SourceDetour = 3,      // Q-adaptive's routing.q_source_group = "detour": sent by the source to
+                         // another router of its group, which decides again
 };
 
 // The routing state a packet carries in its header.
