@@ -241,10 +241,8 @@ module rr_q_unit #(
     assign col = col_of[p];
     assign global_col = col >= COL_W'(FIRST_GLOBAL_COL);
     assign hd_choice_o[p*PW+:PW] = o_read ? PW'(NUM_NI) + PW'(col) : o_port;
-    // With DETOUR a source-group decision always patches: its minimal port
-    // leaves "from intermediate", so that the next router does not decide again.
-    assign hd_alt_o[p] = o_read && (((o_role == 2'(rr_pkg::Q_ROLE_SOURCE) || o_role == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP))
-                                     && col != o_min) || (DETOUR && o_role == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP)));
+    assign hd_alt_o[p] = o_read && (o_role == 2'(rr_pkg::Q_ROLE_SOURCE) || o_role == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP))
+                         && col != o_min;
     // Into a third group: "to intermediate" (1); with DETOUR the source's
     // local detour: "source detour" (3); else "from intermediate" (2).
     assign hd_patch_o[p*2+:2] = (global_col && !o_to_dst[GLOBAL_IDX_W'(col - COL_W'(FIRST_GLOBAL_COL))]) ? 2'd1

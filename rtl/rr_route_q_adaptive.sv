@@ -185,10 +185,14 @@ module rr_route_q_adaptive #(
   assign operands_o = {to_dst, row_of(up_g, dst_g, src_n), r, !in_ni, row_of(my_g, dst_g, src_n),
                        !in_dst_group, role, COL_W'(min_port - PORT_W'(NUM_NI))};
 
+  // A source detour's decision, like the intermediate group's first router,
+  // leaves "from intermediate" unless the Q unit sends it into a third group.
+  logic decided_detour;
+  assign decided_detour = DETOUR && role == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP);
   always_comb begin
     hdr_o = hdr_i;
     hdr_o[STAMP_LSB+:STAMP_W] = now_i;
-    if (to_inter) hdr_o[PHASE_LSB+:2] = 2'd2;  // every port leads on "from intermediate"
+    if (to_inter || decided_detour) hdr_o[PHASE_LSB+:2] = 2'd2;  // every port leads on "from intermediate"
   end
   assign alt_port_o = '0;
   assign alt_vcs_o = out_vcs_o;

@@ -46,7 +46,7 @@ void set_route_state(const Design& design, const RouteState& state, Header& head
 }
 
 std::string describe(const Design& design, const RouteState& state) {
-  static const char* modes[] = {"minimal", "to intermediate", "from intermediate"};
+  static const char* modes[] = {"minimal", "to intermediate", "from intermediate", "source detour"};
   std::string s = fmt::format("node {} -> node {}, {}", state.src, state.dst, modes[static_cast<int>(state.mode)]);
   if (state.inter >= 0) s += fmt::format(" {}", design.topo.router_name(state.inter));
   if (traits(design.cfg.algorithm).routes_by_hops()) s += fmt::format(", {} hops{}", state.hops, state.pdor ? ", Pdor" : "");

@@ -9,7 +9,8 @@
 // the difference. With routing.q_queue_weight the decisions also weigh each
 // port's local queue: without learning, the queues alone take packets off
 // the congested link. With routing.q_source_group = "decide" the next router
-// of the source group decides too, and packets take its other global ports.
+// of the source group decides too, and packets take its other global ports;
+// with "detour" it decides the packets a source sent it by a local detour.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -172,4 +173,51 @@ TEST(QAdaptiveSourceGroup, TheNextRouterOfTheSourceGroupDecides) {
   }
   EXPECT_NE(runs[0].packets_delivered, runs[1].packets_delivered);
   EXPECT_NE(runs[0].minimal_share, runs[1].minimal_share);
+}
+
+// routing.q_source_group = "detour" under ADV+1 at 1.0 with learning and the
+// local queue: every hop is one the relation allows (the route checker) and
+// every feedback word the reference's; some packets take 6 hops, which only
+// a source detour sent on by a global port at the router it reached, and
+// detoured again in the intermediate group, can (the paper's paths have at
+// most 5); and the sources of the routers that hold their group's link to
+// the destination group, which without it can leave only by their own
+// global ports, get more (docs/q_adaptive.md, "The decision in the source
+// group").
+TEST(QAdaptiveSourceDetour, TheRouterASourceDetoursToDecides) {
+  double direct_sources[2];  // accepted per node at the routers with the direct link
+  for (const bool detour : {false, true}) {
+    SCOPED_TRACE(detour ? "detour" : "minimal");
+    Bench b(q_config(detour ? "net_q_source_detour" : "net_q_queue", 0.2, 0.04, 1,
+                     detour ? "q_source_group = \"detour\"\n" : ""));
+    SimOptions o;
+    o.pattern = "adv+1";
+    o.load = 1.0;
+    o.warmup = 4000;
+    o.cycles = 4000;
+    o.drain = 0;
+    const SimResult r = b.run(o);
+    expect_clean(r);
+    int longest = 0;
+    for (const DeliveredPacket& p : r.packets) longest = std::max(longest, p.hops);
+    EXPECT_EQ(longest, detour ? 6 : 5);
+    const Topology& t = b.design.topo;
+    const int groups = t.num_groups();
+    double sum = 0;
+    int nodes = 0;
+    for (int g = 0; g < groups; ++g) {
+      const int holder = t.global_links(g, (g + 1) % groups).front().router;
+      for (int n = 0; n < t.num_nodes(); ++n) {
+        if (t.router_of_node(n) != holder) continue;
+        sum += r.accepted_by_node.at(static_cast<size_t>(n));
+        ++nodes;
+      }
+    }
+    direct_sources[detour] = sum / nodes;
+    std::cout << fmt::format("[ info ] {}: accepted {:.3f}, minimal {:.1f} %, hops {:.2f}, longest {}, "
+                             "the direct-link routers' sources {:.3f}, source fairness {:.2f}\n",
+                             detour ? "detour" : "minimal", r.accepted_load, 100 * r.minimal_share, r.avg_hops,
+                             longest, direct_sources[detour], r.source_fairness);
+  }
+  EXPECT_GT(direct_sources[1], direct_sources[0] + 0.02);
 }

@@ -19,7 +19,9 @@
 //    route's port for a head that needs no row), whether a source router
 //    leaves non-minimally (hd_alt_o) and the phase it leaves with
 //    (hd_patch_o: 1 through a global port that does not lead to the
-//    destination group, else 2); in the cycle of the presentation (DECIDE_CYCLES = 1)
+//    destination group, else 2); with SOURCE_GROUP the next router of the
+//    source group decides too and patches likewise, and with DETOUR a
+//    source's local column other than the minimal one leaves with 3; in the cycle of the presentation (DECIDE_CYCLES = 1)
 //    or in the next one (DECIDE_CYCLES = 2);
 //  - the first accepted presentation of a head whose feedback is due sends
 //    {row upstream, target = r + Q_y} on fb_o one cycle after the answer,
@@ -45,6 +47,7 @@
 #include "Vrr_q_unit_a.h"
 #include "Vrr_q_unit_b.h"
 #include "Vrr_q_unit_c.h"
+#include "Vrr_q_unit_d.h"
 #include "rlroute/gen/q_codes.hpp"
 #include "rlroute/ref/q_decision.hpp"
 #include "rlroute/ref/q_learning.hpp"
@@ -55,7 +58,7 @@ namespace cfg {
 template <class M, unsigned P_, unsigned NUM_NI_, unsigned A_, unsigned H_, unsigned NUM_G_, unsigned QW_,
           unsigned QFB_, unsigned RB_, unsigned ALPHA_, unsigned BETA_, unsigned TB_, unsigned THLD_SRC_,
           unsigned THLD_INT_, unsigned EPS_, unsigned READ_PORTS_, unsigned DECIDE_CYCLES_, bool R_AT_DECISION_ = false,
-          bool INT_BEST_ = false>
+          bool INT_BEST_ = false, bool SOURCE_GROUP_ = false, bool DETOUR_ = false>
 struct UnitCfg {
   using Model = M;
   static constexpr unsigned P = P_, NUM_NI = NUM_NI_, A = A_, H = H_, NUM_G = NUM_G_, QW = QW_, QFB = QFB_, RB = RB_,
@@ -63,6 +66,7 @@ struct UnitCfg {
                             EPS = EPS_, READ_PORTS = READ_PORTS_, DECIDE_CYCLES = DECIDE_CYCLES_;
   static constexpr bool R_AT_DECISION = R_AT_DECISION_;
   static constexpr bool INT_BEST = INT_BEST_;
+  static constexpr bool SOURCE_GROUP = SOURCE_GROUP_, DETOUR = DETOUR_;
 };
 
 // As tests/rtl/CMakeLists.txt builds them.
@@ -80,6 +84,10 @@ struct SmallTwoCycle : UnitCfg<Vrr_q_unit_b, 6, 1, 3, 3, 7, 10, 2, 8, 51, 10, 8,
 // weighing the best local port at the intermediate router (INT_BEST).
 struct Dfly2429Stamp
     : UnitCfg<Vrr_q_unit_c, 7, 2, 4, 2, 9, 16, 4, 12, 819, 164, 10, 205, 358, 6554, 7, 1, true, true> {};
+// Dfly2429Detour (Vrr_q_unit_d): Dfly2429 with the next router of the source
+// group deciding the source's local detours (SOURCE_GROUP, DETOUR).
+struct Dfly2429Detour
+    : UnitCfg<Vrr_q_unit_d, 7, 2, 4, 2, 9, 16, 4, 12, 819, 164, 10, 205, 358, 6554, 7, 1, false, false, true, true> {};
 
 }  // namespace cfg
 
@@ -153,7 +161,7 @@ class QUnitTest : public ::testing::Test {
     h.fresh = rng_.chance(70);
     h.port = static_cast<unsigned>(rng_.range(0, P - 1));
     h.read = rng_.chance(85);
-    h.role = static_cast<unsigned>(rng_.range(0, 2));
+    h.role = static_cast<unsigned>(rng_.range(0, Cfg::SOURCE_GROUP ? 3 : 2));
     // Two hot rows, where feedback drives entries together (ties) and to
     // the ends of the range.
     h.row = static_cast<unsigned>(rng_.chance(40) ? rng_.range(0, 1) : rng_.range(0, ROWS - 1));
@@ -274,6 +282,7 @@ class QUnitTest : public ::testing::Test {
       in.explore = lfsr_eps_[k] < Cfg::EPS;
       in.random_port = ((rc >> 8) * NUM_COLS) >> 8;
       in.local_columns = Cfg::INT_BEST ? A - 1 : 0;
+      in.global_first = A - 1;
       col[k] = rlroute::ref::q_decide(in, thresholds_);
       best[k] = *std::min_element(row.begin(), row.end());
       if (ready && winner[k] >= 0) count_decision(h, in, col[k]);
@@ -292,9 +301,13 @@ class QUnitTest : public ::testing::Test {
       const unsigned c = col[k];
       answer[p].due = h.valid && accept;
       answer[p].choice = h.read ? NUM_NI + c : h.port;
-      answer[p].alt = h.read && h.role == static_cast<unsigned>(QRole::kSource) && c != h.min_col;
+      const bool source = h.role == static_cast<unsigned>(QRole::kSource);
+      const bool source_group = Cfg::SOURCE_GROUP && h.role == static_cast<unsigned>(QRole::kSourceGroup);
+      answer[p].alt = h.read && (source || source_group) && c != h.min_col;
       const bool into_third = c >= A - 1 && ((h.to_dst >> (c - (A - 1))) & 1u) == 0;
-      answer[p].patch = into_third ? 1 : 2;
+      answer[p].patch = into_third ? 1 : (Cfg::DETOUR && source && c < A - 1) ? 3 : 2;
+      detours_ += answer[p].due && answer[p].alt && answer[p].patch == 3;
+      source_group_alt_ += answer[p].due && answer[p].alt && source_group;
       word[p].valid = h.valid && accept && h.fresh && h.fb_due;
       word[p].row = static_cast<int>(h.fb_row);
       const unsigned r = Cfg::R_AT_DECISION ? static_cast<std::uint16_t>(now - h.r) : h.r;
@@ -395,9 +408,10 @@ class QUnitTest : public ::testing::Test {
   // Coverage.
   unsigned answers_checked_ = 0, words_checked_ = 0, refused_ = 0, saturated_ = 0, updates_ = 0, at_zero_ = 0;
   unsigned ties_ = 0, explored_ = 0, kept_minimal_ = 0, took_best_ = 0, took_local_ = 0;
+  unsigned detours_ = 0, source_group_alt_ = 0;  // the source's detours (3), the source group's non-minimal choices
 };
 
-using UnitCfgs = ::testing::Types<cfg::Dfly2429, cfg::SmallTwoCycle, cfg::Dfly2429Stamp>;
+using UnitCfgs = ::testing::Types<cfg::Dfly2429, cfg::SmallTwoCycle, cfg::Dfly2429Stamp, cfg::Dfly2429Detour>;
 TYPED_TEST_SUITE(QUnitTest, UnitCfgs);
 
 // Before ready_o nothing is accepted and feedback is dropped; then the table
@@ -427,6 +441,10 @@ TYPED_TEST(QUnitTest, DecidesAndLearnsLikeTheReferenceUnderRandomTraffic) {
   EXPECT_GT(this->kept_minimal_, 500u);
   EXPECT_GT(this->took_best_, 500u);
   EXPECT_GT(this->took_local_, 500u);
+  if (TypeParam::DETOUR) {
+    EXPECT_GT(this->detours_, 500u);
+    EXPECT_GT(this->source_group_alt_, 500u);
+  }
   if (TestFixture::READ_PORTS < TestFixture::P) {
     EXPECT_GT(this->refused_, 1000u);
   } else {

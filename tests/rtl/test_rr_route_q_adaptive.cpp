@@ -12,7 +12,9 @@
 //    router of an intermediate group, nothing else changed;
 //  - q_init_value_o: QTableLayout::initial_cycles() of every column of every
 //    row, as a Q-value code (fraction bits QFB, saturated at QW bits), with
-//    either initialisation (routing.q_initial; the third model: "flat").
+//    either initialisation (routing.q_initial; the third model: "flat");
+//  - the fourth model: the next router of the source group deciding the
+//    source's local detours (routing.q_source_group = "detour", phase 3).
 // The models take 64-bit flits: Q-adaptive's header fields all lie in the low
 // 64 bits of the 128-bit flits its configs need (checked below).
 #include <gtest/gtest.h>
@@ -25,6 +27,7 @@
 #include <fmt/format.h>
 
 #include "Vrr_route_q_adaptive_a9.h"
+#include "Vrr_route_q_adaptive_a9_detour.h"
 #include "Vrr_route_q_adaptive_p5.h"
 #include "Vrr_route_q_adaptive_p5_flat.h"
 #include "rlroute/gen/config.hpp"
@@ -49,6 +52,11 @@ struct A9 {
                             PHASE_LSB = 27;
   static constexpr const char* kArrangement = "absolute";
   static constexpr const char* kInitial = "zero_load";
+  static constexpr const char* kSourceGroup = "minimal";
+};
+struct A9Detour : A9 {
+  using Model = Vrr_route_q_adaptive_a9_detour;
+  static constexpr const char* kSourceGroup = "detour";
 };
 struct P5 {
   using Model = Vrr_route_q_adaptive_p5;
@@ -56,6 +64,7 @@ struct P5 {
                             PHASE_LSB = 25;
   static constexpr const char* kArrangement = "palmtree";
   static constexpr const char* kInitial = "zero_load";
+  static constexpr const char* kSourceGroup = "minimal";
 };
 struct P5Flat : P5 {
   using Model = Vrr_route_q_adaptive_p5_flat;
@@ -87,9 +96,10 @@ algorithm = "q_adaptive"
 q_value_bits = {}
 q_fraction_bits = {}
 q_initial = "{}"
+q_source_group = "{}"
 )",
                                                   Cfg::NUM_G, Cfg::kArrangement, Cfg::LOCAL_LATENCY, Cfg::GLOBAL_LATENCY,
-                                                  Cfg::QW, Cfg::QFB, Cfg::kInitial),
+                                                  Cfg::QW, Cfg::QFB, Cfg::kInitial, Cfg::kSourceGroup),
                                       "t.toml"))),
         topo_(d_.topo),
         rel_(d_),
@@ -114,7 +124,7 @@ q_initial = "{}"
   Rng rng_{7};
 };
 
-using Cfgs = ::testing::Types<A9, P5, P5Flat>;
+using Cfgs = ::testing::Types<A9, P5, P5Flat, A9Detour>;
 TYPED_TEST_SUITE(RouteQAdaptiveTest, Cfgs);
 
 TYPED_TEST(RouteQAdaptiveTest, HeaderLayoutIsTheModels) {
@@ -137,13 +147,20 @@ TYPED_TEST(RouteQAdaptiveTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
   const Topology& t = this->topo_;
   const Design& d = this->d_;
   const unsigned rb = this->row_bits();
-  unsigned cases = 0, sources = 0, intermediates = 0, presented = 0;
+  const bool detour = std::string(TypeParam::kSourceGroup) == "detour";
+  unsigned cases = 0, sources = 0, intermediates = 0, source_groups = 0, presented = 0;
   for (int router = 0; router < t.num_routers(); ++router) {
     for (int in_port = 0; in_port < static_cast<int>(T::P); ++in_port) {
       const bool ni = t.is_ni_port(in_port);
       for (int dst = 0; dst < t.num_nodes(); ++dst) {
-        for (RouteMode mode : {RouteMode::Minimal, RouteMode::ToIntermediate, RouteMode::FromIntermediate}) {
+        for (RouteMode mode : {RouteMode::Minimal, RouteMode::ToIntermediate, RouteMode::FromIntermediate,
+                               RouteMode::SourceDetour}) {
           if (ni && mode != RouteMode::Minimal) continue;
+          // A source detour arrives by a local link outside the destination group.
+          if (mode == RouteMode::SourceDetour &&
+              (!detour || !t.is_local_port(in_port) || t.group_of(router) == t.group_of(t.router_of_node(dst)))) {
+            continue;
+          }
           // "To intermediate" arrives by a global link into a third group.
           if (mode == RouteMode::ToIntermediate &&
               (!t.is_global_port(in_port) || t.group_of(router) == t.group_of(t.router_of_node(dst)))) {
@@ -207,9 +224,12 @@ TYPED_TEST(RouteQAdaptiveTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
                               fb = take(1), r = take(kQStampBits), fb_row = take(rb), to_dst = take(T::H);
           const int dst_group = t.group_of(dst_router);
           const bool decides = this->rel_.decision_point(router, in_port, s);
-          const unsigned want_role = !decides ? 0u : ni ? 1u : 2u;  // rr_pkg::Q_ROLE_*
+          // rr_pkg::Q_ROLE_*: the source, the intermediate group's first router
+          // (entered by a global link), the next router of the source group.
+          const unsigned want_role = !decides ? 0u : ni ? 1u : t.is_global_port(in_port) ? 2u : 3u;
           sources += want_role == 1;
           intermediates += want_role == 2;
+          source_groups += want_role == 3;
           ASSERT_EQ(role, want_role) << at;
           ASSERT_EQ(read, t.group_of(router) != dst_group) << at;
           ASSERT_EQ(fb, !ni) << at;
@@ -233,9 +253,14 @@ TYPED_TEST(RouteQAdaptiveTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
     }
   }
   std::cout << "[ info ] " << cases << " cases, " << presented << " presented, " << sources << " source decisions, "
-            << intermediates << " intermediate decisions\n";
+            << intermediates << " intermediate decisions, " << source_groups << " source-group decisions\n";
   EXPECT_GT(sources, 100u);
   EXPECT_GT(intermediates, 100u);
+  if (detour) {
+    EXPECT_GT(source_groups, 100u);
+  } else {
+    EXPECT_EQ(source_groups, 0u);
+  }
 }
 
 TYPED_TEST(RouteQAdaptiveTest, InitialValuesOfEveryRowAreTheLayouts) {
