@@ -64,7 +64,7 @@ package rr_pkg;
   localparam int unsigned Q_ROLE_MINIMAL      = 0;
   localparam int unsigned Q_ROLE_SOURCE       = 1;
   localparam int unsigned Q_ROLE_INTERMEDIATE = 2;
-  localparam int unsigned Q_ROLE_SOURCE_GROUP = 3;  // routing.q_source_group = "decide"
+  localparam int unsigned Q_ROLE_SOURCE_GROUP = 3;  // routing.q_source_group = "decide" or "detour"
 
   // Per-hop time stamps (header field `stamp`, the cycle the packet arrived
   // at its current router) and the r of a hop are Q_STAMP_W-bit cycle counts

@@ -10,9 +10,10 @@
 //                  (routing.q_intermediate = "best") the lowest-valued of
 //                  the local columns 0 .. LOCAL_COLS-1 other than the
 //                  minimal one instead (the lowest column on ties);
-//   SOURCE_GROUP  : (routing.q_source_group = "decide", beyond the paper) the next router
-//                  of the source group, reached by the source's minimal
-//                  local hop: the lowest-valued global column (FIRST_GLOBAL
+//   SOURCE_GROUP  : (routing.q_source_group = "decide" or "detour", beyond the paper)
+//                  the next router of the source group, reached by the
+//                  source's minimal local hop or by its local detour
+//                  (rr_route_q_adaptive names it): the lowest-valued global column (FIRST_GLOBAL
 //                  .. NUM_COLS-1) other than the minimal one against the
 //                  minimal one with THLD_SRC; no exploration.
 // The minimal port is kept when dV = (Q_min - Q_other) / Q_min < thld /

@@ -28,9 +28,10 @@ enum class QRole {
   kSource = 1,        // the source router: best port of the row against the minimal one (q_thld1)
   kIntermediate = 2,  // first router of the intermediate group, no global link to the destination
                       // group: a random local port (or the best one) against the minimal one (q_thld2)
-  kSourceGroup = 3,   // routing.q_source_group = "decide" (beyond the paper): the next router of the source group,
-                      // reached by the source's minimal local hop: its best global port other than the
-                      // minimal one against the minimal one (q_thld1); no exploration
+  kSourceGroup = 3,   // routing.q_source_group = "decide" or "detour" (beyond the paper): the next router of the
+                      // source group, reached by the source's minimal local hop ("decide") or by its local
+                      // detour ("detour"): its best global port other than the minimal one against the
+                      // minimal one (q_thld1); no exploration
 };
 
 struct QThresholds {
