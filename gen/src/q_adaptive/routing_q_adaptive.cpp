@@ -63,12 +63,12 @@ std::vector<RouteOption> QAdaptiveRouting::every_port(int router, int in_port, i
   // port and the router's global ports.
   const bool second = source_group_decides(in_port, s);
   const bool detour = design_.cfg.q_source_group == QSourceGroup::Detour;
+  const bool open = s.mode == RouteMode::Minimal || s.mode == RouteMode::SourceDetour;  // no detour taken yet
   std::vector<RouteOption> options;
   for (int port = topo_.first_local_port(); port < topo_.num_ports(); ++port) {
     if (second && port != min_port && !topo_.is_global_port(port)) continue;
     const PortRef n = *topo_.neighbor(router, port);
     RouteState next = s;
-    const bool open = s.mode == RouteMode::Minimal || s.mode == RouteMode::SourceDetour;  // no detour taken yet
     if (port == min_port) {
       // The source's minimal port keeps the packet minimal; past the
       // intermediate router or a source detour's decision it is minimal from there.
