@@ -24,8 +24,11 @@
 // comparison of the decision weighs a column's entry plus its port's local
 // queue, queue_i flits at QUEUE_WEIGHT cycles each (in the entries' fixed
 // point, QFB fraction bits); best_o and best_q_o stay the table's. The argmins:
-// rr_argmin. Combinational; bit-exact with rlroute::ref::q_decide
-// (ref/src/q_decision.cpp).
+// rr_argmin. Without QUEUE_IN_TEST (routing.q_queue_in = "port", beyond the
+// paper) the table's entries alone make the keep-minimal test, against the
+// candidate the entries name (the paper's test), and the weighed values only
+// pick the port taken when the minimal one is not kept. Combinational;
+// bit-exact with rlroute::ref::q_decide (ref/src/q_decision.cpp).
 module rr_q_decide #(
   parameter int unsigned NUM_COLS = 4,          // columns: the router's network ports
   parameter int unsigned QW = 16,         // Q-value bits
@@ -38,6 +41,7 @@ module rr_q_decide #(
   parameter int unsigned QUEUE_WEIGHT = 0,  // cycles per queued flit the decision adds (0: none)
   parameter int unsigned OCC_W = 1,         // width of a port's queue
   parameter int unsigned QFB = 4,           // fraction bits of a Q-value
+  parameter bit          QUEUE_IN_TEST = 1'b1,  // QUEUE_WEIGHT: the queues weigh in the keep-minimal test too
   localparam int unsigned COL_W = rr_pkg::id_width(NUM_COLS)
 ) (
   input  logic [NUM_COLS*QW-1:0] row_i,
@@ -90,10 +94,8 @@ module rr_q_decide #(
   logic          source, source_group;
   logic [COL_W-1:0] other;
   logic [VW-1:0]  q_min, q_local, q_other;
-  logic [COL_W-1:0] local_col;
   assign source = role_i == 2'(rr_pkg::Q_ROLE_SOURCE);
   assign source_group = SOURCE_GROUP && role_i == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP);
-  assign other = source ? dbest : local_col;
   // The argmin of the columns first .. last but the minimal one, from the
   // comparisons above (a column wins against the candidates only): the
   // local columns for INTERMEDIATE with LOCAL_COLS, the global ones for
@@ -114,32 +116,57 @@ module rr_q_decide #(
       if (wins) best_in = COL_W'(c);
     end
   endfunction
-  logic [COL_W-1:0] inter_col;
-  if (LOCAL_COLS > 0) begin : gen_best_local
-    assign inter_col = best_in(dbelow, min_i, 0, LOCAL_COLS - 1);
+  // The candidate other than at the source, from an order: [0] from the
+  // compared values' (the port taken), [1] with SPLIT from the table's (the
+  // one the test weighs).
+  localparam bit SPLIT = QUEUE_WEIGHT > 0 && !QUEUE_IN_TEST;
+  localparam int unsigned ORDERS = SPLIT ? 2 : 1;
+  localparam int unsigned OW = NUM_COLS * NUM_COLS;
+  logic [ORDERS*OW-1:0] order;
+  logic [ORDERS*COL_W-1:0] local_col;
+  assign order[0+:OW] = dbelow;
+  if (SPLIT) begin : gen_table_candidate
+    assign order[OW+:OW] = below;
+    logic unused_decision_min;
+    assign unused_decision_min = ^q_dbest;
+  end
+  for (genvar k = 0; k < ORDERS; k++) begin : gen_candidate
+    logic [COL_W-1:0] inter_col;
+    if (LOCAL_COLS > 0) begin : gen_best_local
+      assign inter_col = best_in(order[k*OW+:OW], min_i, 0, LOCAL_COLS - 1);
+    end else begin : gen_random_local
+      assign inter_col = local_i;
+    end
+    if (SOURCE_GROUP) begin : gen_source_group
+      assign local_col[k*COL_W+:COL_W] =
+          source_group ? best_in(order[k*OW+:OW], min_i, FIRST_GLOBAL, NUM_COLS - 1) : inter_col;
+    end else begin : gen_paper
+      assign local_col[k*COL_W+:COL_W] = inter_col;
+    end
+  end
+  if (LOCAL_COLS > 0) begin : gen_local_unused
     logic unused_local;
     assign unused_local = ^local_i;
-  end else begin : gen_random_local
-    assign inter_col = local_i;
-  end
-  if (SOURCE_GROUP) begin : gen_source_group
-    assign local_col = source_group ? best_in(dbelow, min_i, FIRST_GLOBAL, NUM_COLS - 1) : inter_col;
-  end else begin : gen_paper
-    assign local_col = inter_col;
   end
   if (LOCAL_COLS == 0 && !SOURCE_GROUP) begin : gen_order_unused
     logic unused_order;
-    assign unused_order = ^dbelow;
+    assign unused_order = ^order;
+  end
+  assign other = source ? dbest : local_col[0+:COL_W];
+  // What the test weighs: the compared values, or with SPLIT the entries.
+  logic [NUM_COLS*VW-1:0] test_value;
+  for (genvar c = 0; c < NUM_COLS; c++) begin : gen_test_value
+    assign test_value[c*VW+:VW] = SPLIT ? VW'(row_i[c*QW+:QW]) : value[c*VW+:VW];
   end
   always_comb begin
     q_min = '0;
     q_local = '0;
     for (int unsigned c = 0; c < NUM_COLS; c++) begin
-      if (min_i == COL_W'(c)) q_min = value[c*VW+:VW];
-      if (local_col == COL_W'(c)) q_local = value[c*VW+:VW];
+      if (min_i == COL_W'(c)) q_min = test_value[c*VW+:VW];
+      if (local_col[(ORDERS-1)*COL_W+:COL_W] == COL_W'(c)) q_local = test_value[c*VW+:VW];
     end
   end
-  assign q_other = source ? q_dbest : q_local;
+  assign q_other = source ? (SPLIT ? VW'(best_q_o) : q_dbest) : q_local;
 
   // (q_min - q_other) x 2^TB < thld x q_min, rearranged as
   // q_min x (2^TB - thld) < q_other x 2^TB: the product by a constant is
@@ -154,7 +181,11 @@ module rr_q_decide #(
   assign lhs_int = $signed({{(SCALED_W-VW){1'b0}}, q_min}) * SCALED_W'(KEEP_INT);
   assign lhs = (source || source_group) ? lhs_src : lhs_int;
   assign rhs = $signed({{(SCALED_W-VW-TB){1'b0}}, q_other, {TB{1'b0}}});
-  assign keep_min = lhs < rhs;
+  // A test candidate that is the minimal port itself keeps it (an entry of 0
+  // would fail the product test).
+  logic [COL_W-1:0] tested;
+  assign tested = source ? (SPLIT ? best_o : dbest) : local_col[(ORDERS-1)*COL_W+:COL_W];
+  assign keep_min = lhs < rhs || tested == min_i;
 
   always_comb begin
     if (role_i == 2'(rr_pkg::Q_ROLE_MINIMAL) || (role_i == 2'(rr_pkg::Q_ROLE_SOURCE_GROUP) && !SOURCE_GROUP)) begin

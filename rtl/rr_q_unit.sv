@@ -12,7 +12,8 @@
 // after the presentation.
 // QUEUE_WEIGHT (routing.q_queue_weight, beyond the paper): the decisions
 // weigh each network port's local queue (occ_i, at the decision's cycle)
-// beside its entry, QUEUE_WEIGHT cycles per flit (rr_q_decide).
+// beside its entry, QUEUE_WEIGHT cycles per flit (rr_q_decide); without
+// QUEUE_IN_TEST (routing.q_queue_in = "port") only in the choice of the port.
 // R_AT_DECISION (routing.q_stamp = "crossbar"): the operands carry the stamp
 // of the head's upstream crossbar and r is now_i less it, at the answer.
 // Feedback: fb_o goes upstream with the input port's next credit word; fb_i,
@@ -41,6 +42,7 @@ module rr_q_unit #(
   parameter bit          R_AT_DECISION = 1'b0,  // routing.q_stamp = "crossbar": r = now_i - the operands' stamp, at the answer
   parameter int unsigned QUEUE_WEIGHT = 0,   // routing.q_queue_weight: cycles per queued flit (0: the table alone)
   parameter int unsigned OCC_W = 1,          // width of a port's queue (occ_i)
+  parameter bit          QUEUE_IN_TEST = 1'b1,  // routing.q_queue_in = "test_and_port"
   localparam int unsigned NUM_COLS = P - NUM_NI,
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI,
   localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
@@ -197,7 +199,8 @@ module rr_q_unit #(
     logic [QW-1:0] k_best;
     rr_q_decide #(
       .NUM_COLS(NUM_COLS), .QW(QW), .TB(TB), .THLD_SRC(THLD_SRC), .THLD_INT(THLD_INT), .LOCAL_COLS(INT_BEST ? A - 1 : 0),
-      .SOURCE_GROUP(SOURCE_GROUP), .FIRST_GLOBAL(FIRST_GLOBAL_COL), .QUEUE_WEIGHT(QUEUE_WEIGHT), .OCC_W(OCC_W), .QFB(QFB)
+      .SOURCE_GROUP(SOURCE_GROUP), .FIRST_GLOBAL(FIRST_GLOBAL_COL), .QUEUE_WEIGHT(QUEUE_WEIGHT), .OCC_W(OCC_W), .QFB(QFB),
+      .QUEUE_IN_TEST(QUEUE_IN_TEST)
     ) i_decide (
       .row_i    (d_row),
       .queue_i  (occ_i),

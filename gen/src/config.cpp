@@ -497,6 +497,12 @@ class Parser {
       cfg_.q_queue_weight = static_cast<int>(f->integer(0, 8, "must be an integer in 0..8 (cycles per queued flit; 0: "
                                                               "the table alone, as the paper)"));
     }
+    if (const auto f = field("routing", "q_queue_in")) {
+      only_q(*f);
+      cfg_.q_queue_in = kQQueueIns[f->one_of(names_of(kQQueueIns))].first;
+      if (cfg_.q_queue_in != QQueueIn::TestAndPort && cfg_.q_queue_weight == 0)
+        f->fail("needs routing.q_queue_weight > 0 (without a queue weighed in, the table decides alone)");
+    }
   }
 
   // DQN-routing's keys ([Lonardo 2019, chapter 3]; docs/dqn.md).
@@ -722,6 +728,7 @@ const char* to_string(DecisionPoint point) { return spelling_of(kDecisionPoints,
 const char* to_string(QInitial initial) { return spelling_of(kQInitials, initial); }
 const char* to_string(QIntermediate intermediate) { return spelling_of(kQIntermediates, intermediate); }
 const char* to_string(QSourceGroup source_group) { return spelling_of(kQSourceGroups, source_group); }
+const char* to_string(QQueueIn queue_in) { return spelling_of(kQQueueIns, queue_in); }
 const char* to_string(QStamp stamp) { return spelling_of(kQStamps, stamp); }
 const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
 const char* to_string(DqnFallback fallback) { return spelling_of(kDqnFallbacks, fallback); }

@@ -236,6 +236,13 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "entry plus its local queue (the port's credits in use: its output buffer, its link and the downstream VC "
      "buffers), this many cycles per flit; the estimate sent upstream stays the table's. 0: the table alone, as "
      "the paper (docs/q_adaptive.md, \"The local queue in the decision\")."},
+    {"routing", "q_queue_in", KeyFamily::Any, "string", config_default<&Config::q_queue_in>,
+     "`\"test_and_port\"`, `\"port\"`",
+     "Q-adaptive, beyond the paper, with `q_queue_weight` > 0: where the local queue weighs in. "
+     "`\"test_and_port\"`: in every comparison of the decision (the threshold test whether to leave the minimal "
+     "port, and the choice of the other port). `\"port\"`: in the choice of the other port only; the table's "
+     "entries alone make the threshold test, against the port the table rates best, as the paper "
+     "(docs/q_adaptive.md, \"The local queue in the decision\")."},
     {"routing", "dqn_hop_threshold", KeyFamily::Any, "integer", "twice the diameter", "0..63 - diameter",
      "DQN-routing: a packet whose hop count has reached it takes no more DQN hops (it is flagged `Pdor` and follows "
      "DOR). [Lonardo 2019] uses 8 on the 4x4 torus (its diameter is 4). The header counts up to 63 hops, and DOR may "

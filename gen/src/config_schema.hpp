@@ -62,6 +62,11 @@ constexpr std::array<Spelling<QSourceGroup>, 3> kQSourceGroups{{
     {QSourceGroup::Detour, "detour"},
 }};
 
+constexpr std::array<Spelling<QQueueIn>, 2> kQQueueIns{{
+    {QQueueIn::TestAndPort, "test_and_port"},
+    {QQueueIn::Port, "port"},
+}};
+
 constexpr std::array<Spelling<QInitial>, 2> kQInitials{{
     {QInitial::ZeroLoad, "zero_load"},
     {QInitial::Flat, "flat"},

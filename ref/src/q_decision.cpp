@@ -54,21 +54,21 @@ unsigned q_decide(const QDecisionInput& in, const QThresholds& thresholds) {
     for (unsigned c = 0; c < value.size(); ++c)
       value[c] += (uint64_t{in.queue[c]} * in.queue_weight) << in.fraction_bits;
   }
-  const std::span<const uint64_t> v(value);
+  const std::vector<uint64_t> entries(in.row.begin(), in.row.end());
   const bool source = in.role == QRole::kSource, source_group = in.role == QRole::kSourceGroup;
-  unsigned other = 0;
-  if (source) {
-    other = argmin(v);
-  } else if (source_group) {
-    other = best_in(v, in.global_first, static_cast<unsigned>(v.size()), in.min_port);
-  } else {
-    other = in.local_columns > 0 ? best_in(v, 0, in.local_columns, in.min_port) : in.random_local;
-  }
+  // The candidate against the minimal port, in an order of the columns.
+  const auto candidate = [&](std::span<const uint64_t> v) {
+    if (source) return argmin(v);
+    if (source_group) return best_in(v, in.global_first, static_cast<unsigned>(v.size()), in.min_port);
+    return in.local_columns > 0 ? best_in(v, 0, in.local_columns, in.min_port) : in.random_local;
+  };
+  const unsigned other = candidate(value);
+  // The test weighs the compared values, or the table's entries alone.
+  const std::span<const uint64_t> t(in.queue_weight > 0 && !in.queue_in_test ? entries : value);
+  const unsigned tested = candidate(t);
   const uint32_t thld = source || source_group ? thresholds.source : thresholds.intermediate;
-  const unsigned chosen =
-      (other == in.min_port || q_keep_minimal(v[in.min_port], v[other], thld, thresholds.thld_bits))
-          ? in.min_port
-          : other;
+  const bool keep = tested == in.min_port || q_keep_minimal(t[in.min_port], t[tested], thld, thresholds.thld_bits);
+  const unsigned chosen = keep || other == in.min_port ? in.min_port : other;
   return in.explore && !source_group ? in.random_port : chosen;
 }
 

@@ -8,7 +8,8 @@
 // network stays at MIN's throughput: the learning, not something else, makes
 // the difference. With routing.q_queue_weight the decisions also weigh each
 // port's local queue: without learning, the queues alone take packets off
-// the congested link. With routing.q_source_group = "decide" the next router
+// the congested link, unless they weigh in the choice of the port only
+// (routing.q_queue_in = "port"). With routing.q_source_group = "decide" the next router
 // of the source group decides too, and packets take its other global ports;
 // with "detour" it decides the packets a source sent it by a local detour.
 #include <fmt/format.h>
@@ -118,6 +119,18 @@ TEST(QAdaptiveLocalQueue, WithoutLearningTheQueuesAloneTakePacketsOffTheCongeste
   for (const SeriesPoint& x : w) EXPECT_DOUBLE_EQ(x.mean_q, w.front().mean_q) << "no entry changes";
   EXPECT_LT(w.back().minimal_share, 0.5) << "the queue at the minimal port sends packets elsewhere";
   EXPECT_GT(w.back().accepted_load, 0.3) << "above MIN's 0.125";
+}
+
+// routing.q_queue_in = "port": the same run, but the table alone tests
+// whether to leave the minimal port, and frozen at its zero-load values it
+// never says leave, however long the minimal port's queue: the network stays
+// at MIN's cap (with the queue in the test, above, it left).
+TEST(QAdaptiveLocalQueue, InThePortOnlyTheQueueNoLongerTakesPacketsOffWithoutLearning) {
+  const std::vector<SeriesPoint> w =
+      run_adv1(q_config("net_q_queue_port_no_learning", 0.0, 0.0, 1, "q_queue_in = \"port\"\n"));
+  ASSERT_FALSE(w.empty());
+  for (const SeriesPoint& x : w) EXPECT_GT(x.minimal_share, 0.95) << "cycles " << x.begin << "-" << x.end;
+  EXPECT_LT(w.back().accepted_load, 0.15) << "MIN's cap under ADV+1";
 }
 
 // 20,000 cycles at load 1.0 under ADV+1 (more than twice what any algorithm

@@ -8,7 +8,10 @@
 // local queue weighed in (QUEUE_WEIGHT, routing.q_queue_weight) on 11 columns
 // and on 4 with the best local port; and with the decision at the next
 // router of the source group (SOURCE_GROUP, routing.q_source_group = "decide") on 11
-// columns with the queue and on 5 with the best local port. The units
+// columns with the queue and on 5 with the best local port; and with the
+// queue in the choice of the port only (QUEUE_IN_TEST = 0,
+// routing.q_queue_in = "port") on 11 columns with the source group's
+// decision and on 4 with the best local port. The units
 // without a queue get random queues too, which they must ignore, and the
 // units without SOURCE_GROUP the source_group role, which they must route
 // minimally.
@@ -29,18 +32,22 @@
 #include "Vrr_q_decide_c4bq.h"
 #include "Vrr_q_decide_c11sq.h"
 #include "Vrr_q_decide_c5sb.h"
+#include "Vrr_q_decide_c11sqp.h"
+#include "Vrr_q_decide_c4bqp.h"
 #include "rlroute/ref/q_decision.hpp"
 #include "vtb.hpp"
 
 namespace cfg {
 
 template <class M, unsigned C_, unsigned W_, unsigned TB_, unsigned SRC_, unsigned INT_, unsigned LOCAL_ = 0,
-          unsigned QUEUE_WEIGHT_ = 0, unsigned OCC_W_ = 1, unsigned QFB_ = 4, unsigned FIRST_GLOBAL_ = 0>
+          unsigned QUEUE_WEIGHT_ = 0, unsigned OCC_W_ = 1, unsigned QFB_ = 4, unsigned FIRST_GLOBAL_ = 0,
+          bool QUEUE_IN_TEST_ = true>
 struct DecCfg {
   using Model = M;
   static constexpr unsigned C = C_, W = W_, TB = TB_, SRC = SRC_, INT = INT_, LOCAL = LOCAL_;
   static constexpr unsigned QUEUE_WEIGHT = QUEUE_WEIGHT_, OCC_W = OCC_W_, QFB = QFB_;
   static constexpr unsigned FIRST_GLOBAL = FIRST_GLOBAL_;  // > 0: SOURCE_GROUP, its first global column
+  static constexpr bool QUEUE_IN_TEST = QUEUE_IN_TEST_;
 };
 
 // As tests/rtl/CMakeLists.txt builds them.
@@ -56,6 +63,9 @@ struct C4BestQueue : DecCfg<Vrr_q_decide_c4bq, 4, 8, 8, 51, 90, 3, 1, 6, 2> {};
 // The decision at the next router of the source group.
 struct C11SourceGroupQueue : DecCfg<Vrr_q_decide_c11sq, 11, 16, 8, 51, 90, 0, 1, 9, 4, 7> {};
 struct C5SourceGroupBest : DecCfg<Vrr_q_decide_c5sb, 5, 8, 8, 51, 90, 3, 0, 1, 4, 3> {};
+// The queue in the choice of the port only.
+struct C11SourceGroupQueuePort : DecCfg<Vrr_q_decide_c11sqp, 11, 16, 8, 51, 90, 0, 4, 9, 4, 7, false> {};
+struct C4BestQueuePort : DecCfg<Vrr_q_decide_c4bqp, 4, 8, 8, 51, 90, 3, 1, 6, 2, 0, false> {};
 
 }  // namespace cfg
 
@@ -94,7 +104,8 @@ class QDecideTest : public ::testing::Test {
                                           .explore = explore, .random_port = rand_port,
                                           .local_columns = Cfg::LOCAL, .queue = q,
                                           .queue_weight = Cfg::QUEUE_WEIGHT, .fraction_bits = Cfg::QFB,
-                                          .global_first = Cfg::FIRST_GLOBAL};
+                                          .global_first = Cfg::FIRST_GLOBAL,
+                                          .queue_in_test = Cfg::QUEUE_IN_TEST};
     const unsigned want = rlroute::ref::q_decide(in, thresholds_);
     const unsigned best = rlroute::ref::q_argmin(row);
     const std::string ctx = describe(row, role, min_port, local, explore, rand_port) + describe_queue(q);
@@ -125,7 +136,8 @@ class QDecideTest : public ::testing::Test {
 
 using DecCfgs =
     ::testing::Types<cfg::C11, cfg::C4, cfg::C3, cfg::C11Best, cfg::C4Best, cfg::C11Queue, cfg::C4BestQueue,
-                     cfg::C11SourceGroupQueue, cfg::C5SourceGroupBest>;
+                     cfg::C11SourceGroupQueue, cfg::C5SourceGroupBest, cfg::C11SourceGroupQueuePort,
+                     cfg::C4BestQueuePort>;
 TYPED_TEST_SUITE(QDecideTest, DecCfgs);
 
 TYPED_TEST(QDecideTest, AgreesWithTheReferenceOnRandomRows) {
@@ -184,7 +196,7 @@ TYPED_TEST(QDecideTest, EveryOutcomeOfTheDecisionOccurs) {
 // minimal, at the source and at the intermediate router; the row's minimum
 // (the estimate sent upstream) stays the table's.
 TYPED_TEST(QDecideTest, AQueueAtTheMinimalPortTurnsTheDecision) {
-  if (TypeParam::QUEUE_WEIGHT == 0) GTEST_SKIP() << "no queue weighed in";
+  if (TypeParam::QUEUE_WEIGHT == 0 || !TypeParam::QUEUE_IN_TEST) GTEST_SKIP() << "no queue in the test";
   constexpr unsigned C = TestFixture::C;
   std::vector<uint32_t> row(C, 40), queue(C, 0);
   row[C - 1] = 36;  // 10 % below the minimal port: the table alone keeps it
@@ -214,6 +226,24 @@ TYPED_TEST(QDecideTest, TheSourceGroupRoleWeighsTheOtherGlobalPorts) {
   const unsigned want = TypeParam::FIRST_GLOBAL > 0 ? other : min_port;
   EXPECT_EQ(this->check(row, QRole::kSourceGroup, min_port, 1, false, 1), want);
   EXPECT_EQ(this->check(row, QRole::kSourceGroup, min_port, 1, true, 1), want);  // no exploration
+}
+
+// With the queue in the choice of the port only, a long queue at the minimal
+// port no longer turns a decision the table keeps minimal; when the table
+// says leave, the weighed values pick the port.
+TYPED_TEST(QDecideTest, WithTheQueueInThePortOnlyTheTableDecidesWhetherToLeave) {
+  if (TypeParam::QUEUE_IN_TEST) GTEST_SKIP() << "the queue is in the test";
+  constexpr unsigned C = TestFixture::C;
+  std::vector<uint32_t> row(C, 40), queue(C, 0);
+  row[C - 1] = 36;  // 10 % below the minimal port: the table keeps it
+  queue[0] = 30;    // however long the minimal port's queue
+  EXPECT_EQ(this->check(row, QRole::kSource, 0, 1, false, 1, queue), 0u);
+  EXPECT_EQ(this->check(row, QRole::kIntermediate, 0, 1, false, 1, queue), 0u);
+  row[C - 1] = 10;   // 75 % below: the table leaves ...
+  queue[C - 1] = 20; // ... and its best entry's port has the longest queue but the minimal one's: another port
+  const unsigned port = this->check(row, QRole::kSource, 0, 1, false, 1, queue);
+  EXPECT_NE(port, 0u);
+  EXPECT_NE(port, C - 1);
 }
 
 }  // namespace

@@ -130,6 +130,35 @@ TEST(QDecision, TheLocalQueueWeighsInAtWeightCyclesPerFlit) {
   EXPECT_THROW(q_decide(in, th), std::invalid_argument);
 }
 
+// routing.q_queue_in = "port": the table's entries alone test whether to
+// leave the minimal port, against the port the table rates best; the
+// weighed values pick the port taken.
+TEST(QDecision, WithTheQueueInThePortOnlyTheTableDecidesWhetherToLeave) {
+  const QThresholds th;
+  // columns 0-2 local, 3 global (minimal); 4 fraction bits: 16 = one cycle
+  std::vector<uint32_t> row{300, 280, 320, 320};
+  std::vector<uint32_t> queue{0, 0, 0, 20};
+  QDecisionInput in{QRole::kSource, row, 3, 0, false, 0};
+  in.queue = queue;
+  in.queue_weight = 2;
+  in.fraction_bits = 4;
+  EXPECT_EQ(q_decide(in, th), 1u);   // the queue in the test: 320 + 640 against 280 -> leave
+  in.queue_in_test = false;
+  EXPECT_EQ(q_decide(in, th), 3u);   // the table alone: dV (320-280)/320 = 0.125 < 0.2 -> stay
+  row[1] = 200;                      // dV (320-200)/320 = 0.375: the table says leave ...
+  queue[1] = 10;                     // ... and the values pick column 0 (300 + 0) over 1 (200 + 320)
+  EXPECT_EQ(q_decide(in, th), 0u);
+  queue[0] = queue[2] = 2;           // values 364, 520, 384, 320: the minimal port is the values' best,
+  queue[3] = 0;
+  EXPECT_EQ(q_decide(in, th), 3u);   // so it is taken though the table says leave
+  in.role = QRole::kIntermediate;    // the random local column 2 (entry 320) against 320: the table stays
+  in.random_local = 2;
+  queue[3] = 20;
+  EXPECT_EQ(q_decide(in, th), 3u);
+  in.queue_in_test = true;           // with the queue in the test: 960 against 384 -> leave
+  EXPECT_EQ(q_decide(in, th), 2u);
+}
+
 // routing.q_source_group = "decide": the next router of the source group weighs its
 // best global port other than the minimal one against the minimal one with
 // q_thld1, never a local port, and does not explore.

@@ -93,6 +93,8 @@ std::string q_unit(const Design& d) {
   add_detour(d, params);
   if (d.cfg.q_queue_weight > 0) {
     params.push_back({"QUEUE_WEIGHT", std::to_string(d.cfg.q_queue_weight), "routing.q_queue_weight"});
+    if (d.cfg.q_queue_in != QQueueIn::TestAndPort)
+      params.push_back({"QUEUE_IN_TEST", "1'b0", fmt::format("routing.q_queue_in = \"{}\"", to_string(d.cfg.q_queue_in))});
     params.push_back({"OCC_W", "OCC_W", ""});
   }
   s += sv::instance("rr_q_unit", "i_q", params, q_unit_ports(d), "  ");

@@ -56,6 +56,11 @@ enum class QIntermediate { Random, Best };
 // re-evaluates (Decide); or do that for a packet the source sent there
 // non-minimally by a local port (Detour).
 enum class QSourceGroup { Minimal, Decide, Detour };
+// routing.q_queue_in: where the local queue weighs in Q-adaptive's decisions
+// (docs/q_adaptive.md, "The local queue in the decision"): in the test
+// whether to leave the minimal port and in the choice of the other port;
+// or in the choice of the port alone, the table deciding whether to leave.
+enum class QQueueIn { TestAndPort, Port };
 // routing.q_stamp: how Q-adaptive's hop time r is taken (docs/q_adaptive.md,
 // "Where r starts"): from the packet's arrival at the upstream router to its
 // arrival here (the paper); or to the decision here, from the cycle it
@@ -104,6 +109,7 @@ const char* to_string(DecisionPoint point);
 const char* to_string(QInitial initial);
 const char* to_string(QIntermediate intermediate);
 const char* to_string(QSourceGroup source_group);
+const char* to_string(QQueueIn queue_in);
 const char* to_string(QStamp stamp);
 const char* to_string(BufferRead read);
 const char* to_string(SwitchAllocation allocation);
@@ -236,6 +242,7 @@ struct Config {
   // credits in use) that Q-adaptive's decisions add to the port's entry
   // (docs/q_adaptive.md, "The local queue in the decision"); 0: the table alone.
   int q_queue_weight = 0;
+  QQueueIn q_queue_in = QQueueIn::TestAndPort;
   // dqn ([Lonardo 2019, chapter 3]; docs/dqn.md): the hop count from which a
   // packet takes no more DQN hops (default twice the topology's diameter: the
   // thesis's 8 on the 4x4 torus), the inference block's hidden layer sizes,

@@ -63,6 +63,12 @@ struct QDecisionInput {
   unsigned fraction_bits = 0;
   // kSourceGroup: the global columns are global_first .. row.size() - 1.
   unsigned global_first = 0;
+  // With queue_weight > 0 and queue_in_test false (routing.q_queue_in =
+  // "port", beyond the paper): the table's entries alone make the
+  // keep-minimal test, against the candidate the entries name (the paper's
+  // test); the weighed values only pick the port taken when the minimal one
+  // is not kept.
+  bool queue_in_test = true;
 };
 
 // The lowest-valued of the columns first .. end - 1 other than `except`
