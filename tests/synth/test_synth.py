@@ -411,10 +411,19 @@ def test_block(rlroute, config, work):
     out = os.path.join(work, "vc_alloc")
     p = synth(rlroute, config, out, "--block", "rr_vc_alloc")
     check(f"{name} --block rr_vc_alloc: exits 0", p.returncode == 0, p.stderr.strip())
-    whole = os.path.join(work, "whole")
-    q = synth(rlroute, config, whole, "--paths", "generic,liberty")
-    check(f"{name}: the whole router: exits 0", q.returncode == 0, q.stderr.strip())
-    if p.returncode == 0 and q.returncode == 0:
+    # The whole router: the example test's run when CTest made it first
+    # (RLROUTE_SYNTH_WHOLE_ROUTER, a fixture), else one of our own.
+    whole = os.environ.get("RLROUTE_SYNTH_WHOLE_ROUTER")
+    if whole:
+        check(f"{name}: the example test's report of the whole router is there ({whole})",
+              os.path.exists(os.path.join(whole, "synth.json")))
+        whole_ok = os.path.exists(os.path.join(whole, "synth.json"))
+    else:
+        whole = os.path.join(work, "whole")
+        q = synth(rlroute, config, whole, "--paths", "generic,liberty")
+        check(f"{name}: the whole router: exits 0", q.returncode == 0, q.stderr.strip())
+        whole_ok = q.returncode == 0
+    if p.returncode == 0 and whole_ok:
         with open(os.path.join(out, "synth.json")) as f:
             r = json.load(f)
         with open(os.path.join(whole, "synth.json")) as f:
