@@ -129,8 +129,9 @@ const char* cxx_opt(ModelKind kind, ModelCompile compile) {
 }
 
 // Verilator's own -O3 inlines and expands for speed: it doubles the C++ of a
-// network top (a dfly(2,4,2,9) top: 355 MB against 160 MB) and its build
-// time, which a model compiled for build time does not want.
+// network top (a dfly(2,4,2,9) top: 355 MB against 160 MB) and adds about a
+// quarter to its compile at -O0, which a model compiled for build time does
+// not want (docs/architecture.md, "Test bench").
 const char* verilator_opt(ModelCompile compile) { return compile == ModelCompile::ForRuns ? "-O3" : ""; }
 
 // Verilator's makefile compiles the per-cycle code with OPT_FAST (-Os by
