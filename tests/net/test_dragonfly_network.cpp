@@ -273,28 +273,8 @@ TEST(UgalLeMechanism, WithNoActiveFlowItRoutesAsUgalNAndWithThemLessMinimally) {
 // counters, local and global links of different latency) and the harness
 // agree on every packet's injection and ejection cycle and its route.
 TEST(DragonflyNetworkTop, HarnessAndGeneratedNetworkTopAgreeCycleForCycle) {
-  Bench b(R"(
-[design]
-name = "net_dfly_1_2_1_3_ugal_le"
-[topology]
-kind = "dragonfly"
-p = 1
-a = 2
-h = 1
-g = 3
-local_link_latency = 1
-global_link_latency = 3
-local_credit_latency = 2
-global_credit_latency = 3
-[router]
-vcs = 4
-buffer_flits = 8
-max_packet_flits = 4
-[routing]
-algorithm = "ugal_le"
-contention_window = 50
-contention_threshold = 2
-)");
+  // The design of the contention test below: one network-top model for both.
+  Bench b(small_ugal_config("ugal_le", "contention_window = 50\ncontention_threshold = 2\n"));
   SimOptions o;
   o.load = 0.5;
   o.warmup = 100;
