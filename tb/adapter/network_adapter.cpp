@@ -1,15 +1,20 @@
-// NetworkModel over the Verilated network top (verilator --prefix Vnetwork --trace-fst).
+// NetworkModel over the Verilated network top (verilator --prefix Vnetwork,
+// with --trace-fst unless it was built without a waveform: VM_TRACE 0).
 // RLROUTE_NETWORK_TOP is the top module's name: Verilator names the top's
 // signals <top>__DOT__<signal> in the root class, and the emitted top marks
 // the routers' port arrays flit_in, flit_out and credit_out public_flat_rd.
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "Vnetwork.h"
 #include "Vnetwork___024root.h"
 #include "clock_cycle.hpp"
 #include "dqn_ports.hpp"
 #include "port_bits.hpp"
+#if VM_TRACE
 #include "verilated_fst_c.h"
+#endif
 
 #ifndef RLROUTE_NETWORK_TOP
 #error "RLROUTE_NETWORK_TOP (the network top module's name) must be defined"
@@ -71,7 +76,7 @@ class VerilatedNetwork final : public NetworkModel {
   void settle() override { top_->eval(); }
   DqnModelPorts* dqn() override { return dqn_.get(); }
   void tick() override {
-    if (!(trace_ && tracing_)) {
+    if (!dumping()) {
       clock_cycle(*top_);
       time_ += 10;
       return;
@@ -84,23 +89,37 @@ class VerilatedNetwork final : public NetworkModel {
     top_->eval();
     dump();
   }
+#if VM_TRACE
   void open_trace(const std::string& path) override {
     context_->traceEverOn(true);
     trace_ = std::make_unique<VerilatedFstC>();
     top_->trace(trace_.get(), 99);
     trace_->open(path.c_str());
   }
+#else
+  void open_trace(const std::string& path) override {
+    throw std::runtime_error(path + ": this network model was built without a waveform (ModelCacheOptions::waveform)");
+  }
+#endif
   void set_tracing(bool on) override { tracing_ = on; }
   void close_trace() override {
+#if VM_TRACE
     if (trace_) trace_->close();
     trace_.reset();
+#endif
   }
 
  private:
+#if VM_TRACE
+  bool dumping() const { return trace_ && tracing_; }
   void dump() {
-    if (trace_ && tracing_) trace_->dump(time_);
+    if (dumping()) trace_->dump(time_);
     time_ += 5;  // half a 10-unit clock period
   }
+#else
+  bool dumping() const { return false; }
+  void dump() { time_ += 5; }
+#endif
   ModelShape shape_;
   LinkLayout layout_;
   int link_bits_;
@@ -108,7 +127,9 @@ class VerilatedNetwork final : public NetworkModel {
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Vnetwork> top_;
   std::unique_ptr<DqnModelPorts> dqn_;
+#if VM_TRACE
   std::unique_ptr<VerilatedFstC> trace_;
+#endif
   std::uint64_t time_ = 0;
   bool tracing_ = false;
 };

@@ -186,6 +186,7 @@ struct BuildRequest {
   std::chrono::milliseconds lock_timeout;
   DqnPorts dqn;  // the DQN ports the tops have
   ModelShape shape;
+  bool waveform;  // a network top with --trace-fst
 };
 
 // How long the last build of the same design's model of the same kind took
@@ -242,7 +243,7 @@ void verilate(const BuildRequest& r, const fs::path& dir, const Log& progress, c
   const std::string cmd = fmt::format(
       "verilator --cc --exe {} --x-assign fast --x-initial fast -Wno-fatal {} "
       "--top-module {} --prefix {} -Mdir {} -F {} {} -CFLAGS {} -LDFLAGS -shared -o {} > {} 2>&1",
-      verilator_opt(r.compile), router ? "" : "--trace-fst", top, prefix, shell_quote(obj.string()),
+      verilator_opt(r.compile), !router && r.waveform ? "--trace-fst" : "", top, prefix, shell_quote(obj.string()),
       shell_quote((dir / "rtl" / r.emitted.filelist).string()), shell_quote(r.adapter.string()),
       shell_quote(cflags), shell_quote(lib.string()), log);
   const std::optional<double> estimate = last_build_seconds(r.entry);
@@ -354,7 +355,7 @@ fs::path model_cache_dir() {
 }
 
 ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emitted, ModelKind kind,
-                                  const fs::path& root, ModelCompile compile) {
+                                  const fs::path& root, ModelCompile compile, bool waveform) {
   const bool router = kind == ModelKind::Router;
   const std::string prefix = router ? "Vrouter" : "Vnetwork";
   // The key covers the RTL as Verilator compiles it (EmittedDesign::hash: not
@@ -375,6 +376,7 @@ ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emi
   inputs["kind"] = prefix;
   inputs["opt"] = fmt::format("{} {} {}", verilator_opt(compile), cxx_opt(kind, compile), make_vars(kind, compile));
   inputs["cache_format"] = kCacheFormat;
+  if (!router && !waveform) inputs["waveform"] = "none";  // the traced tops keep their keys
   ModelCacheEntry e;
   e.key = content_hash(inputs);
   const std::string stem = design.cfg.name + "-" + e.key;
@@ -506,7 +508,7 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
     cache_fail(root, fmt::format("cannot create the directory: {}",
                                  ec ? ec.message() : std::string("a file of that name exists")));
   }
-  const ModelCacheEntry e = model_cache_entry(design, emitted, kind, root, cache.compile);
+  const ModelCacheEntry e = model_cache_entry(design, emitted, kind, root, cache.compile, cache.waveform);
   auto lib = std::make_shared<ModelLibrary>();
   lib->path = e.library;
 
@@ -548,7 +550,7 @@ ModelFactory load_model(const Design& design, const EmittedDesign& emitted, Mode
                              : design.cfg.dqn_agent == DqnAgentKind::External ? DqnPorts::Agent
                              : dqn_block(design.cfg).constant               ? DqnPorts::None
                                                                            : DqnPorts::Programming,
-                             model_shape(design, kind)};
+                             model_shape(design, kind), cache.waveform};
   build_entry(request, cache, root, progress, notice);
   lib->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (const auto failure = open_library(*lib, kind)) {

@@ -22,19 +22,22 @@
 namespace rlroute::test {
 
 // A network top is simulated here only for a short cross-check against the
-// harness, so its model is compiled for build time, not for long runs.
-inline ModelCacheOptions network_top_build() {
+// harness, so its model is compiled for build time, not for long runs, and
+// without a waveform unless the test reads one (or shares the model of one
+// that does).
+inline ModelCacheOptions network_top_build(bool waveform = false) {
   ModelCacheOptions cache;
   cache.compile = ModelCompile::ForBuildTime;
+  cache.waveform = waveform;
   return cache;
 }
 
 // The emitted design run on the harness (its router models) or as one
 // network top, with `threads` harness threads.
 inline SimResult run_emitted(const Design& design, const RoutingRelation& relation, const EmittedDesign& emitted,
-                             ModelKind kind, const SimOptions& o, int threads) {
+                             ModelKind kind, const SimOptions& o, int threads, bool waveform = false) {
   const ModelFactory factory = kind == ModelKind::Network
-                                   ? load_model(design, emitted, kind, {}, network_top_build())
+                                   ? load_model(design, emitted, kind, {}, network_top_build(waveform))
                                    : load_model(design, emitted, kind);
   if (kind == ModelKind::Network) {
     NetworkTopFabric fabric(design, relation, factory);
@@ -48,13 +51,14 @@ struct Bench {
   Design design;
   EmittedDesign emitted;
   std::unique_ptr<RoutingRelation> relation;
+  bool network_waveform = false;  // the network top's model with a waveform (network_top_build)
   explicit Bench(const std::string& toml)
       : design(derive_design(parse_config(toml, "test.toml"))),
         emitted(emit_design(design)),
         relation(make_routing_relation(design)) {}
 
   SimResult run(const SimOptions& o, ModelKind kind = ModelKind::Router) {
-    return run_emitted(design, *relation, emitted, kind, o, o.threads);
+    return run_emitted(design, *relation, emitted, kind, o, o.threads, network_waveform);
   }
 };
 

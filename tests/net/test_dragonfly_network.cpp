@@ -273,8 +273,10 @@ TEST(UgalLeMechanism, WithNoActiveFlowItRoutesAsUgalNAndWithThemLessMinimally) {
 // counters, local and global links of different latency) and the harness
 // agree on every packet's injection and ejection cycle and its route.
 TEST(DragonflyNetworkTop, HarnessAndGeneratedNetworkTopAgreeCycleForCycle) {
-  // The design of the contention test below: one network-top model for both.
+  // The design of the contention test below, with its waveform: one
+  // network-top model for both.
   Bench b(small_ugal_config("ugal_le", "contention_window = 50\ncontention_threshold = 2\n"));
+  b.network_waveform = true;
   SimOptions o;
   o.load = 0.5;
   o.warmup = 100;
@@ -318,7 +320,7 @@ TEST(DragonflyNetworkTop, ContentionCopyEqualsTheRoutersCountersAfterEveryEdge) 
   o.trace_to = 1300;
   const std::filesystem::path fst =
       std::filesystem::temp_directory_path() / fmt::format("rlroute_contention_{}.fst", ::getpid());
-  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Network, {}, network_top_build());  // outlives the fabric
+  const ModelFactory factory = load_model(b.design, b.emitted, ModelKind::Network, {}, network_top_build(true));  // outlives the fabric
   SimResult r;
   {
     NetworkTopFabric fabric(b.design, *b.relation, factory);

@@ -235,6 +235,18 @@ TEST_F(ModelCache, ModelCompiledForBuildTimeIsItsOwnEntryAtO0) {
   expect_router_runs(f);
 }
 
+// A network top without a waveform is an entry of its own; the flag leaves
+// the traced tops' and the router models' keys as they were.
+TEST_F(ModelCache, NetworkTopWithoutAWaveformIsItsOwnEntry) {
+  const auto key = [&](ModelKind kind, bool waveform) {
+    return model_cache_entry(design, emitted, kind, root, ModelCompile::ForBuildTime, waveform).key;
+  };
+  EXPECT_NE(key(ModelKind::Network, false), key(ModelKind::Network, true));
+  EXPECT_EQ(key(ModelKind::Network, true),
+            model_cache_entry(design, emitted, ModelKind::Network, root, ModelCompile::ForBuildTime).key);
+  EXPECT_EQ(key(ModelKind::Router, false), key(ModelKind::Router, true));
+}
+
 // A truncated library, which would crash the process with SIGBUS when loaded,
 // is rebuilt with a real Verilator build.
 TEST_F(ModelCache, TruncatedLibraryIsRebuiltWithVerilator) {

@@ -71,8 +71,10 @@ struct ModelCacheEntry {
 };
 
 // Where the model of (design, emitted, kind) lives under `root`.
+// `waveform`: see ModelCacheOptions::waveform.
 ModelCacheEntry model_cache_entry(const Design& design, const EmittedDesign& emitted, ModelKind kind,
-                                  const std::filesystem::path& root, ModelCompile compile = ModelCompile::ForRuns);
+                                  const std::filesystem::path& root, ModelCompile compile = ModelCompile::ForRuns,
+                                  bool waveform = true);
 
 // Why the entry's library cannot be loaded as it is ("" when its manifest
 // vouches for it): no manifest, a manifest for another library, a library of
@@ -91,6 +93,10 @@ struct ModelCacheOptions {
   std::chrono::milliseconds lock_timeout = kModelCacheLockTimeout;
   std::function<void(const std::filesystem::path& library)> build;  // empty: Verilator
   ModelCompile compile = ModelCompile::ForRuns;
+  // A network top that can write a waveform (Verilator's --trace-fst). Without
+  // it the model builds in about two thirds of the time, and open_trace
+  // throws; a router model never traces.
+  bool waveform = true;
 };
 
 // Emits nothing to the user's directories: the RTL goes into the cache entry
