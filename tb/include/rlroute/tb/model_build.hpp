@@ -94,7 +94,7 @@ struct ModelCacheOptions {
   std::function<void(const std::filesystem::path& library)> build;  // empty: Verilator
   ModelCompile compile = ModelCompile::ForRuns;
   // A network top that can write a waveform (Verilator's --trace-fst). Without
-  // it the model builds in about two thirds of the time, and open_trace
+  // it the model builds in about 70 % of the time, and open_trace
   // throws; a router model never traces.
   bool waveform = true;
 };
