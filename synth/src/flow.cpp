@@ -182,14 +182,22 @@ class Flow {
     values["LIBERTY"] = r.library_path;
     values["CLOCK_PS"] = fmt::format("{:.0f}", clock_ns_ * 1000.0);
     const std::string buffer = lib.buffer();
+    std::string sizing;
     if (!buffer.empty()) {
       out_.write("logs/abc.constr",
                  render_template("abc.constr", {{"BUFFER", buffer}, {"LOAD", fmt::format("{}", kOutputLoad)}}));
-      values["ABC"] = fmt::format("abc -D {} -constr logs/abc.constr -liberty {}", values["CLOCK_PS"], r.library_path);
-    } else {
-      values["ABC"] = fmt::format("# no buffer cell in the library: no buffering or sizing\nabc -D {} -liberty {}",
+      values["ABC"] = fmt::format("abc -D {} -constr logs/abc.constr -liberty {} -script logs/liberty.abc",
                                   values["CLOCK_PS"], r.library_path);
+      sizing = fmt::format("buffer\nupsize -D {0}\ndnsize -D {0}\nstime -p", values["CLOCK_PS"]);
+    } else {
+      values["ABC"] = fmt::format("# no buffer cell in the library: no buffering or sizing\nabc -D {} -liberty {} "
+                                  "-script logs/liberty.abc",
+                                  values["CLOCK_PS"], r.library_path);
+      sizing = "# no buffer cell in the library: no buffering or sizing";
     }
+    out_.write("logs/liberty.abc", render_template("liberty.abc", {{"CONFIG", values["CONFIG"]},
+                                                                   {"CLOCK_PS", values["CLOCK_PS"]},
+                                                                   {"SIZING", sizing}}));
     const auto hi = lib.tie_high();
     const auto lo = lib.tie_low();
     if (!hi.first.empty() && !lo.first.empty()) {

@@ -90,6 +90,9 @@ TEST(SynthTemplates, FillsEveryPlaceholderOrFails) {
   EXPECT_NO_THROW(render_template("elaborate.ys", common));
   EXPECT_NO_THROW(
       render_template("liberty.ys", with({{"LIBERTY", "l.lib"}, {"CLOCK_PS", "2000"}, {"ABC", "abc"}, {"HILOMAP", ""}})));
+  const std::string abc = render_template("liberty.abc", {{"CONFIG", "c"}, {"CLOCK_PS", "1500"}, {"SIZING", "stime -p"}});
+  EXPECT_NE(abc.find("&fraig -x -C 1000\n"), std::string::npos) << abc;  // SAT sweeping bounded
+  EXPECT_NE(abc.find("&nf -D 1500\n"), std::string::npos) << abc;
 }
 
 TEST(SynthLiberty, ShippedLibraryHasTheCellsTheFlowNeeds) {
