@@ -300,6 +300,11 @@ LibertyLibrary parse_liberty(const std::string& text, const fs::path& path, cons
   if (!has_logic) {
     throw SynthError(fmt::format("{}: the library has no combinational cell, so abc cannot map the logic", where));
   }
+  if (out.buffer().empty()) {
+    throw SynthError(fmt::format("{}: the library has no buffer (a cell whose one output is its one input), which "
+                                 "ABC's mapping (&nf) needs",
+                                 where));
+  }
   return out;
 }
 

@@ -302,6 +302,13 @@ def test_errors(rlroute, config, work):
         f.write('library (x) { cell (INV) { area : 1; pin (A) { direction : input; } '
                 'pin (Y) { direction : output; function : "!A"; } } }\n')
     fails("--liberty without flip-flops", ["--liberty", noflop], r"--liberty .*noflop\.lib: .*no flip-flop")
+    nobuffer = os.path.join(work, "nobuffer.lib")
+    with open(nobuffer, "w") as f:
+        f.write('library (x) { cell (INV) { area : 1; pin (A) { direction : input; } '
+                'pin (Y) { direction : output; function : "!A"; } }\n'
+                ' cell (F) { area : 4; ff (IQ, IQN) { clocked_on : "C"; next_state : "D"; }\n'
+                '   pin (Q) { direction : output; function : IQ; } } }\n')
+    fails("--liberty without a buffer", ["--liberty", nobuffer], r"^rlroute: error: --liberty .*nobuffer\.lib: .*no buffer")
     check("bad --liberty: nothing written", not os.path.exists(out))
 
     for value in ("0", "-1", "abc", "nan", "inf", "2ns", "0.001", "5000"):
@@ -329,6 +336,8 @@ def test_errors(rlroute, config, work):
                 '   pin (Y) { direction : output; function : "!A"; } }\n'
                 ' cell (NAND) { area : 1; pin (A) { direction : input; } pin (B) { direction : input; }\n'
                 '   pin (Y) { direction : output; function : "!(A&B)"; } }\n'
+                ' cell (BUF) { area : 1; pin (A) { direction : input; }\n'
+                '   pin (Y) { direction : output; function : "A"; } }\n'
                 ' cell (LAT) { area : 4; latch (IQ, IQN) { enable : "G"; data_in : "D"; }\n'
                 '   pin (D) { direction : input; } pin (G) { direction : input; }\n'
                 '   pin (Q) { direction : output; function : "IQ"; } }\n'

@@ -90,9 +90,10 @@ TEST(SynthTemplates, FillsEveryPlaceholderOrFails) {
   EXPECT_NO_THROW(render_template("elaborate.ys", common));
   EXPECT_NO_THROW(
       render_template("liberty.ys", with({{"LIBERTY", "l.lib"}, {"CLOCK_PS", "2000"}, {"ABC", "abc"}, {"HILOMAP", ""}})));
-  const std::string abc = render_template("liberty.abc", {{"CONFIG", "c"}, {"CLOCK_PS", "1500"}, {"SIZING", "stime -p"}});
+  const std::string abc = render_template("liberty.abc", {{"CONFIG", "c"}, {"CLOCK_PS", "1500"}});
   EXPECT_NE(abc.find("&fraig -x -C 1000\n"), std::string::npos) << abc;  // SAT sweeping bounded
   EXPECT_NE(abc.find("&nf -D 1500\n"), std::string::npos) << abc;
+  EXPECT_NE(abc.find("upsize -D 1500\n"), std::string::npos) << abc;
 }
 
 TEST(SynthLiberty, ShippedLibraryHasTheCellsTheFlowNeeds) {
@@ -135,6 +136,13 @@ TEST(SynthLiberty, RejectsWhatYosysCouldNotUse) {
             std::string::npos);
   EXPECT_NE(message("library (l) { cell (F) { area : 4; ff (IQ, IQN) { clocked_on : \"C\"; next_state : \"D\"; } } }")
                 .find("no combinational cell"),
+            std::string::npos);
+  // An inverter and a flip-flop, but no buffer: ABC's &nf would fail on it.
+  EXPECT_NE(message("library (l) { cell (I) { area : 1; pin (A) { direction : input; } "
+                    "pin (Y) { direction : output; function : \"!A\"; } }\n"
+                    " cell (F) { area : 4; ff (IQ, IQN) { clocked_on : \"C\"; next_state : \"D\"; }\n"
+                    "   pin (Q) { direction : output; function : IQ; } } }")
+                .find("no buffer"),
             std::string::npos);
   // Comments, quoted names, line continuations and unquoted expressions parse.
   const LibertyLibrary ok = parse_liberty(
@@ -394,7 +402,8 @@ TEST(SynthMetrics, ClassifiesCellsPerPath) {
 
   LibertyLibrary lib = parse_liberty(
       "library (l) { cell (N) { area : 1.5; pin (A) { direction : input; } pin (Y) { direction : output; function : "
-      "\"!A\"; } } cell (F) { area : 4; ff (IQ, IQN) { clocked_on : \"C\"; next_state : \"D\"; } } }",
+      "\"!A\"; } } cell (B) { area : 2; pin (A) { direction : input; } pin (Y) { direction : output; function : "
+      "\"A\"; } } cell (F) { area : 4; ff (IQ, IQN) { clocked_on : \"C\"; next_state : \"D\"; } } }",
       "l.lib", "--liberty");
   ModuleStat mapped;
   mapped.cells_by_type = {{"N", 2}, {"F", 1}};
