@@ -353,8 +353,9 @@ def main(argv=None):
             raise SpecError(f"--rlroute {args.rlroute}: not an executable (build it: cmake --build build)")
         os.makedirs(os.path.join(out, "runs"), exist_ok=True)
         configs = configs_of(spec, out)
-        todo = [(c, p, s) for c in configs for p in spec["patterns"] for s in spec["seeds"]]
-        t0, done, runs = time.monotonic(), 0, []
+        # Seed by seed: a table stopped part way has every point at its first seeds.
+        todo = [(c, p, s) for s in spec["seeds"] for c in configs for p in spec["patterns"]]
+        t0, done, found = time.monotonic(), 0, {}
         for i, (c, p, s) in enumerate(todo):
             if args.fresh:
                 stale = os.path.join(out, "runs", f"{os.path.splitext(os.path.basename(c))[0]}__"
@@ -367,10 +368,12 @@ def main(argv=None):
                 left = f", about {per * (len(todo) - i) / 60:.0f} min left"
             path, ran = run(args.rlroute, spec, c, p, s, out, f"[{i + 1}/{len(todo)}{left}]")
             done += ran
-            for r in rows_of(path):
+            found[(c, p, s)] = rows_of(path)
+            for r in found[(c, p, s)]:
                 r["seed"] = s
                 r["pattern"] = p
-                runs.append(r)
+        # The outputs list the runs config by config, as the spec reads.
+        runs = [r for c in configs for p in spec["patterns"] for s in spec["seeds"] for r in found[(c, p, s)]]
         write_outputs(name, spec, out, runs)
         write_trainings(out)
         print(f"wrote {out}/{name}.csv, {name}.md, {name}.png, runs.csv and runs/ ({len(todo)} runs, {done} run now)")
