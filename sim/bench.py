@@ -32,7 +32,9 @@ seed's highest value over the loads (a saturation throughput where the
 accepted load falls past the peak). A run
 that fails (a lost packet, a deadlock) stops the bench with its log.
 Resumable: a run whose JSON is already there is not run again (delete it,
-or give --fresh, to run it again).
+or give --fresh, to run it again). The runs go seed by seed (every config
+and pattern at the first seed, then at the next), so a bench stopped part
+way has all its points at its first seeds.
 """
 import argparse
 import csv
