@@ -5,7 +5,8 @@ by sim/reference/build_sst.sh) on their dragonfly setup
 load asked for, and tabulates what the paper measures: the accepted load
 (the system's receiving rate over the window, as a share of the injection
 bandwidth), the packet latency and the hops of the packets that arrive in
-the window.
+the window, and the share of them that the routers sent off their minimal
+path.
 
     /usr/bin/python3 sim/reference/run_sst.py --sst OUT/install/bin/sst --out out/reference/sst \\
         --algorithms minimal,ugal-g,ugal-n,par,VALn,q-adaptive --patterns uniform,adv+1,adv+4 --loads 0.5,1.0
@@ -18,6 +19,7 @@ endpoint's destinations with the endpoint's id and each router's choices
 with the router's id, so a run is one deterministic sample.
 """
 import argparse
+import csv
 import glob
 import json
 import math
@@ -32,7 +34,7 @@ from reference_table import parse_loads, write_csv
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKET_NS = 32  # sst_dragonfly.py: a 128 B packet on a 4 GB/s link
 FIELDS = ["algorithm", "pattern", "offered_load", "accepted_load", "latency_avg_ns", "latency_p99_ns", "avg_hops",
-          "packets", "nodes", "window_us", "wall_seconds"]
+          "nonminimal_share", "packets", "nodes", "window_us", "wall_seconds"]
 
 
 def receptions(directory):
@@ -63,6 +65,32 @@ def measure(directory, nodes, start_ns, end_ns):
             "avg_hops": hops / len(latencies), "packets": len(latencies)}
 
 
+def nonminimal_share(stats_csv, start_ns, end_ns):
+    """The share of the packets received in (start, end] that the fork's
+    adaptive algorithms (UGAL, PAR, Q-adaptive) sent through an intermediate
+    group (its routers mark them "adaptively routed"), from the endpoints'
+    running sums (sst_dragonfly.py --stats-every-us)."""
+    totals = {}  # (statistic, time in ps) -> (sum, count) over the endpoints
+    with open(stats_csv) as f:
+        for row in csv.DictReader(f):
+            key = (row["StatisticName"], int(row["SimTime"]))
+            s, n = totals.get(key, (0, 0))
+            totals[key] = (s + int(row["Sum.u64"]), n + int(row["Count.u64"]))
+
+    def at(stat, ns):
+        if ns == 0:
+            return 0, 0
+        if (stat, ns * 1000) not in totals:
+            raise RuntimeError(f"{stats_csv}: no {stat} row at {ns} ns")
+        return totals[(stat, ns * 1000)]
+
+    received = at("packet_hops", end_ns)[1] - at("packet_hops", start_ns)[1]
+    nonminimal = at("packet_adp", end_ns)[1] - at("packet_adp", start_ns)[1]
+    if received <= 0 or not 0 <= nonminimal <= received:
+        raise RuntimeError(f"{stats_csv}: {nonminimal} non-minimal of {received} packets received in the window")
+    return nonminimal / received
+
+
 def run(args, algorithm, pattern, load):
     name = f"{algorithm}__{pattern}__{load:g}"
     result = os.path.join(args.out, "runs", name + ".json")
@@ -74,7 +102,8 @@ def run(args, algorithm, pattern, load):
     os.makedirs(os.path.join(work, "link_control_data"))
     options = (f"--algorithm {algorithm} --pattern {pattern} --load {load} --time-us {args.time_us} "
                f"--hosts-per-router {args.hosts_per_router} --routers-per-group {args.routers_per_group} "
-               f"--groups {args.groups} --q-threshold2 {args.q_threshold2}")
+               f"--groups {args.groups} --q-threshold2 {args.q_threshold2} "
+               f"--stats-every-us {math.gcd(round(args.warmup_us * 1000), round(args.time_us * 1000)) / 1000:g}")
     # Ends at --time-us: an endpoint whose interface is full sends later, so
     # its last packets would otherwise run the simulation on past the window.
     cmd = [args.sst, "--stop-at", f"{args.time_us:g}us", "--model-options", options,
@@ -89,7 +118,10 @@ def run(args, algorithm, pattern, load):
     nodes = args.hosts_per_router * args.routers_per_group * args.groups
     data = {"algorithm": algorithm, "pattern": pattern, "offered_load": load, "nodes": nodes,
             "window_us": args.time_us - args.warmup_us, "wall_seconds": round(wall, 1), "command": cmd,
-            **measure(os.path.join(work, "link_control_data"), nodes, args.warmup_us * 1000, args.time_us * 1000)}
+            **measure(os.path.join(work, "link_control_data"), nodes, args.warmup_us * 1000, args.time_us * 1000),
+            # MIN and VALn take no decision to mark: none.
+            "nonminimal_share": None if algorithm in ("minimal", "VALn") else nonminimal_share(
+                os.path.join(work, "stats.csv"), round(args.warmup_us * 1000), round(args.time_us * 1000))}
     with open(result + ".tmp", "w") as f:
         json.dump(data, f, indent=1)
     os.replace(result + ".tmp", result)

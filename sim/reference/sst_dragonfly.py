@@ -34,6 +34,9 @@ ap.add_argument("--hosts-per-router", type=int, default=4)
 ap.add_argument("--routers-per-group", type=int, default=8)
 ap.add_argument("--groups", type=int, default=33)
 ap.add_argument("--q-threshold2", type=float, default=0.35)
+ap.add_argument("--stats-every-us", type=float, default=0,
+                help="write every endpoint's packets and non-minimal (adaptively routed) packets so far, every this "
+                     "many us, to stats.csv")
 args = ap.parse_args()
 
 # The fork's endpoints inject one packet every `delay` ns (whole ns).
@@ -80,5 +83,11 @@ else:
     ep.extargs["PacketDest:FFT3D_all2all:3DSize"] = size
     ep.extargs["PacketDest:RandomNeighbors:range_min"] = 6
     ep.extargs["PacketDest:RandomNeighbors:range_max"] = 21
+if args.stats_every_us > 0:
+    # Running sums (read without reset): the window's count is the difference of two rows.
+    sst.setStatisticLoadLevel(1)
+    sst.setStatisticOutput("sst.statOutputCSV", {"filepath": "stats.csv", "separator": ","})
+    ep.network_interface.enableStatistics(["packet_hops", "packet_adp"], {
+        "type": "sst.AccumulatorStatistic", "rate": f"{args.stats_every_us:g}us"})
 system.allocateNodes(ep, "linear")
 system.build()

@@ -3,8 +3,9 @@
 # each build script refuses wrong arguments, a source tree that is not the
 # one it builds (an SST core without the request fields the element fork
 # needs) and an output directory it did not make; run_sst.py refuses bad
-# options and measures a window from the fork's per-packet logs as the
-# paper does (a log written here by hand).
+# options, measures a window from the fork's per-packet logs as the paper
+# does and takes the non-minimal share from its statistics (logs written
+# here by hand).
 # usage: test_reference.sh SOURCE_DIR WORKDIR
 set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: test_reference.sh SOURCE_DIR WORKDIR" >&2; exit 2; }  # a missing WORKDIR must not become /
@@ -80,6 +81,31 @@ print(m["packets"], round(m["accepted_load"], 6), m["latency_avg_ns"], m["latenc
 PY
 check "run_sst.py measures the packets that arrive in the window" \
   test "$(cat "$work/measure.txt")" = "1 0.016 200.0 200 4.0"
+# The non-minimal share: the endpoints' running sums (SST's CSV statistics,
+# times in ps) at the window's ends; 3 of the 10 packets received in (1, 2] us
+# were marked, and a window end without a row is an error, not a zero.
+h="ComponentName,StatisticName,StatisticSubId,StatisticType,SimTime,Rank,Sum.u64,SumSQ.u64,Count.u64,Min.u64,Max.u64"
+{ echo "$h"
+  echo "TrafficGen.0:networkIF,packet_hops,,Accumulator,1000000,0,9,27,3,3,3"
+  echo "TrafficGen.0:networkIF,packet_adp,,Accumulator,1000000,0,1,1,1,1,1"
+  echo "TrafficGen.1:networkIF,packet_hops,,Accumulator,1000000,0,6,18,2,3,3"
+  echo "TrafficGen.1:networkIF,packet_adp,,Accumulator,1000000,0,0,0,0,0,0"
+  echo "TrafficGen.0:networkIF,packet_hops,,Accumulator,2000000,0,27,81,9,3,3"
+  echo "TrafficGen.0:networkIF,packet_adp,,Accumulator,2000000,0,3,3,3,1,1"
+  echo "TrafficGen.1:networkIF,packet_hops,,Accumulator,2000000,0,18,54,6,3,3"
+  echo "TrafficGen.1:networkIF,packet_adp,,Accumulator,2000000,0,1,1,1,1,1"; } > "$work/stats.csv"
+$py - "$work/stats.csv" > "$work/share.txt" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "sim/reference")
+import run_sst
+print(run_sst.nonminimal_share(sys.argv[1], 1000, 2000))
+try:
+    run_sst.nonminimal_share(sys.argv[1], 1000, 3000)
+except RuntimeError as e:
+    print(e)
+PY
+check "run_sst.py: the non-minimal share of the window's packets" test "$(head -1 "$work/share.txt")" = 0.3
+check "run_sst.py: a window end without statistics is an error" grep -q "no packet_hops row at 3000 ns" "$work/share.txt"
 # run_booksim.py: bad options are refused before anything runs; a run's
 # figures come from BookSim's overall statistics (a binary that prints them
 # in BookSim's format), and BookSim's success is its exit status 255.
