@@ -34,7 +34,8 @@ that fails (a lost packet, a deadlock) stops the bench with its log.
 Resumable: a run whose JSON is already there is not run again (delete it,
 or give --fresh, to run it again). The runs go seed by seed (every config
 and pattern at the first seed, then at the next), so a bench stopped part
-way has all its points at its first seeds.
+way has all its points at its first seeds; --report writes the outputs from
+the runs there, running nothing.
 """
 import argparse
 import csv
@@ -275,14 +276,17 @@ def write_outputs(name, spec, out, runs):
     latency = latencies["latency_avg"]
     latency_at = spec.get("latency_at", [])
     heads = [h for p in patterns for h in [p] + [f"{p}: latency at {x:g}" for x in latency_at]]
+    seeds = [s for s in spec["seeds"] if any(r["seed"] == s for r in runs)]
     lines = [f"{spec['title']}: {metric} at {where}, mean over seeds "
-             f"{', '.join(map(str, spec['seeds']))} (min-max). Regenerate: `sim/bench.py {spec['_path']}`; data "
-             f"`{name}.csv`.", "", "| config | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
+             f"{', '.join(map(str, seeds))} (min-max; a point with fewer seeds says how many). Regenerate: "
+             f"`sim/bench.py {spec['_path']}`; data `{name}.csv`.", "",
+             "| config | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
     for c in configs:
         row = []
         for p in patterns:
             v = cells.get((c, p))
-            row.append(f"{sum(v) / len(v):.3f} ({min(v):.3f}-{max(v):.3f})" if v else "-")
+            few = f", {len(v)} seed{'s' if len(v) > 1 else ''}" if v and len(v) < len(seeds) else ""
+            row.append(f"{sum(v) / len(v):.3f} ({min(v):.3f}-{max(v):.3f}{few})" if v else "-")
             for x in latency_at:
                 v = latency.get((c, p, x))
                 row.append(f"{sum(v) / len(v):.1f} ({min(v):.1f}-{max(v):.1f})" if v else "-")
@@ -339,11 +343,15 @@ def main(argv=None):
     ap.add_argument("--rlroute", default="build/rlroute")
     ap.add_argument("--out", help="output directory (default out/bench/NAME)")
     ap.add_argument("--fresh", action="store_true", help="run every run again, even those with a JSON")
+    ap.add_argument("--report", action="store_true", help="run nothing: write the outputs from the runs already "
+                    "there (a bench stopped part way, its points at the seeds it has)")
     ap.add_argument("--threads", type=int, help="threads per run instead of the spec's (the same results at every "
                     "count; 1 when other jobs share the cores, whose spinning threads would otherwise wait on them)")
     args = ap.parse_args(argv)
     if args.threads is not None and args.threads < 1:
         ap.error(f"--threads {args.threads}: must be 1 or more")
+    if args.fresh and args.report:
+        ap.error("--fresh and --report: --report runs nothing, --fresh runs everything again; give one")
     name = os.path.splitext(os.path.basename(args.spec))[0]
     out = args.out or os.path.join("out", "bench", name)
     try:
@@ -368,6 +376,9 @@ def main(argv=None):
             if done:
                 per = (time.monotonic() - t0) / done
                 left = f", about {per * (len(todo) - i) / 60:.0f} min left"
+            if args.report and not os.path.exists(os.path.join(out, "runs", f"{stem_of(c)}__"
+                                                                   f"{p.replace(':', '_').replace('=', '_')}__s{s}.json")):
+                continue
             path, ran = run(args.rlroute, spec, c, p, s, out, f"[{i + 1}/{len(todo)}{left}]")
             done += ran
             found[(c, p, s)] = rows_of(path)
@@ -375,10 +386,13 @@ def main(argv=None):
                 r["seed"] = s
                 r["pattern"] = p
         # The outputs list the runs config by config, as the spec reads.
-        runs = [r for c in configs for p in spec["patterns"] for s in spec["seeds"] for r in found[(c, p, s)]]
+        runs = [r for c in configs for p in spec["patterns"] for s in spec["seeds"] for r in found.get((c, p, s), [])]
+        if not runs:
+            raise SpecError(f"--report: no run of this spec in {out}/runs")
         write_outputs(name, spec, out, runs)
         write_trainings(out)
-        print(f"wrote {out}/{name}.csv, {name}.md, {name}.png, runs.csv and runs/ ({len(todo)} runs, {done} run now)")
+        print(f"wrote {out}/{name}.csv, {name}.md, {name}.png, runs.csv and runs/ ({len(found)} of {len(todo)} runs, "
+              f"{done} run now)")
     except SpecError as e:
         print(f"bench.py: error: {e}", file=sys.stderr)
         return 1

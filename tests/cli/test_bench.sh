@@ -2,6 +2,7 @@
 # sim/bench.py on a small spec: every run's JSON, the per-run and per-point
 # CSVs with the seeds' mean, min and max, the markdown table with the
 # differences inside the seed spread marked; a rerun runs nothing (resumable);
+# --report writes the outputs of a bench stopped part way;
 # `table = "peak"` tabulates each seed's peak over the loads; [train] trains
 # DQN-routing per seed and runs with the weights; a variant's weights_from
 # and sim_args; --threads; a spec with fewer than 3 seeds, an unknown key or an unknown
@@ -35,7 +36,21 @@ check "bench: the table has mean (min-max)" grep -qE '^\| torus4x4_dor \| 0\.[0-
 check "bench: the table names the best config per pattern" grep -qE '^- uniform: torus4x4_(dor|star)' "$work/out/tiny.md"
 check "bench: the plot" test -s "$work/out/tiny.png"
 /usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log2.txt" 2>&1
-check "bench again: resumes, runs nothing" grep -q '(6 runs, 0 run now)' "$work/log2.txt"
+check "bench again: resumes, runs nothing" grep -q '(6 of 6 runs, 0 run now)' "$work/log2.txt"
+# --report: the outputs from the runs there, nothing run; a point with fewer
+# seeds says so.
+cp -r "$work/out" "$work/part"
+rm "$work/part/runs/torus4x4_star__uniform__s3.json" "$work/part/tiny.csv"
+/usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/part" --report > "$work/logr.txt" 2>&1
+check "bench --report: runs nothing" grep -q "(5 of 6 runs, 0 run now)" "$work/logr.txt"
+check "bench --report: the missing run is still missing" test ! -e "$work/part/runs/torus4x4_star__uniform__s3.json"
+check "bench --report: the point of two seeds says so" \
+  test "$(grep -cE ',uniform,0\.[25],([0-9.]+,){3}2,' "$work/part/tiny.csv")" -eq 2
+check "bench --report: so does the table" grep -qE '^\| torus4x4_star \| 0\.[0-9]{3} \(0\.[0-9]{3}-0\.[0-9]{3}, 2 seeds\) \|$' "$work/part/tiny.md"
+/usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/none" --report 2> "$work/err.txt"
+check "bench --report without runs: refused" grep -q -- "--report: no run of this spec in $work/none/runs" "$work/err.txt"
+/usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/part" --report --fresh 2> "$work/err.txt"
+check "bench --report --fresh: refused" grep -q -- "--fresh and --report" "$work/err.txt"
 # --threads overrides the spec's threads (here none: one thread).
 /usr/bin/python3 sim/bench.py "$work/tiny.toml" --rlroute "$rlroute" --out "$work/thr" --threads 2 > /dev/null 2>&1
 check "bench --threads 2: every run on two threads" \
@@ -46,7 +61,7 @@ check "bench --threads 0 is refused" grep -q -- '--threads 0: must be 1 or more'
 # table = "peak": each seed's highest value over the loads (the same runs).
 sed 's/^loads = .*/table = "peak"\nloads = [0.2, 0.5]/' "$work/tiny.toml" > "$work/peak.toml"
 /usr/bin/python3 sim/bench.py "$work/peak.toml" --rlroute "$rlroute" --out "$work/out" > "$work/log3.txt" 2>&1
-check "bench table = peak: runs nothing" grep -q '(6 runs, 0 run now)' "$work/log3.txt"
+check "bench table = peak: runs nothing" grep -q '(6 of 6 runs, 0 run now)' "$work/log3.txt"
 check "bench table = peak: the table says so" grep -q 'at the peak over the offered loads' "$work/out/peak.md"
 check "bench table = peak: a peak row per config over 3 seeds" \
   test "$(grep -cE ',uniform,peak,[0-9.]+,[0-9.]+,[0-9.]+,3,,,,,,$' "$work/out/peak.csv")" -eq 2
@@ -98,7 +113,7 @@ check "bench [train]: the runs used the weights" \
 check "bench [train]: trainings.csv, a row per training" test "$(grep -c '^torus4x4_dqn,[123],' "$work/trained/trainings.csv")" -eq 3
 check "bench latency_at: a latency column" grep -q '| uniform | uniform: latency at 0.2 |' "$work/trained/trained.md"
 /usr/bin/python3 sim/bench.py "$work/trained.toml" --rlroute "$rlroute" --out "$work/trained" > "$work/log5.txt" 2>&1
-check "bench [train] again: trains and runs nothing" grep -q '(3 runs, 0 run now)' "$work/log5.txt"
+check "bench [train] again: trains and runs nothing" grep -q '(3 of 3 runs, 0 run now)' "$work/log5.txt"
 check "bench [train] again: no training" bash -c "! grep -q training '$work/log5.txt'"
 sed -n '1,8p' "$work/trained.toml" > "$work/t1.toml"; printf '[train]\nload = 0.3\n' >> "$work/t1.toml"
 /usr/bin/python3 sim/bench.py "$work/t1.toml" --rlroute "$rlroute" --out "$work/t1" 2> "$work/err.txt"
