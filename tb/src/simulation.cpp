@@ -7,13 +7,29 @@
 
 namespace rlroute {
 
+namespace {
+
+// Flits of the packets ejected in [begin, end), summed per node as `node_of` picks it.
+template <typename NodeOf>
+std::vector<std::int64_t> flits_by_node(int num_nodes, const std::vector<DeliveredPacket>& packets, std::int64_t begin,
+                                        std::int64_t end, NodeOf node_of) {
+  std::vector<std::int64_t> flits(static_cast<size_t>(num_nodes), 0);
+  for (const DeliveredPacket& p : packets) {
+    if (p.ejected >= begin && p.ejected < end) flits.at(static_cast<size_t>(node_of(p))) += p.length;
+  }
+  return flits;
+}
+
+}  // namespace
+
 std::vector<std::int64_t> accepted_by_source(int num_nodes, const std::vector<DeliveredPacket>& packets,
                                              std::int64_t begin, std::int64_t end) {
-  std::vector<std::int64_t> accepted(static_cast<size_t>(num_nodes), 0);
-  for (const DeliveredPacket& p : packets) {
-    if (p.ejected >= begin && p.ejected < end) accepted.at(static_cast<size_t>(p.src)) += p.length;
-  }
-  return accepted;
+  return flits_by_node(num_nodes, packets, begin, end, [](const DeliveredPacket& p) { return p.src; });
+}
+
+std::vector<std::int64_t> ejected_by_destination(int num_nodes, const std::vector<DeliveredPacket>& packets,
+                                                 std::int64_t begin, std::int64_t end) {
+  return flits_by_node(num_nodes, packets, begin, end, [](const DeliveredPacket& p) { return p.dst; });
 }
 
 double source_fairness(const std::vector<std::int64_t>& generated, const std::vector<std::int64_t>& accepted) {
@@ -154,6 +170,7 @@ nlohmann::ordered_json SimResult::to_json() const {
   j["accepted_load"] = accepted_load;
   j["source_fairness"] = source_fairness;
   j["accepted_by_node"] = accepted_by_node;
+  j["ejected_by_node"] = ejected_by_node;
   j["packets_injected"] = packets_injected;
   j["packets_delivered"] = packets_delivered;
   j["packets_delivered_measured"] = packets_delivered_measured;

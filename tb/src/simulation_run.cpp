@@ -436,7 +436,7 @@ void SimulationRun::record_packet_counts() {
   }
 }
 
-// Generated and accepted load over the measurement window, per source.
+// Generated and accepted load over the measurement window, per source and per destination.
 void SimulationRun::record_loads() {
   SimResult& r = result_;
   r.generated_load = static_cast<double>(generated_flits_) / (t_.num_nodes() * static_cast<double>(o_.cycles));
@@ -454,6 +454,9 @@ void SimulationRun::record_loads() {
   r.source_fairness = source_fairness(generated_by_node_, accepted_by_node);
   for (const std::int64_t flits : accepted_by_node) {
     r.accepted_by_node.push_back(static_cast<double>(flits) / static_cast<double>(o_.cycles));
+  }
+  for (const std::int64_t flits : ejected_by_destination(t_.num_nodes(), scoreboard_.log(), o_.warmup, measure_end_)) {
+    r.ejected_by_node.push_back(static_cast<double>(flits) / static_cast<double>(o_.cycles));
   }
 }
 

@@ -5,9 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
-#include <set>
 #include <numeric>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -570,4 +571,12 @@ TEST(Network, SaturationIsNotMistakenForDeadlock) {
   expect_clean(r);
   expect_saturated(r);
   EXPECT_LT(r.accepted_load, 0.2) << "one ejection port of 16 carries the hotspot share";
+  // That port ejects a flit almost every cycle, and never more than one.
+  ASSERT_EQ(r.ejected_by_node.size(), 16u);
+  const auto hottest = std::max_element(r.ejected_by_node.begin(), r.ejected_by_node.end());
+  EXPECT_GT(*hottest, 0.95);
+  EXPECT_LE(*hottest, 1.0);
+  EXPECT_NEAR(std::accumulate(r.ejected_by_node.begin(), r.ejected_by_node.end(), 0.0),
+              std::accumulate(r.accepted_by_node.begin(), r.accepted_by_node.end(), 0.0), 1e-9)
+      << "the same packets, counted at their destinations";
 }

@@ -141,7 +141,7 @@ TEST(Stats, DragonflyLinksSplitIntoLocalAndGlobal) {
 }
 
 // DeliveredPacket{src, dst, length, hops, created, injected, ejected, ...}.
-TEST(Stats, AcceptedBySourceCountsTailsEjectedInTheWindow) {
+TEST(Stats, AcceptedBySourceAndDestinationCountTailsEjectedInTheWindow) {
   const std::vector<DeliveredPacket> packets = {
       {0, 1, 4, 2, 0, 0, 100, true, RouteMode::Minimal},  // in [100, 200)
       {0, 2, 1, 2, 0, 0, 199, true, RouteMode::Minimal},
@@ -150,6 +150,7 @@ TEST(Stats, AcceptedBySourceCountsTailsEjectedInTheWindow) {
       {1, 0, 5, 2, 0, 0, 200, false, RouteMode::Minimal},  // after
   };
   EXPECT_EQ(accepted_by_source(4, packets, 100, 200), (std::vector<std::int64_t>{5, 0, 3, 0}));
+  EXPECT_EQ(ejected_by_destination(4, packets, 100, 200), (std::vector<std::int64_t>{0, 7, 1, 0}));
 }
 
 TEST(Stats, SourceFairnessIsTheLeastServedGeneratingSourceOverTheMean) {

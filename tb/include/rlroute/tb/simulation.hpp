@@ -128,6 +128,10 @@ struct SimResult {
   // Per source node: the flits/cycle of its packets whose tail was ejected in
   // the window (accepted_load is their mean). Where starvation is.
   std::vector<double> accepted_by_node;
+  // Per destination node: the flits/cycle of the packets whose tail it
+  // ejected in the window (at most 1: one flit per cycle per ejection port).
+  // Where the hot destinations are.
+  std::vector<double> ejected_by_node;
   std::int64_t packets_injected = 0;
   std::int64_t packets_delivered = 0;           // the whole run: warmup, measurement, drain, flush
   std::int64_t packets_delivered_measured = 0;  // packets created in the measurement window that arrived
@@ -191,6 +195,9 @@ LatencySummary summarize(std::vector<double> samples);
 // tail was ejected in the measurement window [begin, end).
 std::vector<std::int64_t> accepted_by_source(int num_nodes, const std::vector<DeliveredPacket>& packets,
                                              std::int64_t begin, std::int64_t end);
+// The same flits per destination node.
+std::vector<std::int64_t> ejected_by_destination(int num_nodes, const std::vector<DeliveredPacket>& packets,
+                                                 std::int64_t begin, std::int64_t end);
 
 // SimResult::source_fairness: `generated[n]` packets node n generated in the
 // measurement window and `accepted[n]` its flits accepted there
