@@ -452,12 +452,13 @@ void SimulationRun::record_loads() {
   const std::vector<std::int64_t> accepted_by_node =
       accepted_by_source(t_.num_nodes(), scoreboard_.log(), o_.warmup, measure_end_);
   r.source_fairness = source_fairness(generated_by_node_, accepted_by_node);
-  for (const std::int64_t flits : accepted_by_node) {
-    r.accepted_by_node.push_back(static_cast<double>(flits) / static_cast<double>(o_.cycles));
-  }
-  for (const std::int64_t flits : ejected_by_destination(t_.num_nodes(), scoreboard_.log(), o_.warmup, measure_end_)) {
-    r.ejected_by_node.push_back(static_cast<double>(flits) / static_cast<double>(o_.cycles));
-  }
+  const auto per_cycle = [this](const std::vector<std::int64_t>& flits) {
+    std::vector<double> rate;
+    for (const std::int64_t f : flits) rate.push_back(static_cast<double>(f) / static_cast<double>(o_.cycles));
+    return rate;
+  };
+  r.accepted_by_node = per_cycle(accepted_by_node);
+  r.ejected_by_node = per_cycle(ejected_by_destination(t_.num_nodes(), scoreboard_.log(), o_.warmup, measure_end_));
 }
 
 // Latency, hops and routes of the measured packets.
