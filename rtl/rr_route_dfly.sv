@@ -150,9 +150,10 @@ module rr_route_dfly #(
 
   // Output VCs of a hop out of `port` (the level rises after a global hop and
   // for a local hop after a local one).
-  logic [V-1:0] first_vcs, same_vcs, next_vcs;
+  logic [V-1:0] first_vcs, same_vcs, next_vcs, unused_rise_vcs;
   rr_vc_levels #(.V(V), .LEVELS(LEVELS)) i_levels (
-    .vc_i(in_vc_i), .first_o(first_vcs), .same_o(same_vcs), .next_o(next_vcs)
+    .vc_i(in_vc_i), .first_i(1'b0), .after_i('0),
+    .first_o(first_vcs), .same_o(same_vcs), .next_o(next_vcs), .rise_o(unused_rise_vcs)
   );
   function automatic logic [V-1:0] vcs_for(input logic [PORT_W-1:0] port);
     if (port < PORT_W'(NUM_NI)) vcs_for = '1;  // ejection: any VC
@@ -311,5 +312,5 @@ module rr_route_dfly #(
                   ^ ^{unused_min_group_port, unused_cand_route, unused_second_port, unused_second_group_port,
                       unused_inter_group_port,
                       unused_min_landing, unused_second_landing, unused_inter_landing, unused_min_via_local,
-                      unused_second_via_local, unused_inter_via_local, unused_inter_hops};
+                      unused_second_via_local, unused_inter_via_local, unused_inter_hops, unused_rise_vcs};
 endmodule

@@ -34,6 +34,7 @@ module rr_route_q_adaptive #(
   parameter bit          R_AT_DECISION = 1'b0,   // routing.q_stamp = "crossbar": the operands carry the stamp, the Q unit takes r
   parameter bit          SOURCE_GROUP = 1'b0,     // routing.q_source_group = "decide" or "detour": the next router of the source group decides
   parameter bit          DETOUR = 1'b0,           // "detour": for the packets the source sent there non-minimally (phase 3), not the minimal ones
+  parameter bit          RISING = 1'b0,           // routing.q_vcs = "rising": a hop after which the packet decides no more may take higher VC levels
   localparam int unsigned NUM_COLS = P - NUM_NI,       // Q-table columns: the network ports
   localparam int unsigned ROWS = (NUM_G - 1) * NUM_NI, // Q-table rows
   localparam int unsigned ROW_W = rr_pkg::id_width(ROWS),
@@ -125,7 +126,7 @@ module rr_route_q_adaptive #(
   logic [PORT_W-1:0] min_port, unused_min_group_port;
   logic              unused_min_via_local;
   logic [IB-1:0]     unused_min_landing;
-  logic [rr_pkg::UGAL_HOPS_W-1:0] unused_min_hops;
+  logic [rr_pkg::UGAL_HOPS_W-1:0] min_hops;
   rr_dfly_path #(
     .P(P), .NUM_NI(NUM_NI), .A(A), .H(H), .NUM_G(NUM_G), .LINKS_PER_PAIR(LINKS_PER_PAIR), .PALMTREE(PALMTREE),
     .GB(GB), .IB(IB),
@@ -133,14 +134,15 @@ module rr_route_q_adaptive #(
   ) i_min (
     .from_id_i(id_i), .to_id_i({dst_g, dst_i}), .copy_i('0), .terminal_i(dst_local),
     .route_o(min_port), .group_port_o(unused_min_group_port), .via_local_o(unused_min_via_local),
-    .landing_o(unused_min_landing), .hops_o(unused_min_hops)
+    .landing_o(unused_min_landing), .hops_o(min_hops)
   );
-  logic [V-1:0] first_vcs, next_vcs, unused_same_vcs;
+  logic [V-1:0] first_vcs, next_vcs, rise_vcs, hop_vcs, unused_same_vcs;
   rr_vc_levels #(.V(V), .LEVELS(LEVELS)) i_levels (
-    .vc_i(in_vc_i), .first_o(first_vcs), .same_o(unused_same_vcs), .next_o(next_vcs)
+    .vc_i(in_vc_i), .first_i(in_ni), .after_i(min_hops - 1'b1),
+    .first_o(first_vcs), .same_o(unused_same_vcs), .next_o(next_vcs), .rise_o(rise_vcs)
   );
+  assign hop_vcs = in_ni ? first_vcs : next_vcs;
   assign out_port_o = min_port;
-  assign out_vcs_o = (min_port < PORT_W'(NUM_NI)) ? '1 : in_ni ? first_vcs : next_vcs;
 
   // Where this router stands on the packet's path (rr_pkg::Q_ROLE_*): the
   // source router outside the destination group; the first router of an
@@ -195,7 +197,18 @@ module rr_route_q_adaptive #(
     if (to_inter || decided_detour) hdr_o[PHASE_LSB+:2] = 2'd2;  // every port leads on "from intermediate"
   end
   assign alt_port_o = '0;
-  assign alt_vcs_o = out_vcs_o;
+  assign alt_vcs_o = (min_port < PORT_W'(NUM_NI)) ? '1 : hop_vcs;
+
+  // The minimal hop may rise (RISING) when the packet decides no more after
+  // it: not at the intermediate router (whose VCs serve every port it may
+  // choose), and with q_source_group = "decide" not on a minimal local hop
+  // in the source group (the next router decides). A non-minimal choice at
+  // the source takes alt_vcs_o.
+  logic settled, min_local;
+  assign min_local = min_port >= PORT_W'(NUM_NI) && min_port < PORT_W'(FIRST_GLOBAL);
+  assign settled = role != 2'(rr_pkg::Q_ROLE_INTERMEDIATE)
+                   && !(SOURCE_GROUP && !DETOUR && phase == 2'd0 && !in_dst_group && min_local);
+  assign out_vcs_o = (min_port < PORT_W'(NUM_NI)) ? '1 : (RISING && settled) ? rise_vcs : hop_vcs;
 
   // ---- initial values (QTableLayout::initial_cycles): a column's hop, then
   // from the router it leads to, the cycles to the row's group ----
@@ -260,6 +273,6 @@ module rr_route_q_adaptive #(
   end
 
   logic unused;
-  assign unused = ^{unused_min_group_port, unused_min_via_local, unused_min_landing, unused_min_hops,
-                    unused_same_vcs};
+  assign unused = ^{unused_min_group_port, unused_min_via_local, unused_min_landing, unused_same_vcs,
+                    RISING ? 1'b0 : ^{rise_vcs, settled}};
 endmodule

@@ -503,6 +503,10 @@ class Parser {
       if (cfg_.q_queue_in != QQueueIn::TestAndPort && cfg_.q_queue_weight == 0)
         f->fail("needs routing.q_queue_weight > 0 (without a queue weighed in, the table decides alone)");
     }
+    if (const auto f = field("routing", "q_vcs")) {
+      only_q(*f);
+      cfg_.q_vcs = kQVcs[f->one_of(names_of(kQVcs))].first;
+    }
   }
 
   // DQN-routing's keys ([Lonardo 2019, chapter 3]; docs/dqn.md).
@@ -729,6 +733,7 @@ const char* to_string(QInitial initial) { return spelling_of(kQInitials, initial
 const char* to_string(QIntermediate intermediate) { return spelling_of(kQIntermediates, intermediate); }
 const char* to_string(QSourceGroup source_group) { return spelling_of(kQSourceGroups, source_group); }
 const char* to_string(QQueueIn queue_in) { return spelling_of(kQQueueIns, queue_in); }
+const char* to_string(QVcs vcs) { return spelling_of(kQVcs, vcs); }
 const char* to_string(QStamp stamp) { return spelling_of(kQStamps, stamp); }
 const char* to_string(DqnAgentKind agent) { return spelling_of(kDqnAgents, agent); }
 const char* to_string(DqnFallback fallback) { return spelling_of(kDqnFallbacks, fallback); }

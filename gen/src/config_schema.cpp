@@ -243,6 +243,12 @@ constexpr auto kConfigKeys = std::to_array<ConfigKey>({
      "port, and the choice of the other port). `\"port\"`: in the choice of the other port only; the table's "
      "entries alone make the threshold test, against the port the table rates best, as the paper "
      "(docs/q_adaptive.md, \"The local queue in the decision\")."},
+    {"routing", "q_vcs", KeyFamily::Any, "string", config_default<&Config::q_vcs>, "`\"per_hop\"`, `\"rising\"`",
+     "Q-adaptive: the VCs of a hop. `\"per_hop\"`: the VC level is the number of hops taken, as the paper. "
+     "`\"rising\"` (beyond the paper): a hop after which the packet decides no more (its minimal port, except at "
+     "the intermediate router) may take any VC level from that one up to the last that leaves one level for each "
+     "of its remaining minimal hops, so that minimal packets spread over the VCs that only long paths need; still "
+     "deadlock-free, as every hop rises (docs/q_adaptive.md, \"VCs that rise\")."},
     {"routing", "dqn_hop_threshold", KeyFamily::Any, "integer", "twice the diameter", "0..63 - diameter",
      "DQN-routing: a packet whose hop count has reached it takes no more DQN hops (it is flagged `Pdor` and follows "
      "DOR). [Lonardo 2019] uses 8 on the 4x4 torus (its diameter is 4). The header counts up to 63 hops, and DOR may "

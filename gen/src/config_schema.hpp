@@ -67,6 +67,11 @@ constexpr std::array<Spelling<QQueueIn>, 2> kQQueueIns{{
     {QQueueIn::Port, "port"},
 }};
 
+constexpr std::array<Spelling<QVcs>, 2> kQVcs{{
+    {QVcs::PerHop, "per_hop"},
+    {QVcs::Rising, "rising"},
+}};
+
 constexpr std::array<Spelling<QInitial>, 2> kQInitials{{
     {QInitial::ZeroLoad, "zero_load"},
     {QInitial::Flat, "flat"},

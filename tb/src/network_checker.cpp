@@ -16,6 +16,8 @@ NetworkChecker::NetworkChecker(const Design& design, const RoutingRelation& rela
   port_flits_.assign(ports, 0);
   heads_in_router_.resize(static_cast<std::size_t>(design.topo.num_routers()));
   router_phase_.resize(static_cast<std::size_t>(design.topo.num_routers()));
+  hop_rows_ = std::clamp(relation.hop_bound(), 1, kHopRows);
+  for (RouterPhase& r : router_phase_) r.heads_by_hop_vc.assign(static_cast<std::size_t>(hop_rows_ * design.vcs), 0);
   heads_on_link_.resize(ports);
   far_input_.assign(ports, -1);
   for (int r = 0; r < design.topo.num_routers(); ++r) {
@@ -67,6 +69,14 @@ void NetworkChecker::end_inputs() {
     fail(r.violation);
     r.violation.clear();
   }
+}
+
+std::vector<std::uint64_t> NetworkChecker::heads_by_hop_and_vc() const {
+  std::vector<std::uint64_t> sum(static_cast<std::size_t>(hop_rows_ * design_.vcs), 0);
+  for (const RouterPhase& r : router_phase_) {
+    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += r.heads_by_hop_vc[i];
+  }
+  return sum;
 }
 
 NetworkChecker::ResidenceTable NetworkChecker::residence() const {
@@ -325,6 +335,8 @@ void NetworkChecker::check_route(int router, int port, const LinkFlit& flit, con
                      describe(design_, out_state), relation_.name(), options));
   }
   if (!t.is_ni_port(port)) {
+    const int row = std::min(in.hops, hop_rows_ - 1);
+    ++router_phase_[static_cast<std::size_t>(router)].heads_by_hop_vc[static_cast<std::size_t>(row * design_.vcs + flit.vc)];
     const int hops = in.hops + 1;
     if (static_cast<int>(h.hops) != (hops & ((1 << design_.header.hops.width) - 1))) {
       fail_at(router, fmt::format("router {}: packet {:#x} header hop count {} but the checker counted {}", router, key,

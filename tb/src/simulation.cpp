@@ -210,6 +210,7 @@ nlohmann::ordered_json SimResult::to_json() const {
                                                                                          {"avg", res.avg}};
   }
   j["router_residence"] = residence;
+  j["heads_by_hop_and_vc"] = heads_by_hop_and_vc;
   j["cycles"] = cycles;
   j["router_cycles_per_second"] = router_cycles_per_second;
   j["wall_seconds"] = wall_seconds;

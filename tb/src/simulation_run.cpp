@@ -24,6 +24,7 @@ namespace {
 struct FabricCounters {
   std::vector<std::uint64_t> links;  // per-port link flits (Fabric::link_flits)
   NetworkChecker::ResidenceTable residence{};
+  std::vector<std::uint64_t> heads_by_hop_vc;  // Fabric::heads_by_hop_and_vc
 };
 
 class SimulationRun {
@@ -61,7 +62,9 @@ class SimulationRun {
 
   void close_series_window();
   void take_q_tables();
-  FabricCounters read_counters() const { return {fabric_.link_flits(), fabric_.residence()}; }
+  FabricCounters read_counters() const {
+    return {fabric_.link_flits(), fabric_.residence(), fabric_.heads_by_hop_and_vc()};
+  }
   bool empty() const;
   std::int64_t measured_outstanding() const;
 
@@ -491,6 +494,13 @@ void SimulationRun::record_links() {
   if (!window_closed_) window_end_ = read_counters();
   if (window_start_.links.empty()) window_start_ = window_end_;  // failed during warmup: empty window
   r.router_residence = measure_residence(window_start_.residence, window_end_.residence);
+  r.heads_by_hop_and_vc.clear();
+  const std::size_t vcs = static_cast<std::size_t>(design_.vcs);
+  for (std::size_t i = 0; i < window_end_.heads_by_hop_vc.size(); i += vcs) {
+    std::vector<std::uint64_t> row(vcs);
+    for (std::size_t v = 0; v < vcs; ++v) row[v] = window_end_.heads_by_hop_vc[i + v] - window_start_.heads_by_hop_vc[i + v];
+    r.heads_by_hop_and_vc.push_back(std::move(row));
+  }
   const std::int64_t window = std::max<std::int64_t>(0, std::min(cycle_, measure_end_) - o_.warmup);
   r.links_observed = !window_end_.links.empty();
   if (r.links_observed) {

@@ -90,6 +90,7 @@ class ForwardingFabric : public Fabric {
   int side_band_owed() const override { return inner_.side_band_owed(); }
   std::string side_band_owed_failure(std::int64_t waited) const override { return inner_.side_band_owed_failure(waited); }
   NetworkChecker::ResidenceTable residence() const override { return inner_.residence(); }
+  std::vector<std::uint64_t> heads_by_hop_and_vc() const override { return inner_.heads_by_hop_and_vc(); }
 
  protected:
   Fabric& inner_;

@@ -14,7 +14,11 @@
 //    row, as a Q-value code (fraction bits QFB, saturated at QW bits), with
 //    either initialisation (routing.q_initial; the third model: "flat");
 //  - the fourth model: the next router of the source group deciding the
-//    source's local detours (routing.q_source_group = "detour", phase 3).
+//    source's local detours (routing.q_source_group = "detour", phase 3);
+//  - VCs that rise (routing.q_vcs = "rising"), with one and two VCs per
+//    level and with the source group deciding: out_vcs_o for the minimal
+//    port, alt_vcs_o for the others (the intermediate router: out_vcs_o
+//    for every port), each the relation's VCs of that option.
 // The models take 64-bit flits: Q-adaptive's header fields all lie in the low
 // 64 bits of the 128-bit flits its configs need (checked below).
 #include <gtest/gtest.h>
@@ -27,9 +31,13 @@
 #include <fmt/format.h>
 
 #include "Vrr_route_q_adaptive_a9.h"
+#include "Vrr_route_q_adaptive_a9_decide_rising.h"
 #include "Vrr_route_q_adaptive_a9_detour.h"
+#include "Vrr_route_q_adaptive_a9_detour_rising.h"
+#include "Vrr_route_q_adaptive_a9_rising.h"
 #include "Vrr_route_q_adaptive_p5.h"
 #include "Vrr_route_q_adaptive_p5_flat.h"
+#include "Vrr_route_q_adaptive_p5_rising.h"
 #include "rlroute/gen/config.hpp"
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/pipeline.hpp"
@@ -53,9 +61,23 @@ struct A9 {
   static constexpr const char* kArrangement = "absolute";
   static constexpr const char* kInitial = "zero_load";
   static constexpr const char* kSourceGroup = "minimal";
+  static constexpr unsigned VCS = 5;
+  static constexpr const char* kVcs = "per_hop";
 };
 struct A9Detour : A9 {
   using Model = Vrr_route_q_adaptive_a9_detour;
+  static constexpr const char* kSourceGroup = "detour";
+};
+struct A9Rising : A9 {
+  using Model = Vrr_route_q_adaptive_a9_rising;
+  static constexpr const char* kVcs = "rising";
+};
+struct A9DecideRising : A9Rising {
+  using Model = Vrr_route_q_adaptive_a9_decide_rising;
+  static constexpr const char* kSourceGroup = "decide";
+};
+struct A9DetourRising : A9Rising {
+  using Model = Vrr_route_q_adaptive_a9_detour_rising;
   static constexpr const char* kSourceGroup = "detour";
 };
 struct P5 {
@@ -65,10 +87,17 @@ struct P5 {
   static constexpr const char* kArrangement = "palmtree";
   static constexpr const char* kInitial = "zero_load";
   static constexpr const char* kSourceGroup = "minimal";
+  static constexpr unsigned VCS = 5;
+  static constexpr const char* kVcs = "per_hop";
 };
 struct P5Flat : P5 {
   using Model = Vrr_route_q_adaptive_p5_flat;
   static constexpr const char* kInitial = "flat";
+};
+struct P5Rising : P5 {
+  using Model = Vrr_route_q_adaptive_p5_rising;
+  static constexpr unsigned VCS = 8;
+  static constexpr const char* kVcs = "rising";
 };
 
 template <class Cfg>
@@ -88,7 +117,7 @@ arrangement = "{}"
 local_link_latency = {}
 global_link_latency = {}
 [router]
-vcs = 5
+vcs = {}
 buffer_flits = 24
 flit_bits = 128
 [routing]
@@ -97,9 +126,11 @@ q_value_bits = {}
 q_fraction_bits = {}
 q_initial = "{}"
 q_source_group = "{}"
+q_vcs = "{}"
 )",
                                                   Cfg::NUM_G, Cfg::kArrangement, Cfg::LOCAL_LATENCY, Cfg::GLOBAL_LATENCY,
-                                                  Cfg::QW, Cfg::QFB, Cfg::kInitial, Cfg::kSourceGroup),
+                                                  Cfg::VCS, Cfg::QW, Cfg::QFB, Cfg::kInitial, Cfg::kSourceGroup,
+                                                  Cfg::kVcs),
                                       "t.toml"))),
         topo_(d_.topo),
         rel_(d_),
@@ -124,7 +155,7 @@ q_source_group = "{}"
   Rng rng_{7};
 };
 
-using Cfgs = ::testing::Types<A9, P5, P5Flat, A9Detour>;
+using Cfgs = ::testing::Types<A9, P5, P5Flat, A9Detour, A9Rising, P5Rising, A9DecideRising, A9DetourRising>;
 TYPED_TEST_SUITE(RouteQAdaptiveTest, Cfgs);
 
 TYPED_TEST(RouteQAdaptiveTest, HeaderLayoutIsTheModels) {
@@ -148,7 +179,8 @@ TYPED_TEST(RouteQAdaptiveTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
   const Design& d = this->d_;
   const unsigned rb = this->row_bits();
   const bool detour = std::string(TypeParam::kSourceGroup) == "detour";
-  unsigned cases = 0, sources = 0, intermediates = 0, source_groups = 0, presented = 0;
+  const bool rising = std::string(TypeParam::kVcs) == "rising";
+  unsigned cases = 0, sources = 0, intermediates = 0, source_groups = 0, presented = 0, risen = 0;
   for (int router = 0; router < t.num_routers(); ++router) {
     for (int in_port = 0; in_port < static_cast<int>(T::P); ++in_port) {
       const bool ni = t.is_ni_port(in_port);
@@ -167,7 +199,7 @@ TYPED_TEST(RouteQAdaptiveTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
             continue;
           }
           const RouteState s{dst, static_cast<int>(this->rng_.range(0, t.num_nodes() - 1)), -1, mode};
-          const int in_vc = ni ? 0 : static_cast<int>(this->rng_.range(0, 3));  // a hop before the fifth
+          const int in_vc = ni ? 0 : static_cast<int>(this->rng_.range(0, TypeParam::VCS - 2));  // not the last
           FlitData raw;
           raw.words[0] = this->rng_.bits(64);
           Header h = d.decode(raw);
@@ -199,6 +231,10 @@ TYPED_TEST(RouteQAdaptiveTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
           const int min_port =
               router == dst_router ? t.local_of_node(dst) : this->dfly_.min_port_to_router(router, dst_router);
           ASSERT_EQ(static_cast<int>(dut->out_port_o), min_port) << at << ": the minimal port";
+          if (!t.is_ni_port(min_port)) {
+            const int level = ni ? 0 : this->dfly_.level_of(in_vc) + 1;
+            risen += dut->out_vcs_o != this->dfly_.level_vcs(level);
+          }
 
           // The header: the stamp is now, the phase as the relation says, the rest kept.
           ASSERT_EQ(ho.stamp, now) << at;
@@ -231,6 +267,16 @@ TYPED_TEST(RouteQAdaptiveTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
           intermediates += want_role == 2;
           source_groups += want_role == 3;
           ASSERT_EQ(role, want_role) << at;
+          // The VCs of the other ports: alt_vcs_o where the Q unit's choice
+          // of another port takes it (the source, the source group), else
+          // out_vcs_o.
+          if (decides) {
+            for (const RouteOption& o : this->rel_.next_hops(router, in_port, in_vc, s)) {
+              if (o.out_port == min_port) continue;
+              ASSERT_EQ(o.vc_mask, want_role == 2 ? dut->out_vcs_o : dut->alt_vcs_o)
+                  << at << ": the VCs of port " << o.out_port;
+            }
+          }
           ASSERT_EQ(read, t.group_of(router) != dst_group) << at;
           ASSERT_EQ(fb, !ni) << at;
           ASSERT_EQ(r, (now - h.stamp) & 0xffffu) << at;
@@ -256,10 +302,16 @@ TYPED_TEST(RouteQAdaptiveTest, EveryCaseAgreesWithTheRelationAndTheLayout) {
             << intermediates << " intermediate decisions, " << source_groups << " source-group decisions\n";
   EXPECT_GT(sources, 100u);
   EXPECT_GT(intermediates, 100u);
-  if (detour) {
+  if (std::string(TypeParam::kSourceGroup) != "minimal") {
     EXPECT_GT(source_groups, 100u);
   } else {
     EXPECT_EQ(source_groups, 0u);
+  }
+  std::cout << "[ info ] " << risen << " minimal hops given VCs above their level\n";
+  if (rising) {
+    EXPECT_GT(risen, 100u);
+  } else {
+    EXPECT_EQ(risen, 0u);
   }
 }
 

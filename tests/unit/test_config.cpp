@@ -320,7 +320,7 @@ TEST(ConfigError, UnknownRoutingKey) {
             "t.toml:8:1: routing.bias = 3: unknown key; valid keys in [routing] are: "
             "algorithm, seed, ugal_bias, contention_window, contention_threshold, intra_group, ugal_rule, ugal_queue, "
             "decision, alpha, beta, epsilon, q_thld1, q_thld2, q_value_bits, q_fraction_bits, q_read_ports, "
-            "q_decision_cycles, q_initial, q_intermediate, q_source_group, q_stamp, q_queue_weight, q_queue_in, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
+            "q_decision_cycles, q_initial, q_intermediate, q_source_group, q_stamp, q_queue_weight, q_queue_in, q_vcs, dqn_hop_threshold, dqn_hidden, dqn_weight_bits, dqn_activation_bits, dqn_block, "
             "dqn_npar, dqn_ipar, dqn_weights, dqn_weights_mode, dqn_agent, dqn_fallback, dqn_dor_vcs, dqn_episodes, "
             "dqn_ack_ratio");
 }
@@ -1047,6 +1047,7 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(d.q_queue_weight, 0);
   EXPECT_EQ(d.q_source_group, QSourceGroup::Minimal);
   EXPECT_EQ(d.q_queue_in, QQueueIn::TestAndPort);
+  EXPECT_EQ(d.q_vcs, QVcs::PerHop);
   EXPECT_EQ(vc_levels(d), 5);
   EXPECT_EQ(hop_bound(d), 5);
   const Config c = parse_config(q + "alpha = 0.5\nbeta = 0.1\nepsilon = 0\nq_thld1 = 0.05\nq_thld2 = 0.4\n"
@@ -1069,6 +1070,7 @@ TEST(Config, QAdaptiveDefaultsAndKeys) {
   EXPECT_EQ(c.q_queue_weight, 3);
   EXPECT_EQ(c.q_source_group, QSourceGroup::Decide);
   EXPECT_EQ(parse_config(q + "q_queue_weight = 4\nq_queue_in = \"port\"\n", "t.toml").q_queue_in, QQueueIn::Port);
+  EXPECT_EQ(parse_config(q + "q_vcs = \"rising\"\n", "t.toml").q_vcs, QVcs::Rising);
   EXPECT_EQ(vc_levels(c), 6);  // a local hop in the source group before the intermediate group's
   EXPECT_EQ(hop_bound(c), 6);
   const Config detour = parse_config(q + "q_source_group = \"detour\"\n", "t.toml");
@@ -1121,6 +1123,10 @@ TEST(ConfigError, QAdaptiveKeys) {
             "the table decides alone)");
   EXPECT_EQ(error_of(q + "q_queue_weight = 2\nq_queue_in = \"choice\"\n"),
             "t.toml:10:1: routing.q_queue_in = \"choice\": must be one of \"test_and_port\", \"port\"");
+  EXPECT_EQ(error_of(q + "q_vcs = \"any\"\n"),
+            "t.toml:9:1: routing.q_vcs = \"any\": must be one of \"per_hop\", \"rising\"");
+  EXPECT_EQ(error_of(std::string(kDragonfly) + "[routing]\nalgorithm = \"ugal_n\"\nq_vcs = \"rising\"\n"),
+            "t.toml:9:1: routing.q_vcs = \"rising\": only valid for routing.algorithm = q_adaptive");
 }
 
 TEST(ConfigError, NegativeSeed) {

@@ -6,6 +6,8 @@
 
 #include <set>
 
+#include <fmt/format.h>
+
 #include "configs.hpp"
 #include "route_paths.hpp"
 #include "rlroute/gen/design.hpp"
@@ -267,4 +269,96 @@ TEST(QAdaptiveRouting, WithTheSourceGroupsDecisionDeadlockFreeWithFiveVcs) {
       }
     }
   }
+}
+
+namespace {
+Design q_rising_design(int g, const std::string& arrangement, int vcs, QSourceGroup rule, QVcs rising) {
+  Config cfg = rlroute::test::dragonfly(2, 4, 2, g, "q_adaptive", vcs, arrangement);
+  cfg.q_source_group = rule;
+  cfg.q_vcs = rising;
+  return derive_design(cfg);
+}
+}  // namespace
+
+// routing.q_vcs = "rising": every hop still rises and a packet that rose
+// keeps one VC group for each later hop, so the check passes wherever it
+// passes with the paper's VCs (and fails where they do).
+TEST(QAdaptiveRouting, RisingVcsAreDeadlockFreeWhereThePerHopVcsAre) {
+  int passed = 0;
+  for (const std::string arrangement : {"absolute", "palmtree"}) {
+    for (const QSourceGroup rule : {QSourceGroup::Minimal, QSourceGroup::Decide, QSourceGroup::Detour}) {
+      for (const int vcs : {8, 6, 5, 4, 3}) {
+        SCOPED_TRACE(fmt::format("{}, q_source_group {}, {} VCs", arrangement, to_string(rule), vcs));
+        const int g = arrangement == "absolute" ? 9 : 5;
+        const Design per_hop = q_rising_design(g, arrangement, vcs, rule, QVcs::PerHop);
+        const Design rising = q_rising_design(g, arrangement, vcs, rule, QVcs::Rising);
+        bool per_hop_ok = true;
+        try {
+          check_routing(per_hop, QAdaptiveRouting(per_hop));
+        } catch (const ConfigError&) {
+          per_hop_ok = false;
+        }
+        if (per_hop_ok) {
+          EXPECT_NO_THROW(check_routing(rising, QAdaptiveRouting(rising)));
+          ++passed;
+        } else {
+          EXPECT_THROW(check_routing(rising, QAdaptiveRouting(rising)), ConfigError);
+        }
+      }
+    }
+  }
+  EXPECT_GE(passed, 12);
+}
+
+// On dfly(2,4,2,9) with 5 VCs (one per level): a packet whose minimal path
+// is local, global, local takes levels 0-2 out of its source router when it
+// goes minimally (two hops after it), level 0 when it goes another way; at
+// the router with the global link, from the level above its VC up to 3.
+TEST(QAdaptiveRouting, RisingVcsLeaveOneLevelForEachRemainingHop) {
+  const Design d = q_rising_design(9, "absolute", 5, QSourceGroup::Minimal, QVcs::Rising);
+  const Design paper = q_rising_design(9, "absolute", 5, QSourceGroup::Minimal, QVcs::PerHop);
+  const QAdaptiveRouting rel(d), per_hop(paper);
+  const DragonflyRouting dfly(d);
+  const Topology& t = d.topo;
+  int checked = 0;
+  for (int dst = 0; dst < t.num_nodes(); ++dst) {
+    if (t.min_hops(0, dst) != 3) continue;
+    const RouteState s{dst, 0, -1, RouteMode::Minimal};
+    const int dst_router = t.router_of_node(dst);
+    const int min_port = dfly.min_port_to_router(0, dst_router);
+    ASSERT_TRUE(t.is_local_port(min_port));
+    for (const RouteOption& o : rel.next_hops(0, t.local_of_node(0), 0, s)) {
+      EXPECT_EQ(o.vc_mask, o.out_port == min_port ? 0b00111u : 0b00001u) << "port " << o.out_port;
+    }
+    for (const RouteOption& o : per_hop.next_hops(0, t.local_of_node(0), 0, s)) EXPECT_EQ(o.vc_mask, 0b00001u);
+    const PortRef gateway = *t.neighbor(0, min_port);
+    for (const auto& [in_vc, mask] : {std::pair{0, 0b01110u}, {1, 0b01100u}, {2, 0b01000u}}) {
+      const std::vector<RouteOption> o = rel.next_hops(gateway.router, gateway.port, in_vc, s);
+      ASSERT_EQ(o.size(), 1u);
+      EXPECT_TRUE(t.is_global_port(o[0].out_port));
+      EXPECT_EQ(o[0].vc_mask, mask) << "in VC " << in_vc;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+}
+
+// The intermediate router's VCs serve every port it may choose: the hop's
+// level alone, the minimal port's too.
+TEST(QAdaptiveRouting, RisingVcsDoNotRiseAtTheIntermediateRouter) {
+  const Design d = q_rising_design(9, "absolute", 5, QSourceGroup::Minimal, QVcs::Rising);
+  const QAdaptiveRouting rel(d);
+  const Topology& t = d.topo;
+  int checked = 0;
+  for (int router = 0; router < t.num_routers(); ++router) {
+    for (int port = t.first_global_port(); port < t.num_ports(); ++port) {
+      for (int dst = 0; dst < t.num_nodes(); ++dst) {
+        const RouteState s{dst, 0, -1, RouteMode::ToIntermediate};
+        if (t.group_of(t.router_of_node(dst)) == t.group_of(router) || !rel.decision_point(router, port, s)) continue;
+        for (const RouteOption& o : rel.next_hops(router, port, 0, s)) EXPECT_EQ(o.vc_mask, 0b00010u);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
 }

@@ -141,6 +141,7 @@ std::string route_units(const Design& d) {
     params.push_back(p);
   }
   add_detour(d, params);
+  if (d.cfg.q_vcs == QVcs::Rising) params.push_back({"RISING", "1'b1", "routing.q_vcs = \"rising\""});
   std::vector<Connection> ports{{"id_i", "", ""}};
   for (const Connection& c : route_unit_ports()) ports.push_back(c);
   ports.insert(ports.begin() + 4, {"now_i", "cycle_o[rr_pkg::Q_STAMP_W-1:0]", ""});

@@ -15,17 +15,45 @@ RouteState QAdaptiveRouting::canonical(const RouteState& state) const {
   return c;
 }
 
-RouteOption QAdaptiveRouting::hop(int in_port, int in_vc, int out_port, const RouteState& next) const {
+RouteOption QAdaptiveRouting::hop(int router, int in_port, int in_vc, int out_port, const RouteState& next,
+                                  bool settled) const {
   if (topo_.is_ni_port(out_port)) return {out_port, all_vcs_mask(design_.vcs), next};
   const int level = topo_.is_ni_port(in_port) ? 0 : dragonfly_.level_of(in_vc) + 1;
-  return {out_port, dragonfly_.level_vcs(level), next};
+  std::uint32_t vcs = dragonfly_.level_vcs(level);
+  if (settled) {
+    // Up to the last level that leaves one for each hop after this one.
+    const int groups = std::min(dragonfly_.levels(), design_.vcs);
+    const int top = groups - 1 - minimal_hops(topo_.neighbor(router, out_port)->router, topo_.router_of_node(next.dst));
+    for (int l = level + 1; l <= top; ++l) vcs |= dragonfly_.level_vcs(l);
+  }
+  return {out_port, vcs, next};
+}
+
+int QAdaptiveRouting::minimal_hops(int router, int dst_router) const {
+  int hops = 0;
+  for (; router != dst_router; ++hops) {
+    router = topo_.neighbor(router, dragonfly_.min_port_to_router(router, dst_router))->router;
+  }
+  return hops;
+}
+
+bool QAdaptiveRouting::decides_no_more(int router, int out_port, const RouteState& next) const {
+  const int dst_router = topo_.router_of_node(next.dst);
+  PortRef at = *topo_.neighbor(router, out_port);
+  RouteState s = next;
+  while (at.router != dst_router) {
+    if (decision_point(at.router, at.port, s)) return false;
+    if (s.mode == RouteMode::ToIntermediate) s.mode = RouteMode::FromIntermediate;
+    at = *topo_.neighbor(at.router, dragonfly_.min_port_to_router(at.router, dst_router));
+  }
+  return true;
 }
 
 std::vector<RouteOption> QAdaptiveRouting::minimal(int router, int in_port, int in_vc, const RouteState& s) const {
   const int dst_router = topo_.router_of_node(s.dst);
   const int port =
       router == dst_router ? topo_.local_of_node(s.dst) : dragonfly_.min_port_to_router(router, dst_router);
-  return {hop(in_port, in_vc, port, s)};
+  return {hop(router, in_port, in_vc, port, s, rising() && router != dst_router && decides_no_more(router, port, s))};
 }
 
 bool QAdaptiveRouting::decision_point(int router, int in_port, const RouteState& s) const {
@@ -83,7 +111,11 @@ std::vector<RouteOption> QAdaptiveRouting::every_port(int router, int in_port, i
     } else {
       next.mode = RouteMode::FromIntermediate;
     }
-    options.push_back(hop(in_port, in_vc, port, next));
+    // The intermediate router's VCs are the hop's whatever the port (the
+    // route unit gives one set for every choice there).
+    const bool settled =
+        rising() && port == min_port && s.mode != RouteMode::ToIntermediate && decides_no_more(router, port, next);
+    options.push_back(hop(router, in_port, in_vc, port, next, settled));
   }
   return options;
 }

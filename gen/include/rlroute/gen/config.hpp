@@ -61,6 +61,11 @@ enum class QSourceGroup { Minimal, Decide, Detour };
 // whether to leave the minimal port and in the choice of the other port;
 // or in the choice of the port alone, the table deciding whether to leave.
 enum class QQueueIn { TestAndPort, Port };
+// routing.q_vcs: the VCs of Q-adaptive's hops (docs/q_adaptive.md, "VCs that
+// rise"): the VC level is the hops taken (the paper); or a packet that
+// decides no more may take any level from that one up to the last that
+// leaves one level for each of its remaining minimal hops (Rising).
+enum class QVcs { PerHop, Rising };
 // routing.q_stamp: how Q-adaptive's hop time r is taken (docs/q_adaptive.md,
 // "Where r starts"): from the packet's arrival at the upstream router to its
 // arrival here (the paper); or to the decision here, from the cycle it
@@ -110,6 +115,7 @@ const char* to_string(QInitial initial);
 const char* to_string(QIntermediate intermediate);
 const char* to_string(QSourceGroup source_group);
 const char* to_string(QQueueIn queue_in);
+const char* to_string(QVcs vcs);
 const char* to_string(QStamp stamp);
 const char* to_string(BufferRead read);
 const char* to_string(SwitchAllocation allocation);
@@ -243,6 +249,7 @@ struct Config {
   // (docs/q_adaptive.md, "The local queue in the decision"); 0: the table alone.
   int q_queue_weight = 0;
   QQueueIn q_queue_in = QQueueIn::TestAndPort;
+  QVcs q_vcs = QVcs::PerHop;
   // dqn ([Lonardo 2019, chapter 3]; docs/dqn.md): the hop count from which a
   // packet takes no more DQN hops (default twice the topology's diameter: the
   // thesis's 8 on the 4x4 torus), the inference block's hidden layer sizes,

@@ -21,7 +21,10 @@
 // (0 out of the source router), the VCs split into min(levels, vcs) contiguous
 // groups as DragonflyRouting::level_vcs does; levels only rise, so the
 // escape channel dependency graph is acyclic when every level has its own
-// VCs.
+// VCs. With routing.q_vcs = "rising" a hop after which the packet decides no
+// more may also take any higher level that leaves one level (VC group) for
+// each of its remaining hops: every hop still rises, and a packet that rose
+// never shares the last group, so the graph stays acyclic.
 //
 // Route state (the header's phase; no intermediate is named): a packet that
 // leaves the source router by its minimal port stays Minimal; one that leaves
@@ -59,7 +62,14 @@ class QAdaptiveRouting : public RoutingRelation {
   bool presented_at_head(int router, int in_port, const RouteState& s) const;
 
  private:
-  RouteOption hop(int in_port, int in_vc, int out_port, const RouteState& next) const;
+  // The hop's VCs: its level (hops taken), and for a `settled` hop (routing.q_vcs
+  // = "rising", no decision after it) the levels above it that leave one for each later hop.
+  RouteOption hop(int router, int in_port, int in_vc, int out_port, const RouteState& next, bool settled) const;
+  int minimal_hops(int router, int dst_router) const;
+  bool rising() const { return design_.cfg.q_vcs == QVcs::Rising; }
+  // Whether no decision point lies on the minimal path after the hop out of
+  // `router` through `out_port` in state `next`.
+  bool decides_no_more(int router, int out_port, const RouteState& next) const;
   std::vector<RouteOption> minimal(int router, int in_port, int in_vc, const RouteState& s) const;
   // Every network port (in the source group's next router: every global
   // port), each with the state the packet leaves with.

@@ -67,6 +67,8 @@ class Fabric {
   virtual std::string side_band_owed_failure(std::int64_t waited_cycles) const = 0;
   // Heads timed through the routers so far (NetworkChecker::residence).
   virtual NetworkChecker::ResidenceTable residence() const = 0;
+  // Heads sent to another router so far, by hops before and VC (NetworkChecker::heads_by_hop_and_vc).
+  virtual std::vector<std::uint64_t> heads_by_hop_and_vc() const = 0;
 };
 
 // What both fabrics share: the checker that watches every router port.
@@ -88,6 +90,7 @@ class CheckedFabric : public Fabric {
     return checker_.side_band_owed_failure(waited_cycles);
   }
   NetworkChecker::ResidenceTable residence() const override { return checker_.residence(); }
+  std::vector<std::uint64_t> heads_by_hop_and_vc() const override { return checker_.heads_by_hop_and_vc(); }
   void set_dqn_agent(DqnAgent* agent) override { agent_ = agent; }
 
  protected:

@@ -127,6 +127,13 @@ class NetworkChecker {
   };
   using ResidenceTable = std::array<std::array<Residence, kPortClasses>, kPortClasses>;
   ResidenceTable residence() const;
+  // Heads sent from a router to another so far, by the router-to-router
+  // hops before that hop and the VC they took, [hops * vcs + vc]; the last
+  // row (hops_rows() - 1) also counts the hops beyond it. What VCs each
+  // hop of a path uses (the VC levels of an algorithm, as they run).
+  std::vector<std::uint64_t> heads_by_hop_and_vc() const;
+  int hop_rows() const { return hop_rows_; }
+  static constexpr int kHopRows = 16;  // at most: the relation's hop bound
   // The bound of the switch-allocation check, in cycles.
   std::int64_t switch_wait_bound() const { return switch_wait_bound_; }
 
@@ -166,6 +173,7 @@ class NetworkChecker {
     FrontWait longest_done, longest_body;
     std::string violation;
     ResidenceTable residence{};
+    std::vector<std::uint64_t> heads_by_hop_vc;  // heads_by_hop_and_vc(), this router's
   };
   // The packet an output VC is sending, and the input VC its flits come from.
   struct OutputVc {
@@ -215,6 +223,7 @@ class NetworkChecker {
   FrontWait longest_done_;  // among the flits that have left
   FrontWait longest_body_;  // among the body and tail flits that have left
   std::int64_t switch_wait_bound_;
+  int hop_rows_;
   std::int64_t early_credits_;  // flits a router's output buffers hold (0 without speedup)
   std::string violation_;
   std::unique_ptr<SideBandCheck> side_band_;

@@ -175,6 +175,10 @@ struct SimResult {
   // Per (input class, output class) that heads took in the window: how long
   // they stayed in a router. Where the latency goes, hop by hop.
   ResidenceByClasses router_residence;
+  // Heads sent from a router to another in the window, [hops before that
+  // hop][VC] (the last row: that many hops or more). Which VCs each hop of
+  // the paths took.
+  std::vector<std::vector<std::uint64_t>> heads_by_hop_and_vc;
   std::vector<DeliveredPacket> packets;  // every delivered packet (for tests)
   std::vector<SeriesPoint> series;       // SimOptions::series_window
   std::int64_t q_tables_cycle = -1;      // SimOptions::q_dump_cycle: when q_tables was taken
