@@ -129,7 +129,7 @@ class NetworkChecker {
   ResidenceTable residence() const;
   // Heads sent from a router to another so far, by the router-to-router
   // hops before that hop and the VC they took, [hops * vcs + vc]; the last
-  // row (hops_rows() - 1) also counts the hops beyond it. What VCs each
+  // row (hop_rows() - 1) also counts the hops beyond it. What VCs each
   // hop of a path uses (the VC levels of an algorithm, as they run).
   std::vector<std::uint64_t> heads_by_hop_and_vc() const;
   int hop_rows() const { return hop_rows_; }
