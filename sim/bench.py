@@ -29,7 +29,11 @@ trainings.csv) and runs with those weights. `latency_at = [loads]` adds the
 average latency at those loads to the table. The
 table shows the metric at the highest load, or with `table = "peak"` each
 seed's highest value over the loads (a saturation throughput where the
-accepted load falls past the peak). A run
+accepted load falls past the peak), or with `table = "stable"` each seed's
+highest offered load that the network still carries (accepted at least
+1 - STABLE_SHORTFALL of generated: the saturation point that latency-curve
+papers report, which under a mix of patterns lies below the peak, because
+some sources saturate while the others still deliver). A run
 that fails (a lost packet, a deadlock) stops the bench with its log.
 Resumable: a run whose JSON is already there is not run again (delete it,
 or give --fresh, to run it again). The runs go seed by seed (every config
@@ -55,12 +59,18 @@ KEYS = {"title", "configs", "set", "variant", "patterns", "loads", "seeds", "cyc
         "metric", "doc", "table", "train", "latency_at"}
 TRAIN_KEYS = {"load", "cycles", "pattern", "args"}
 VARIANT_OPTIONS = {"sim_args", "weights_from"}  # a variant's keys that are not config keys
+TABLES = ("top", "peak", "stable")
+# table = "stable": a load is carried when no more than this share of the
+# generated flits is missing from the accepted ones (sources that saturate
+# fall behind; measurement noise over a whole network is far below it).
+STABLE_SHORTFALL = 0.01
 
 
 def read_spec(path):
     spec = read_toml(path, KEYS, ("title", "configs", "patterns", "loads", "seeds"))
-    if spec.get("table", "top") not in ("top", "peak"):
-        raise SpecError(f"{path}: table = {spec['table']!r}: must be \"top\" (the highest load) or \"peak\"")
+    if spec.get("table", "top") not in TABLES:
+        raise SpecError(f"{path}: table = {spec['table']!r}: must be \"top\" (the highest load), \"peak\" or "
+                        f"\"stable\"")
     if len(spec["seeds"]) < 3:
         raise SpecError(f"{path}: seeds = {spec['seeds']}: give at least 3 (a difference is read against the spread)")
     train = spec.get("train")
@@ -222,6 +232,12 @@ def cells_of(runs, metric, spec):
     highest load, or each seed's peak over the loads."""
     top = max(spec["loads"])
     per_seed = {}
+    if spec.get("table") == "stable":  # 0.0: not even the lowest load is carried
+        for r in runs:
+            key = (r["config"], r["pattern"], r["seed"])
+            carried = r["accepted_load"] >= (1 - STABLE_SHORTFALL) * r["generated_load"]
+            per_seed[key] = max(per_seed.get(key, 0.0), r["offered_load"] if carried else 0.0)
+        runs = []
     for r in runs:
         if spec.get("table") != "peak" and r["offered_load"] != top:
             continue
@@ -264,20 +280,22 @@ def write_outputs(name, spec, out, runs):
         for key, v in sorted(by.items()):
             w.writerow(list(key) + spread(v, 6) + [len(v)] + [x for k in latency_of for x in spread(latencies[k][key], 2)])
         cells = cells_of(runs, metric, spec)
-        if spec.get("table") == "peak":
+        if spec.get("table") in ("peak", "stable"):
             for (config, pattern), v in cells.items():
-                w.writerow([config, pattern, "peak"] + spread(v, 6) + [len(v)] + [""] * 3 * len(latency_of))
+                w.writerow([config, pattern, spec["table"]] + spread(v, 6) + [len(v)] + [""] * 3 * len(latency_of))
     # The table: a row per config, a column per pattern.
     configs = sorted({k[0] for k in by})
     patterns = list(dict.fromkeys(r["pattern"] for r in runs))
     top = max(spec["loads"])
-    where = "the peak over the offered loads" if spec.get("table") == "peak" else f"offered load {top:g}"
+    where = {"peak": f"{metric} at the peak over the offered loads",
+             "stable": f"the highest offered load carried (accepted within {STABLE_SHORTFALL:.0%} of generated; "
+                       f"0 where not even the lowest is)"}.get(spec.get("table"), f"{metric} at offered load {top:g}")
     # latency_at: the average latency at those loads, per pattern.
     latency = latencies["latency_avg"]
     latency_at = spec.get("latency_at", [])
     heads = [h for p in patterns for h in [p] + [f"{p}: latency at {x:g}" for x in latency_at]]
     seeds = [s for s in spec["seeds"] if any(r["seed"] == s for r in runs)]
-    lines = [f"{spec['title']}: {metric} at {where}, mean over seeds "
+    lines = [f"{spec['title']}: {where}, mean over seeds "
              f"{', '.join(map(str, seeds))} (min-max; a point with fewer seeds says how many). Regenerate: "
              f"`sim/bench.py {spec['_path']}`; data `{name}.csv`.", "",
              "| config | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
@@ -319,7 +337,7 @@ def write_outputs(name, spec, out, runs):
         ax.set_xticks(range(len(configs)), [c.replace("dfly_2_4_2_9_", "") for c in configs], rotation=60,
                       fontsize=7)
         ax.set_title(p, fontsize=9)
-        ax.set_ylabel(metric)
+        ax.set_ylabel("highest offered load carried" if spec.get("table") == "stable" else metric)
         if latency_at:
             ax = axes[1][k]
             for c in configs:
