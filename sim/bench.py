@@ -229,7 +229,8 @@ def summarize(runs, metric):
 
 def cells_of(runs, metric, spec):
     """{(config, pattern): [value per seed]} as the table shows them: at the
-    highest load, or each seed's peak over the loads."""
+    highest load, each seed's peak over the loads, or each seed's highest
+    offered load carried."""
     top = max(spec["loads"])
     per_seed = {}
     if spec.get("table") == "stable":  # 0.0: not even the lowest load is carried
@@ -237,12 +238,12 @@ def cells_of(runs, metric, spec):
             key = (r["config"], r["pattern"], r["seed"])
             carried = r["accepted_load"] >= (1 - STABLE_SHORTFALL) * r["generated_load"]
             per_seed[key] = max(per_seed.get(key, 0.0), r["offered_load"] if carried else 0.0)
-        runs = []
-    for r in runs:
-        if spec.get("table") != "peak" and r["offered_load"] != top:
-            continue
-        key = (r["config"], r["pattern"], r["seed"])
-        per_seed[key] = max(per_seed.get(key, r[metric]), r[metric])
+    else:
+        for r in runs:
+            if spec.get("table") != "peak" and r["offered_load"] != top:
+                continue
+            key = (r["config"], r["pattern"], r["seed"])
+            per_seed[key] = max(per_seed.get(key, r[metric]), r[metric])
     cells = {}
     for (config, pattern, _), v in sorted(per_seed.items()):
         cells.setdefault((config, pattern), []).append(v)
