@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -64,9 +65,21 @@ int fail(std::string_view what) {
   return 1;
 }
 
+#ifdef RLROUTE_APP_BINARY
+// SystemC's copyright banner, which its main() prints on stdout before
+// sc_main, would mix into the results: off before main() runs.
+const bool kSystemCBannerOff = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1) == 0;
+#endif
+
 }  // namespace
 
+#ifdef RLROUTE_APP_BINARY
+// SystemC's library holds main(), which sets its kernel up and calls sc_main
+// (declared extern "C" by SystemC's headers).
+extern "C" int sc_main(int argc, char** argv) {
+#else
 int main(int argc, char** argv) {
+#endif
   using namespace rlroute::cli;
   rlroute::install_interrupt_cleanup();
   CLI::App app{"rlroute: generator and simulator of APEnet/ExaNet-style interconnect routers"};
@@ -76,10 +89,13 @@ int main(int argc, char** argv) {
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
     return fmt::format("rlroute: error: {} (see --help)\n", one_line(e.what()));
   });
-#ifdef RLROUTE_TRAIN_BINARY
+#if defined(RLROUTE_TRAIN_BINARY)
   const std::vector<Verb> verbs{add_train(app)};
+#elif defined(RLROUTE_APP_BINARY)
+  const std::vector<Verb> verbs{add_app(app)};
 #else
-  const std::vector<Verb> verbs{add_gen(app), add_sim(app), add_synth(app), add_report(app), add_train_forward(app)};
+  const std::vector<Verb> verbs{add_gen(app), add_sim(app), add_synth(app), add_report(app), add_train_forward(app),
+                                add_app_forward(app)};
 #endif
   try {
     app.parse(argc, argv);

@@ -71,16 +71,6 @@ std::string links_csv(const Topology& t, const std::vector<SimResult>& results) 
   return s;
 }
 
-// Integer flags are read as text and converted by parse_integer_flag: CLI11
-// 2.1 reads 010 as octal and saturates values beyond 64 bits without a word.
-CLI::Option* add_integer(CLI::App* app, const std::string& flag, std::optional<std::int64_t>& into,
-                         const std::string& help) {
-  return app
-      ->add_option_function<std::string>(
-          flag, [&into, flag](const std::string& text) { into = parse_integer_flag(flag, text); }, help)
-      ->type_name("INT");
-}
-
 // Default length of an FST window when only --trace-from is given.
 constexpr std::int64_t kDefaultTraceCycles = 1000;
 
@@ -180,11 +170,8 @@ int run_sim(const SimArgs& a) {
     o.load = load;
     const SimResult r = simulator.run(o, a.trace);
     if (!a.quiet) print_row(r);
-    if (!a.quiet && !r.app.name.empty()) {
-      std::cout << fmt::format("{}: {} steps completed, {:.0f} cycles per step, {:.1f} spikes per process and step; "
-                               "latency stdev {:.2f}\n",
-                               r.app.name, r.app.steps_completed, r.app.mean_step_cycles, r.app.mean_spikes,
-                               r.latency.stdev);
+    if (!a.quiet && !r.app_summary.empty()) {
+      std::cout << fmt::format("{}; latency stdev {:.2f}\n", r.app_summary, r.latency.stdev);
     }
     all.push_back(simulator.result_json(r, o));
     results.push_back(r);
@@ -217,32 +204,32 @@ Verb add_sim(CLI::App& app) {
   sim->add_option("CONFIG", a->config, "TOML config file")->required();
   sim->add_option("--pattern", o.pattern, "traffic pattern (default: [sim] pattern)");
   sim->add_option("--load", a->loads, "offered load(s) in flits/node/cycle, comma-separated");
-  add_integer(sim, "--packet-flits", o.packet_flits, "fixed packet size in flits, head and footer included");
-  add_integer(sim, "--packet-flits-min", o.packet_flits_min, "uniform packet sizes: minimum");
-  add_integer(sim, "--packet-flits-max", o.packet_flits_max, "uniform packet sizes: maximum");
-  add_integer(sim, "--cycles", o.cycles, "measurement cycles (1..2^40)");
-  add_integer(sim, "--warmup", o.warmup, "warmup cycles (0..2^40)");
-  add_integer(sim, "--drain", o.drain, "cap on cycles to wait for measured packets (0..2^40)");
-  add_integer(sim, "--seed", o.seed, "traffic seed (>= 0)");
+  add_integer_option(sim, "--packet-flits", o.packet_flits, "fixed packet size in flits, head and footer included");
+  add_integer_option(sim, "--packet-flits-min", o.packet_flits_min, "uniform packet sizes: minimum");
+  add_integer_option(sim, "--packet-flits-max", o.packet_flits_max, "uniform packet sizes: maximum");
+  add_integer_option(sim, "--cycles", o.cycles, "measurement cycles (1..2^40)");
+  add_integer_option(sim, "--warmup", o.warmup, "warmup cycles (0..2^40)");
+  add_integer_option(sim, "--drain", o.drain, "cap on cycles to wait for measured packets (0..2^40)");
+  add_integer_option(sim, "--seed", o.seed, "traffic seed (>= 0)");
   sim->add_option("--json", a->json, "write results JSON here (an array for several loads)");
   sim->add_option("--trace", a->trace, "dump an FST waveform of the network top to this file");
-  add_integer(sim, "--trace-from", a->trace_from, "first traced cycle");
-  add_integer(sim, "--trace-to", a->trace_to, "last traced cycle (default: trace-from + 1000)");
+  add_integer_option(sim, "--trace-from", a->trace_from, "first traced cycle");
+  add_integer_option(sim, "--trace-to", a->trace_to, "last traced cycle (default: trace-from + 1000)");
   sim->add_option("--fabric", a->fabric,
                   "harness (N Verilated routers + C++ links) or network (Verilated network top)")
       ->check(CLI::IsMember({"harness", "network"}));
-  add_integer(sim, "--threads", o.threads,
+  add_integer_option(sim, "--threads", o.threads,
               "threads that evaluate the routers (harness fabric, 1..256, default [sim] threads = 1); the results "
               "are the same at every count");
-  add_integer(sim, "--watchdog", o.watchdog, "cycles without movement that count as deadlock (1..2^30, default 5000)");
+  add_integer_option(sim, "--watchdog", o.watchdog, "cycles without movement that count as deadlock (1..2^30, default 5000)");
   sim->add_option("--series", a->series,
                   "write a time series (CSV, a row per window: accepted load, latency, minimal share, hops; "
                   "Q-adaptive's table estimates, UGAL-LE's mean contention factor); the results JSON gets it too");
-  add_integer(sim, "--series-window", o.series_window, "cycles per window of --series (default 1000)");
+  add_integer_option(sim, "--series-window", o.series_window, "cycles per window of --series (default 1000)");
   sim->add_option("--links", a->links,
                   "write every router-to-router link's utilisation in the measurement window (CSV, flits per cycle)");
   sim->add_option("--q-dump", a->q_dump, "q_adaptive: write every router's Q-table (cycles) to this file");
-  add_integer(sim, "--q-dump-cycle", o.q_dump_cycle, "the cycle of --q-dump (default: the end of the run)");
+  add_integer_option(sim, "--q-dump-cycle", o.q_dump_cycle, "the cycle of --q-dump (default: the end of the run)");
   sim->add_option_function<std::string>(
          "--phases", [&o](const std::string& text) { o.phases = text; },
          "traffic that changes during the run: CYCLE:PATTERN@LOAD,... from cycle 0, e.g. "

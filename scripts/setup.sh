@@ -13,9 +13,9 @@ esac
 # The rlroute command: generation, simulation (Verilator), synthesis (Yosys and OpenSTA, run as tools).
 packages=(verilator cmake g++ make libtomlplusplus-dev libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev)
 if [ $demo -eq 0 ]; then
-  # The rest: synthesis, Clang for the network models, tests, training, plots (rlroute report) and the
-  # browser its test loads the page in.
-  packages+=(yosys opensta libsystemc-dev clang libgtest-dev python3-matplotlib libtorch-dev chromium)
+  # The rest: synthesis, Clang for the network models, the SystemC host layer (found by pkg-config),
+  # tests, training, plots (rlroute report) and the browser its test loads the page in.
+  packages+=(yosys opensta libsystemc-dev pkg-config clang libgtest-dev python3-matplotlib libtorch-dev chromium)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -28,10 +28,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
 fi
 if [ $demo -eq 1 ]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRLROUTE_TRAIN=OFF -DRLROUTE_TESTS=OFF > /dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRLROUTE_TRAIN=OFF -DRLROUTE_HOST=OFF -DRLROUTE_TESTS=OFF > /dev/null
   echo "setup: building the rlroute command"
   cmake --build build -j "$(nproc)" --target rlroute
 else
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRLROUTE_TRAIN=ON -DRLROUTE_TESTS=ON > /dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRLROUTE_TRAIN=ON -DRLROUTE_HOST=ON -DRLROUTE_TESTS=ON > /dev/null
   cmake --build build -j "$(nproc)"
 fi

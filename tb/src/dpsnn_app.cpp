@@ -27,16 +27,24 @@ double DpsnnApp::mean_step_cycles() const {
   return steps_completed_ > 0 ? static_cast<double>(step_cycles_total_) / static_cast<double>(steps_completed_) : 0.0;
 }
 
+nlohmann::ordered_json DpsnnApp::report() const {
+  return {{"name", "dpsnn"},
+          {"steps_completed", steps_completed_},
+          {"mean_step_cycles", mean_step_cycles()},
+          {"mean_spikes_per_step", mean_spikes()}};
+}
+
+std::string DpsnnApp::summary() const {
+  return fmt::format("dpsnn: {} steps completed, {:.0f} cycles per step, {:.1f} spikes per process and step",
+                     steps_completed_, mean_step_cycles(), mean_spikes());
+}
+
 std::vector<AppPacket> DpsnnApp::message(int src, int dst, std::int64_t spikes) const {
   std::vector<AppPacket> packets;
-  const std::int64_t bits = spikes * spec_.spike_bytes * 8;
-  std::int64_t payload = (bits + flit_bits_ - 1) / flit_bits_;  // flits
-  const std::int64_t per_packet = max_packet_flits_ - 2;
-  while (payload > 0) {
-    const std::int64_t chunk = std::min(payload, per_packet);
-    payload -= chunk;
-    const int length = std::max(static_cast<int>(chunk) + 2, min_packet_flits_);
-    packets.push_back(AppPacket{src, dst, length});
+  if (spikes == 0) return packets;
+  for (const int length :
+       message_packet_lengths(spikes * spec_.spike_bytes, flit_bits_, min_packet_flits_, max_packet_flits_)) {
+    packets.push_back(AppPacket{src, dst, length, 0});
   }
   return packets;
 }

@@ -27,8 +27,8 @@ int Nic::generate(std::int64_t cycle, bool measured) {
   return length;
 }
 
-void Nic::enqueue(int dst, int length, std::int64_t cycle, bool measured) {
-  queue_.push_back(Pending{dst, length, cycle, measured});
+void Nic::enqueue(int dst, int length, std::int64_t cycle, bool measured, std::uint64_t cookie) {
+  queue_.push_back(Pending{dst, length, cycle, measured, cookie});
 }
 
 LinkFlit Nic::inject(std::int64_t cycle) {
@@ -111,7 +111,7 @@ void Nic::report_events(Scoreboard& scoreboard) {
   received_.clear();
   if (started_) {
     const Pending& p = started_->packet;
-    scoreboard.injected(node_, p.dst, started_->id, p.length, p.created, started_->cycle, p.measured);
+    scoreboard.injected(node_, p.dst, started_->id, p.length, p.created, started_->cycle, p.measured, p.cookie);
     started_.reset();
   }
 }

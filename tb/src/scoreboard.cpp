@@ -77,10 +77,10 @@ void Scoreboard::error(const std::string& message) {
 }
 
 void Scoreboard::injected(int src, int dst, unsigned packet_id, int length, std::int64_t created,
-                          std::int64_t injected, bool measured) {
+                          std::int64_t injected, bool measured, std::uint64_t cookie) {
   const unsigned key = packet_key(design_.topo.address_of(src), packet_id);
   if (in_flight_.count(key)) error(fmt::format("node {} reused packet id {} while it was in flight", src, packet_id));
-  in_flight_[key] = Record{src, dst, length, created, injected, measured};
+  in_flight_[key] = Record{src, dst, length, created, injected, measured, cookie};
   ++injected_;
   if (measured) {
     ++measured_in_flight_;
@@ -161,7 +161,7 @@ void Scoreboard::delivered(int node, const Arrival& arrival, std::int64_t cycle)
   ++delivered_;
   log_.push_back(DeliveredPacket{r.src, r.dst, r.length, static_cast<int>(h.hops), r.created, r.injected, cycle,
                                  r.measured, static_cast<RouteMode>(h.phase),
-                                 h.phase == 0 ? -1 : route_state_of(design_, h).inter, h.pdor});
+                                 h.phase == 0 ? -1 : route_state_of(design_, h).inter, h.pdor, r.cookie});
 }
 
 std::string Scoreboard::describe_in_flight(std::size_t limit) const {

@@ -236,12 +236,7 @@ nlohmann::ordered_json SimResult::to_json() const {
     }
     j["series"] = s;
   }
-  if (!app.name.empty()) {
-    j["app"] = {{"name", app.name},
-                {"steps_completed", app.steps_completed},
-                {"mean_step_cycles", app.mean_step_cycles},
-                {"mean_spikes_per_step", app.mean_spikes}};
-  }
+  if (!app.is_null()) j["app"] = app;
   j["failure"] = failure;
   return j;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "rlroute/gen/dqn_block.hpp"
@@ -55,6 +56,8 @@ class SimulationRun {
   bool one_cycle();
   void start_cycle();
   void run_app(bool measured);
+  void tell_app();
+  std::int64_t window_cycles() const;
   bool run_nics(bool measured);
   void run_router_nics(int router, bool measured);
   void count_generated(int node, int flits, bool measured);
@@ -84,9 +87,11 @@ class SimulationRun {
   const std::int64_t measure_end_;
   const std::int64_t drain_end_;
 
-  // An application model (dpsnn) decides what every node sends; otherwise
-  // Bernoulli sources at the offered load, with destinations from the pattern.
-  std::unique_ptr<DpsnnApp> app_;
+  // An application model (dpsnn, or SimOptions::application) decides what
+  // every node sends; otherwise Bernoulli sources at the offered load, with
+  // destinations from the pattern.
+  std::shared_ptr<Application> app_;
+  std::size_t app_heard_ = 0;  // the scoreboard log's packets the application has heard of
   std::shared_ptr<const TrafficPattern> pattern_;
   Scoreboard scoreboard_;
   std::vector<Nic> nics_;
@@ -136,7 +141,8 @@ SimulationRun::SimulationRun(const Design& design, const RoutingRelation& relati
 
 void SimulationRun::set_up_traffic(const RoutingRelation& relation) {
   pattern_ = o_.traffic;
-  if (!pattern_) {
+  app_ = o_.application;
+  if (!pattern_ && !app_) {
     const TrafficSpec spec = parse_traffic_spec(o_.pattern);
     if (is_application_traffic(spec)) app_ = make_dpsnn_app(design_, spec, o_.seed);
     else pattern_ = make_traffic_pattern(spec, t_, o_.seed, o_.hotspot_fraction, o_.hotspot_node);
@@ -200,6 +206,7 @@ SimResult SimulationRun::run() {
 void SimulationRun::warm_up_measure_and_drain() {
   while (ok_ && cycle_ < drain_end_) {
     if (cycle_ >= measure_end_ && measured_outstanding() == 0) break;
+    if (app_ && app_->finished() && empty()) break;
     ok_ = one_cycle();
   }
   result_.drained = measured_outstanding() == 0;
@@ -248,6 +255,7 @@ bool SimulationRun::one_cycle() {
   const bool measured = cycle_ >= o_.warmup && cycle_ < measure_end_;
   if (app_ && generating_) run_app(measured);
   bool moved = run_nics(measured);
+  if (app_) tell_app();
   fabric_.step();
   moved = moved || fabric_.moved_inside();
   ++cycle_;
@@ -274,9 +282,22 @@ void SimulationRun::start_cycle() {
 // The application's packets of this cycle, into their sources' queues.
 void SimulationRun::run_app(bool measured) {
   for (const AppPacket& p : app_->tick(cycle_, empty())) {
-    nics_[static_cast<size_t>(p.src)].enqueue(p.dst, p.length, cycle_, measured);
+    nics_[static_cast<size_t>(p.src)].enqueue(p.dst, p.length, cycle_, measured, p.cookie);
     count_generated(p.src, p.length, measured);
   }
+}
+
+// The application hears of the packets delivered since it last heard.
+void SimulationRun::tell_app() {
+  const std::vector<DeliveredPacket>& log = scoreboard_.log();
+  for (; app_heard_ < log.size(); ++app_heard_) app_->delivered(log[app_heard_]);
+}
+
+// The measurement window's length: cut short where an application finished
+// inside it.
+std::int64_t SimulationRun::window_cycles() const {
+  if (!app_ || !app_->finished() || cycle_ >= measure_end_) return o_.cycles;
+  return std::max<std::int64_t>(1, cycle_ - o_.warmup);
 }
 
 // The NICs of each router (on its thread: they touch only their own state
@@ -287,7 +308,11 @@ bool SimulationRun::run_nics(bool measured) {
   bool moved = false;
   for (int n = 0; n < t_.num_nodes(); ++n) {
     const NodeCycle& did = node_cycle_[static_cast<size_t>(n)];
-    nics_[static_cast<size_t>(n)].report(scoreboard_);
+    Nic& nic = nics_[static_cast<size_t>(n)];
+    if (app_) {
+      if (const std::optional<std::uint64_t> cookie = nic.started_cookie()) app_->injected(n, *cookie, cycle_);
+    }
+    nic.report(scoreboard_);
     if (did.received) {
       if (measured) ++accepted_flits_;
       ++series_flits_;
@@ -332,6 +357,10 @@ bool SimulationRun::healthy() {
   }
   if (!scoreboard_.errors().empty()) {
     result_.failure = scoreboard_.errors().front();
+    return false;
+  }
+  if (app_ && !app_->failure().empty()) {
+    result_.failure = app_->failure();
     return false;
   }
   if (cycle_ - last_move_ >= o_.watchdog) {
@@ -442,22 +471,21 @@ void SimulationRun::record_packet_counts() {
 // Generated and accepted load over the measurement window, per source and per destination.
 void SimulationRun::record_loads() {
   SimResult& r = result_;
-  r.generated_load = static_cast<double>(generated_flits_) / (t_.num_nodes() * static_cast<double>(o_.cycles));
+  const auto window = static_cast<double>(window_cycles());
+  r.generated_load = static_cast<double>(generated_flits_) / (t_.num_nodes() * window);
   if (app_) {
     r.offered_load = r.generated_load;  // the application's, not a requested load
     for (SeriesPoint& p : r.series) p.offered_load = r.generated_load;
-    r.app.name = "dpsnn";
-    r.app.steps_completed = app_->steps_completed();
-    r.app.mean_step_cycles = app_->mean_step_cycles();
-    r.app.mean_spikes = app_->mean_spikes();
+    r.app = app_->report();
+    r.app_summary = app_->summary();
   }
-  r.accepted_load = static_cast<double>(accepted_flits_) / (t_.num_nodes() * static_cast<double>(o_.cycles));
+  r.accepted_load = static_cast<double>(accepted_flits_) / (t_.num_nodes() * window);
   const std::vector<std::int64_t> accepted_by_node =
       accepted_by_source(t_.num_nodes(), scoreboard_.log(), o_.warmup, measure_end_);
   r.source_fairness = source_fairness(generated_by_node_, accepted_by_node);
-  const auto per_cycle = [this](const std::vector<std::int64_t>& flits) {
+  const auto per_cycle = [window](const std::vector<std::int64_t>& flits) {
     std::vector<double> rate;
-    for (const std::int64_t f : flits) rate.push_back(static_cast<double>(f) / static_cast<double>(o_.cycles));
+    for (const std::int64_t f : flits) rate.push_back(static_cast<double>(f) / window);
     return rate;
   };
   r.accepted_by_node = per_cycle(accepted_by_node);

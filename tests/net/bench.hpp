@@ -21,6 +21,20 @@
 
 namespace rlroute::test {
 
+// The 4x4 torus of the network regressions (DOR, 2 VCs, 4-flit packets).
+inline constexpr const char* kTorus4x4 = R"(
+[design]
+name = "net_torus4x4"
+[topology]
+kind = "torus"
+dims = [4, 4]
+[router]
+vcs = 2
+buffer_flits = 8
+flit_bits = 64
+max_packet_flits = 4
+)";
+
 // A network top is simulated here only for a short cross-check against the
 // harness, so its model is compiled for build time, not for long runs, and
 // without a waveform unless the test reads one (or shares the model of one

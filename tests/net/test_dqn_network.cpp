@@ -454,9 +454,9 @@ TEST(DqnNetwork, BurstyAllToAllTrafficCompletesItsSteps) {
   o.pattern = "dpsnn:rate=200,neurons=50,compute=300";  // 10 spikes: 8 packets a message
   const SimResult r = b.run(o);
   expect_clean(r);
-  EXPECT_EQ(r.app.name, "dpsnn");
-  EXPECT_GE(r.app.steps_completed, 3) << "steps of " << r.app.mean_step_cycles << " cycles";
-  EXPECT_GT(r.app.mean_step_cycles, 300.0);
+  EXPECT_EQ(r.app["name"], "dpsnn");
+  EXPECT_GE(r.app["steps_completed"].get<int>(), 3) << "steps of " << r.app["mean_step_cycles"] << " cycles";
+  EXPECT_GT(r.app["mean_step_cycles"].get<double>(), 300.0);
   std::set<std::pair<int, int>> pairs;
   for (const DeliveredPacket& p : r.packets) pairs.insert({p.src, p.dst});
   EXPECT_EQ(pairs.size(), 16u * 15u) << "every node sends to every other";

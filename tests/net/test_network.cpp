@@ -24,25 +24,6 @@
 using namespace rlroute;
 using namespace rlroute::test;
 
-namespace {
-
-const char* kTorus4x4 = R"(
-[design]
-name = "net_torus4x4"
-[topology]
-kind = "torus"
-dims = [4, 4]
-[router]
-vcs = 2
-buffer_flits = 8
-flit_bits = 64
-max_packet_flits = 4
-)";
-
-
-
-}  // namespace
-
 TEST(Network, Torus4x4LowLoadDeliversEverythingAtTheZeroLoadLatency) {
   Bench b(kTorus4x4);
   SimOptions o;

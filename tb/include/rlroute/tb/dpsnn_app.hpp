@@ -12,16 +12,11 @@
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/gen/traffic_spec.hpp"
+#include "rlroute/tb/application.hpp"
 
 namespace rlroute {
 
-// A packet an application posts: from node `src` to node `dst`, `length` flits
-// (header and footer included).
-struct AppPacket {
-  int src = 0, dst = 0, length = 0;
-};
-
-class DpsnnApp {
+class DpsnnApp : public Application {
  public:
   // Messages are cut into packets of at most `max_packet_flits` (>= 3: a
   // header, payload, a footer) and at least `min_packet_flits` (padded), with
@@ -34,7 +29,7 @@ class DpsnnApp {
   // source or in flight (every message of the step has arrived: the barrier).
   // Returns the packets that the processes post this cycle, every packet of a
   // step's exchange at once, each node's in its sending order.
-  std::vector<AppPacket> tick(std::int64_t cycle, bool network_empty);
+  std::vector<AppPacket> tick(std::int64_t cycle, bool network_empty) override;
 
   // The packets of one message of `spikes` spikes (none for 0 spikes).
   std::vector<AppPacket> message(int src, int dst, std::int64_t spikes) const;
@@ -44,6 +39,8 @@ class DpsnnApp {
   std::int64_t steps_completed() const { return steps_completed_; }
   // Mean cycles of a completed step (compute, exchange, barrier).
   double mean_step_cycles() const;
+  nlohmann::ordered_json report() const override;
+  std::string summary() const override;
 
  private:
   enum class Phase { Compute, Exchange };

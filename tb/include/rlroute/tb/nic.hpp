@@ -35,8 +35,9 @@ class Nic {
   // Maybe creates a packet this cycle (Bernoulli trial); returns its length
   // in flits, 0 if none.
   int generate(std::int64_t cycle, bool measured);
-  // Adds one packet to the queue now (tests, single-packet probes).
-  void enqueue(int dst, int length, std::int64_t cycle, bool measured);
+  // Adds one packet to the queue now (an application's, tests, single-packet
+  // probes); `cookie` comes back on delivery (DeliveredPacket::cookie).
+  void enqueue(int dst, int length, std::int64_t cycle, bool measured, std::uint64_t cookie = 0);
   // The flit to drive into the router's NI input this cycle.
   LinkFlit inject(std::int64_t cycle);
   void credit_from_router(const LinkCredit& credit);
@@ -53,6 +54,11 @@ class Nic {
   // Drops queued packets that have not started injection; returns how many.
   std::int64_t drop_queue();
   bool idle() const { return queue_.empty() && sending_ == nullptr; }
+  // The cookie of the packet whose injection started this cycle, if one did
+  // (until report()).
+  std::optional<std::uint64_t> started_cookie() const {
+    return started_ ? std::optional<std::uint64_t>(started_->packet.cookie) : std::nullopt;
+  }
   std::size_t queued() const { return queue_.size(); }
 
  private:
@@ -60,6 +66,7 @@ class Nic {
     int dst, length;
     std::int64_t created;
     bool measured;
+    std::uint64_t cookie;
   };
   struct Sending {
     Pending packet;

@@ -35,6 +35,7 @@ struct DeliveredPacket {
   RouteMode phase = RouteMode::Minimal;  // the header's route phase at ejection
   int inter = -1;                        // the header's intermediate router (non-minimal packets)
   bool pdor = false;                     // DQN-routing: the header's Pdor flag at ejection (fell back to DOR)
+  std::uint64_t cookie = 0;              // the application's mark (AppPacket::cookie); 0 for other traffic
   bool minimal() const { return phase == RouteMode::Minimal; }
 };
 
@@ -56,7 +57,7 @@ class Scoreboard {
  public:
   explicit Scoreboard(const Design& design) : design_(design) {}
   void injected(int src, int dst, unsigned packet_id, int length, std::int64_t created, std::int64_t injected,
-                bool measured);
+                bool measured, std::uint64_t cookie = 0);
   // Checks a packet arriving at `node` against what was sent: examined
   // here, or already (examine()).
   void delivered(int node, const std::vector<FlitData>& flits, std::int64_t cycle);
@@ -79,6 +80,7 @@ class Scoreboard {
     int src, dst, length;
     std::int64_t created, injected;
     bool measured;
+    std::uint64_t cookie;
   };
   void error(const std::string& message);
   const Design& design_;

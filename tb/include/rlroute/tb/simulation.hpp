@@ -11,6 +11,7 @@
 
 #include "rlroute/gen/design.hpp"
 #include "rlroute/ref/dqn_inference.hpp"
+#include "rlroute/tb/application.hpp"
 #include "rlroute/tb/dqn_agent.hpp"
 #include "rlroute/tb/fabric.hpp"
 #include "rlroute/gen/routing.hpp"
@@ -64,6 +65,10 @@ struct SimOptions {
   // DQN-routing with routing.dqn_agent = "external": the agent on every
   // router's agent port. Null: a FixedPointAgent on the network above.
   std::shared_ptr<DqnAgent> dqn_agent;
+  // An application model instead of `pattern` and `load` (the SystemC host
+  // layer's; no command line names it). The run ends when it has finished
+  // and the network is empty, or at the end of the measurement window.
+  std::shared_ptr<Application> application;
 };
 
 // One window of the time series: what was ejected in [begin, end) and, for
@@ -108,14 +113,6 @@ struct RouterResidence {
   double avg = 0;  // cycles from arrival at the input to departure on the output
 };
 using ResidenceByClasses = std::map<std::pair<PortClass, PortClass>, RouterResidence>;
-
-// What an application model (SimOptions::pattern dpsnn) did in the run.
-struct AppStats {
-  std::string name;  // empty: no application model
-  std::int64_t steps_completed = 0;
-  double mean_step_cycles = 0;  // compute, exchange and barrier
-  double mean_spikes = 0;       // per process and step
-};
 
 struct SimResult {
   double offered_load = 0;   // requested, flits/node/cycle (an application's: generated_load)
@@ -183,7 +180,10 @@ struct SimResult {
   std::vector<SeriesPoint> series;       // SimOptions::series_window
   std::int64_t q_tables_cycle = -1;      // SimOptions::q_dump_cycle: when q_tables was taken
   std::string q_tables;                  // every router's Q-table then (QMirror::dump)
-  AppStats app;
+  // What the application model did (Application::report, with its "name"),
+  // and its line for the console; null and "" without one.
+  nlohmann::ordered_json app;
+  std::string app_summary;
 
   bool ok() const { return failure.empty(); }
   nlohmann::ordered_json to_json() const;

@@ -1,0 +1,31 @@
+// Workloads: MPI-like motifs that every rank runs, named by a spec such as
+// "pingpong:bytes=1024,iterations=8" (docs/host.md lists them and their
+// parameters), and the placement of ranks on nodes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rlroute/host/rank.hpp"
+
+namespace rlroute::host {
+
+struct Workload {
+  std::string text;  // the spec as given
+  std::string name;
+  Rank::Body body;
+  int min_ranks = 1;  // the ranks it names
+};
+
+// Throws std::invalid_argument "workload \"<text>\": <rule>" for an unknown
+// name, an unknown or bad parameter.
+Workload make_workload(const std::string& text);
+
+// The node of each of `ranks` ranks on a network of `nodes` nodes:
+// "linear" puts rank r on node r, "random" on a permutation drawn from
+// `seed`. Throws std::invalid_argument for another name or more ranks than
+// nodes.
+std::vector<int> place_ranks(const std::string& placement, std::int64_t ranks, int nodes, std::uint64_t seed);
+
+}  // namespace rlroute::host

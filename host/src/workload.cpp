@@ -1,0 +1,131 @@
+#include "rlroute/host/workload.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+namespace rlroute::host {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& text, const std::string& rule) {
+  throw std::invalid_argument(fmt::format("workload \"{}\": {}", text, rule));
+}
+
+// "name:key=value,key=value" into the name and the values, each key one of
+// `defaults` (whose values are kept where the spec is silent), each value a
+// non-negative integer.
+std::map<std::string, std::int64_t> parameters(const std::string& text, const std::string& rest,
+                                               std::map<std::string, std::int64_t> defaults) {
+  std::size_t i = 0;
+  while (i < rest.size()) {
+    const std::size_t end = std::min(rest.find(',', i), rest.size());
+    const std::string item = rest.substr(i, end - i);
+    const std::size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    if (eq == std::string::npos || !defaults.count(key)) {
+      std::string keys;
+      for (const auto& [k, v] : defaults) keys += (keys.empty() ? "" : ", ") + k;
+      fail(text, fmt::format("\"{}\" is not key=value with a key of {}", item, keys));
+    }
+    const std::string value = item.substr(eq + 1);
+    std::int64_t v = -1;
+    const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || p != value.data() + value.size() || v < 0) {
+      fail(text, fmt::format("{} = \"{}\": must be a non-negative integer", key, value));
+    }
+    defaults[key] = v;
+    i = end + 1;
+  }
+  return defaults;
+}
+
+// Ranks 0 and `peer` exchange a message of `bytes` back and forth
+// `iterations` times; the other ranks do nothing.
+Rank::Body pingpong(std::int64_t bytes, std::int64_t iterations, int peer) {
+  return [=](Rank& r) {
+    if (r.rank() != 0 && r.rank() != peer) return;
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      const int tag = static_cast<int>(i);
+      if (r.rank() == 0) {
+        r.send(peer, bytes, tag);
+        r.recv(peer, bytes, tag);
+      } else {
+        r.recv(0, bytes, tag);
+        r.send(0, bytes, tag);
+      }
+    }
+  };
+}
+
+// Allreduce by recursive doubling over the largest power of two p <= size:
+// ranks p.. first give their data to rank - p and get the result back at
+// the end; in round k rank r exchanges `bytes` with r xor 2^k. `compute`
+// cycles before each of `iterations` allreduces.
+Rank::Body allreduce(std::int64_t bytes, std::int64_t iterations, std::int64_t compute) {
+  return [=](Rank& r) {
+    const int size = r.size(), me = r.rank();
+    int p = 1;
+    while (p * 2 <= size) p *= 2;
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      r.compute(compute);
+      const int tag = static_cast<int>(i) * 64;
+      if (me >= p) {
+        r.send(me - p, bytes, tag);
+        r.recv(me - p, bytes, tag + 63);
+        continue;
+      }
+      if (me + p < size) r.recv(me + p, bytes, tag);
+      for (int k = 1, round = 1; k < p; k *= 2, ++round) {
+        const int partner = me ^ k;
+        // The lower rank sends first: each pair's two messages cross in the network.
+        r.send(partner, bytes, tag + round);
+        r.recv(partner, bytes, tag + round);
+      }
+      if (me + p < size) r.send(me + p, bytes, tag + 63);
+    }
+  };
+}
+
+}  // namespace
+
+Workload make_workload(const std::string& text) {
+  const std::size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  const std::string rest = colon == std::string::npos ? "" : text.substr(colon + 1);
+  if (name == "pingpong") {
+    const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"peer", 1}});
+    if (p.at("peer") == 0) fail(text, "peer = 0: rank 0 cannot ping itself");
+    if (p.at("peer") >= (1 << 24)) fail(text, fmt::format("peer = {}: must be below 2^24", p.at("peer")));
+    const int peer = static_cast<int>(p.at("peer"));
+    return {text, name, pingpong(p.at("bytes"), p.at("iterations"), peer), peer + 1};
+  }
+  if (name == "allreduce") {
+    const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
+    return {text, name, allreduce(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
+  }
+  fail(text, fmt::format("unknown workload \"{}\" (pingpong, allreduce)", name));
+}
+
+std::vector<int> place_ranks(const std::string& placement, std::int64_t ranks, int nodes, std::uint64_t seed) {
+  if (ranks < 1 || ranks > nodes) {
+    throw std::invalid_argument(fmt::format("ranks = {}: must be 1..{} (one rank per node)", ranks, nodes));
+  }
+  std::vector<int> node(static_cast<std::size_t>(nodes));
+  std::iota(node.begin(), node.end(), 0);
+  if (placement == "random") {
+    std::mt19937_64 rng(seed ^ 0x5eedc0de12345678ull);
+    std::shuffle(node.begin(), node.end(), rng);
+  } else if (placement != "linear") {
+    throw std::invalid_argument(fmt::format("placement = \"{}\": must be linear or random", placement));
+  }
+  node.resize(static_cast<std::size_t>(ranks));
+  return node;
+}
+
+}  // namespace rlroute::host

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# End-to-end checks of `rlroute app` (the SystemC host layer, run by
+# rlroute-app beside rlroute): a workload's run and its results JSON, and
+# bad input refused with one line and nothing written.
+# usage: test_app.sh RLROUTE EXAMPLES_DIR WORKDIR
+set -uo pipefail
+[ $# -eq 3 ] || { echo "usage: test_app.sh RLROUTE EXAMPLES_DIR WORKDIR" >&2; exit 2; }  # a missing WORKDIR must not become /
+rlroute=$(realpath "$1") examples=$(realpath "$2") work=$(realpath -m "$3")
+rm -rf "$work"; mkdir -p "$work"
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+cfg="$examples/torus4x4_dor.toml"
+
+"$rlroute" app "$cfg" --workload pingpong:bytes=1024,iterations=2,peer=10 --json "$work/pp.json" > "$work/out.txt" 2> "$work/err.txt"
+check "app exits 0" test $? -eq 0
+check "app: one line of results on stdout, no banner" test "$(wc -l < "$work/out.txt")" -eq 1
+check "app: the summary" grep -qE '^pingpong: 16 ranks done in [0-9]+ cycles; 4 messages \(4096 bytes\)' "$work/out.txt"
+check "app --json: the app object" python3 -c "
+import json, sys
+d = json.load(open('$work/pp.json'))
+a = d['app']
+assert d['pattern'] == 'pingpong:bytes=1024,iterations=2,peer=10' and d['failure'] == '', d['failure']
+assert a['finished'] and a['messages'] == 4 and a['run_cycles'] == a['rank_cycles'][0] > 0, a
+assert a['run_cycles'] == round(4 * a['message_latency']['avg']), a
+assert d['packets_delivered'] == 4 * 64 and d['packets_lost'] == 0
+"
+"$rlroute" app "$cfg" --workload allreduce:bytes=32,iterations=2 --placement random --seed 5 --ranks 12 --quiet \
+  --json "$work/ar.json"
+check "app: allreduce on 12 random nodes" python3 -c "
+import json
+a = json.load(open('$work/ar.json'))['app']
+assert a['finished'] and a['ranks'] == 12 and len(set(a['placement'])) == 12 and a['placement'] != list(range(12)), a
+assert a['messages'] == 2 * (4 + 3 * 8 + 4), a
+"
+"$rlroute" app "$cfg" --workload pingpong:bytes=100000,iterations=9 --max-cycles 500 --quiet --json "$work/cut.json" \
+  2> "$work/cut.txt"
+check "app: a workload cut short exits 2" test $? -eq 2
+check "app: and says so" grep -q "did not finish in --max-cycles 500" "$work/cut.txt"
+check "app: its results are written" grep -q '"finished": false' "$work/cut.json"
+"$rlroute" app --help > "$work/help.txt"
+check "app --help (forwarded to rlroute-app)" grep -q -- "--workload" "$work/help.txt"
+
+refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce\)' \
+  app "$cfg" --workload halo --json "$work/none.json"
+refused_run "bad parameter" 'workload "pingpong:bytes=x": bytes = "x": must be a non-negative integer' \
+  app "$cfg" --workload pingpong:bytes=x --json "$work/none.json"
+refused_run "more ranks than nodes" 'ranks = 17: must be 1..16 \(one rank per node\)' \
+  app "$cfg" --workload pingpong --ranks 17 --json "$work/none.json"
+refused_run "a peer beyond the ranks" '--ranks 16: workload "pingpong:peer=16" needs at least 17' \
+  app "$cfg" --workload pingpong:peer=16 --json "$work/none.json"
+refused_run "unknown placement" 'placement = "spread": must be linear or random' \
+  app "$cfg" --workload pingpong --placement spread --json "$work/none.json"
+refused_run "no workload" '.*--workload is required' app "$cfg"
+refused_run "the config as --json" '.*' app "$cfg" --workload pingpong --json "$cfg"
+finish

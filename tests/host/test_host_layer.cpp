@@ -1,0 +1,169 @@
+// The SystemC host layer on the 4x4 torus of the network regressions: ranks
+// send and receive through TLM-2.0 sockets, their messages cross the
+// Verilated routers. SystemC elaborates once per process: every test that
+// builds a HostLayer runs in its own (CTest runs each test alone).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+
+#include "../net/bench.hpp"
+#include "rlroute/host/host_layer.hpp"
+#include "rlroute/host/workload.hpp"
+
+using namespace rlroute;
+using namespace rlroute::test;
+
+namespace {
+
+struct WorkloadRun {
+  std::unique_ptr<Bench> bench;  // the design the layer refers to
+  SimResult result;
+  std::shared_ptr<host::HostLayer> layer;
+};
+
+WorkloadRun run_workload(const host::Rank::Body& body, std::vector<int> placement, const std::string& name,
+                 std::int64_t max_cycles = 200000) {
+  auto b = std::make_unique<Bench>(kTorus4x4);
+  auto layer = std::make_shared<host::HostLayer>(b->design, std::move(placement), body, name);
+  SimOptions o;
+  o.pattern = name;
+  o.warmup = 0;
+  o.cycles = max_cycles;
+  o.drain = 0;
+  o.application = layer;
+  SimResult result = b->run(o);
+  return {std::move(b), std::move(result), layer};
+}
+
+std::vector<int> linear(int ranks) {
+  std::vector<int> p(static_cast<std::size_t>(ranks));
+  std::iota(p.begin(), p.end(), 0);
+  return p;
+}
+
+}  // namespace
+
+// Ping-pong is strictly serial: rank 0 finishes when its last receive
+// returns, one cycle after the last message's tail arrived, so its run time
+// is the sum of the message latencies (post to arrival, plus that cycle).
+TEST(HostLayer, PingPongRunTimeIsTheSumOfItsMessageLatencies) {
+  const WorkloadRun run = run_workload(host::make_workload("pingpong:bytes=100,iterations=3,peer=10").body, linear(16),
+                               "pingpong");
+  expect_clean(run.result);
+  const nlohmann::ordered_json& app = run.result.app;
+  ASSERT_TRUE(app["finished"].get<bool>()) << run.result.app_summary;
+  EXPECT_EQ(app["messages"], 6);
+  EXPECT_EQ(app["message_bytes"], 600);
+  // 100 bytes in 64-bit flits: 13 payload flits, in 4-flit packets of 2: 7 packets each.
+  EXPECT_EQ(run.result.packets_delivered, 6 * 7);
+  const double latency_avg = app["message_latency"]["avg"].get<double>();
+  EXPECT_EQ(app["rank_cycles"][0].get<std::int64_t>(), static_cast<std::int64_t>(6 * latency_avg + 0.5));
+  EXPECT_EQ(app["run_cycles"], app["rank_cycles"][0]);
+  // Node 0 to node 10 of the 4x4 torus is 4 hops: a message takes longer than its 7 packets' 28 flits.
+  EXPECT_GT(app["message_latency"]["p50"].get<double>(), 28.0);
+  // The ranks that do nothing are done at once.
+  EXPECT_EQ(app["rank_cycles"][1], 0);
+}
+
+TEST(HostLayer, AllreduceOnEveryRankFinishes) {
+  const WorkloadRun run = run_workload(host::make_workload("allreduce:bytes=16,iterations=2,compute=50").body, linear(16),
+                               "allreduce");
+  expect_clean(run.result);
+  const nlohmann::ordered_json& app = run.result.app;
+  ASSERT_TRUE(app["finished"].get<bool>()) << run.result.app_summary;
+  // Recursive doubling on 16 ranks: 4 rounds of 16 messages, per iteration.
+  EXPECT_EQ(app["messages"], 2 * 4 * 16);
+  // Each iteration starts with 50 cycles of compute.
+  EXPECT_GT(app["run_cycles"].get<std::int64_t>(), 100);
+}
+
+TEST(HostLayer, AllreduceOnRanksThatAreNotAPowerOfTwo) {
+  const WorkloadRun run = run_workload(host::make_workload("allreduce:bytes=8").body, linear(6), "allreduce");
+  expect_clean(run.result);
+  ASSERT_TRUE(run.result.app["finished"].get<bool>()) << run.result.app_summary;
+  // Ranks 4 and 5 give their data to 0 and 1 and get it back: 2 + 2 rounds x 4 + 2.
+  EXPECT_EQ(run.result.app["messages"], 2 + 2 * 4 + 2);
+}
+
+// A receive that no send will ever match: the run fails with the rank, its
+// node and what it waits for, as soon as nothing is left to happen.
+TEST(HostLayer, AReceiveNothingCanMatchIsADeadlock) {
+  const auto body = [](host::Rank& r) {
+    if (r.rank() == 0) r.recv(1, 8, 7);
+    if (r.rank() == 1) r.send(0, 8, 6);  // another tag
+  };
+  const WorkloadRun run = run_workload(body, {3, 9}, "mismatched");
+  EXPECT_FALSE(run.result.ok());
+  EXPECT_NE(run.result.failure.find("deadlock"), std::string::npos) << run.result.failure;
+  EXPECT_NE(run.result.failure.find("rank 0 (node 3) receives 8 bytes from rank 1 with tag 7"), std::string::npos)
+      << run.result.failure;
+  EXPECT_LT(run.result.cycles, 1000);
+}
+
+TEST(HostLayer, AReceiveOfAnotherSizeFails) {
+  const auto body = [](host::Rank& r) {
+    if (r.rank() == 0) r.recv(1, 8, 0);
+    if (r.rank() == 1) r.send(0, 16, 0);
+  };
+  const WorkloadRun run = run_workload(body, {0, 5}, "sizes");
+  EXPECT_FALSE(run.result.ok());
+  EXPECT_NE(run.result.failure.find("rank 0 received 16 bytes from rank 1 with tag 0 into a receive of 8 bytes"),
+            std::string::npos)
+      << run.result.failure;
+}
+
+TEST(HostLayer, ARunThatEndsBeforeTheWorkloadSaysSo) {
+  const WorkloadRun run = run_workload(host::make_workload("pingpong:bytes=1000,iterations=50").body, linear(2), "pingpong",
+                               300);
+  EXPECT_FALSE(run.layer->finished());
+  EXPECT_FALSE(run.result.app["finished"].get<bool>());
+  EXPECT_EQ(run.result.app["run_cycles"], -1);
+}
+
+TEST(HostLayerUnits, WorkloadSpecsAreChecked) {
+  EXPECT_EQ(host::make_workload("pingpong").name, "pingpong");
+  EXPECT_EQ(host::make_workload("pingpong:peer=9").min_ranks, 10);
+  const auto message = [](const std::string& text) {
+    try {
+      host::make_workload(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("pingpong:bytes=-1"), "workload \"pingpong:bytes=-1\": bytes = \"-1\": must be a non-negative integer");
+  EXPECT_EQ(message("pingpong:size=4"),
+            "workload \"pingpong:size=4\": \"size=4\" is not key=value with a key of bytes, iterations, peer");
+  EXPECT_EQ(message("pingpong:peer=0"), "workload \"pingpong:peer=0\": peer = 0: rank 0 cannot ping itself");
+  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce)");
+}
+
+TEST(HostLayerUnits, PlacementsPutOneRankPerNode) {
+  EXPECT_EQ(host::place_ranks("linear", 3, 16, 1), (std::vector<int>{0, 1, 2}));
+  const std::vector<int> random = host::place_ranks("random", 16, 16, 7);
+  EXPECT_EQ(std::set<int>(random.begin(), random.end()).size(), 16u);
+  EXPECT_NE(random, linear(16));
+  EXPECT_EQ(random, host::place_ranks("random", 16, 16, 7));
+  EXPECT_THROW(host::place_ranks("linear", 17, 16, 1), std::invalid_argument);
+  EXPECT_THROW(host::place_ranks("spread", 4, 16, 1), std::invalid_argument);
+}
+
+TEST(HostLayerUnits, MessagesAreCutIntoPacketsOfTheRouter) {
+  // 64-bit flits, packets of at most 4 flits (2 of payload), at least 4.
+  EXPECT_EQ(message_packet_lengths(0, 64, 4, 4), (std::vector<int>{4}));
+  EXPECT_EQ(message_packet_lengths(17, 64, 4, 4), (std::vector<int>{4, 4}));
+  EXPECT_EQ(message_packet_lengths(17, 64, 2, 8), (std::vector<int>{5}));
+  EXPECT_EQ(message_packet_lengths(49, 64, 2, 8), (std::vector<int>{8, 3}));
+}
+
+// SystemC's main() prints its banner before sc_main: off before main() runs.
+const bool kSystemCBannerOff = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1) == 0;
+
+int sc_main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
