@@ -39,9 +39,9 @@ int run_app(const AppArgs& a) {
   }
   // Everything the user typed is checked before the model is built.
   const Design design = derive_design(cfg);
-  const host::Workload workload = host::make_workload(a.workload);
-  const int nodes = design.topo.num_nodes();
   const std::uint64_t seed = static_cast<std::uint64_t>(a.seed.value_or(1));
+  const host::Workload workload = host::make_workload(a.workload, seed);
+  const int nodes = design.topo.num_nodes();
   const std::int64_t ranks = a.ranks.value_or(nodes);
   if (ranks < workload.min_ranks) {
     throw std::invalid_argument(
@@ -88,11 +88,11 @@ Verb add_app(CLI::App& app) {
                                             "the RTL network");
   cmd->add_option("CONFIG", a->config, "TOML config file")->required();
   cmd->add_option("--workload", a->workload, "the workload: pingpong[:bytes=B,iterations=N,peer=R], "
-                                             "allreduce[:bytes=B,iterations=N,compute=C] (docs/host.md)")
+                                             "allreduce[:bytes=B,iterations=N,compute=C], random[:bytes=B,interval=C,messages=N] (docs/host.md)")
       ->required();
   add_integer_option(cmd, "--ranks", a->ranks, "ranks, one per node (default: every node)");
   cmd->add_option("--placement", a->placement, "ranks on nodes: linear (rank r on node r) or random (from --seed)");
-  add_integer_option(cmd, "--seed", a->seed, "seed of the random placement (default 1)");
+  add_integer_option(cmd, "--seed", a->seed, "seed of the random placement and of what the workload draws (default 1)");
   add_integer_option(cmd, "--max-cycles", a->max_cycles, "cap on the run's cycles (default 10,000,000)");
   add_integer_option(cmd, "--threads", a->threads, "threads that evaluate the routers (1..256); the same results");
   add_integer_option(cmd, "--watchdog", a->watchdog, "cycles without movement that count as deadlock (default 5000)");

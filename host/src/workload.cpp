@@ -92,9 +92,26 @@ Rank::Body allreduce(std::int64_t bytes, std::int64_t iterations, std::int64_t c
   };
 }
 
+// Each rank `messages` times: computes for a geometric number of cycles of
+// mean `interval`, then sends `bytes` to a rank drawn uniformly from the
+// others; nobody receives (the messages arrive and stay unmatched). Traffic
+// like rlroute sim's uniform random, for comparing the two.
+Rank::Body random_sends(std::int64_t bytes, std::int64_t interval, std::int64_t messages, std::uint64_t seed) {
+  return [=](Rank& r) {
+    if (r.size() < 2) return;
+    std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(r.rank()) + 1);
+    std::geometric_distribution<std::int64_t> gap(1.0 / static_cast<double>(interval + 1));
+    std::uniform_int_distribution<int> other(1, r.size() - 1);
+    for (std::int64_t i = 0; i < messages; ++i) {
+      r.compute(gap(rng));
+      r.send((r.rank() + other(rng)) % r.size(), bytes, 0);
+    }
+  };
+}
+
 }  // namespace
 
-Workload make_workload(const std::string& text) {
+Workload make_workload(const std::string& text, std::uint64_t seed) {
   const std::size_t colon = text.find(':');
   const std::string name = text.substr(0, colon);
   const std::string rest = colon == std::string::npos ? "" : text.substr(colon + 1);
@@ -109,7 +126,11 @@ Workload make_workload(const std::string& text) {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
     return {text, name, allreduce(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
   }
-  fail(text, fmt::format("unknown workload \"{}\" (pingpong, allreduce)", name));
+  if (name == "random") {
+    const auto p = parameters(text, rest, {{"bytes", 8}, {"interval", 100}, {"messages", 100}});
+    return {text, name, random_sends(p.at("bytes"), p.at("interval"), p.at("messages"), seed), 1};
+  }
+  fail(text, fmt::format("unknown workload \"{}\" (pingpong, allreduce, random)", name));
 }
 
 std::vector<int> place_ranks(const std::string& placement, std::int64_t ranks, int nodes, std::uint64_t seed) {

@@ -39,7 +39,7 @@ check "app: its results are written" grep -q '"finished": false' "$work/cut.json
 "$rlroute" app --help > "$work/help.txt"
 check "app --help (forwarded to rlroute-app)" grep -q -- "--workload" "$work/help.txt"
 
-refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce\)' \
+refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce, random\)' \
   app "$cfg" --workload halo --json "$work/none.json"
 refused_run "bad parameter" 'workload "pingpong:bytes=x": bytes = "x": must be a non-negative integer' \
   app "$cfg" --workload pingpong:bytes=x --json "$work/none.json"

@@ -116,6 +116,20 @@ TEST(HostLayer, AReceiveOfAnotherSizeFails) {
       << run.result.failure;
 }
 
+// Messages nobody receives still arrive: the run ends when every rank has
+// sent its messages and the network is empty, with every packet delivered.
+TEST(HostLayer, RandomSendsArriveWithoutReceives) {
+  const WorkloadRun run = run_workload(host::make_workload("random:bytes=16,interval=20,messages=30", 4).body,
+                                       linear(16), "random");
+  expect_clean(run.result);
+  ASSERT_TRUE(run.result.app["finished"].get<bool>()) << run.result.app_summary;
+  EXPECT_EQ(run.result.app["messages"], 16 * 30);
+  EXPECT_EQ(run.result.packets_delivered, 16 * 30);  // 16 bytes: one 4-flit packet
+  // About 30 x (20 + 4) cycles per rank.
+  EXPECT_GT(run.result.app["run_cycles"].get<std::int64_t>(), 400);
+  EXPECT_LT(run.result.app["run_cycles"].get<std::int64_t>(), 1500);
+}
+
 TEST(HostLayer, ARunThatEndsBeforeTheWorkloadSaysSo) {
   const WorkloadRun run = run_workload(host::make_workload("pingpong:bytes=1000,iterations=50").body, linear(2), "pingpong",
                                300);
@@ -139,7 +153,7 @@ TEST(HostLayerUnits, WorkloadSpecsAreChecked) {
   EXPECT_EQ(message("pingpong:size=4"),
             "workload \"pingpong:size=4\": \"size=4\" is not key=value with a key of bytes, iterations, peer");
   EXPECT_EQ(message("pingpong:peer=0"), "workload \"pingpong:peer=0\": peer = 0: rank 0 cannot ping itself");
-  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce)");
+  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce, random)");
 }
 
 TEST(HostLayerUnits, PlacementsPutOneRankPerNode) {

@@ -18,9 +18,10 @@ struct Workload {
   int min_ranks = 1;  // the ranks it names
 };
 
-// Throws std::invalid_argument "workload \"<text>\": <rule>" for an unknown
-// name, an unknown or bad parameter.
-Workload make_workload(const std::string& text);
+// `seed` seeds what a workload draws (the random workload's gaps and
+// destinations). Throws std::invalid_argument "workload \"<text>\": <rule>"
+// for an unknown name, an unknown or bad parameter.
+Workload make_workload(const std::string& text, std::uint64_t seed = 1);
 
 // The node of each of `ranks` ranks on a network of `nodes` nodes:
 // "linear" puts rank r on node r, "random" on a permutation drawn from
