@@ -39,6 +39,19 @@ check "app: its results are written" grep -q '"finished": false' "$work/cut.json
 "$rlroute" app --help > "$work/help.txt"
 check "app --help (forwarded to rlroute-app)" grep -q -- "--workload" "$work/help.txt"
 
+# The host layer's speed benchmark: both modes on every network, at about the same load.
+/usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/../../sim/host_speed.py" --rlroute "$rlroute" --out "$work/speed" \
+  --loads 0.3 --repeat 1 > /dev/null
+check "host_speed.py exits 0" test $? -eq 0
+check "host_speed.py: sim and app on three networks, loads alike" python3 -c "
+import csv
+rows = list(csv.DictReader(open('$work/speed/host_speed.csv')))
+assert len(rows) == 6 and {r['mode'] for r in rows} == {'sim', 'app'}, rows
+for r in rows:
+    assert abs(float(r['accepted_load']) - 0.3) < 0.05 and int(r['router_cycles_per_second']) > 0, r
+"
+check "host_speed.py: its plot" test -s "$work/speed/host_speed.png"
+
 refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce, random\)' \
   app "$cfg" --workload halo --json "$work/none.json"
 refused_run "bad parameter" 'workload "pingpong:bytes=x": bytes = "x": must be a non-negative integer' \
