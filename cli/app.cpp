@@ -88,7 +88,8 @@ Verb add_app(CLI::App& app) {
                                             "the RTL network");
   cmd->add_option("CONFIG", a->config, "TOML config file")->required();
   cmd->add_option("--workload", a->workload, "the workload: pingpong[:bytes=B,iterations=N,peer=R], "
-                                             "allreduce[:bytes=B,iterations=N,compute=C], random[:bytes=B,interval=C,messages=N] (docs/host.md)")
+                                             "allreduce, barrier, broadcast, alltoall, halo3d[:bytes=B,iterations=N,compute=C], "
+                                             "random[:bytes=B,interval=C,messages=N] (docs/host.md)")
       ->required();
   add_integer_option(cmd, "--ranks", a->ranks, "ranks, one per node (default: every node)");
   cmd->add_option("--placement", a->placement, "ranks on nodes: linear (rank r on node r) or random (from --seed)");

@@ -1,5 +1,7 @@
 #include "rlroute/host/workload.hpp"
 
+#include "rlroute/tb/grid3d.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,6 +14,8 @@
 namespace rlroute::host {
 
 namespace {
+
+constexpr const char* kWorkloadNames = "pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random";
 
 [[noreturn]] void fail(const std::string& text, const std::string& rule) {
   throw std::invalid_argument(fmt::format("workload \"{}\": {}", text, rule));
@@ -92,6 +96,92 @@ Rank::Body allreduce(std::int64_t bytes, std::int64_t iterations, std::int64_t c
   };
 }
 
+// Dissemination barrier: in round k each rank sends an empty message to
+// rank + 2^k and receives one from rank - 2^k (modulo the ranks).
+Rank::Body barrier(std::int64_t iterations, std::int64_t compute) {
+  return [=](Rank& r) {
+    const int size = r.size(), me = r.rank();
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      r.compute(compute);
+      for (int k = 1, round = 0; k < size; k *= 2, ++round) {
+        const int tag = static_cast<int>(i) * 64 + round;
+        r.send((me + k) % size, 0, tag);
+        r.recv((me - k + size) % size, 0, tag);
+      }
+    }
+  };
+}
+
+// Binomial-tree broadcast of `bytes` from `root`: a rank receives from the
+// rank that differs from it (relative to the root) in its lowest set bit,
+// then sends to the ranks below that bit.
+Rank::Body broadcast(std::int64_t bytes, std::int64_t iterations, std::int64_t compute, int root) {
+  return [=](Rank& r) {
+    const int size = r.size(), relative = (r.rank() - root + size) % size;
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      r.compute(compute);
+      const int tag = static_cast<int>(i);
+      int mask = 1;
+      for (; mask < size; mask *= 2) {
+        if (relative & mask) {
+          r.recv((relative - mask + root) % size, bytes, tag);
+          break;
+        }
+      }
+      for (mask /= 2; mask > 0; mask /= 2) {
+        if (relative + mask < size) r.send((relative + mask + root) % size, bytes, tag);
+      }
+    }
+  };
+}
+
+// Pairwise all-to-all: in step s each rank sends `bytes` to rank + s and
+// receives from rank - s.
+Rank::Body alltoall(std::int64_t bytes, std::int64_t iterations, std::int64_t compute) {
+  return [=](Rank& r) {
+    const int size = r.size(), me = r.rank();
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      r.compute(compute);
+      for (int s = 1; s < size; ++s) {
+        r.send((me + s) % size, bytes, static_cast<int>(i));
+        r.recv((me - s + size) % size, bytes, static_cast<int>(i));
+      }
+    }
+  };
+}
+
+// Halo exchange on the most cubic 3D grid of the ranks (rank r at x = r % X,
+// y = (r / X) % Y, z = r / (X Y)), periodic: each iteration `compute`
+// cycles, then `bytes` to each of the six neighbours and from each (none
+// with itself; twice with a rank that is both neighbours of a dimension of 2).
+Rank::Body halo3d(std::int64_t bytes, std::int64_t iterations, std::int64_t compute) {
+  return [=](Rank& r) {
+    const Grid3dDims d = cubic_dims(r.size());
+    const int me = r.rank();
+    const int at[3] = {me % d[0], (me / d[0]) % d[1], me / (d[0] * d[1])};
+    // Direction 2k + 0 is +k, 2k + 1 is -k.
+    int neighbour[6];
+    for (int k = 0; k < 3; ++k) {
+      for (int sign = 0; sign < 2; ++sign) {
+        int c[3] = {at[0], at[1], at[2]};
+        c[k] = (c[k] + (sign == 0 ? 1 : d[k] - 1)) % d[k];
+        neighbour[2 * k + sign] = c[0] + d[0] * (c[1] + d[1] * c[2]);
+      }
+    }
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      r.compute(compute);
+      const int tag = static_cast<int>(i) * 8;
+      for (int dir = 0; dir < 6; ++dir) {
+        if (neighbour[dir] != me) r.send(neighbour[dir], bytes, tag + dir);
+      }
+      for (int dir = 0; dir < 6; ++dir) {
+        const int from = neighbour[dir ^ 1];  // what went in direction dir comes from the opposite side
+        if (from != me) r.recv(from, bytes, tag + dir);
+      }
+    }
+  };
+}
+
 // Each rank `messages` times: computes for a geometric number of cycles of
 // mean `interval`, then sends `bytes` to a rank drawn uniformly from the
 // others; nobody receives (the messages arrive and stay unmatched). Traffic
@@ -126,11 +216,29 @@ Workload make_workload(const std::string& text, std::uint64_t seed) {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
     return {text, name, allreduce(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
   }
+  if (name == "barrier") {
+    const auto p = parameters(text, rest, {{"iterations", 1}, {"compute", 0}});
+    return {text, name, barrier(p.at("iterations"), p.at("compute")), 1};
+  }
+  if (name == "broadcast") {
+    const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}, {"root", 0}});
+    if (p.at("root") >= (1 << 24)) fail(text, fmt::format("root = {}: must be below 2^24", p.at("root")));
+    const int root = static_cast<int>(p.at("root"));
+    return {text, name, broadcast(p.at("bytes"), p.at("iterations"), p.at("compute"), root), root + 1};
+  }
+  if (name == "alltoall") {
+    const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
+    return {text, name, alltoall(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
+  }
+  if (name == "halo3d") {
+    const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
+    return {text, name, halo3d(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
+  }
   if (name == "random") {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"interval", 100}, {"messages", 100}});
     return {text, name, random_sends(p.at("bytes"), p.at("interval"), p.at("messages"), seed), 1};
   }
-  fail(text, fmt::format("unknown workload \"{}\" (pingpong, allreduce, random)", name));
+  fail(text, fmt::format("unknown workload \"{}\" ({})", name, kWorkloadNames));
 }
 
 std::vector<int> place_ranks(const std::string& placement, std::int64_t ranks, int nodes, std::uint64_t seed) {

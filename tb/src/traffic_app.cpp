@@ -6,33 +6,14 @@
 #include <array>
 #include <numeric>
 
+#include "rlroute/tb/grid3d.hpp"
 #include "traffic_patterns.hpp"
 
 namespace rlroute::traffic_detail {
 
 namespace {
 
-using Dims = std::array<int, 3>;
-
-// The most cubic X <= Y <= Z with X*Y*Z = n: least surface XY + YZ + ZX
-// (the halo a stencil exchanges), ties to the smallest X, then Y.
-Dims cubic_dims(int n) {
-  Dims best{1, 1, n};
-  long best_surface = -1;
-  for (int x = 1; x * x * x <= n; ++x) {
-    if (n % x != 0) continue;
-    for (int y = x; x * y * y <= n; ++y) {
-      if ((n / x) % y != 0) continue;
-      const int z = n / x / y;
-      const long surface = static_cast<long>(x) * y + static_cast<long>(y) * z + static_cast<long>(z) * x;
-      if (best_surface < 0 || surface < best_surface) {
-        best = {x, y, z};
-        best_surface = surface;
-      }
-    }
-  }
-  return best;
-}
+using Dims = Grid3dDims;
 
 std::string dims_text(const Dims& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
 

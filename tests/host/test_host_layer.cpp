@@ -89,6 +89,30 @@ TEST(HostLayer, AllreduceOnRanksThatAreNotAPowerOfTwo) {
   EXPECT_EQ(run.result.app["messages"], 2 + 2 * 4 + 2);
 }
 
+// The collectives' message counts on 16 ranks (and on 6 where the ranks
+// are not a power of two), each run finished with every check passed.
+TEST(HostLayer, BarrierBroadcastAlltoallAndHalo3dFinish) {
+  const std::vector<std::pair<std::string, int>> cases = {
+      {"barrier:iterations=2", 2 * 16 * 4},
+      {"broadcast:bytes=64,root=5", 15},
+      {"alltoall:bytes=24", 16 * 15},
+      // A 2x2x4 grid: six messages each, two of them to the one x and the one y neighbour.
+      {"halo3d:bytes=32,iterations=2,compute=10", 2 * 16 * 6},
+  };
+  // SystemC elaborates once per process: the four workloads as one body, one after the other.
+  std::vector<host::Rank::Body> bodies;
+  for (const auto& c : cases) bodies.push_back(host::make_workload(c.first).body);
+  const auto body = [&bodies](host::Rank& r) {
+    for (const host::Rank::Body& b : bodies) b(r);
+  };
+  const WorkloadRun run = run_workload(body, linear(16), "collectives");
+  expect_clean(run.result);
+  ASSERT_TRUE(run.result.app["finished"].get<bool>()) << run.result.app_summary;
+  int total = 0;
+  for (const auto& c : cases) total += c.second;
+  EXPECT_EQ(run.result.app["messages"], total);
+}
+
 // A receive that no send will ever match: the run fails with the rank, its
 // node and what it waits for, as soon as nothing is left to happen.
 TEST(HostLayer, AReceiveNothingCanMatchIsADeadlock) {
@@ -153,7 +177,7 @@ TEST(HostLayerUnits, WorkloadSpecsAreChecked) {
   EXPECT_EQ(message("pingpong:size=4"),
             "workload \"pingpong:size=4\": \"size=4\" is not key=value with a key of bytes, iterations, peer");
   EXPECT_EQ(message("pingpong:peer=0"), "workload \"pingpong:peer=0\": peer = 0: rank 0 cannot ping itself");
-  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce, random)");
+  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random)");
 }
 
 TEST(HostLayerUnits, PlacementsPutOneRankPerNode) {
