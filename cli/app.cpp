@@ -42,7 +42,11 @@ int run_app(const AppArgs& a) {
   const std::uint64_t seed = static_cast<std::uint64_t>(a.seed.value_or(1));
   const host::Workload workload = host::make_workload(a.workload, seed);
   const int nodes = design.topo.num_nodes();
-  const std::int64_t ranks = a.ranks.value_or(nodes);
+  const std::int64_t ranks = a.ranks.value_or(workload.exact_ranks > 0 ? workload.exact_ranks : nodes);
+  if (workload.exact_ranks > 0 && ranks != workload.exact_ranks) {
+    throw std::invalid_argument(
+        fmt::format("--ranks {}: the trace \"{}\" has {} ranks", ranks, workload.text, workload.exact_ranks));
+  }
   if (ranks < workload.min_ranks) {
     throw std::invalid_argument(
         fmt::format("--ranks {}: workload \"{}\" needs at least {}", ranks, workload.text, workload.min_ranks));
@@ -89,9 +93,9 @@ Verb add_app(CLI::App& app) {
   cmd->add_option("CONFIG", a->config, "TOML config file")->required();
   cmd->add_option("--workload", a->workload, "the workload: pingpong[:bytes=B,iterations=N,peer=R], "
                                              "allreduce, barrier, broadcast, alltoall, halo3d[:bytes=B,iterations=N,compute=C], "
-                                             "random[:bytes=B,interval=C,messages=N] (docs/host.md)")
+                                             "random[:bytes=B,interval=C,messages=N], trace:FILE (docs/host.md)")
       ->required();
-  add_integer_option(cmd, "--ranks", a->ranks, "ranks, one per node (default: every node)");
+  add_integer_option(cmd, "--ranks", a->ranks, "ranks, one per node (default: every node; a trace's own)");
   cmd->add_option("--placement", a->placement, "ranks on nodes: linear (rank r on node r) or random (from --seed)");
   add_integer_option(cmd, "--seed", a->seed, "seed of the random placement and of what the workload draws (default 1)");
   add_integer_option(cmd, "--max-cycles", a->max_cycles, "cap on the run's cycles (default 10,000,000)");

@@ -1,12 +1,16 @@
 #include "rlroute/host/workload.hpp"
 
+#include "rlroute/host/collectives.hpp"
+#include "rlroute/host/trace.hpp"
 #include "rlroute/tb/grid3d.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -15,7 +19,7 @@ namespace rlroute::host {
 
 namespace {
 
-constexpr const char* kWorkloadNames = "pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random";
+constexpr const char* kWorkloadNames = "pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE";
 
 [[noreturn]] void fail(const std::string& text, const std::string& rule) {
   throw std::invalid_argument(fmt::format("workload \"{}\": {}", text, rule));
@@ -67,85 +71,13 @@ Rank::Body pingpong(std::int64_t bytes, std::int64_t iterations, int peer) {
   };
 }
 
-// Allreduce by recursive doubling over the largest power of two p <= size:
-// ranks p.. first give their data to rank - p and get the result back at
-// the end; in round k rank r exchanges `bytes` with r xor 2^k. `compute`
-// cycles before each of `iterations` allreduces.
-Rank::Body allreduce(std::int64_t bytes, std::int64_t iterations, std::int64_t compute) {
+// `iterations` times: `compute` cycles, then the collective with tags from
+// kCollectiveTags times the iteration.
+Rank::Body repeated(std::int64_t iterations, std::int64_t compute, const std::function<void(Rank&, int)>& collective) {
   return [=](Rank& r) {
-    const int size = r.size(), me = r.rank();
-    int p = 1;
-    while (p * 2 <= size) p *= 2;
     for (std::int64_t i = 0; i < iterations; ++i) {
       r.compute(compute);
-      const int tag = static_cast<int>(i) * 64;
-      if (me >= p) {
-        r.send(me - p, bytes, tag);
-        r.recv(me - p, bytes, tag + 63);
-        continue;
-      }
-      if (me + p < size) r.recv(me + p, bytes, tag);
-      for (int k = 1, round = 1; k < p; k *= 2, ++round) {
-        const int partner = me ^ k;
-        // The lower rank sends first: each pair's two messages cross in the network.
-        r.send(partner, bytes, tag + round);
-        r.recv(partner, bytes, tag + round);
-      }
-      if (me + p < size) r.send(me + p, bytes, tag + 63);
-    }
-  };
-}
-
-// Dissemination barrier: in round k each rank sends an empty message to
-// rank + 2^k and receives one from rank - 2^k (modulo the ranks).
-Rank::Body barrier(std::int64_t iterations, std::int64_t compute) {
-  return [=](Rank& r) {
-    const int size = r.size(), me = r.rank();
-    for (std::int64_t i = 0; i < iterations; ++i) {
-      r.compute(compute);
-      for (int k = 1, round = 0; k < size; k *= 2, ++round) {
-        const int tag = static_cast<int>(i) * 64 + round;
-        r.send((me + k) % size, 0, tag);
-        r.recv((me - k + size) % size, 0, tag);
-      }
-    }
-  };
-}
-
-// Binomial-tree broadcast of `bytes` from `root`: a rank receives from the
-// rank that differs from it (relative to the root) in its lowest set bit,
-// then sends to the ranks below that bit.
-Rank::Body broadcast(std::int64_t bytes, std::int64_t iterations, std::int64_t compute, int root) {
-  return [=](Rank& r) {
-    const int size = r.size(), relative = (r.rank() - root + size) % size;
-    for (std::int64_t i = 0; i < iterations; ++i) {
-      r.compute(compute);
-      const int tag = static_cast<int>(i);
-      int mask = 1;
-      for (; mask < size; mask *= 2) {
-        if (relative & mask) {
-          r.recv((relative - mask + root) % size, bytes, tag);
-          break;
-        }
-      }
-      for (mask /= 2; mask > 0; mask /= 2) {
-        if (relative + mask < size) r.send((relative + mask + root) % size, bytes, tag);
-      }
-    }
-  };
-}
-
-// Pairwise all-to-all: in step s each rank sends `bytes` to rank + s and
-// receives from rank - s.
-Rank::Body alltoall(std::int64_t bytes, std::int64_t iterations, std::int64_t compute) {
-  return [=](Rank& r) {
-    const int size = r.size(), me = r.rank();
-    for (std::int64_t i = 0; i < iterations; ++i) {
-      r.compute(compute);
-      for (int s = 1; s < size; ++s) {
-        r.send((me + s) % size, bytes, static_cast<int>(i));
-        r.recv((me - s + size) % size, bytes, static_cast<int>(i));
-      }
+      collective(r, static_cast<int>(i) * kCollectiveTags);
     }
   };
 }
@@ -214,25 +146,38 @@ Workload make_workload(const std::string& text, std::uint64_t seed) {
   }
   if (name == "allreduce") {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
-    return {text, name, allreduce(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
+    const std::int64_t bytes = p.at("bytes");
+    return {text, name, repeated(p.at("iterations"), p.at("compute"), [=](Rank& r, int tag) { allreduce(r, bytes, tag); }),
+            1};
   }
   if (name == "barrier") {
     const auto p = parameters(text, rest, {{"iterations", 1}, {"compute", 0}});
-    return {text, name, barrier(p.at("iterations"), p.at("compute")), 1};
+    return {text, name, repeated(p.at("iterations"), p.at("compute"), [](Rank& r, int tag) { barrier(r, tag); }), 1};
   }
   if (name == "broadcast") {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}, {"root", 0}});
     if (p.at("root") >= (1 << 24)) fail(text, fmt::format("root = {}: must be below 2^24", p.at("root")));
     const int root = static_cast<int>(p.at("root"));
-    return {text, name, broadcast(p.at("bytes"), p.at("iterations"), p.at("compute"), root), root + 1};
+    const std::int64_t bytes = p.at("bytes");
+    return {text, name,
+            repeated(p.at("iterations"), p.at("compute"), [=](Rank& r, int tag) { broadcast(r, bytes, root, tag); }),
+            root + 1};
   }
   if (name == "alltoall") {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
-    return {text, name, alltoall(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
+    const std::int64_t bytes = p.at("bytes");
+    return {text, name, repeated(p.at("iterations"), p.at("compute"), [=](Rank& r, int tag) { alltoall(r, bytes, tag); }),
+            1};
   }
   if (name == "halo3d") {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
     return {text, name, halo3d(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
+  }
+  if (name == "trace") {
+    if (rest.empty()) fail(text, "give the trace's file: trace:FILE");
+    auto trace = std::make_shared<const Trace>(read_trace(rest));
+    const int ranks = trace->ranks;
+    return {text, name, replay(std::move(trace)), ranks, ranks};
   }
   if (name == "random") {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"interval", 100}, {"messages", 100}});

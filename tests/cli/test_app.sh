@@ -39,6 +39,17 @@ check "app: its results are written" grep -q '"finished": false' "$work/cut.json
 "$rlroute" app --help > "$work/help.txt"
 check "app --help (forwarded to rlroute-app)" grep -q -- "--workload" "$work/help.txt"
 
+# A trace: its own ranks (4 of the 16 nodes), replayed.
+printf 'ranks 4\n0 send 3 64 1\n3 recv 0 64 1\n0 allreduce 8\n1 allreduce 8\n2 allreduce 8\n3 allreduce 8\n' \
+  > "$work/four.trace"
+"$rlroute" app "$cfg" --workload "trace:$work/four.trace" --placement random --quiet --json "$work/trace.json"
+check "app: a trace replayed on its 4 ranks" python3 -c "
+import json
+a = json.load(open('$work/trace.json'))['app']
+assert a['finished'] and a['ranks'] == 4 and a['messages'] == 1 + 8, a
+"
+printf 'ranks 4\n0 send 9 64 1\n' > "$work/bad.trace"
+
 # The host layer's speed benchmark: both modes on every network, at about the same load.
 /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/../../sim/host_speed.py" --rlroute "$rlroute" --out "$work/speed" \
   --loads 0.3 --repeat 1 > /dev/null
@@ -52,7 +63,7 @@ for r in rows:
 "
 check "host_speed.py: its plot" test -s "$work/speed/host_speed.png"
 
-refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random\)' \
+refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE\)' \
   app "$cfg" --workload halo --json "$work/none.json"
 refused_run "bad parameter" 'workload "pingpong:bytes=x": bytes = "x": must be a non-negative integer' \
   app "$cfg" --workload pingpong:bytes=x --json "$work/none.json"
@@ -62,6 +73,10 @@ refused_run "a peer beyond the ranks" '--ranks 16: workload "pingpong:peer=16" n
   app "$cfg" --workload pingpong:peer=16 --json "$work/none.json"
 refused_run "unknown placement" 'placement = "spread": must be linear or random' \
   app "$cfg" --workload pingpong --placement spread --json "$work/none.json"
+refused_run "a trace's ranks" "--ranks 5: the trace \"trace:$work/four.trace\" has 4 ranks" \
+  app "$cfg" --workload "trace:$work/four.trace" --ranks 5 --json "$work/none.json"
+refused_run "a trace's bad line" "$work/bad.trace:2: to \"9\": must be an integer in 0..3" \
+  app "$cfg" --workload "trace:$work/bad.trace" --json "$work/none.json"
 refused_run "no workload" '.*--workload is required' app "$cfg"
 refused_run "the config as --json" '.*' app "$cfg" --workload pingpong --json "$cfg"
 finish

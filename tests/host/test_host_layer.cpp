@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <numeric>
 #include <set>
@@ -12,6 +14,7 @@
 
 #include "../net/bench.hpp"
 #include "rlroute/host/host_layer.hpp"
+#include "rlroute/host/trace.hpp"
 #include "rlroute/host/workload.hpp"
 
 using namespace rlroute;
@@ -38,6 +41,54 @@ WorkloadRun run_workload(const host::Rank::Body& body, std::vector<int> placemen
   SimResult result = b->run(o);
   return {std::move(b), std::move(result), layer};
 }
+
+// A trace file in the test's temporary directory.
+std::string trace_file(const std::string& name, const std::string& text) {
+  const std::string path = (std::filesystem::path(::testing::TempDir()) / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char* kTrace = R"(# eight ranks: a ring of sends, then collectives
+ranks 8
+0 compute 20
+0 send 1 100 3      # to rank 1
+1 recv 0 100 3
+1 send 2 100 3
+2 recv 1 100 3
+0 barrier
+1 barrier
+2 barrier
+3 barrier
+4 barrier
+5 barrier
+6 barrier
+7 barrier
+0 allreduce 16
+1 allreduce 16
+2 allreduce 16
+3 allreduce 16
+4 allreduce 16
+5 allreduce 16
+6 allreduce 16
+7 allreduce 16
+0 broadcast 3 40
+1 broadcast 3 40
+2 broadcast 3 40
+3 broadcast 3 40
+4 broadcast 3 40
+5 broadcast 3 40
+6 broadcast 3 40
+7 broadcast 3 40
+7 alltoall 8
+6 alltoall 8
+5 alltoall 8
+4 alltoall 8
+3 alltoall 8
+2 alltoall 8
+1 alltoall 8
+0 alltoall 8
+)";
 
 std::vector<int> linear(int ranks) {
   std::vector<int> p(static_cast<std::size_t>(ranks));
@@ -113,6 +164,18 @@ TEST(HostLayer, BarrierBroadcastAlltoallAndHalo3dFinish) {
   EXPECT_EQ(run.result.app["messages"], total);
 }
 
+// A trace with point-to-point messages and every collective, replayed on 8
+// of the torus's nodes.
+TEST(HostLayer, ATraceIsReplayed) {
+  const host::Workload w = host::make_workload("trace:" + trace_file("ring.trace", kTrace));
+  EXPECT_EQ(w.exact_ranks, 8);
+  const WorkloadRun run = run_workload(w.body, {0, 2, 4, 6, 8, 10, 12, 14}, "trace");
+  expect_clean(run.result);
+  ASSERT_TRUE(run.result.app["finished"].get<bool>()) << run.result.app_summary;
+  // 2 sends; barrier 8 x 3 rounds; allreduce 8 x 3 rounds; broadcast 7; alltoall 8 x 7.
+  EXPECT_EQ(run.result.app["messages"], 2 + 24 + 24 + 7 + 56);
+}
+
 // A receive that no send will ever match: the run fails with the rank, its
 // node and what it waits for, as soon as nothing is left to happen.
 TEST(HostLayer, AReceiveNothingCanMatchIsADeadlock) {
@@ -177,7 +240,41 @@ TEST(HostLayerUnits, WorkloadSpecsAreChecked) {
   EXPECT_EQ(message("pingpong:size=4"),
             "workload \"pingpong:size=4\": \"size=4\" is not key=value with a key of bytes, iterations, peer");
   EXPECT_EQ(message("pingpong:peer=0"), "workload \"pingpong:peer=0\": peer = 0: rank 0 cannot ping itself");
-  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random)");
+  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE)");
+}
+
+TEST(HostLayerUnits, TracesAreReadAndWrittenInOneFormat) {
+  const host::Trace t = host::read_trace(trace_file("read.trace", kTrace));
+  EXPECT_EQ(t.ranks, 8);
+  EXPECT_EQ(t.events[0].size(), 6u);  // compute, send, the four collectives
+  EXPECT_EQ(t.events[0][1].kind, host::TraceEvent::Kind::Send);
+  EXPECT_EQ(t.events[0][1].peer, 1);
+  EXPECT_EQ(t.events[0][1].amount, 100);
+  EXPECT_EQ(t.events[0][1].tag, 3);
+  // Written and read again: the same events.
+  const host::Trace again = host::read_trace(trace_file("again.trace", host::write_trace(t)));
+  EXPECT_EQ(host::write_trace(again), host::write_trace(t));
+}
+
+TEST(HostLayerUnits, ATraceThatBreaksTheFormatIsRefusedWithItsLine) {
+  const auto message = [](const std::string& text) {
+    const std::string path = trace_file("bad.trace", text);
+    try {
+      host::read_trace(path);
+    } catch (const std::invalid_argument& e) {
+      std::string m = e.what();
+      return m.substr(m.find(':') + 1);  // without the directory
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("0 send 1 8 0\n"), "1: the first line must be \"ranks N\"");
+  EXPECT_EQ(message("ranks 4\n\n4 compute 1\n"), "3: rank \"4\": must be an integer in 0..3");
+  EXPECT_EQ(message("ranks 4\n0 send 1 8\n").substr(0, 47), "2: send takes 3 values after the rank, not 2 (R");
+  EXPECT_EQ(message("ranks 4\n0 wait 1\n").substr(0, 26), "2: unknown event \"wait\" (R");
+  EXPECT_EQ(message("ranks 4\n2 recv 2 8 0\n"), "2: rank 2 recvs itself");
+  EXPECT_EQ(message("ranks 4\n0 send 1 8 -1\n"), "2: tag \"-1\": must be an integer in 0..1073741823");
+  EXPECT_EQ(message(""), " empty trace (the first line must be \"ranks N\")");
+  EXPECT_THROW(host::read_trace("/nonexistent/x.trace"), std::invalid_argument);
 }
 
 TEST(HostLayerUnits, PlacementsPutOneRankPerNode) {

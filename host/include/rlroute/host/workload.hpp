@@ -15,10 +15,11 @@ struct Workload {
   std::string text;  // the spec as given
   std::string name;
   Rank::Body body;
-  int min_ranks = 1;  // the ranks it names
+  int min_ranks = 1;    // the ranks it names
+  int exact_ranks = 0;  // a trace's ranks (0: any number from min_ranks)
 };
 
-// `seed` seeds what a workload draws (the random workload's gaps and
+// "trace:FILE" replays a trace (trace.hpp). `seed` seeds what a workload draws (the random workload's gaps and
 // destinations). Throws std::invalid_argument "workload \"<text>\": <rule>"
 // for an unknown name, an unknown or bad parameter.
 Workload make_workload(const std::string& text, std::uint64_t seed = 1);
