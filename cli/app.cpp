@@ -45,7 +45,7 @@ int run_app(const AppArgs& a) {
   const std::int64_t ranks = a.ranks.value_or(workload.exact_ranks > 0 ? workload.exact_ranks : nodes);
   if (workload.exact_ranks > 0 && ranks != workload.exact_ranks) {
     throw std::invalid_argument(
-        fmt::format("--ranks {}: the trace \"{}\" has {} ranks", ranks, workload.text, workload.exact_ranks));
+        fmt::format("--ranks {}: workload \"{}\" has {} ranks", ranks, workload.text, workload.exact_ranks));
   }
   if (ranks < workload.min_ranks) {
     throw std::invalid_argument(
@@ -93,7 +93,7 @@ Verb add_app(CLI::App& app) {
   cmd->add_option("CONFIG", a->config, "TOML config file")->required();
   cmd->add_option("--workload", a->workload, "the workload: pingpong[:bytes=B,iterations=N,peer=R], "
                                              "allreduce, barrier, broadcast, alltoall, halo3d[:bytes=B,iterations=N,compute=C], "
-                                             "random[:bytes=B,interval=C,messages=N], trace:FILE (docs/host.md)")
+                                             "random[:bytes=B,interval=C,messages=N], trace:FILE, goal:FILE (docs/host.md)")
       ->required();
   add_integer_option(cmd, "--ranks", a->ranks, "ranks, one per node (default: every node; a trace's own)");
   cmd->add_option("--placement", a->placement, "ranks on nodes: linear (rank r on node r) or random (from --seed)");

@@ -1,6 +1,7 @@
 #include "rlroute/host/workload.hpp"
 
 #include "rlroute/host/collectives.hpp"
+#include "rlroute/host/goal.hpp"
 #include "rlroute/host/trace.hpp"
 #include "rlroute/tb/grid3d.hpp"
 
@@ -19,7 +20,7 @@ namespace rlroute::host {
 
 namespace {
 
-constexpr const char* kWorkloadNames = "pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE";
+constexpr const char* kWorkloadNames = "pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE, goal:FILE";
 
 [[noreturn]] void fail(const std::string& text, const std::string& rule) {
   throw std::invalid_argument(fmt::format("workload \"{}\": {}", text, rule));
@@ -173,9 +174,9 @@ Workload make_workload(const std::string& text, std::uint64_t seed) {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
     return {text, name, halo3d(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
   }
-  if (name == "trace") {
-    if (rest.empty()) fail(text, "give the trace's file: trace:FILE");
-    auto trace = std::make_shared<const Trace>(read_trace(rest));
+  if (name == "trace" || name == "goal") {
+    if (rest.empty()) fail(text, fmt::format("give the {}'s file: {}:FILE", name == "trace" ? "trace" : "schedule", name));
+    auto trace = std::make_shared<const Trace>(name == "trace" ? read_trace(rest) : read_goal(rest));
     const int ranks = trace->ranks;
     return {text, name, replay(std::move(trace)), ranks, ranks};
   }

@@ -49,6 +49,23 @@ a = json.load(open('$work/trace.json'))['app']
 assert a['finished'] and a['ranks'] == 4 and a['messages'] == 1 + 8, a
 "
 printf 'ranks 4\n0 send 9 64 1\n' > "$work/bad.trace"
+# A GOAL schedule (LogGOPSim's format): a ring, each send after the receive.
+{
+  echo "num_ranks 4"
+  for r in 0 1 2 3; do
+    echo "rank $r {"
+    echo "l1: recv 8b from $(( (r + 3) % 4 )) tag 5"
+    echo "l2: send 8b to $(( (r + 1) % 4 )) tag 5 cpu 0 nic 0"
+    [ $r -ne 0 ] && echo "l2 requires l1"  # rank 0 starts the ring
+    echo "}"
+  done
+} > "$work/ring.goal"
+"$rlroute" app "$cfg" --workload "goal:$work/ring.goal" --quiet --json "$work/goal.json"
+check "app: a GOAL schedule replayed" python3 -c "
+import json
+a = json.load(open('$work/goal.json'))['app']
+assert a['finished'] and a['ranks'] == 4 and a['messages'] == 4, a
+"
 
 # The host layer's speed benchmark: both modes on every network, at about the same load.
 /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/../../sim/host_speed.py" --rlroute "$rlroute" --out "$work/speed" \
@@ -63,7 +80,7 @@ for r in rows:
 "
 check "host_speed.py: its plot" test -s "$work/speed/host_speed.png"
 
-refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE\)' \
+refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE, goal:FILE\)' \
   app "$cfg" --workload halo --json "$work/none.json"
 refused_run "bad parameter" 'workload "pingpong:bytes=x": bytes = "x": must be a non-negative integer' \
   app "$cfg" --workload pingpong:bytes=x --json "$work/none.json"
@@ -73,7 +90,7 @@ refused_run "a peer beyond the ranks" '--ranks 16: workload "pingpong:peer=16" n
   app "$cfg" --workload pingpong:peer=16 --json "$work/none.json"
 refused_run "unknown placement" 'placement = "spread": must be linear or random' \
   app "$cfg" --workload pingpong --placement spread --json "$work/none.json"
-refused_run "a trace's ranks" "--ranks 5: the trace \"trace:$work/four.trace\" has 4 ranks" \
+refused_run "a trace's ranks" "--ranks 5: workload \"trace:$work/four.trace\" has 4 ranks" \
   app "$cfg" --workload "trace:$work/four.trace" --ranks 5 --json "$work/none.json"
 refused_run "a trace's bad line" "$work/bad.trace:2: to \"9\": must be an integer in 0..3" \
   app "$cfg" --workload "trace:$work/bad.trace" --json "$work/none.json"

@@ -4,6 +4,8 @@
 // builds a HostLayer runs in its own (CTest runs each test alone).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include <stdexcept>
 
 #include "../net/bench.hpp"
+#include "rlroute/host/goal.hpp"
 #include "rlroute/host/host_layer.hpp"
 #include "rlroute/host/trace.hpp"
 #include "rlroute/host/workload.hpp"
@@ -176,6 +179,25 @@ TEST(HostLayer, ATraceIsReplayed) {
   EXPECT_EQ(run.result.app["messages"], 2 + 24 + 24 + 7 + 56);
 }
 
+// A GOAL dissemination barrier on 16 ranks, replayed.
+TEST(HostLayer, AGoalScheduleIsReplayed) {
+  std::string goal = "num_ranks 16\n";
+  for (int r = 0; r < 16; ++r) {
+    goal += "rank " + std::to_string(r) + " {\n";
+    for (int k = 1, round = 0; k < 16; k *= 2, ++round) {
+      goal += fmt::format("s{}: send 1b to {} tag 0\nr{}: recv 1b from {} tag 0\n", round, (r + k) % 16, round,
+                          (r - k + 16) % 16);
+      if (round > 0) goal += fmt::format("s{} requires r{}\n", round, round - 1);
+    }
+    goal += "}\n";
+  }
+  const host::Workload w = host::make_workload("goal:" + trace_file("dissemination.goal", goal));
+  const WorkloadRun run = run_workload(w.body, linear(16), "goal");
+  expect_clean(run.result);
+  ASSERT_TRUE(run.result.app["finished"].get<bool>()) << run.result.app_summary;
+  EXPECT_EQ(run.result.app["messages"], 16 * 4);
+}
+
 // A receive that no send will ever match: the run fails with the rank, its
 // node and what it waits for, as soon as nothing is left to happen.
 TEST(HostLayer, AReceiveNothingCanMatchIsADeadlock) {
@@ -240,7 +262,7 @@ TEST(HostLayerUnits, WorkloadSpecsAreChecked) {
   EXPECT_EQ(message("pingpong:size=4"),
             "workload \"pingpong:size=4\": \"size=4\" is not key=value with a key of bytes, iterations, peer");
   EXPECT_EQ(message("pingpong:peer=0"), "workload \"pingpong:peer=0\": peer = 0: rank 0 cannot ping itself");
-  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE)");
+  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE, goal:FILE)");
 }
 
 TEST(HostLayerUnits, TracesAreReadAndWrittenInOneFormat) {
@@ -275,6 +297,61 @@ TEST(HostLayerUnits, ATraceThatBreaksTheFormatIsRefusedWithItsLine) {
   EXPECT_EQ(message("ranks 4\n0 send 1 8 -1\n"), "2: tag \"-1\": must be an integer in 0..1073741823");
   EXPECT_EQ(message(""), " empty trace (the first line must be \"ranks N\")");
   EXPECT_THROW(host::read_trace("/nonexistent/x.trace"), std::invalid_argument);
+}
+
+// A GOAL schedule: labels, requires and irequires, comments, cpu and nic.
+const char* kGoal = R"(/* two ranks
+   exchange */
+num_ranks 2
+rank 0 {
+a: calc 100 cpu 0
+b: send 16b to 1 tag 4 // after the compute
+c: recv 16b from 1 tag 9
+d: send 8b to 1
+b requires a
+c irequires b
+}
+rank 1 {
+x: recv 16b from 0 tag 4
+y: send 16b to 0 tag 9 nic 0
+z: recv 8b from 0
+y requires x
+}
+)";
+
+TEST(HostLayerUnits, GoalSchedulesBecomeTracesInAnOrderTheirDependenciesAllow) {
+  const host::Trace t = host::read_goal(trace_file("two.goal", kGoal));
+  // Rank 0: d (ready, a send) first, then a (compute), then b, then c. Rank 1: x, then y, z (receives in file order).
+  EXPECT_EQ(host::write_trace(t), "ranks 2\n"
+                                  "0 send 1 8 0\n"
+                                  "0 compute 100\n"
+                                  "0 send 1 16 4\n"
+                                  "0 recv 1 16 9\n"
+                                  "1 recv 0 16 4\n"
+                                  "1 send 0 16 9\n"
+                                  "1 recv 0 8 0\n");
+}
+
+TEST(HostLayerUnits, AGoalScheduleThatCannotBeReplayedIsRefusedWithItsLine) {
+  const auto message = [](const std::string& text) {
+    const std::string path = trace_file("bad.goal", text);
+    try {
+      host::read_goal(path);
+    } catch (const std::invalid_argument& e) {
+      std::string m = e.what();
+      return m.substr(m.find(':') + 1);
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("num_ranks 2\nrank 0 {\nrecv 8b from -1 tag 0\n}\n"),
+            "3: from \"-1\": must be an integer in 0..1 (wildcards are not replayed)");
+  EXPECT_EQ(message("num_ranks 2\nrank 0 {\na: calc 5\na requires b\n}\n"),
+            "4: unknown label \"b\" (a label is defined before it is required)");
+  EXPECT_EQ(message("num_ranks 2\nrank 0 {\na: calc 5\nb: calc 6\na requires b\nb requires a\n}\n"),
+            "3: the operation is in a cycle of dependencies");
+  EXPECT_EQ(message("rank 0 {\n}\n"), "1: the schedule must start with \"num_ranks N\"");
+  EXPECT_EQ(message("num_ranks 2\nrank 0 {\nput 8b to 1\n}\n"), "3: unknown operation \"put\" (calc, send, recv)");
+  EXPECT_EQ(message("num_ranks 2\nrank 1 {\ncalc 5\n"), " rank 1's braces are not closed");
 }
 
 TEST(HostLayerUnits, PlacementsPutOneRankPerNode) {
