@@ -23,6 +23,7 @@ struct AppArgs {
   std::string workload;
   std::string placement = "linear";
   std::string json;
+  std::string messages;  // CSV of every message
   std::optional<std::int64_t> ranks, seed, max_cycles, threads, watchdog;
   bool quiet = false;
 };
@@ -33,10 +34,9 @@ constexpr std::int64_t kDefaultMaxCycles = 10'000'000;
 int run_app(const AppArgs& a) {
   const Config cfg = load_config(a.config);
   print_warnings(cfg.warnings);
-  if (!a.json.empty()) {
-    check_distinct_files({{"--json", a.json}}, {{"the config", a.config}});
-    check_output_file(a.json, "--json");
-  }
+  check_distinct_files({{"--json", a.json}, {"--messages", a.messages}}, {{"the config", a.config}});
+  if (!a.json.empty()) check_output_file(a.json, "--json");
+  if (!a.messages.empty()) check_output_file(a.messages, "--messages");
   // Everything the user typed is checked before the model is built.
   const Design design = derive_design(cfg);
   const std::uint64_t seed = static_cast<std::uint64_t>(a.seed.value_or(1));
@@ -51,7 +51,7 @@ int run_app(const AppArgs& a) {
     throw std::invalid_argument(
         fmt::format("--ranks {}: workload \"{}\" needs at least {}", ranks, workload.text, workload.min_ranks));
   }
-  const std::vector<int> placement = host::place_ranks(a.placement, ranks, nodes, seed);
+  const std::vector<int> placement = host::place_ranks(a.placement, ranks, design.topo, seed);
   SimOptions o;
   o.pattern = workload.text;
   o.seed = seed;
@@ -73,6 +73,7 @@ int run_app(const AppArgs& a) {
   const SimResult r = simulator.run(o);
   if (!a.quiet) std::cout << r.app_summary << "\n";
   if (!a.json.empty()) write_file_atomically(a.json, simulator.result_json(r, o).dump(2) + "\n", "--json");
+  if (!a.messages.empty()) write_file_atomically(a.messages, layer->messages_csv(), "--messages");
   if (!r.ok()) {
     std::cerr << "rlroute: error: " << r.failure << "\n";
     return 2;
@@ -96,12 +97,17 @@ Verb add_app(CLI::App& app) {
                                              "random[:bytes=B,interval=C,messages=N], trace:FILE, goal:FILE (docs/host.md)")
       ->required();
   add_integer_option(cmd, "--ranks", a->ranks, "ranks, one per node (default: every node; a trace's own)");
-  cmd->add_option("--placement", a->placement, "ranks on nodes: linear (rank r on node r) or random (from --seed)");
+  cmd->add_option("--placement", a->placement,
+                  "ranks on nodes: linear (rank r on node r), random (from --seed) or groups (a dragonfly: rank r in "
+                  "group r mod g)");
   add_integer_option(cmd, "--seed", a->seed, "seed of the random placement and of what the workload draws (default 1)");
   add_integer_option(cmd, "--max-cycles", a->max_cycles, "cap on the run's cycles (default 10,000,000)");
   add_integer_option(cmd, "--threads", a->threads, "threads that evaluate the routers (1..256); the same results");
   add_integer_option(cmd, "--watchdog", a->watchdog, "cycles without movement that count as deadlock (default 5000)");
   cmd->add_option("--json", a->json, "write the results JSON here (the app object: run time, per rank, messages)");
+  cmd->add_option("--messages", a->messages,
+                  "write every message as CSV: ranks, tag, bytes, packets, and the cycles of its send, its last "
+                  "flit's entry and its arrival");
   cmd->add_flag("--quiet", a->quiet, "print nothing but errors");
   return {cmd, [a] { return run_app(*a); }};
 }

@@ -160,6 +160,16 @@ nlohmann::ordered_json HostLayer::report() const {
            {{"avg", l.avg}, {"stdev", l.stdev}, {"p50", l.p50}, {"p99", l.p99}, {"max", l.max}, {"count", l.count}}}};
 }
 
+std::string HostLayer::messages_csv() const {
+  std::string s = "src_rank,dst_rank,tag,bytes,packets,posted,sent,arrived,latency\n";
+  for (const Message& m : messages_) {
+    // Cycles: -1 where it has not happened; latency as in report().
+    s += fmt::format("{},{},{},{},{},{},{},{},{}\n", m.src_rank, m.dst_rank, m.tag, m.data.size(), m.packets, m.posted,
+                     m.sent, m.arrived, m.arrived >= 0 ? m.arrived + 1 - m.posted : -1);
+  }
+  return s;
+}
+
 std::string HostLayer::summary() const {
   const nlohmann::ordered_json r = report();
   const std::string done = finished() ? fmt::format("{} ranks done in {} cycles", ranks(), r["run_cycles"].get<std::int64_t>())

@@ -187,7 +187,9 @@ Workload make_workload(const std::string& text, std::uint64_t seed) {
   fail(text, fmt::format("unknown workload \"{}\" ({})", name, kWorkloadNames));
 }
 
-std::vector<int> place_ranks(const std::string& placement, std::int64_t ranks, int nodes, std::uint64_t seed) {
+std::vector<int> place_ranks(const std::string& placement, std::int64_t ranks, const Topology& topo,
+                             std::uint64_t seed) {
+  const int nodes = topo.num_nodes();
   if (ranks < 1 || ranks > nodes) {
     throw std::invalid_argument(fmt::format("ranks = {}: must be 1..{} (one rank per node)", ranks, nodes));
   }
@@ -196,8 +198,15 @@ std::vector<int> place_ranks(const std::string& placement, std::int64_t ranks, i
   if (placement == "random") {
     std::mt19937_64 rng(seed ^ 0x5eedc0de12345678ull);
     std::shuffle(node.begin(), node.end(), rng);
+  } else if (placement == "groups") {
+    if (!topo.dragonfly()) {
+      throw std::invalid_argument(fmt::format("placement = \"groups\": needs a dragonfly (this network: {})",
+                                              topo.describe()));
+    }
+    const int groups = topo.num_groups(), per_group = nodes / groups;
+    for (int r = 0; r < nodes; ++r) node[static_cast<std::size_t>(r)] = (r % groups) * per_group + r / groups;
   } else if (placement != "linear") {
-    throw std::invalid_argument(fmt::format("placement = \"{}\": must be linear or random", placement));
+    throw std::invalid_argument(fmt::format("placement = \"{}\": must be linear, random or groups", placement));
   }
   node.resize(static_cast<std::size_t>(ranks));
   return node;

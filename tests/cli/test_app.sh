@@ -10,7 +10,8 @@ rm -rf "$work"; mkdir -p "$work"
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 cfg="$examples/torus4x4_dor.toml"
 
-"$rlroute" app "$cfg" --workload pingpong:bytes=1024,iterations=2,peer=10 --json "$work/pp.json" > "$work/out.txt" 2> "$work/err.txt"
+"$rlroute" app "$cfg" --workload pingpong:bytes=1024,iterations=2,peer=10 --json "$work/pp.json" \
+  --messages "$work/pp.csv" > "$work/out.txt" 2> "$work/err.txt"
 check "app exits 0" test $? -eq 0
 check "app: one line of results on stdout, no banner" test "$(wc -l < "$work/out.txt")" -eq 1
 check "app: the summary" grep -qE '^pingpong: 16 ranks done in [0-9]+ cycles; 4 messages \(4096 bytes\)' "$work/out.txt"
@@ -22,6 +23,15 @@ assert d['pattern'] == 'pingpong:bytes=1024,iterations=2,peer=10' and d['failure
 assert a['finished'] and a['messages'] == 4 and a['run_cycles'] == a['rank_cycles'][0] > 0, a
 assert a['run_cycles'] == round(4 * a['message_latency']['avg']), a
 assert d['packets_delivered'] == 4 * 64 and d['packets_lost'] == 0
+"
+check "app --messages: a row per message, in the order of the sends" python3 -c "
+import csv, json
+rows = list(csv.DictReader(open('$work/pp.csv')))
+a = json.load(open('$work/pp.json'))['app']
+assert [(r['src_rank'], r['dst_rank']) for r in rows] == [('0', '10'), ('10', '0')] * 2, rows
+assert all(int(r['packets']) == 64 and int(r['bytes']) == 1024 for r in rows), rows
+assert all(int(r['posted']) < int(r['sent']) < int(r['arrived']) for r in rows), rows
+assert sum(int(r['latency']) for r in rows) == a['run_cycles'], rows
 "
 "$rlroute" app "$cfg" --workload allreduce:bytes=32,iterations=2 --placement random --seed 5 --ranks 12 --quiet \
   --json "$work/ar.json"
@@ -88,12 +98,16 @@ refused_run "more ranks than nodes" 'ranks = 17: must be 1..16 \(one rank per no
   app "$cfg" --workload pingpong --ranks 17 --json "$work/none.json"
 refused_run "a peer beyond the ranks" '--ranks 16: workload "pingpong:peer=16" needs at least 17' \
   app "$cfg" --workload pingpong:peer=16 --json "$work/none.json"
-refused_run "unknown placement" 'placement = "spread": must be linear or random' \
+refused_run "unknown placement" 'placement = "spread": must be linear, random or groups' \
   app "$cfg" --workload pingpong --placement spread --json "$work/none.json"
 refused_run "a trace's ranks" "--ranks 5: workload \"trace:$work/four.trace\" has 4 ranks" \
   app "$cfg" --workload "trace:$work/four.trace" --ranks 5 --json "$work/none.json"
 refused_run "a trace's bad line" "$work/bad.trace:2: to \"9\": must be an integer in 0..3" \
   app "$cfg" --workload "trace:$work/bad.trace" --json "$work/none.json"
+refused_run "groups on a torus" 'placement = "groups": needs a dragonfly' \
+  app "$cfg" --workload pingpong --placement groups --json "$work/none.json"
+refused_run "--json and --messages the same file" '.*' \
+  app "$cfg" --workload pingpong --json "$work/none.json" --messages "$work/none.json"
 refused_run "no workload" '.*--workload is required' app "$cfg"
 refused_run "the config as --json" '.*' app "$cfg" --workload pingpong --json "$cfg"
 finish

@@ -355,13 +355,29 @@ TEST(HostLayerUnits, AGoalScheduleThatCannotBeReplayedIsRefusedWithItsLine) {
 }
 
 TEST(HostLayerUnits, PlacementsPutOneRankPerNode) {
-  EXPECT_EQ(host::place_ranks("linear", 3, 16, 1), (std::vector<int>{0, 1, 2}));
-  const std::vector<int> random = host::place_ranks("random", 16, 16, 7);
+  const Topology torus = Bench(kTorus4x4).design.topo;
+  EXPECT_EQ(host::place_ranks("linear", 3, torus, 1), (std::vector<int>{0, 1, 2}));
+  const std::vector<int> random = host::place_ranks("random", 16, torus, 7);
   EXPECT_EQ(std::set<int>(random.begin(), random.end()).size(), 16u);
   EXPECT_NE(random, linear(16));
-  EXPECT_EQ(random, host::place_ranks("random", 16, 16, 7));
-  EXPECT_THROW(host::place_ranks("linear", 17, 16, 1), std::invalid_argument);
-  EXPECT_THROW(host::place_ranks("spread", 4, 16, 1), std::invalid_argument);
+  EXPECT_EQ(random, host::place_ranks("random", 16, torus, 7));
+  EXPECT_THROW(host::place_ranks("linear", 17, torus, 1), std::invalid_argument);
+  EXPECT_THROW(host::place_ranks("spread", 4, torus, 1), std::invalid_argument);
+  EXPECT_THROW(host::place_ranks("groups", 4, torus, 1), std::invalid_argument);
+  // dfly(2,4,2,9): 8 nodes per group; rank r in group r mod 9.
+  const Topology dfly = derive_design(parse_config(R"(
+[topology]
+kind = "dragonfly"
+p = 2
+a = 4
+h = 2
+g = 9
+[routing]
+algorithm = "min"
+)", "dfly.toml")).topo;
+  const std::vector<int> groups = host::place_ranks("groups", 72, dfly, 1);
+  EXPECT_EQ(std::vector<int>(groups.begin(), groups.begin() + 11), (std::vector<int>{0, 8, 16, 24, 32, 40, 48, 56, 64, 1, 9}));
+  EXPECT_EQ(std::set<int>(groups.begin(), groups.end()).size(), 72u);
 }
 
 TEST(HostLayerUnits, MessagesAreCutIntoPacketsOfTheRouter) {

@@ -38,6 +38,8 @@ class HostLayer : public Application {
   std::string failure() const override { return failure_; }
   nlohmann::ordered_json report() const override;
   std::string summary() const override;
+  // Every message, a CSV row each in the order of their sends (docs/host.md).
+  std::string messages_csv() const;
 
   // From the network interfaces, in their ranks' threads: block until the
   // send's last flit has entered the network, or the receive's message (the

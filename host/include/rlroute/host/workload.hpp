@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rlroute/gen/topology.hpp"
 #include "rlroute/host/rank.hpp"
 
 namespace rlroute::host {
@@ -24,10 +25,13 @@ struct Workload {
 // for an unknown name, an unknown or bad parameter.
 Workload make_workload(const std::string& text, std::uint64_t seed = 1);
 
-// The node of each of `ranks` ranks on a network of `nodes` nodes:
-// "linear" puts rank r on node r, "random" on a permutation drawn from
-// `seed`. Throws std::invalid_argument for another name or more ranks than
-// nodes.
-std::vector<int> place_ranks(const std::string& placement, std::int64_t ranks, int nodes, std::uint64_t seed);
+// The node of each of `ranks` ranks on `topo`'s nodes: "linear" puts rank r
+// on node r (a dragonfly's nodes are numbered group by group), "random" on a
+// permutation drawn from `seed`, "groups" (a dragonfly) rank r in group
+// r mod g, on that group's nodes in order. Throws std::invalid_argument for
+// another name, more ranks than nodes, or "groups" on a network without
+// groups.
+std::vector<int> place_ranks(const std::string& placement, std::int64_t ranks, const Topology& topo,
+                             std::uint64_t seed);
 
 }  // namespace rlroute::host
