@@ -41,6 +41,15 @@ a = json.load(open('$work/ar.json'))['app']
 assert a['finished'] and a['ranks'] == 12 and len(set(a['placement'])) == 12 and a['placement'] != list(range(12)), a
 assert a['messages'] == 2 * (4 + 3 * 8 + 4), a
 "
+"$rlroute" app "$cfg" --workload allreduce:bytes=32,iterations=2 --placement random --seed 5 --ranks 12 --quiet \
+  --json "$work/ar2.json" --threads 2
+check "app --threads 2: the same results" python3 -c "
+import json
+a, b = (json.load(open(f)) for f in ('$work/ar.json', '$work/ar2.json'))
+speed = ('router_cycles_per_second', 'wall_seconds', 'threads')
+assert {k: v for k, v in a.items() if k not in speed} == {k: v for k, v in b.items() if k not in speed}
+assert b['threads'] == 2, b['threads']
+"
 "$rlroute" app "$cfg" --workload pingpong:bytes=100000,iterations=9 --max-cycles 500 --quiet --json "$work/cut.json" \
   2> "$work/cut.txt"
 check "app: a workload cut short exits 2" test $? -eq 2
