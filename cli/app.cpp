@@ -21,10 +21,11 @@ namespace {
 struct AppArgs {
   std::string config;
   std::string workload;
+  std::string background;  // a second job, on other nodes
   std::string placement = "linear";
   std::string json;
   std::string messages;  // CSV of every message
-  std::optional<std::int64_t> ranks, seed, max_cycles, threads, watchdog;
+  std::optional<std::int64_t> ranks, background_ranks, seed, max_cycles, threads, watchdog;
   bool quiet = false;
 };
 
@@ -51,7 +52,29 @@ int run_app(const AppArgs& a) {
     throw std::invalid_argument(
         fmt::format("--ranks {}: workload \"{}\" needs at least {}", ranks, workload.text, workload.min_ranks));
   }
-  const std::vector<int> placement = host::place_ranks(a.placement, ranks, design.topo, seed);
+  std::vector<host::Job> jobs;
+  std::int64_t background_ranks = 0;
+  std::optional<host::Workload> background;
+  if (!a.background.empty()) {
+    background = host::make_workload(a.background, seed + 1);
+    background_ranks = a.background_ranks.value_or(background->exact_ranks > 0 ? background->exact_ranks : nodes - ranks);
+    if (background_ranks < std::max(1, background->min_ranks) ||
+        (background->exact_ranks > 0 && background_ranks != background->exact_ranks)) {
+      throw std::invalid_argument(fmt::format("--background-ranks {}: workload \"{}\" needs {} {}", background_ranks,
+                                              background->text, background->exact_ranks > 0 ? "exactly" : "at least",
+                                              std::max({1, background->min_ranks, background->exact_ranks})));
+    }
+    if (ranks + background_ranks > nodes) {
+      throw std::invalid_argument(fmt::format("--background-ranks {}: with the {} ranks of --workload, more than the {} nodes",
+                                              background_ranks, ranks, nodes));
+    }
+  } else if (a.background_ranks) {
+    throw std::invalid_argument("--background-ranks: give --background SPEC as well");
+  }
+  // One placement over both jobs: the workload's ranks first, the background's on the nodes after them.
+  const std::vector<int> placement = host::place_ranks(a.placement, ranks + background_ranks, design.topo, seed);
+  jobs.push_back({workload.name, workload.body, {placement.begin(), placement.begin() + ranks}, false});
+  if (background) jobs.push_back({background->name, background->body, {placement.begin() + ranks, placement.end()}, true});
   SimOptions o;
   o.pattern = workload.text;
   o.seed = seed;
@@ -68,7 +91,7 @@ int run_app(const AppArgs& a) {
     if (!a.quiet) std::cerr << "rlroute: " << line << "\n";
   };
   const Simulator simulator(cfg, FabricKind::Harness, log);
-  auto layer = std::make_shared<host::HostLayer>(simulator.design(), placement, workload.body, workload.name);
+  auto layer = std::make_shared<host::HostLayer>(simulator.design(), std::move(jobs));
   o.application = layer;
   const SimResult r = simulator.run(o);
   if (!a.quiet) std::cout << r.app_summary << "\n";
@@ -100,6 +123,11 @@ Verb add_app(CLI::App& app) {
   cmd->add_option("--placement", a->placement,
                   "ranks on nodes: linear (rank r on node r), random (from --seed) or groups (a dragonfly: rank r in "
                   "group r mod g)");
+  cmd->add_option("--background", a->background,
+                  "a second job sharing the network (a workload spec, as --workload), on other nodes; the run ends "
+                  "when --workload's has finished");
+  add_integer_option(cmd, "--background-ranks", a->background_ranks,
+                     "ranks of --background (default: every node --workload leaves; a trace's own)");
   add_integer_option(cmd, "--seed", a->seed, "seed of the random placement and of what the workload draws (default 1)");
   add_integer_option(cmd, "--max-cycles", a->max_cycles, "cap on the run's cycles (default 10,000,000)");
   add_integer_option(cmd, "--threads", a->threads, "threads that evaluate the routers (1..256); the same results");

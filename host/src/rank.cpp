@@ -9,33 +9,33 @@
 
 namespace rlroute::host {
 
-Rank::Rank(const sc_core::sc_module_name& name, int rank, HostLayer& host, Body body)
-    : sc_core::sc_module(name), socket("socket"), rank_(rank), host_(host), body_(std::move(body)) {
+Rank::Rank(const sc_core::sc_module_name& name, int id, int rank, HostLayer& host, Body body)
+    : sc_core::sc_module(name), socket("socket"), id_(id), rank_(rank), host_(host), body_(std::move(body)) {
   SC_HAS_PROCESS(Rank);
   SC_THREAD(run);
 }
 
-int Rank::size() const { return host_.ranks(); }
+int Rank::size() const { return host_.job_size(id_); }
 
 void Rank::run() {
   body_(*this);
-  host_.rank_done(rank_);
+  host_.rank_done(id_);
 }
 
 void Rank::send(int to, std::int64_t bytes, int tag) {
-  host_.rank_waits(rank_, fmt::format("sends {} bytes to rank {} with tag {}", bytes, to, tag));
+  host_.rank_waits(id_, fmt::format("sends {} bytes to rank {} with tag {}", bytes, to, tag));
   transport(tlm::TLM_WRITE_COMMAND, to, bytes, tag);
 }
 
 void Rank::recv(int from, std::int64_t bytes, int tag) {
-  host_.rank_waits(rank_, fmt::format("receives {} bytes from rank {} with tag {}", bytes, from, tag));
+  host_.rank_waits(id_, fmt::format("receives {} bytes from rank {} with tag {}", bytes, from, tag));
   transport(tlm::TLM_READ_COMMAND, from, bytes, tag);
 }
 
 void Rank::compute(std::int64_t cycles) {
-  host_.rank_waits(rank_, fmt::format("computes for {} cycles", cycles));
+  host_.rank_waits(id_, fmt::format("computes for {} cycles", cycles));
   sc_core::wait(host_.period() * static_cast<double>(cycles));
-  host_.rank_waits(rank_, "");
+  host_.rank_waits(id_, "");
 }
 
 void Rank::transport(tlm::tlm_command command, int peer, std::int64_t bytes, int tag) {
@@ -57,7 +57,7 @@ void Rank::transport(tlm::tlm_command command, int peer, std::int64_t bytes, int
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   socket->b_transport(payload, delay);
   payload.clear_extension(&message_tag);
-  host_.rank_waits(rank_, "");
+  host_.rank_waits(id_, "");
 }
 
 }  // namespace rlroute::host

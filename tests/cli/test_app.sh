@@ -50,6 +50,17 @@ speed = ('router_cycles_per_second', 'wall_seconds', 'threads')
 assert {k: v for k, v in a.items() if k not in speed} == {k: v for k, v in b.items() if k not in speed}
 assert b['threads'] == 2, b['threads']
 "
+"$rlroute" app "$cfg" --workload pingpong:bytes=512,iterations=4 --ranks 2 --background random:bytes=64,interval=2,messages=100000 \
+  --quiet --json "$work/bg.json" --messages "$work/bg.csv"
+check "app --background: a second job on the other nodes, not waited for" python3 -c "
+import json
+a = json.load(open('$work/bg.json'))['app']
+assert a['finished'] and a['ranks'] == 2 and len(a['jobs']) == 1, a
+b = a['jobs'][0]
+assert b['name'] == 'random' and b['background'] and not b['finished'] and b['ranks'] == 14, b
+assert sorted(a['placement'] + b['placement']) == list(range(16)), (a['placement'], b['placement'])
+"
+check "app --messages: the job of each message" grep -q "^random,3," "$work/bg.csv"
 "$rlroute" app "$cfg" --workload pingpong:bytes=100000,iterations=9 --max-cycles 500 --quiet --json "$work/cut.json" \
   2> "$work/cut.txt"
 check "app: a workload cut short exits 2" test $? -eq 2
@@ -117,6 +128,10 @@ refused_run "groups on a torus" 'placement = "groups": needs a dragonfly' \
   app "$cfg" --workload pingpong --placement groups --json "$work/none.json"
 refused_run "--json and --messages the same file" '.*' \
   app "$cfg" --workload pingpong --json "$work/none.json" --messages "$work/none.json"
+refused_run "--background-ranks alone" '--background-ranks: give --background SPEC as well' \
+  app "$cfg" --workload pingpong --background-ranks 3 --json "$work/none.json"
+refused_run "more ranks than nodes in both jobs" '--background-ranks 15: with the 2 ranks of --workload, more than the 16 nodes' \
+  app "$cfg" --workload pingpong --ranks 2 --background barrier --background-ranks 15 --json "$work/none.json"
 refused_run "no workload" '.*--workload is required' app "$cfg"
 refused_run "the config as --json" '.*' app "$cfg" --workload pingpong --json "$cfg"
 finish

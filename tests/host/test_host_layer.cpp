@@ -12,6 +12,7 @@
 #include <memory>
 #include <numeric>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "../net/bench.hpp"
@@ -196,6 +197,59 @@ TEST(HostLayer, AGoalScheduleIsReplayed) {
   expect_clean(run.result);
   ASSERT_TRUE(run.result.app["finished"].get<bool>()) << run.result.app_summary;
   EXPECT_EQ(run.result.app["messages"], 16 * 4);
+}
+
+// Another job's traffic delays a ping-pong's messages: the background job
+// starts sending at cycle 1,000 on the other 14 nodes, back to back, and
+// the ping-pong's messages after that take longer than its first. The run
+// ends when the ping-pong has finished, the background's ranks still busy.
+TEST(HostLayer, ABackgroundJobDelaysTheForegroundsMessages) {
+  auto b = std::make_unique<Bench>(kTorus4x4);
+  const auto pingpong = [](host::Rank& r) {
+    for (int i = 0; i < 6; ++i) {
+      if (r.rank() == 0) {
+        r.send(1, 256, i);
+        r.recv(1, 256, i);
+        r.compute(400);
+      } else {
+        r.recv(0, 256, i);
+        r.send(0, 256, i);
+      }
+    }
+  };
+  const auto noise = [](host::Rank& r) {
+    r.compute(1000);
+    for (int i = 0; i < 100000; ++i) r.send((r.rank() + 1 + i % (r.size() - 1)) % r.size(), 64, 0);
+  };
+  std::vector<int> others;
+  for (int n = 0; n < 16; ++n) {
+    if (n != 0 && n != 10) others.push_back(n);
+  }
+  auto layer = std::make_shared<host::HostLayer>(
+      b->design, std::vector<host::Job>{{"pingpong", pingpong, {0, 10}, false}, {"noise", noise, others, true}});
+  SimOptions o;
+  o.warmup = 0;
+  o.cycles = 200000;
+  o.drain = 0;
+  o.application = layer;
+  const SimResult r = b->run(o);
+  expect_clean(r);
+  ASSERT_TRUE(r.app["finished"].get<bool>()) << r.app_summary;
+  ASSERT_EQ(r.app["jobs"].size(), 1u);
+  EXPECT_TRUE(r.app["jobs"][0]["background"].get<bool>());
+  EXPECT_FALSE(r.app["jobs"][0]["finished"].get<bool>());
+  EXPECT_GT(r.app["jobs"][0]["messages"].get<int>(), 100);
+  // Per message (job,src,dst,tag,bytes,packets,posted,sent,arrived,latency): the ping-pong's first against its last.
+  std::vector<long> latency;
+  std::istringstream csv(layer->messages_csv());
+  std::string line;
+  std::getline(csv, line);
+  while (std::getline(csv, line)) {
+    if (line.rfind("pingpong,", 0) == 0) latency.push_back(std::stol(line.substr(line.rfind(',') + 1)));
+  }
+  ASSERT_EQ(latency.size(), 12u);
+  EXPECT_EQ(latency[0], latency[1]) << "before the background starts, both directions alike";
+  EXPECT_GT(latency.back(), latency[0] + 20) << layer->messages_csv().substr(0, 2000);
 }
 
 // A receive that no send will ever match: the run fails with the rank, its

@@ -22,20 +22,36 @@
 
 namespace rlroute::host {
 
+// A job: a workload's ranks on their nodes. A background job shares the
+// network with the others and does not hold the run: the run ends when every
+// foreground job has finished, wherever the background ones are.
+struct Job {
+  std::string name;
+  Rank::Body body;
+  std::vector<int> nodes;  // rank r's node
+  bool background = false;
+};
+
 class HostLayer : public Application {
  public:
-  // Rank r runs body(rank) on node placement[r], through that node's network
-  // interface (nodes without a rank have none: they send nothing). `name` names the workload in the results. Throws
-  // std::invalid_argument if the placement is not one rank per distinct node
-  // or the router cannot carry messages (packets under 3 flits).
-  HostLayer(const Design& design, std::vector<int> placement, const Rank::Body& body, std::string name);
+  // Each job's rank r runs its body on node nodes[r], through that node's
+  // network interface (nodes without a rank have none: they send nothing).
+  // The first job is the one the results describe first. Throws
+  // std::invalid_argument if two ranks share a node, a node does not exist,
+  // no job is in the foreground, or the router cannot carry messages
+  // (packets under 3 flits).
+  HostLayer(const Design& design, std::vector<Job> jobs);
+  // One job in the foreground.
+  HostLayer(const Design& design, std::vector<int> placement, const Rank::Body& body, std::string name)
+      : HostLayer(design, {Job{std::move(name), body, std::move(placement), false}}) {}
 
   // Application.
   std::vector<AppPacket> tick(std::int64_t cycle, bool network_empty) override;
   void injected(int node, std::uint64_t cookie, std::int64_t cycle) override;
   void delivered(const DeliveredPacket& packet) override;
-  bool finished() const override { return ranks_done_ == static_cast<int>(ranks_.size()); }
+  bool finished() const override { return foreground_left_ == 0; }
   std::string failure() const override { return failure_; }
+  // The first job's figures, with the others' under "jobs".
   nlohmann::ordered_json report() const override;
   std::string summary() const override;
   // Every message, a CSV row each in the order of their sends (docs/host.md).
@@ -43,44 +59,50 @@ class HostLayer : public Application {
 
   // From the network interfaces, in their ranks' threads: block until the
   // send's last flit has entered the network, or the receive's message (the
-  // oldest unmatched one from `peer` with `tag`) has arrived whole; false if
-  // the receive was of another size than the message (which it then drops).
+  // oldest unmatched one from `peer` of the same job with `tag`) has arrived
+  // whole; false if the receive was of another size than the message.
   bool send(int node, int peer, int tag, const unsigned char* data, std::int64_t bytes);
   bool receive(int node, int peer, int tag, unsigned char* data, std::int64_t bytes);
-  // From the ranks.
+  // From the ranks (`rank` is the rank's index over all jobs: Rank::id()).
   void rank_done(int rank);
-  void rank_waits(int rank, std::string what) { waiting_[static_cast<std::size_t>(rank)] = std::move(what); }
+  void rank_waits(int rank, std::string what) { ranks_[static_cast<std::size_t>(rank)].waiting = std::move(what); }
+  int job_size(int rank) const;
   std::int64_t cycle() const { return cycle_; }
   sc_core::sc_time period() const { return period_; }
-  int ranks() const { return static_cast<int>(ranks_.size()); }
 
  private:
   struct Message {
-    int src_rank, dst_rank, tag;
+    int job, src_rank, dst_rank, tag;  // ranks within the job
     std::vector<unsigned char> data;
     int packets, injected = 0, delivered = 0;
     int last_length = 0;
     std::int64_t posted, sent = -1, arrived = -1;  // cycles
-    bool matched = false;
     sc_core::sc_event sent_event, arrived_event;
   };
-  Message* match(int dst_rank, int src_rank, int tag);
+  struct RankState {
+    int job, rank, node;  // its job, its rank within the job, its node
+    std::string waiting;  // what it waits for ("" when running)
+    std::int64_t done = -1;  // the cycle it finished
+    std::deque<std::size_t> unmatched;  // messages to it no receive has matched, by id in posting order
+    std::unique_ptr<sc_core::sc_event> posted;  // a message to it was sent
+  };
+  int id_of(int job, int rank) const { return first_[static_cast<std::size_t>(job)] + rank; }
+  Message* match(int dst, int src_rank, int tag);
   void check_progress();
+  nlohmann::ordered_json job_report(int job) const;
 
   const Design& design_;
-  std::vector<int> placement_, rank_of_node_;
-  std::string name_;
+  std::vector<Job> jobs_;
+  std::vector<int> first_;  // per job: the id of its rank 0
+  std::vector<int> id_of_node_;  // -1 where no rank is
   const sc_core::sc_time period_{1, sc_core::SC_NS};
-  std::vector<std::unique_ptr<NetworkInterface>> interfaces_;  // per rank: its node's
-  std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<RankState> ranks_;  // by id
+  std::vector<std::unique_ptr<NetworkInterface>> interfaces_;  // by rank id: its node's
+  std::vector<std::unique_ptr<Rank>> rank_modules_;
   std::deque<Message> messages_;  // by id (the packets' cookie); stable for the events
-  std::vector<std::deque<std::size_t>> unmatched_;  // per destination rank: ids in posting order
-  std::vector<std::unique_ptr<sc_core::sc_event>> posted_;  // per destination rank
   std::vector<AppPacket> outbox_;
-  std::vector<std::string> waiting_;  // per rank: what it waits for ("" when running)
-  std::vector<std::int64_t> done_cycle_;
   std::int64_t cycle_ = 0, outstanding_ = 0;  // packets posted and not delivered
-  int ranks_done_ = 0;
+  int foreground_left_ = 0;  // foreground ranks not finished
   std::string failure_;
 };
 

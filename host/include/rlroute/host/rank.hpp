@@ -17,10 +17,11 @@ class Rank : public sc_core::sc_module {
  public:
   using Body = std::function<void(Rank&)>;
   tlm_utils::simple_initiator_socket<Rank> socket;
-  Rank(const sc_core::sc_module_name& name, int rank, HostLayer& host, Body body);
+  // `id`: the rank's index over every job's ranks; `rank`: within its job.
+  Rank(const sc_core::sc_module_name& name, int id, int rank, HostLayer& host, Body body);
 
   int rank() const { return rank_; }
-  int size() const;
+  int size() const;  // of its job
   // Returns once the message's last flit has entered the network.
   void send(int to, std::int64_t bytes, int tag);
   // Returns once the oldest unmatched message from `from` with `tag` has
@@ -31,7 +32,7 @@ class Rank : public sc_core::sc_module {
  private:
   void run();
   void transport(tlm::tlm_command command, int peer, std::int64_t bytes, int tag);
-  int rank_;
+  int id_, rank_;
   HostLayer& host_;
   Body body_;
 };
