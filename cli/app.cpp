@@ -116,7 +116,7 @@ Verb add_app(CLI::App& app) {
                                             "the RTL network");
   cmd->add_option("CONFIG", a->config, "TOML config file")->required();
   cmd->add_option("--workload", a->workload, "the workload: pingpong[:bytes=B,iterations=N,peer=R], "
-                                             "allreduce, barrier, broadcast, alltoall, halo3d[:bytes=B,iterations=N,compute=C], "
+                                             "allreduce, barrier, broadcast, alltoall, halo3d, many2many, randneighbors[:bytes=B,iterations=N,compute=C,...], "
                                              "random[:bytes=B,interval=C,messages=N], trace:FILE, goal:FILE (docs/host.md)")
       ->required();
   add_integer_option(cmd, "--ranks", a->ranks, "ranks, one per node (default: every node; a trace's own)");

@@ -20,7 +20,7 @@ namespace rlroute::host {
 
 namespace {
 
-constexpr const char* kWorkloadNames = "pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE, goal:FILE";
+constexpr const char* kWorkloadNames = "pingpong, allreduce, barrier, broadcast, alltoall, halo3d, many2many, randneighbors, random, trace:FILE, goal:FILE";
 
 [[noreturn]] void fail(const std::string& text, const std::string& rule) {
   throw std::invalid_argument(fmt::format("workload \"{}\": {}", text, rule));
@@ -115,6 +115,59 @@ Rank::Body halo3d(std::int64_t bytes, std::int64_t iterations, std::int64_t comp
   };
 }
 
+// Many-to-many [Kang 2021]: the ranks on halo3d's grid; the ranks that
+// differ only in z form a communicator, and each iteration (after `compute`
+// cycles) is a pairwise all-to-all inside it.
+Rank::Body many2many(std::int64_t bytes, std::int64_t iterations, std::int64_t compute) {
+  return [=](Rank& r) {
+    const Grid3dDims d = cubic_dims(r.size());
+    const int plane = d[0] * d[1], me = r.rank(), z = me / plane, column = me % plane;
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      r.compute(compute);
+      for (int s = 1; s < d[2]; ++s) {
+        r.send(column + plane * ((z + s) % d[2]), bytes, static_cast<int>(i));
+        r.recv(column + plane * ((z - s + d[2]) % d[2]), bytes, static_cast<int>(i));
+      }
+    }
+  };
+}
+
+// Random neighbours [Kang 2021]: from `seed`, each rank draws a count k
+// uniform in [lo, hi] (capped at ranks - 1) and k distinct other ranks; each
+// iteration (after `compute` cycles) it sends `bytes` to each of its
+// targets and receives from each rank that drew it. Every rank draws the
+// same table, so each knows its senders.
+Rank::Body randneighbors(std::int64_t bytes, std::int64_t iterations, std::int64_t compute, std::int64_t lo,
+                         std::int64_t hi, std::uint64_t seed) {
+  return [=](Rank& r) {
+    const int size = r.size(), me = r.rank();
+    std::mt19937_64 rng(seed ^ 0x7a11e1a5c0ffee00ull);
+    std::vector<std::vector<int>> targets(static_cast<std::size_t>(size));
+    for (int n = 0; n < size; ++n) {
+      std::vector<int> others;
+      for (int o = 0; o < size; ++o) {
+        if (o != n) others.push_back(o);
+      }
+      std::shuffle(others.begin(), others.end(), rng);
+      const auto cap = static_cast<std::int64_t>(others.size());
+      const std::int64_t k = std::uniform_int_distribution<std::int64_t>(std::min(lo, cap), std::min(hi, cap))(rng);
+      others.resize(static_cast<std::size_t>(k));
+      std::sort(others.begin(), others.end());
+      targets[static_cast<std::size_t>(n)] = others;
+    }
+    std::vector<int> senders;
+    for (int n = 0; n < size; ++n) {
+      const std::vector<int>& t = targets[static_cast<std::size_t>(n)];
+      if (std::binary_search(t.begin(), t.end(), me)) senders.push_back(n);
+    }
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      r.compute(compute);
+      for (const int t : targets[static_cast<std::size_t>(me)]) r.send(t, bytes, static_cast<int>(i));
+      for (const int s : senders) r.recv(s, bytes, static_cast<int>(i));
+    }
+  };
+}
+
 // Each rank `messages` times: computes for a geometric number of cycles of
 // mean `interval`, then sends `bytes` to a rank drawn uniformly from the
 // others; nobody receives (the messages arrive and stay unmatched). Traffic
@@ -173,6 +226,18 @@ Workload make_workload(const std::string& text, std::uint64_t seed) {
   if (name == "halo3d") {
     const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
     return {text, name, halo3d(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
+  }
+  if (name == "many2many") {
+    const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}});
+    return {text, name, many2many(p.at("bytes"), p.at("iterations"), p.at("compute")), 1};
+  }
+  if (name == "randneighbors") {
+    const auto p = parameters(text, rest, {{"bytes", 8}, {"iterations", 1}, {"compute", 0}, {"min", 6}, {"max", 20}});
+    if (p.at("min") < 1 || p.at("min") > p.at("max")) {
+      fail(text, fmt::format("min = {}, max = {}: must be 1 <= min <= max", p.at("min"), p.at("max")));
+    }
+    return {text, name, randneighbors(p.at("bytes"), p.at("iterations"), p.at("compute"), p.at("min"), p.at("max"), seed),
+            1};
   }
   if (name == "trace" || name == "goal") {
     if (rest.empty()) fail(text, fmt::format("give the {}'s file: {}:FILE", name == "trace" ? "trace" : "schedule", name));

@@ -110,7 +110,7 @@ for r in rows:
 "
 check "host_speed.py: its plot" test -s "$work/speed/host_speed.png"
 
-refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE, goal:FILE\)' \
+refused_run "unknown workload" 'workload "halo": unknown workload "halo" \(pingpong, allreduce, barrier, broadcast, alltoall, halo3d, many2many, randneighbors, random, trace:FILE, goal:FILE\)' \
   app "$cfg" --workload halo --json "$work/none.json"
 refused_run "bad parameter" 'workload "pingpong:bytes=x": bytes = "x": must be a non-negative integer' \
   app "$cfg" --workload pingpong:bytes=x --json "$work/none.json"

@@ -153,6 +153,8 @@ TEST(HostLayer, BarrierBroadcastAlltoallAndHalo3dFinish) {
       {"alltoall:bytes=24", 16 * 15},
       // A 2x2x4 grid: six messages each, two of them to the one x and the one y neighbour.
       {"halo3d:bytes=32,iterations=2,compute=10", 2 * 16 * 6},
+      // Communicators of the 4 ranks along z: 3 messages each.
+      {"many2many:bytes=16", 16 * 3},
   };
   // SystemC elaborates once per process: the four workloads as one body, one after the other.
   std::vector<host::Rank::Body> bodies;
@@ -252,6 +254,21 @@ TEST(HostLayer, ABackgroundJobDelaysTheForegroundsMessages) {
   EXPECT_GT(latency.back(), latency[0] + 20) << layer->messages_csv().substr(0, 2000);
 }
 
+// Random neighbours: every rank sends to its 6-20 (here at most 15)
+// targets and receives from the ranks that drew it; the same table on every
+// rank, or the receives would never match.
+TEST(HostLayer, RandomNeighboursFinish) {
+  const WorkloadRun run =
+      run_workload(host::make_workload("randneighbors:bytes=24,iterations=2,min=3,max=5", 9).body, linear(16),
+                   "randneighbors");
+  expect_clean(run.result);
+  ASSERT_TRUE(run.result.app["finished"].get<bool>()) << run.result.app_summary;
+  const int messages = run.result.app["messages"].get<int>();
+  EXPECT_GE(messages, 2 * 16 * 3);
+  EXPECT_LE(messages, 2 * 16 * 5);
+  EXPECT_EQ(messages % 2, 0);
+}
+
 // A receive that no send will ever match: the run fails with the rank, its
 // node and what it waits for, as soon as nothing is left to happen.
 TEST(HostLayer, AReceiveNothingCanMatchIsADeadlock) {
@@ -316,7 +333,7 @@ TEST(HostLayerUnits, WorkloadSpecsAreChecked) {
   EXPECT_EQ(message("pingpong:size=4"),
             "workload \"pingpong:size=4\": \"size=4\" is not key=value with a key of bytes, iterations, peer");
   EXPECT_EQ(message("pingpong:peer=0"), "workload \"pingpong:peer=0\": peer = 0: rank 0 cannot ping itself");
-  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce, barrier, broadcast, alltoall, halo3d, random, trace:FILE, goal:FILE)");
+  EXPECT_EQ(message("halo"), "workload \"halo\": unknown workload \"halo\" (pingpong, allreduce, barrier, broadcast, alltoall, halo3d, many2many, randneighbors, random, trace:FILE, goal:FILE)");
 }
 
 TEST(HostLayerUnits, TracesAreReadAndWrittenInOneFormat) {
