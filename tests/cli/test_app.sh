@@ -97,6 +97,17 @@ a = json.load(open('$work/goal.json'))['app']
 assert a['finished'] and a['ranks'] == 4 and a['messages'] == 4, a
 "
 
+# The example trace and GOAL schedule.
+"$rlroute" app "$examples/dfly_2_4_2_9_ugal_g.toml" --workload "trace:$examples/apps/ring8.trace" --placement groups \
+  --quiet --json "$work/ring8.json"
+check "app: examples/apps/ring8.trace on a dragonfly" grep -q '"finished": true' "$work/ring8.json"
+"$rlroute" app "$cfg" --workload "goal:$examples/apps/dissemination16.goal" --quiet --json "$work/d16.json"
+check "app: examples/apps/dissemination16.goal" python3 -c "
+import json
+a = json.load(open('$work/d16.json'))['app']
+assert a['finished'] and a['messages'] == 64, a
+"
+
 # The host layer's speed benchmark: both modes on every network, at about the same load.
 /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/../../sim/host_speed.py" --rlroute "$rlroute" --out "$work/speed" \
   --loads 0.3 --repeat 1 > /dev/null
