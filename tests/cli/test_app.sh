@@ -98,7 +98,7 @@ assert a['finished'] and a['ranks'] == 4 and a['messages'] == 4, a
 "
 
 # The example trace and GOAL schedule.
-"$rlroute" app "$examples/dfly_2_4_2_9_ugal_g.toml" --workload "trace:$examples/apps/ring8.trace" --placement groups \
+"$rlroute" app "$examples/dfly_2_4_2_9_min.toml" --workload "trace:$examples/apps/ring8.trace" --placement groups \
   --quiet --json "$work/ring8.json"
 check "app: examples/apps/ring8.trace on a dragonfly" grep -q '"finished": true' "$work/ring8.json"
 "$rlroute" app "$cfg" --workload "goal:$examples/apps/dissemination16.goal" --quiet --json "$work/d16.json"
