@@ -5,7 +5,7 @@ traffic at an offered load against `rlroute app` with the random workload
 (each rank sends one-packet messages to uniformly drawn ranks) at the same
 load, router-cycles per second of each (the simulation loop's wall time).
 
-    /usr/bin/python3 sim/host_speed.py --rlroute build/rlroute --out out/host_speed
+    /usr/bin/python3 sim/host_speed.py --rlroute build/rlroute --out out/host_speed --repeat 5
 
 A rank's send blocks while its packet's flits enter the network (P cycles
 for a P-flit packet), so the workload's mean interval between a rank's
