@@ -13,9 +13,11 @@ namespace rlroute::host {
 HostLayer::HostLayer(const Design& design, std::vector<Job> jobs)
     : design_(design), jobs_(std::move(jobs)), id_of_node_(static_cast<std::size_t>(design.topo.num_nodes()), -1) {
   const int nodes = design.topo.num_nodes();
-  if (design.cfg.max_packet_flits < 3) {
+  const bool single_flit = design.cfg.max_packet_flits == 1 && design.header.payload.width > 0;
+  if (design.cfg.max_packet_flits < 3 && !single_flit) {
     throw std::invalid_argument(fmt::format(
-        "messages need router.max_packet_flits >= 3 (a header, payload, a footer); this router: {}",
+        "messages need router.max_packet_flits >= 3 (a header, payload, a footer) or single-flit packets with a "
+        "payload field; this router: max_packet_flits = {}",
         design.cfg.max_packet_flits));
   }
   if (std::none_of(jobs_.begin(), jobs_.end(), [](const Job& j) { return !j.background; })) {
@@ -41,6 +43,16 @@ HostLayer::HostLayer(const Design& design, std::vector<Job> jobs)
       if (!job.background) ++foreground_left_;
     }
   }
+}
+
+std::vector<int> HostLayer::packet_lengths(std::int64_t bytes) const {
+  if (design_.cfg.max_packet_flits == 1) {
+    // Single-flit packets: each carries its share of the bytes in the header's payload field.
+    const std::int64_t bits = design_.header.payload.width;
+    return std::vector<int>(static_cast<std::size_t>(std::max<std::int64_t>(1, (bytes * 8 + bits - 1) / bits)), 1);
+  }
+  return message_packet_lengths(bytes, design_.cfg.flit_bits, design_.cfg.min_packet_flits,
+                                design_.cfg.max_packet_flits);
 }
 
 int HostLayer::job_size(int rank) const {
@@ -92,8 +104,7 @@ bool HostLayer::send(int node, int peer, int tag, const unsigned char* data, std
   m.tag = tag;
   m.data.assign(data, data + bytes);
   m.posted = cycle_;
-  const std::vector<int> lengths = message_packet_lengths(bytes, design_.cfg.flit_bits, design_.cfg.min_packet_flits,
-                                                          design_.cfg.max_packet_flits);
+  const std::vector<int> lengths = packet_lengths(bytes);
   m.packets = static_cast<int>(lengths.size());
   m.last_length = lengths.back();
   for (const int length : lengths) outbox_.push_back(AppPacket{node, job.nodes[static_cast<std::size_t>(peer)], length, id});

@@ -269,6 +269,40 @@ TEST(HostLayer, RandomNeighboursFinish) {
   EXPECT_EQ(messages % 2, 0);
 }
 
+// Single-flit packets (the Q-adaptive paper's network has them): each
+// carries its share of a message in the header's payload field. The torus
+// of Network.SpeedupTwoWithSingleFlitPacketsAtTwiceSaturation (its model).
+TEST(HostLayer, SingleFlitPacketsCarryMessages) {
+  auto b = std::make_unique<Bench>(R"(
+[design]
+name = "net_t44_s2_1flit"
+[topology]
+kind = "torus"
+dims = [4, 4]
+[router]
+vcs = 2
+buffer_flits = 8
+flit_bits = 128
+min_packet_flits = 1
+max_packet_flits = 1
+speedup = 2
+)");
+  const int payload_bits = b->design.header.payload.width;
+  ASSERT_GT(payload_bits, 0);
+  auto layer = std::make_shared<host::HostLayer>(b->design, linear(16),
+                                                 host::make_workload("allreduce:bytes=40").body, "allreduce");
+  SimOptions o;
+  o.warmup = 0;
+  o.cycles = 100000;
+  o.drain = 0;
+  o.application = layer;
+  const SimResult r = b->run(o);
+  expect_clean(r);
+  ASSERT_TRUE(r.app["finished"].get<bool>()) << r.app_summary;
+  EXPECT_EQ(r.app["messages"], 4 * 16);
+  EXPECT_EQ(r.packets_delivered, 4 * 16 * ((40 * 8 + payload_bits - 1) / payload_bits));
+}
+
 // A receive that no send will ever match: the run fails with the rank, its
 // node and what it waits for, as soon as nothing is left to happen.
 TEST(HostLayer, AReceiveNothingCanMatchIsADeadlock) {

@@ -39,7 +39,8 @@ class HostLayer : public Application {
   // The first job is the one the results describe first. Throws
   // std::invalid_argument if two ranks share a node, a node does not exist,
   // no job is in the foreground, or the router cannot carry messages
-  // (packets under 3 flits).
+  // (packets of 2 flits at most, unless single-flit packets with a payload
+  // field).
   HostLayer(const Design& design, std::vector<Job> jobs);
   // One job in the foreground.
   HostLayer(const Design& design, std::vector<int> placement, const Rank::Body& body, std::string name)
@@ -87,6 +88,8 @@ class HostLayer : public Application {
     std::unique_ptr<sc_core::sc_event> posted;  // a message to it was sent
   };
   int id_of(int job, int rank) const { return first_[static_cast<std::size_t>(job)] + rank; }
+  // The packets that carry a message of `bytes` on this router.
+  std::vector<int> packet_lengths(std::int64_t bytes) const;
   Message* match(int dst, int src_rank, int tag);
   void check_progress();
   nlohmann::ordered_json job_report(int job) const;
