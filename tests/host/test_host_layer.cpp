@@ -26,6 +26,16 @@ using namespace rlroute::test;
 
 namespace {
 
+// The layer's run on the bench: the whole run is the measurement window.
+SimResult run_layer(Bench& b, const std::shared_ptr<host::HostLayer>& layer, std::int64_t max_cycles) {
+  SimOptions o;
+  o.warmup = 0;
+  o.cycles = max_cycles;
+  o.drain = 0;
+  o.application = layer;
+  return b.run(o);
+}
+
 struct WorkloadRun {
   std::unique_ptr<Bench> bench;  // the design the layer refers to
   SimResult result;
@@ -36,13 +46,7 @@ WorkloadRun run_workload(const host::Rank::Body& body, std::vector<int> placemen
                  std::int64_t max_cycles = 200000) {
   auto b = std::make_unique<Bench>(kTorus4x4);
   auto layer = std::make_shared<host::HostLayer>(b->design, std::move(placement), body, name);
-  SimOptions o;
-  o.pattern = name;
-  o.warmup = 0;
-  o.cycles = max_cycles;
-  o.drain = 0;
-  o.application = layer;
-  SimResult result = b->run(o);
+  SimResult result = run_layer(*b, layer, max_cycles);
   return {std::move(b), std::move(result), layer};
 }
 
@@ -229,12 +233,7 @@ TEST(HostLayer, ABackgroundJobDelaysTheForegroundsMessages) {
   }
   auto layer = std::make_shared<host::HostLayer>(
       b->design, std::vector<host::Job>{{"pingpong", pingpong, {0, 10}, false}, {"noise", noise, others, true}});
-  SimOptions o;
-  o.warmup = 0;
-  o.cycles = 200000;
-  o.drain = 0;
-  o.application = layer;
-  const SimResult r = b->run(o);
+  const SimResult r = run_layer(*b, layer, 200000);
   expect_clean(r);
   ASSERT_TRUE(r.app["finished"].get<bool>()) << r.app_summary;
   ASSERT_EQ(r.app["jobs"].size(), 1u);
@@ -291,12 +290,7 @@ speedup = 2
   ASSERT_GT(payload_bits, 0);
   auto layer = std::make_shared<host::HostLayer>(b->design, linear(16),
                                                  host::make_workload("allreduce:bytes=40").body, "allreduce");
-  SimOptions o;
-  o.warmup = 0;
-  o.cycles = 100000;
-  o.drain = 0;
-  o.application = layer;
-  const SimResult r = b->run(o);
+  const SimResult r = run_layer(*b, layer, 100000);
   expect_clean(r);
   ASSERT_TRUE(r.app["finished"].get<bool>()) << r.app_summary;
   EXPECT_EQ(r.app["messages"], 4 * 16);
